@@ -1,0 +1,141 @@
+# tickprobe: one Makefile for the image, the host tool and the tests.
+#
+#   make            host tool (build/tickprobe) and the image (build/tickprobe.img)
+#   make image      build/tickprobe.img: hybrid BIOS/UEFI, USB (dd) and CD
+#   make run        build, boot the default preset in QEMU, print the results
+#   make check      every test: host unit tests, then QEMU boot tests
+#   make install PREFIX=/usr/local
+#
+# Sources are found by wildcard: a new file in probe/, drivers/, arch/x86/,
+# tools/ or tests/unit/ is built without touching this file.
+
+VERSION := 0.1.0
+BUILD   := build
+PREFIX  ?= /usr/local
+CC      ?= cc
+
+# --- host side: probe/ and the ACPI parser, compiled hosted -----------------
+HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -fno-math-errno \
+	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+HOST_LDLIBS := -lm
+
+CORE_SRC  := $(wildcard probe/*.c) drivers/acpi.c
+TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c))
+TEST_SRC  := $(wildcard tests/unit/test_*.c)
+
+CORE_HOST_OBJ  := $(CORE_SRC:%.c=$(BUILD)/host/%.o)
+TOOLS_HOST_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/host/%.o)
+TEST_BINS      := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+# --- the image side: one 64-bit core, two entries ---------------------------
+# The core (arch/x86, drivers, probe) is compiled twice: position-dependent for
+# the multiboot kernel, position-independent for the GNU-EFI application.
+KERNEL_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -ffreestanding \
+	-fno-stack-protector -fno-builtin -fno-math-errno -mno-red-zone \
+	-fno-asynchronous-unwind-tables -DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
+KERNEL_CFLAGS := $(KERNEL_COMMON) -fno-pic -fno-pie -mcmodel=small
+EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
+	-I/usr/include/efi -I/usr/include/efi/x86_64
+
+SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) \
+	$(wildcard drivers/*.c) $(wildcard probe/*.c)
+KERNEL_SRC := boot/multiboot.S boot/bios.c $(SHARED_SRC)
+EFI_SRC    := boot/efi.c $(SHARED_SRC)
+
+KERNEL_OBJ := $(patsubst %,$(BUILD)/kernel/%.o,$(basename $(KERNEL_SRC)))
+EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC)))
+
+EFI_LDS  := /usr/lib/elf_x86_64_efi.lds
+EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
+
+.PHONY: all image tool kernel efi run check unit install deps clean bench lint
+all: tool image
+
+tool: $(BUILD)/tickprobe
+kernel: $(BUILD)/tickprobe.elf32
+efi: $(BUILD)/BOOTX64.EFI
+image: $(BUILD)/tickprobe.img
+
+# --- host objects ------------------------------------------------------------
+$(BUILD)/host/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/host/libcore.a: $(CORE_HOST_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/host/libtools.a: $(TOOLS_HOST_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tickprobe: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
+
+$(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ $< $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a $(HOST_LDLIBS)
+
+# --- multiboot kernel --------------------------------------------------------
+$(BUILD)/kernel/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/kernel/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tickprobe.elf: $(KERNEL_OBJ) boot/kernel.ld
+	$(CC) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0x1000 \
+		-T boot/kernel.ld -o $@ $(KERNEL_OBJ) -lgcc
+
+# qemu -kernel and GRUB's `multiboot` both take an ELF32 (FIELD-NOTES): the
+# 64-bit code rides inside it, entered through the 32-bit stub.
+$(BUILD)/tickprobe.elf32: $(BUILD)/tickprobe.elf
+	objcopy -O elf32-i386 $< $@
+
+# --- GNU-EFI application -----------------------------------------------------
+$(BUILD)/efi/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/efi/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/tickprobe-efi.so: $(EFI_OBJ)
+	ld -shared -Bsymbolic -nostdlib -znocombreloc -T $(EFI_LDS) -o $@ \
+		$(EFI_CRT0) $(EFI_OBJ) -L/usr/lib -lefi -lgnuefi \
+		$$($(CC) -print-libgcc-file-name)
+
+$(BUILD)/BOOTX64.EFI: $(BUILD)/tickprobe-efi.so
+	objcopy -j .text -j .sdata -j .data -j .dynamic -j .dynsym -j .rel \
+		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
+		--subsystem=10 $< $@
+
+# --- the image ---------------------------------------------------------------
+$(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI image/mkimage.sh image/grub.cfg image/presets.cfg
+	sh image/mkimage.sh $(BUILD)
+
+# --- running and testing -----------------------------------------------------
+deps:
+	@sh tests/deps.sh
+
+run: deps all
+	$(BUILD)/tickprobe qemu -o $(BUILD)/run.log && $(BUILD)/tickprobe show $(BUILD)/run.log
+
+unit: $(BUILD)/tickprobe $(TEST_BINS)
+
+check: deps all unit
+	sh tests/run.sh $(BUILD)
+
+bench: all
+	sh tests/bench/boot.sh $(BUILD)
+
+install: $(BUILD)/tickprobe
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
+	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
+	if [ -f $(BUILD)/tickprobe.img ]; then install -m 644 $(BUILD)/tickprobe.img $(DESTDIR)$(PREFIX)/share/tickprobe/; fi
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,9 @@
+/* PLACEHOLDER: replaced by the real implementation. */
+#include <stdio.h>
+#include "tools/commands.h"
+int cmd_capture(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	fprintf(stderr, "tickprobe capture: not built yet\n");
+	return EXIT_USAGE;
+}

@@ -1,0 +1,9 @@
+/* PLACEHOLDER: replaced by the real implementation. */
+#include <stdio.h>
+#include "tools/commands.h"
+int cmd_qemu(int argc, char **argv)
+{
+	(void)argc; (void)argv;
+	fprintf(stderr, "tickprobe qemu: not built yet\n");
+	return EXIT_USAGE;
+}

@@ -1,0 +1,24 @@
+/* The subcommands of the host `tickprobe` command, one file each (tools/cmd_*.c).
+ * Each takes the arguments after its name (argv[0] is the subcommand name)
+ * and returns the process exit status:
+ *   0 clean, 1 usage error, 2 input could not be read, 3 input damaged but partly used.
+ * `tickprobe qemu` returns the probe's status instead (see cmd_qemu.c). */
+#ifndef TOOLS_COMMANDS_H
+#define TOOLS_COMMANDS_H
+
+#define EXIT_CLEAN 0
+#define EXIT_USAGE 1
+#define EXIT_UNREADABLE 2
+#define EXIT_DAMAGED 3
+
+int cmd_qemu(int argc, char **argv);
+int cmd_capture(int argc, char **argv);
+int cmd_show(int argc, char **argv);
+int cmd_compare(int argc, char **argv);
+int cmd_stat(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_acpi(int argc, char **argv);
+int cmd_os(int argc, char **argv);
+
+#endif
