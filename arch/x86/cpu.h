@@ -1,0 +1,79 @@
+/* CPU primitives: cpuid, time-stamp counter, port and memory-mapped I/O, MSRs.
+ * All inline: the measurement brackets must not pay for a call. */
+#ifndef ARCH_X86_CPU_H
+#define ARCH_X86_CPU_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+struct cpuid_regs {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+static inline struct cpuid_regs cpuid(uint32_t leaf, uint32_t subleaf)
+{
+	struct cpuid_regs r;
+	__asm__ volatile("cpuid"
+			 : "=a"(r.eax), "=b"(r.ebx), "=c"(r.ecx), "=d"(r.edx)
+			 : "a"(leaf), "c"(subleaf));
+	return r;
+}
+
+static inline uint64_t rdtsc(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
+static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
+static inline uint8_t inb(uint16_t port)
+{
+	uint8_t v;
+	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+static inline uint32_t inl(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
+	return v;
+}
+
+static inline uint32_t mmio_read32(uint64_t addr) { return *(volatile uint32_t *)(uintptr_t)addr; }
+static inline uint64_t mmio_read64(uint64_t addr) { return *(volatile uint64_t *)(uintptr_t)addr; }
+static inline void mmio_write32(uint64_t addr, uint32_t v) { *(volatile uint32_t *)(uintptr_t)addr = v; }
+static inline void mmio_write64(uint64_t addr, uint64_t v) { *(volatile uint64_t *)(uintptr_t)addr = v; }
+
+static inline void cpu_cli(void) { __asm__ volatile("cli" ::: "memory"); }
+static inline void cpu_sti(void) { __asm__ volatile("sti" ::: "memory"); }
+static inline void cpu_pause(void) { __asm__ volatile("pause"); }
+
+static inline uint64_t read_flags(void)
+{
+	uint64_t f;
+	__asm__ volatile("pushfq; popq %0" : "=r"(f));
+	return f;
+}
+static inline void write_flags(uint64_t f) { __asm__ volatile("pushq %0; popfq" : : "r"(f) : "memory", "cc"); }
+
+static inline uint64_t read_cr2(void)
+{
+	uint64_t v;
+	__asm__ volatile("mov %%cr2, %0" : "=r"(v));
+	return v;
+}
+
+/* rdmsr that survives a #GP: the exception handler sees the armed recovery
+ * point and resumes there instead of ending the run (arch/x86/idt.c).
+ * MSR_SMI_COUNT (0x34), for one, exists only on some Intel cores. */
+bool rdmsr_safe(uint32_t msr, uint64_t *value);
+
+/* The highest basic and extended CPUID leaves, and feature tests. */
+bool cpu_has_rdtscp(void);
+bool cpu_has_invariant_tsc(void);
+bool cpu_is_intel(void);
+
+#endif

@@ -1,0 +1,34 @@
+/* What an entry path (boot/) hands to the shared core, and the core's entry.
+ * The BIOS and UEFI paths differ only in how they fill this in. */
+#ifndef ARCH_X86_RUN_H
+#define ARCH_X86_RUN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct boot_info {
+	const char *boot;          /* "bios" or "uefi" */
+	const char *cmdline;       /* options, "name=value" words; NULL for none */
+	uint64_t rsdp;             /* RSDP from the firmware (UEFI); 0: search (BIOS) */
+	const char *boot_services; /* UEFI: "active" or "exited"; BIOS: NULL */
+	uint64_t memory_mib;       /* 0 when unknown */
+	/* The screen: VGA text on BIOS, the EFI console on UEFI; NULL for none.
+	 * It must not also reach the serial port (the core writes that itself). */
+	void (*screen_write)(void *ctx, const char *s, size_t n);
+	void *screen_ctx;
+	/* Called once at the very end with the final status (UEFI: to leave the
+	 * screen readable).  May be NULL. */
+	void (*at_end)(void *ctx, const char *status);
+};
+
+/* Runs the probe and never returns: it exits QEMU through isa-debug-exit
+ * when it finds QEMU, and otherwise halts with the results on screen. */
+__attribute__((noreturn)) void tickprobe_main(const struct boot_info *bi);
+
+/* isa-debug-exit values: QEMU exits with (value << 1) | 1, so these give
+ * 33, 35 and 37.  0 never means success: a triple fault exits 0 too. */
+#define EXIT_CODE_OK 0x10
+#define EXIT_CODE_OK_ABSENT 0x11
+#define EXIT_CODE_FAILED 0x12
+
+#endif

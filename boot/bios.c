@@ -1,0 +1,47 @@
+/* The BIOS path after the 32-bit stub: read the multiboot information, point
+ * the screen at VGA text, and hand over to the shared core. */
+#include <stdint.h>
+#include "arch/x86/run.h"
+#include "drivers/vga.h"
+
+#define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
+#define MBI_MEMORY (1u << 0)
+#define MBI_CMDLINE (1u << 2)
+
+struct multiboot_info {
+	uint32_t flags;
+	uint32_t mem_lower, mem_upper; /* KiB below 1 MiB, KiB above 1 MiB */
+	uint32_t boot_device;
+	uint32_t cmdline;
+};
+
+/* GRUB and QEMU both put the kernel's path before the options
+ * ("/boot/tickprobe.elf32 preset=quick"): skip that first word. */
+static const char *options_of(const char *cmdline)
+{
+	const char *p = cmdline;
+	while (*p == ' ')
+		p++;
+	while (*p && *p != ' ')
+		p++;
+	while (*p == ' ')
+		p++;
+	return p;
+}
+
+void bios_entry(uint32_t magic, uint32_t mbi_addr);
+
+void bios_entry(uint32_t magic, uint32_t mbi_addr)
+{
+	struct boot_info bi = { .boot = "bios", .screen_write = vga_write };
+
+	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
+		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
+		if (mbi->flags & MBI_CMDLINE)
+			bi.cmdline = options_of((const char *)(uintptr_t)mbi->cmdline);
+		if (mbi->flags & MBI_MEMORY)
+			bi.memory_mib = (mbi->mem_upper + 1024ull) / 1024;
+	}
+	vga_init();
+	tickprobe_main(&bi);
+}
