@@ -1,20 +1,448 @@
+/* The run, shared by both entry paths: consoles, options, exceptions, the
+ * machine and its ACPI tables, then each counter checked, calibrated and
+ * measured, every result logged as soon as it exists.  The method itself is
+ * in probe/measure.c; the devices are in drivers/. */
 #include "arch/x86/run.h"
+#include "arch/x86/bracket.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/idt.h"
+#include "arch/x86/machine.h"
+#include "drivers/acpi.h"
+#include "drivers/acpi_pm.h"
+#include "drivers/hpet.h"
+#include "drivers/i8254.h"
+#include "drivers/tsc.h"
 #include "drivers/uart.h"
 #include "probe/fmt.h"
+#include "probe/log.h"
+#include "probe/measure.h"
+#include "probe/options.h"
+#include "probe/records.h"
+#include "probe/util.h"
 
+#define MAX_RAW 100000u
+#define DELTA_READS 16384u
+#define PLAUSIBLE_PPM 20000.0 /* 2 %: far outside any crystal, inside any real fault */
+
+enum { C_TSC, C_RDTSCP, C_TSC_LFENCE, C_HPET, C_HPET64, C_ACPI_FAST, C_ACPI_SAFE, C_I8254,
+       C_INB40, C_OUTB43, C_PORT80, N_COUNTERS };
+
+static const struct boot_info *boot;
+static struct options opt;
 static struct uart com;
+static struct log log;
+static const char *step = "starting";
+static bool some_absent;
+
+static struct counter counters[N_COUNTERS];
+static struct rate rates[N_COUNTERS];
+static bool rate_ok[N_COUNTERS];
+static struct measure_result result;
+static struct hist cost, round_hist;
+static uint32_t raw[MAX_RAW];
+static uint64_t delta_values[DELTA_READS];
+static struct acpi_info acpi;
+
+static struct probe_clock clock = {
+	.tsc = tsc_ordered,
+	.bracket = bracket_cpuid_rdtscp,
+	.block = bracket_block,
+	.empty = bracket_empty_read,
+	.bracket_name = "cpuid-rdtsc/rdtscp-cpuid",
+	/* 2^33 cycles is 2-8 s at any TSC from 1 to 4 GHz; 2^27 reads take at
+	 * least that long at one read per 50 ns. */
+	.max_wait_cycles = 1ull << 33,
+	.max_wait_loops = 1ull << 27,
+};
+
+/* ---- consoles ---------------------------------------------------------- */
+
+static void serial_sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (com.present)
+		uart_write(&com, s, n);
+}
+
+__attribute__((format(printf, 1, 2))) static void text(const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = tp_vsnprintf(buf, sizeof buf, fmt, ap);
+	va_end(ap);
+	if (n >= (int)sizeof buf)
+		n = sizeof buf - 1;
+	serial_sink(NULL, buf, (size_t)n);
+	if (boot->screen_write)
+		boot->screen_write(boot->screen_ctx, buf, (size_t)n);
+}
+
+/* ---- the end ----------------------------------------------------------- */
+
+__attribute__((noreturn)) static void finish(const char *status)
+{
+	uint8_t code = status[0] == 'f' ? EXIT_CODE_FAILED
+		     : tp_streq(status, "ok") ? EXIT_CODE_OK : EXIT_CODE_OK_ABSENT;
+
+	log_close(&log, status);
+	text("tickprobe: run ended, status %s, %llu bytes of records\n", status,
+	     (unsigned long long)log.bytes);
+	if (boot->at_end)
+		boot->at_end(boot->screen_ctx, status);
+	if (machine_is_qemu())
+		outb(0xf4, code); /* isa-debug-exit, when the VM has one */
+	text("tickprobe: halted. The results stay on screen; power off or reset when done.\n");
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+static void on_exception(const struct exception_frame *f)
+{
+	struct json *j = log_begin(&log, "exception");
+	json_u64(j, "vector", f->vector);
+	json_str(j, "name", exception_name(f->vector));
+	json_u64(j, "error_code", f->error_code);
+	json_u64(j, "rip", f->rip);
+	json_u64(j, "cr2", f->vector == 14 ? read_cr2() : 0);
+	json_str(j, "step", step);
+	log_end(&log);
+	text("tickprobe: CPU exception %s (vector %llu, error 0x%llx) at rip 0x%llx during: %s\n",
+	     exception_name(f->vector), (unsigned long long)f->vector,
+	     (unsigned long long)f->error_code, (unsigned long long)f->rip, step);
+	finish("failed");
+}
+
+/* Deliberate faults for the tests of the exception path (option fault=). */
+static void maybe_fault(void)
+{
+	if (tp_streq(opt.fault, "gp"))
+		__asm__ volatile("movq 0x8000000000000000, %%rax" : : : "rax", "memory");
+	if (tp_streq(opt.fault, "pf"))
+		__asm__ volatile("movq 0x7ffffffff000, %%rax" : : : "rax", "memory");
+}
+
+/* ---- records of the machine ------------------------------------------- */
+
+static void record_begin(void)
+{
+	struct json *j = log_begin(&log, "begin");
+	json_u64(j, "schema", LOG_SCHEMA);
+	json_str(j, "version", TICKPROBE_VERSION);
+	json_str(j, "boot", boot->boot);
+	if (boot->boot_services)
+		json_str(j, "boot_services", boot->boot_services);
+	json_str(j, "cmdline", boot->cmdline ? boot->cmdline : "");
+	json_object_begin(j, "options");
+	json_str(j, "preset", opt.preset);
+	json_u64(j, "rounds", opt.rounds);
+	json_u64(j, "samples", opt.samples);
+	json_u64(j, "raw_samples", opt.raw_samples);
+	json_u64(j, "calib_ms", opt.calib_ms);
+	json_array_begin(j, "counters");
+	for (int i = 0; i < opt.n_counters; i++)
+		json_str(j, NULL, opt.counters[i]);
+	if (!opt.n_counters)
+		json_str(j, NULL, "all");
+	json_array_end(j);
+	json_object_begin(j, "serial");
+	json_u64(j, "port", opt.serial_port);
+	json_u64(j, "baud", opt.baud);
+	json_object_end(j);
+	json_object_end(j);
+	json_array_begin(j, "option_problems");
+	for (int i = 0; i < opt.n_problems; i++)
+		json_str(j, NULL, opt.problems[i]);
+	json_array_end(j);
+	log_end(&log);
+	for (int i = 0; i < opt.n_problems; i++)
+		text("tickprobe: %s\n", opt.problems[i]);
+}
+
+static int phys_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	/* Identity-mapped below 4 GiB on both paths; ACPI tables live there. */
+	if (addr >= (1ull << 32) || addr + len > (1ull << 32) || addr + len < addr)
+		return -1;
+	tp_memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return 0;
+}
+
+static void discover_acpi(void)
+{
+	struct acpi_mem mem = { phys_read, NULL };
+	char buf[256];
+	uint64_t rsdp = boot->rsdp;
+
+	step = "ACPI discovery";
+	acpi_info_init(&acpi);
+	if (!rsdp)
+		rsdp = acpi_find_rsdp_bios(&mem, &acpi);
+	if (rsdp)
+		acpi_walk(&mem, rsdp, &acpi);
+	else
+		acpi_problem(&acpi, "no RSDP found%s", boot->rsdp ? "" : " in the EBDA or 0xE0000-0xFFFFF");
+	struct json *j = log_begin(&log, "acpi");
+	acpi_json(&acpi, j);
+	log_end(&log);
+	acpi_summary(&acpi, buf, sizeof buf);
+	text("%s", buf);
+	for (unsigned i = 0; i < acpi.nproblems; i++)
+		text("ACPI: %s\n", acpi.problems[i]);
+}
+
+/* ---- counters ---------------------------------------------------------- */
+
+static void set_up_counters(void)
+{
+	const char *pm_why = acpi.pm_none ? acpi.pm_none : "no PM timer in the FADT";
+	tsc_describe(&counters[C_TSC], &counters[C_RDTSCP], &counters[C_TSC_LFENCE]);
+	hpet_setup(acpi.have_hpet ? acpi.hpet_address : 0, &counters[C_HPET], &counters[C_HPET64]);
+	acpi_pm_setup(acpi.pm_space != ACPI_SPACE_NONE, acpi.pm_space == ACPI_SPACE_MMIO,
+		      acpi.pm_address, acpi.pm_bits, pm_why, &counters[C_ACPI_FAST], &counters[C_ACPI_SAFE]);
+	i8254_setup(&counters[C_I8254], &counters[C_INB40], &counters[C_OUTB43], &counters[C_PORT80]);
+	if (!acpi.have_hpet && acpi.hpet_none) {
+		tp_snprintf(counters[C_HPET].reason, sizeof counters[0].reason, "no HPET: %s", acpi.hpet_none);
+		tp_memcpy(counters[C_HPET64].reason, counters[C_HPET].reason, sizeof counters[0].reason);
+	}
+}
+
+static void check_counters(void)
+{
+	for (int i = 0; i < N_COUNTERS; i++) {
+		struct counter *c = &counters[i];
+		if (!options_wants_counter(&opt, c->name))
+			continue;
+		step = c->name;
+		if (!counter_check(c, &clock))
+			text("%-13s skipped: %s\n", c->name, c->reason);
+		else if (c->note[0])
+			text("%-13s note: %s\n", c->name, c->note);
+	}
+	/* A port counter whose counter is broken is not worth timing alone. */
+	if (!counters[C_I8254].healthy && counters[C_I8254].present)
+		for (int i = C_INB40; i <= C_OUTB43; i++) {
+			counters[i].healthy = false;
+			tp_snprintf(counters[i].reason, sizeof counters[i].reason, "i8254: %s", counters[C_I8254].reason);
+		}
+	i8254_reset();
+}
+
+/* ---- the TSC frequency ------------------------------------------------- */
+
+struct tsc_choice {
+	double hz, err_ppm;
+	const char *source;
+	int reference; /* counter index that calibrated it, or -1 */
+};
+
+static struct tsc_choice calibrate_tsc(void)
+{
+	static const struct { int idx; const char *source; } calibrators[] = {
+		{ C_HPET, "hpet" }, { C_ACPI_FAST, "pm_timer" }, { C_I8254, "pit" },
+	};
+	struct tsc_cpuid_freq cf;
+	struct tsc_choice best = { 0, 0, "none", -1 };
+	char why[112];
+	struct json *j;
+
+	step = "TSC calibration";
+	tsc_cpuid_freq(&cf);
+	for (unsigned k = 0; k < sizeof calibrators / sizeof calibrators[0]; k++) {
+		int i = calibrators[k].idx;
+		struct counter *c = &counters[i];
+		if (!c->healthy)
+			continue;
+		rate_ok[i] = counter_rate(c, &clock, c->nominal_hz * opt.calib_ms / 1000, &rates[i], why, sizeof why);
+		if (!rate_ok[i]) {
+			text("%s\n", why);
+			continue;
+		}
+		if (!best.hz || rates[i].err_ppm < best.err_ppm)
+			best = (struct tsc_choice){ (double)c->nominal_hz / rates[i].ticks_per_cycle,
+						    rates[i].err_ppm, calibrators[k].source, i };
+	}
+	/* Without a working counter, the CPU's own word is all there is; its
+	 * error is unknown, and reported as such (null). */
+	if (!best.hz) {
+		uint64_t hz = cf.cpuid15_hz ? cf.cpuid15_hz : cf.hypervisor_hz ? cf.hypervisor_hz : cf.cpuid16_hz;
+		const char *src = cf.cpuid15_hz ? "cpuid15" : cf.hypervisor_hz ? "hypervisor" : "cpuid16";
+		if (hz)
+			best = (struct tsc_choice){ (double)hz, -1, src, -1 };
+	}
+
+	j = log_begin(&log, "tsc");
+	json_fixed(j, "hz", best.hz, 0);
+	json_str(j, "source", best.source);
+	json_object_begin(j, "sources");
+	if (cf.cpuid15_hz)
+		json_u64(j, "cpuid15", cf.cpuid15_hz);
+	if (cf.cpuid16_hz)
+		json_u64(j, "cpuid16", cf.cpuid16_hz);
+	if (cf.hypervisor_hz)
+		json_u64(j, "hypervisor", cf.hypervisor_hz);
+	for (unsigned k = 0; k < sizeof calibrators / sizeof calibrators[0]; k++) {
+		int i = calibrators[k].idx;
+		if (rate_ok[i])
+			json_fixed(j, calibrators[k].source, (double)counters[i].nominal_hz / rates[i].ticks_per_cycle, 0);
+	}
+	json_object_end(j);
+	if (best.err_ppm >= 0)
+		json_fixed(j, "error_ppm", best.err_ppm, 2);
+	else
+		json_null(j, "error_ppm");
+	json_u64(j, "window_ms", opt.calib_ms);
+	json_bool(j, "invariant", cpu_has_invariant_tsc());
+	log_end(&log);
+	text("TSC: %.0f Hz from %s (error %.2f ppm)\n", best.hz, best.source, best.err_ppm);
+	return best;
+}
+
+/* The frequency check of one counter against the chosen TSC frequency. */
+static void check_frequency(int i, const struct tsc_choice *tsc, struct freq_check *f)
+{
+	static const int rate_of[N_COUNTERS] = {
+		[C_HPET] = C_HPET, [C_HPET64] = C_HPET, [C_ACPI_FAST] = C_ACPI_FAST,
+		[C_ACPI_SAFE] = C_ACPI_FAST, [C_I8254] = C_I8254,
+	};
+	struct counter *c = &counters[i];
+	int r = rate_of[i];
+
+	tp_memset(f, 0, sizeof *f);
+	if (c->tsc_based || !c->is_counter || !r || !rate_ok[r] || tsc->hz <= 0)
+		return;
+	f->valid = true;
+	f->nominal_hz = c->nominal_hz;
+	f->measured_hz = rates[r].ticks_per_cycle * tsc->hz;
+	f->ppm = (f->measured_hz / (double)c->nominal_hz - 1.0) * 1e6;
+	f->reference = r == tsc->reference;
+	f->err_ppm = __builtin_sqrt(rates[r].err_ppm * rates[r].err_ppm +
+				    (tsc->err_ppm > 0 ? tsc->err_ppm * tsc->err_ppm : 0));
+	if (f->ppm > PLAUSIBLE_PPM || f->ppm < -PLAUSIBLE_PPM) {
+		c->healthy = false;
+		tp_snprintf(c->reason, sizeof c->reason, "%s counts at %.0f Hz, nominal %llu Hz (%.0f ppm)",
+			    c->name, f->measured_hz, (unsigned long long)c->nominal_hz, f->ppm);
+	}
+}
+
+/* ---- the harness overhead ---------------------------------------------- */
+
+/* Both brackets are measured with an empty body; the one whose per-round
+ * minimum holds stillest wins (ties: the smaller minimum), because the
+ * minimum is what gets subtracted from every sample.  Paoloni's sequence
+ * needs RDTSCP; the lfence one runs everywhere. */
+static uint64_t choose_bracket(double tsc_hz)
+{
+	static const struct {
+		uint64_t (*fn)(counter_read_fn, const struct counter *);
+		const char *name;
+	} brackets[] = { { bracket_cpuid_rdtscp, "cpuid-rdtsc/rdtscp-cpuid" },
+			 { bracket_lfence, "lfence-rdtsc-lfence" } };
+	struct overhead_candidate cand[2];
+	struct counter empty = { .name = "empty", .read = bracket_empty_read, .present = true };
+	int n = 0, best = 0, chosen_k = 1;
+
+	step = "harness overhead";
+	for (int k = cpu_has_rdtscp() ? 0 : 1; k < 2; k++) {
+		uint64_t lo = ~0ull, hi = 0;
+		clock.bracket = brackets[k].fn;
+		measure_counter(&empty, &clock, 0, opt.samples, opt.rounds, &cost, &round_hist, NULL, 0, &result);
+		for (uint32_t r = 0; r < result.rounds; r++) {
+			lo = result.round_min[r] < lo ? result.round_min[r] : lo;
+			hi = result.round_min[r] > hi ? result.round_min[r] : hi;
+		}
+		cand[n] = (struct overhead_candidate){ brackets[k].name, cost.min, hist_quantile(&cost, 500000), hi - lo };
+		if (n == 0 || cand[n].round_min_spread < cand[best].round_min_spread ||
+		    (cand[n].round_min_spread == cand[best].round_min_spread && cand[n].min < cand[best].min)) {
+			best = n;
+			chosen_k = k;
+		}
+		n++;
+	}
+	clock.bracket = brackets[chosen_k].fn;
+	clock.bracket_name = brackets[chosen_k].name;
+	if (chosen_k == 0 && n == 2) /* the histogram in hand is the other bracket's */
+		measure_counter(&empty, &clock, 0, opt.samples, opt.rounds, &cost, &round_hist, NULL, 0, &result);
+	record_overhead(&log, clock.bracket_name, &cost, cand[best].min, tsc_hz, cand, n);
+	text("harness overhead: %s, min %llu cycles, p50 %llu, subtracted %llu\n", clock.bracket_name,
+	     (unsigned long long)cost.min, (unsigned long long)hist_quantile(&cost, 500000),
+	     (unsigned long long)cand[best].min);
+	return cand[best].min;
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+static void measure_one(int i, const struct tsc_choice *tsc, uint64_t subtract)
+{
+	struct counter *c = &counters[i];
+	struct freq_check f;
+	char row[160];
+
+	check_frequency(i, tsc, &f);
+	if (!c->healthy) {
+		some_absent = true;
+		record_timer(&log, c, NULL, NULL, NULL, tsc->hz, 0);
+		table_row(row, sizeof row, c, NULL, NULL, tsc->hz);
+		text("%s", row);
+		return;
+	}
+	step = c->name;
+	measure_counter(c, &clock, subtract, opt.samples, opt.rounds, &cost, &round_hist, raw,
+			opt.raw_samples < MAX_RAW ? opt.raw_samples : MAX_RAW, &result);
+	if (c->is_counter) {
+		measure_deltas(c, delta_values, opt.samples < DELTA_READS ? opt.samples : DELTA_READS,
+			       &round_hist, &result.delta);
+		result.delta_valid = true;
+	}
+	if (i == C_INB40 || i == C_OUTB43)
+		i8254_reset();
+	record_timer(&log, c, &result, &cost, &f, tsc->hz, opt.samples);
+	if (result.n_raw)
+		record_samples(&log, c->name, raw, result.n_raw);
+	table_row(row, sizeof row, c, &result, &cost, tsc->hz);
+	text("%s", row);
+}
 
 void tickprobe_main(const struct boot_info *bi)
 {
-	char line[128];
-	int n;
-	uart_init(&com, 0x3f8, 115200);
-	n = tp_snprintf(line, sizeof line, "tickprobe %s boot=%s cmdline=%s\n", TICKPROBE_VERSION, bi->boot, bi->cmdline ? bi->cmdline : "");
-	uart_write(&com, line, (size_t)n);
-	if (bi->screen_write)
-		bi->screen_write(bi->screen_ctx, line, (size_t)n);
-	outb(0xf4, EXIT_CODE_OK);
-	for (;;)
-		__asm__ volatile("cli; hlt");
+	struct tsc_choice tsc;
+	uint64_t subtract;
+	char line[160];
+
+	cpu_cli(); /* interrupts stay off: nothing may land inside a bracket */
+	boot = bi;
+	options_parse(&opt, bi->cmdline);
+	if (opt.serial_port)
+		uart_init(&com, opt.serial_port, opt.baud);
+	idt_install(on_exception);
+	log_init(&log, serial_sink, NULL);
+
+	text("\ntickprobe %s: %s boot, preset %s, %u reads x %u rounds per counter\n", TICKPROBE_VERSION,
+	     bi->boot, opt.preset, opt.samples / opt.rounds, opt.rounds);
+	if (opt.serial_port && !com.present)
+		text("tickprobe: no UART answers at 0x%x: results on screen only\n", opt.serial_port);
+	record_begin();
+	step = "machine";
+	machine_record(&log, bi->memory_mib, line, sizeof line);
+	text("%s", line);
+	discover_acpi();
+	set_up_counters();
+
+	check_counters();
+	tsc = calibrate_tsc();
+	subtract = choose_bracket(tsc.hz);
+
+	table_header(line, sizeof line);
+	text("%s", line);
+	for (int i = 0; i < N_COUNTERS; i++) {
+		if (!options_wants_counter(&opt, counters[i].name))
+			continue;
+		measure_one(i, &tsc, subtract);
+		if (i == 0)
+			maybe_fault();
+	}
+	finish(some_absent ? "ok-absent" : "ok");
 }

@@ -1,0 +1,100 @@
+#include "arch/x86/idt.h"
+#include "arch/x86/cpu.h"
+#include "probe/util.h"
+
+struct gate {
+	uint16_t offset_low, selector;
+	uint8_t ist, type;
+	uint16_t offset_mid;
+	uint32_t offset_high, zero;
+} __attribute__((packed));
+
+struct idt_pointer {
+	uint16_t limit;
+	uint64_t base;
+} __attribute__((packed));
+
+extern char exception_stubs[];
+void exception_dispatch(struct exception_frame *f);
+
+static struct gate idt[256] __attribute__((aligned(16)));
+static exception_hook report;
+static void *volatile resume_at;
+static volatile int *volatile resume_flag;
+static volatile int depth;
+
+static const char *const names[32] = {
+	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
+	"#BR bound range", "#UD invalid opcode", "#NM device not available",
+	"#DF double fault", "coprocessor segment overrun", "#TS invalid TSS",
+	"#NP segment not present", "#SS stack fault", "#GP general protection",
+	"#PF page fault", "reserved 15", "#MF x87 floating point", "#AC alignment check",
+	"#MC machine check", "#XM SIMD floating point", "#VE virtualization",
+	"#CP control protection", "reserved 22", "reserved 23", "reserved 24",
+	"reserved 25", "reserved 26", "reserved 27", "#HV hypervisor injection",
+	"#VC VMM communication", "#SX security", "reserved 31",
+};
+
+const char *exception_name(uint64_t vector)
+{
+	return vector < 32 ? names[vector] : "interrupt";
+}
+
+void idt_install(exception_hook hook)
+{
+	struct idt_pointer old, now;
+	uint16_t cs;
+
+	report = hook;
+	__asm__ volatile("sidt %0" : "=m"(old));
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	tp_memset(idt, 0, sizeof idt);
+	/* Keep the firmware's interrupt vectors (UEFI's timer tick). */
+	if (old.base && old.limit >= 32 * sizeof(struct gate) - 1) {
+		size_t n = (old.limit + 1u) / sizeof(struct gate);
+		if (n > 256)
+			n = 256;
+		tp_memcpy(&idt[32], (const void *)(uintptr_t)(old.base + 32 * sizeof(struct gate)),
+			  (n - 32) * sizeof(struct gate));
+	}
+	for (int v = 0; v < 32; v++) {
+		uint64_t a = (uintptr_t)exception_stubs + 16u * (unsigned)v;
+		idt[v] = (struct gate){
+			.offset_low = (uint16_t)a, .selector = cs, .ist = 0, .type = 0x8e,
+			.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
+		};
+	}
+	now.limit = sizeof idt - 1;
+	now.base = (uintptr_t)idt;
+	__asm__ volatile("lidt %0" : : "m"(now));
+}
+
+void exception_expect(void *resume, volatile int *faulted)
+{
+	*faulted = 0;
+	resume_flag = faulted;
+	resume_at = resume;
+}
+
+void exception_expect_none(void)
+{
+	resume_at = 0;
+	resume_flag = 0;
+}
+
+void exception_dispatch(struct exception_frame *f)
+{
+	if (resume_at && f->vector == 13) {
+		f->rip = (uintptr_t)resume_at;
+		*resume_flag = 1;
+		exception_expect_none();
+		return;
+	}
+	/* A fault while reporting a fault: nothing more can be said safely. */
+	if (depth++ || !report)
+		for (;;)
+			__asm__ volatile("cli; hlt");
+	report(f);
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}

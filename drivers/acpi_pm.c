@@ -1,0 +1,92 @@
+#include "drivers/acpi_pm.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+/* acpi-fast: one 32-bit read, masked to the timer's width. */
+uint64_t acpi_pm_read_io(const struct counter *c);
+uint64_t acpi_pm_read_mmio(const struct counter *c);
+/* acpi-safe: the PIIX4 erratum (82371AB specification update, #1) makes a
+ * read indeterminate in a 3 ns window every 69.8 ns, when the counter's
+ * ripple carry is in flight.  FreeBSD's ACPI-safe and Linux's
+ * acpi_pm_read_verified() answer it the same way: read three times until the
+ * three values step forward in order, and keep the middle one.  "In order"
+ * is decided on masked differences, so a 24-bit wrap between reads is fine:
+ * both steps must be under half the range.  The retry is bounded at 64
+ * triples; a timer that never settles is returned as is and caught by the
+ * monotonicity check. */
+uint64_t acpi_pm_read_safe_io(const struct counter *c);
+uint64_t acpi_pm_read_safe_mmio(const struct counter *c);
+
+#define SAFE_READ(name, load)                                                   \
+	"" #name ":\n"                                                          \
+	"	mov 8(%rdi), %r8\n"  /* mask */                                     \
+	"	mov %r8, %r9\n"                                                     \
+	"	shr $1, %r9\n"                                                      \
+	"	not %r9\n"                                                          \
+	"	and %r8, %r9\n"      /* the top bit of the range */                 \
+	"	mov $64, %r11d\n"                                                   \
+	"1:	" load "\n"                                                         \
+	"	mov %eax, %ecx\n"    /* v1 */                                       \
+	"	" load "\n"                                                         \
+	"	mov %eax, %esi\n"    /* v2 */                                       \
+	"	" load "\n"          /* v3 */                                       \
+	"	sub %esi, %eax\n"                                                   \
+	"	mov %esi, %r10d\n"                                                  \
+	"	sub %ecx, %r10d\n"                                                  \
+	"	or %r10d, %eax\n"                                                   \
+	"	and %r8d, %eax\n"                                                   \
+	"	test %r9d, %eax\n"   /* both steps forward and small? */            \
+	"	jz 2f\n"                                                            \
+	"	dec %r11d\n"                                                        \
+	"	jnz 1b\n"                                                           \
+	"2:	mov %esi, %eax\n"                                                   \
+	"	and %r8d, %eax\n"                                                   \
+	"	ret\n"
+
+__asm__(".text\n"
+	"acpi_pm_read_io:\n"
+	"	mov (%rdi), %edx\n"
+	"	in (%dx), %eax\n"
+	"	and 8(%rdi), %eax\n"
+	"	ret\n"
+	"acpi_pm_read_mmio:\n"
+	"	mov (%rdi), %rax\n"
+	"	mov (%rax), %eax\n"
+	"	and 8(%rdi), %eax\n"
+	"	ret\n"
+	"acpi_pm_read_safe_io:\n"
+	"	mov (%rdi), %edx\n"
+	SAFE_READ(acpi_pm_safe_io_body, "in (%dx), %eax")
+	"acpi_pm_read_safe_mmio:\n"
+	"	mov (%rdi), %rdx\n"
+	SAFE_READ(acpi_pm_safe_mmio_body, "mov (%rdx), %eax"));
+
+/* Instructions on the path where the first triple is in order:
+ * 1 (address) + 6 (setup) + 12 (one triple, jz taken) + 2 (result). */
+#define SAFE_INSNS 21
+
+void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits,
+		   const char *why_absent, struct counter *fast, struct counter *safe)
+{
+	tp_memset(fast, 0, sizeof *fast);
+	tp_memset(safe, 0, sizeof *safe);
+	fast->name = "acpi-fast";
+	safe->name = "acpi-safe";
+	fast->read = mmio ? acpi_pm_read_mmio : acpi_pm_read_io;
+	safe->read = mmio ? acpi_pm_read_safe_mmio : acpi_pm_read_safe_io;
+	fast->method = mmio ? "one 32-bit MMIO load, masked to the timer width"
+			    : "one 32-bit inl of PM_TMR, masked to the timer width";
+	safe->method = "three reads until they step forward in order, keep the middle (PIIX4 erratum)";
+	fast->insns = 2;
+	safe->insns = SAFE_INSNS;
+	fast->hw = safe->hw = address;
+	fast->width = safe->width = bits;
+	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;
+	fast->nominal_hz = safe->nominal_hz = ACPI_PM_HZ;
+	fast->is_counter = safe->is_counter = true;
+	fast->present = safe->present = present && address;
+	if (!fast->present) {
+		tp_snprintf(fast->reason, sizeof fast->reason, "%s", why_absent ? why_absent : "no PM timer in the FADT");
+		tp_memcpy(safe->reason, fast->reason, sizeof safe->reason);
+	}
+}

@@ -1,0 +1,94 @@
+#include "drivers/hpet.h"
+#include "arch/x86/cpu.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+#define HPET_CAP 0x00    /* general capabilities and id */
+#define HPET_CONFIG 0x10 /* bit 0: ENABLE_CNF, the main counter runs */
+#define HPET_COUNTER 0xf0
+#define CAP_COUNT_SIZE (1u << 13)
+#define MAX_PERIOD_FS 100000000u /* the spec: at most 100 ns a tick, 10 MHz at least */
+
+uint64_t hpet_read32(const struct counter *c);
+uint64_t hpet_read64(const struct counter *c);
+__asm__(".text\n"
+	"hpet_read32:\n"
+	"	mov (%rdi), %rax\n" /* counter.hw: the block's base */
+	"	mov 0xf0(%rax), %eax\n"
+	"	ret\n"
+	"hpet_read64:\n"
+	"	mov (%rdi), %rax\n"
+	"	mov 0xf0(%rax), %rax\n"
+	"	ret\n");
+
+static void absent(struct counter *c, const char *why)
+{
+	c->present = false;
+	tp_snprintf(c->reason, sizeof c->reason, "%s", why);
+}
+
+void hpet_setup(uint64_t base, struct counter *h32, struct counter *h64)
+{
+	uint32_t cap = 0, period = 0;
+	uint64_t start;
+	char why[112];
+
+	tp_memset(h32, 0, sizeof *h32);
+	tp_memset(h64, 0, sizeof *h64);
+	h32->name = "hpet";
+	h32->read = hpet_read32;
+	h32->insns = 2;
+	h32->method = "32-bit MMIO load of the main counter (base + 0xF0)";
+	h32->width = 32;
+	h64->name = "hpet64";
+	h64->read = hpet_read64;
+	h64->insns = 2;
+	h64->method = "64-bit MMIO load of the main counter (base + 0xF0)";
+	h64->width = 64;
+	h32->is_counter = h64->is_counter = true;
+	h32->hw = h64->hw = base;
+	h32->mask = 0xffffffffull;
+	h64->mask = ~0ull;
+	if (!base) {
+		absent(h32, "no HPET table in ACPI");
+		absent(h64, "no HPET table in ACPI");
+		return;
+	}
+
+	/* AMD SB700 erratum: the block reads all-ones for a while after the
+	 * first access.  Retry for up to about 100 ms: bounded by the TSC and,
+	 * should the TSC not run, by the iteration count. */
+	start = rdtsc();
+	for (uint32_t i = 0; i < 1000000; i++) {
+		cap = mmio_read32(base + HPET_CAP);
+		period = mmio_read32(base + HPET_CAP + 4);
+		if (cap != 0xffffffffu || period != 0xffffffffu)
+			break;
+		if (rdtsc() - start > 400000000ull)
+			break;
+	}
+	if (cap == 0xffffffffu && period == 0xffffffffu) {
+		tp_snprintf(why, sizeof why, "HPET at 0x%llx reads all-ones: nothing answers there",
+			    (unsigned long long)base);
+		absent(h32, why);
+		absent(h64, why);
+		return;
+	}
+	if (!period || period > MAX_PERIOD_FS) {
+		tp_snprintf(why, sizeof why, "HPET at 0x%llx: period %u fs is outside 1..100000000",
+			    (unsigned long long)base, period);
+		absent(h32, why);
+		absent(h64, why);
+		return;
+	}
+	h32->present = h64->present = true;
+	h32->nominal_hz = h64->nominal_hz = (1000000000000000ull + period / 2) / period;
+	if (!(cap & CAP_COUNT_SIZE))
+		absent(h64, "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
+
+	if (!(mmio_read32(base + HPET_CONFIG) & 1)) {
+		mmio_write32(base + HPET_CONFIG, mmio_read32(base + HPET_CONFIG) | 1);
+		tp_snprintf(h32->note, sizeof h32->note, "the counter was halted; tickprobe started it");
+		tp_memcpy(h64->note, h32->note, sizeof h64->note);
+	}
+}

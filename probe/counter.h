@@ -1,0 +1,41 @@
+/* A counter descriptor, in the spirit of FreeBSD's struct timecounter: what
+ * the counter is called, how one read is done, its width and its nominal
+ * frequency.  One descriptor per read path: "hpet" and "hpet64" read the same
+ * device two ways and get one each. */
+#ifndef PROBE_COUNTER_H
+#define PROBE_COUNTER_H
+
+#include <stdint.h>
+#include <stdbool.h>
+
+struct counter;
+/* A read: returns the counter value (or the byte read).  Takes the descriptor
+ * so that one function serves every device of its kind. */
+typedef uint64_t (*counter_read_fn)(const struct counter *c);
+
+struct counter {
+	/* The first two fields are read by the assembly read functions
+	 * (in drivers/): keep them first and keep their offsets (0 and 8). */
+	uint64_t hw;   /* port number or physical address the read uses */
+	uint64_t mask; /* value mask: 2^width - 1; 0 for single port accesses */
+
+	const char *name;     /* "tsc", "hpet", "acpi-fast", ... */
+	counter_read_fn read;
+	const char *method;   /* how a read is done, in words, for the log */
+	uint64_t nominal_hz;  /* 0: not a counter, or the TSC (calibrated instead) */
+	unsigned width;       /* bits; 0 for single port accesses */
+	unsigned insns;       /* instructions one read executes before its ret: the
+	                       * exact cost under qemu -icount shift=0 */
+	bool tsc_based;       /* counts TSC cycles: no frequency check of its own */
+	bool is_counter;      /* a counter (delta/frequency checks apply), not a bare port access */
+
+	bool present;         /* the hardware is there */
+	bool healthy;         /* and it passed the checks */
+	char reason[112];     /* why not, when !present or !healthy */
+	char note[112];       /* something worth saying even when healthy */
+};
+
+#define COUNTER_HW_OFFSET 0
+#define COUNTER_MASK_OFFSET 8
+
+#endif

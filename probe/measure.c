@@ -1,0 +1,233 @@
+#include "probe/measure.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+/* Reads of the monotonicity check: at 3.58 MHz the PM timer ticks about
+ * every 280 ns, so 20000 reads at ~1 us each span several thousand ticks
+ * and, for a 24-bit timer read at 32 bits, the chance to see a bad carry. */
+#define MONOTONIC_READS 20000
+#define ALL_ONES_READS 16
+#define ENDPOINT_TRIES 8
+
+bool counter_check(struct counter *c, const struct probe_clock *pc)
+{
+	uint64_t v0, v, prev, start, backwards = 0, ones = 0;
+	uint64_t loops;
+
+	c->healthy = false;
+	if (!c->present)
+		return false;
+	if (!c->is_counter) { /* a bare port access: nothing to count */
+		c->healthy = true;
+		return true;
+	}
+	for (int i = 0; i < ALL_ONES_READS; i++)
+		if ((c->read(c) & c->mask) == c->mask)
+			ones++;
+	if (ones == ALL_ONES_READS && c->mask != ~0ull) {
+		tp_snprintf(c->reason, sizeof c->reason, "%s at 0x%llx reads 0x%llx (all ones): nothing answers",
+			    c->name, (unsigned long long)c->hw, (unsigned long long)c->mask);
+		return false;
+	}
+
+	/* Counting: wait for one change, bounded twice over. */
+	v0 = c->read(c) & c->mask;
+	start = pc->tsc();
+	for (loops = 0;; loops++) {
+		v = c->read(c) & c->mask;
+		if (v != v0)
+			break;
+		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
+			tp_snprintf(c->reason, sizeof c->reason, "%s at 0x%llx does not count (stuck at 0x%llx)",
+				    c->name, (unsigned long long)c->hw, (unsigned long long)v0);
+			return false;
+		}
+	}
+
+	/* Monotonic: every step forward and under half the range, so a wrap of a
+	 * 24-, 32- or 16-bit counter reads as the small step it is. */
+	prev = c->read(c) & c->mask;
+	for (int i = 0; i < MONOTONIC_READS; i++) {
+		v = c->read(c) & c->mask;
+		if (((v - prev) & c->mask) > c->mask / 2)
+			backwards++;
+		prev = v;
+	}
+	if (backwards) {
+		tp_snprintf(c->reason, sizeof c->reason, "%s went backwards %llu times in %d reads", c->name,
+			    (unsigned long long)backwards, MONOTONIC_READS);
+		return false;
+	}
+	c->healthy = true;
+	return true;
+}
+
+struct endpoint {
+	uint64_t prev;  /* last value read */
+	uint64_t ticks; /* ticks accumulated up to the chosen read */
+	uint64_t at;    /* TSC at the chosen read: middle of its bracket */
+	uint64_t width; /* that bracket's width in cycles */
+};
+
+/* The tightest of ENDPOINT_TRIES bracketed reads: its midpoint is the time of
+ * the value within half the bracket. */
+static void endpoint(const struct counter *c, const struct probe_clock *pc, struct endpoint *e,
+		     uint64_t *ticks)
+{
+	e->width = ~0ull;
+	for (int i = 0; i < ENDPOINT_TRIES; i++) {
+		uint64_t t0 = pc->tsc();
+		uint64_t v = c->read(c) & c->mask;
+		uint64_t t1 = pc->tsc();
+		uint64_t d = (v - e->prev) & c->mask;
+		if (d <= c->mask / 2)
+			*ticks += d;
+		e->prev = v;
+		if (t1 - t0 < e->width) {
+			e->width = t1 - t0;
+			e->at = t0 + (t1 - t0) / 2;
+			e->ticks = *ticks;
+		}
+	}
+}
+
+bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
+		  struct rate *r, char *why, unsigned why_len)
+{
+	struct endpoint a, b;
+	uint64_t ticks = 0, start, loops;
+
+	tp_memset(r, 0, sizeof *r);
+	a.prev = c->read(c) & c->mask;
+	endpoint(c, pc, &a, &ticks);
+	b.prev = a.prev;
+	start = pc->tsc();
+	for (loops = 0; ticks - a.ticks < window_ticks; loops++) {
+		uint64_t v = c->read(c) & c->mask;
+		uint64_t d = (v - b.prev) & c->mask;
+		if (d <= c->mask / 2)
+			ticks += d;
+		b.prev = v;
+		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
+			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->name,
+				    (unsigned long long)(ticks - a.ticks), (unsigned long long)window_ticks);
+			return false;
+		}
+	}
+	endpoint(c, pc, &b, &ticks);
+	r->ticks = b.ticks - a.ticks;
+	r->cycles = b.at - a.at;
+	if (!r->ticks || !r->cycles) {
+		tp_snprintf(why, why_len, "%s: no time passed on the TSC during the window", c->name);
+		return false;
+	}
+	r->ticks_per_cycle = (double)r->ticks / (double)r->cycles;
+	r->err_ppm = ((double)(a.width + b.width) / 2.0 / (double)r->cycles + 1.0 / (double)r->ticks) * 1e6;
+	return true;
+}
+
+void measure_deltas(const struct counter *c, uint64_t *values, uint32_t n, struct hist *scratch,
+		    struct delta_summary *d)
+{
+	struct hist_mode mode;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		values[i] = c->read(c) & c->mask;
+	tp_memset(d, 0, sizeof *d);
+	hist_init(scratch);
+	for (i = 1; i < n; i++) {
+		uint64_t step = (values[i] - values[i - 1]) & c->mask;
+		if (step > c->mask / 2) {
+			d->backwards++;
+			continue;
+		}
+		if (values[i] < values[i - 1])
+			d->wraps++;
+		hist_add(scratch, step);
+		if (step && (!d->granularity || step < d->granularity))
+			d->granularity = step;
+	}
+	d->samples = scratch->count;
+	if (scratch->count) {
+		d->min = scratch->min;
+		d->max = scratch->max;
+		if (hist_modes(scratch, &mode, 1)) {
+			d->mode = mode.value;
+			d->mode_count = mode.count;
+		}
+	}
+}
+
+static void outliers(const struct hist *h, struct measure_result *r)
+{
+	uint64_t p50 = hist_quantile(h, 500000), limit = 10 * (p50 ? p50 : 1);
+	uint64_t value, count;
+	size_t cursor = 0;
+
+	r->n_largest = 0;
+	r->over_10x_p50 = 0;
+	/* Ascending bins: the last MEASURE_LARGEST samples seen are the largest. */
+	while (hist_next(h, &cursor, &value, &count)) {
+		if (value > limit)
+			r->over_10x_p50 += count;
+		for (uint64_t k = 0; k < count && k < MEASURE_LARGEST; k++) {
+			if (r->n_largest == MEASURE_LARGEST) {
+				for (int i = 1; i < MEASURE_LARGEST; i++)
+					r->largest[i - 1] = r->largest[i];
+				r->n_largest--;
+			}
+			r->largest[r->n_largest++] = value;
+		}
+	}
+}
+
+void measure_counter(const struct counter *c, const struct probe_clock *pc, uint64_t subtract,
+		     uint32_t samples, uint32_t rounds, struct hist *cost, struct hist *round,
+		     uint32_t *raw, uint32_t raw_cap, struct measure_result *r)
+{
+	counter_read_fn fn = c->read;
+	uint32_t per_round, k;
+
+	tp_memset(r, 0, sizeof *r);
+	if (rounds < 1)
+		rounds = 1;
+	if (rounds > MEASURE_MAX_ROUNDS)
+		rounds = MEASURE_MAX_ROUNDS;
+	per_round = samples / rounds ? samples / rounds : 1;
+	r->subtracted = subtract;
+	r->rounds = rounds;
+	r->smi_valid = pc->smi_count && pc->smi_count(&r->smi_before);
+	hist_init(cost);
+
+	/* A few untimed reads first: the first access to a device can pay for
+	 * a cold TLB entry or bus path that no later read pays. */
+	for (k = 0; k < 16; k++)
+		pc->bracket(fn, c);
+
+	for (uint32_t i = 0; i < rounds; i++) {
+		hist_init(round);
+		for (k = 0; k < per_round; k++) {
+			uint64_t cycles = pc->bracket(fn, c);
+			if (cycles >= subtract) {
+				cycles -= subtract;
+			} else {
+				cycles = 0;
+				r->clamped++;
+			}
+			if (raw && r->n_raw < raw_cap)
+				raw[r->n_raw++] = cycles > 0xffffffffu ? 0xffffffffu : (uint32_t)cycles;
+			hist_add(round, cycles);
+		}
+		r->round_min[i] = round->min;
+		r->round_p50[i] = hist_quantile(round, 500000);
+		r->round_mean[i] = hist_mean(round);
+		hist_merge(cost, round);
+	}
+
+	r->tp_reads = per_round < 10000 ? per_round : 10000;
+	r->tp_cycles = pc->block(fn, c, r->tp_reads);
+	if (r->smi_valid)
+		r->smi_valid = pc->smi_count(&r->smi_after);
+	outliers(cost, r);
+}
