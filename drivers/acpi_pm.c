@@ -77,7 +77,7 @@ void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits,
 	fast->method = mmio ? "one 32-bit MMIO load, masked to the timer width"
 			    : "one 32-bit inl of PM_TMR, masked to the timer width";
 	safe->method = "three reads until they step forward in order, keep the middle (PIIX4 erratum)";
-	fast->insns = 2;
+	fast->insns = 3; /* address, load, mask */
 	safe->insns = SAFE_INSNS;
 	fast->hw = safe->hw = address;
 	fast->width = safe->width = bits;

@@ -16,6 +16,10 @@ struct stats {
  * sample variance (n-1), clamped at 0; all zero when n == 0. */
 void stats_compute(double *values, size_t n, struct stats *out);
 
+/* The in-place sort stats_compute uses (introsort, ascending; the image has
+ * no qsort).  Exposed for readers that sort before summarising themselves. */
+void stats_sort(double *values, size_t n);
+
 /* ministat's confidence levels, by index: 80, 90, 95, 98, 99, 99.5. */
 #define STATS_NCONF 6
 extern const double stats_conf_levels[STATS_NCONF];
