@@ -80,7 +80,6 @@ void record_timer(struct log *l, const struct counter *c, const struct measure_r
 	json_cost(j, "cost_cycles", cost, 0);
 	json_cost(j, "cost_ns", cost, tsc_hz);
 	json_hist(j, cost);
-	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
 	json_modes(j, cost);
 
 	json_object_begin(j, "throughput");
@@ -162,6 +161,9 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 	json_cost(j, "cycles", cost, 0);
 	json_cost(j, "ns", cost, tsc_hz);
 	json_hist(j, cost);
+	/* Holds for every histogram in the log: exact below HIST_EXACT cycles. */
+	json_u64(j, "hist_exact_below", HIST_EXACT);
+	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
 	json_u64(j, "subtracted", subtracted);
 	log_end(l);
 }

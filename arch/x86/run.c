@@ -373,6 +373,39 @@ static uint64_t choose_bracket(double tsc_hz)
 	return cand[best].min;
 }
 
+/* The time the measurements will take, from a short block of reads of each
+ * counter: printed before the long part starts, so a person at the screen
+ * knows what to expect (an i8254 read is 3-5 us on real hardware, so its
+ * 100000 reads alone take about half a second). */
+static void record_plan(double tsc_hz)
+{
+	struct json *j = log_begin(&log, "plan");
+	double total = 0;
+
+	json_object_begin(j, "estimate_s");
+	for (int i = 0; i < N_COUNTERS; i++) {
+		struct counter *c = &counters[i];
+		uint64_t bare, bracketed = clock.tsc();
+		double s;
+		if (!c->healthy || !options_wants_counter(&opt, c->name) || tsc_hz <= 0)
+			continue;
+		for (int k = 0; k < 256; k++)
+			clock.bracket(c->read, c);
+		bracketed = clock.tsc() - bracketed;
+		bare = bracket_block(c->read, c, 256);
+		/* the bracketed samples, then the throughput block and the delta reads */
+		s = ((double)bracketed * opt.samples + (double)bare * (10000 + DELTA_READS)) / 256.0 / tsc_hz;
+		json_fixed(j, c->name, s, 3);
+		total += s;
+	}
+	json_object_end(j);
+	json_fixed(j, "total_s", total, 3);
+	log_end(&log);
+	text("measuring: about %.1f s for %u reads of each counter\n", total, opt.samples);
+	if (tp_streq(opt.preset, "default") && total > 10.0)
+		text("tickprobe: this machine's counters are slow: the default preset will take over 10 s\n");
+}
+
 /* ---- measuring ---------------------------------------------------------- */
 
 static void measure_one(int i, const struct tsc_choice *tsc, uint64_t subtract)
@@ -434,6 +467,7 @@ void tickprobe_main(const struct boot_info *bi)
 	check_counters();
 	tsc = calibrate_tsc();
 	subtract = choose_bracket(tsc.hz);
+	record_plan(tsc.hz);
 
 	table_header(line, sizeof line);
 	text("%s", line);
