@@ -1,0 +1,763 @@
+/* drivers/acpi.c against real tables: 654 linuxhw FADT/HPET sets, two whole
+ * table sets walked from the RSDP through a fake physical memory, the fwts
+ * corrupted-checksum tables, hand-made damaged tables, and `tickprobe acpi`. */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "check.h"
+#include "drivers/acpi.h"
+#include "probe/json.h"
+
+#define DATA "../shared/data/acpi"
+#define FWTS01 DATA "/walk/fwts01_lenovo_thinkpad_crestline"
+#define LHW03 DATA "/walk/lhw03_toshiba_satellite_c70d-b"
+#define CORRUPT DATA "/corrupt/fwts02_corrupted_checksums"
+
+static uint8_t *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	uint8_t *b = NULL;
+	long n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
+		b = malloc((size_t)n + 1);
+		if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
+			free(b), b = NULL;
+		*len = (size_t)n;
+	}
+	fclose(f);
+	return b;
+}
+
+static bool has_problem(const struct acpi_info *a, const char *s)
+{
+	for (unsigned i = 0; i < a->nproblems; i++)
+		if (strstr(a->problems[i], s))
+			return true;
+	return false;
+}
+
+static const char *json_of(const struct acpi_info *a)
+{
+	static char buf[8192];
+	struct json j;
+	json_init(&j, buf, sizeof buf);
+	json_object_begin(&j, NULL);
+	acpi_json(a, &j);
+	json_object_end(&j);
+	return j.overflow ? "overflow" : buf;
+}
+
+/* ---- fake physical memory: later regions hide earlier ones ---------------- */
+
+struct region { uint64_t addr; size_t len; uint8_t *data; };
+struct fakemem { struct region r[64]; int n; };
+
+static int fake_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	struct fakemem *m = ctx;
+	for (int i = m->n - 1; i >= 0; i--)
+		if (addr >= m->r[i].addr && addr + len <= m->r[i].addr + m->r[i].len) {
+			memcpy(buf, m->r[i].data + (addr - m->r[i].addr), len);
+			return 0;
+		}
+	return -1;
+}
+
+static void place(struct fakemem *m, uint64_t addr, uint8_t *data, size_t len)
+{
+	if (m->n < 64)
+		m->r[m->n++] = (struct region){ addr, len, data };
+}
+
+static bool place_file(struct fakemem *m, uint64_t addr, const char *path)
+{
+	size_t len;
+	uint8_t *d = slurp(path, &len);
+	if (d)
+		place(m, addr, d, len);
+	return d != NULL;
+}
+
+/* The address memmap.txt gives a file, 0 if not listed. */
+static uint64_t memmap_addr(const char *dir, const char *file)
+{
+	char path[512], line[256], name[64];
+	unsigned long long addr, found = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/memory/memmap.txt", dir);
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%llx %*u %*s %63s", &addr, name) == 2 && !strcmp(name, file))
+			found = addr;
+	fclose(f);
+	return found;
+}
+
+static const char *short_dir(const char *dir)
+{
+	const char *s = strrchr(dir, '/');
+	return s ? s + 1 : dir;
+}
+
+/* Lay out every file of DIR/memory/memmap.txt; returns the RSDP's address. */
+static uint64_t load_memmap(struct fakemem *m, const char *dir, const char *only_missing)
+{
+	char path[512], line[256], sig[16], file[64];
+	unsigned long long addr, rsdp = 0;
+	unsigned len;
+	int laid = 0, bad = 0;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/memory/memmap.txt", dir);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof line, f))
+		if (sscanf(line, "%llx %u %15s %63s", &addr, &len, sig, file) == 4) {
+			size_t got;
+			uint8_t *d;
+			if (only_missing && !strcmp(file, only_missing))
+				continue;
+			snprintf(path, sizeof path, "%s/memory/%s", dir, file);
+			d = slurp(path, &got);
+			if (!d || got != len)
+				bad++, check(0, "%s: %s is not %u bytes", dir, file, len);
+			if (d)
+				place(m, addr, d, got), laid++;
+			if (!strcmp(sig, "RSDP"))
+				rsdp = addr;
+		}
+	fclose(f);
+	check(laid > 0 && !bad, "%s: %d tables laid out in fake memory", short_dir(dir), laid);
+	return rsdp;
+}
+
+/* expected.txt: the last "key=value" for key (value up to blank or quote). */
+static bool expect_get(const char *dir, const char *key, char *val, size_t cap)
+{
+	char path[512], line[512];
+	size_t kl = strlen(key);
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/expected.txt", dir);
+	if (!(f = fopen(path, "r")))
+		return false;
+	while (fgets(line, sizeof line, f)) {
+		char *h = strchr(line, '#'), *p;
+		if (h)
+			*h = 0;
+		for (p = line; (p = strstr(p, key)); p++) {
+			size_t n = 0;
+			if ((p != line && p[-1] != ' ') || p[kl] != '=')
+				continue;
+			p += kl + 1;
+			if (*p == '"')
+				for (p++; p[n] && p[n] != '"'; n++)
+					;
+			else
+				while (p[n] && p[n] != ' ' && p[n] != '\n' && p[n] != '\t')
+					n++;
+			snprintf(val, cap, "%.*s", (int)n, p);
+			found = true;
+			break;
+		}
+	}
+	fclose(f);
+	return found;
+}
+
+static unsigned long long expect_num(const char *dir, const char *key)
+{
+	char v[64];
+	return expect_get(dir, key, v, sizeof v) ? strtoull(v, NULL, 0) : ~0ull;
+}
+
+/* ---- linuxhw -------------------------------------------------------------- */
+
+/* Split one CSV line in place; "..." fields may hold commas and "" quotes. */
+static int csv_split(char *s, char **field, int max)
+{
+	int n = 0;
+	while (n < max) {
+		char *out = s;
+		field[n++] = s;
+		if (*s == '"') {
+			for (s++; *s; s++) {
+				if (*s == '"' && s[1] == '"')
+					*out++ = '"', s++;
+				else if (*s == '"') {
+					s++;
+					break;
+				} else
+					*out++ = *s;
+			}
+		} else {
+			while (*s && *s != ',' && *s != '\n' && *s != '\r')
+				*out++ = *s++;
+		}
+		if (*s != ',') {
+			*out = 0;
+			break;
+		}
+		*out = 0;
+		s++;
+	}
+	return n;
+}
+
+/* One row into line (1024 bytes) and its fields; -1 at the end.  Some OEM ids
+ * hold NUL bytes ("DELL\0\0") and lines end in CRLF: NULs become '?'. */
+static int csv_row(FILE *csv, char *line, char **field, int max)
+{
+	char *buf = NULL;
+	size_t cap = 0;
+	ssize_t n = getline(&buf, &cap, csv);
+
+	if (n < 0) {
+		free(buf);
+		return -1;
+	}
+	if (n > 1023)
+		n = 1023;
+	for (ssize_t i = 0; i < n; i++)
+		line[i] = buf[i] ? buf[i] : '?';
+	line[n] = 0;
+	free(buf);
+	return csv_split(line, field, max);
+}
+
+enum { MACHINE, SOURCE, FREV, FLEN, OEM, PMBLK, PMLEN, FLAGS, VALEXT, HWRED, XSPACE,
+       XWIDTH, XADDR, NHPET, HPETID, HPETSPACE, HPETADDR, HPETWIDTH, EPM, EBITS, EHPET, NCOL };
+
+static void decode_machine(const char *m, struct acpi_info *a)
+{
+	static const char *names[] = { "FACP.bin", "HPET.bin", "HPET2.bin" };
+	char path[512];
+	acpi_info_init(a);
+	for (int i = 0; i < 3; i++) {
+		size_t len;
+		uint8_t *t;
+		snprintf(path, sizeof path, DATA "/linuxhw/%s/%s", m, names[i]);
+		if ((t = slurp(path, &len))) {
+			if (i == 0)
+				acpi_decode_fadt(t, len, a);
+			else
+				acpi_decode_hpet(t, len, a);
+			free(t);
+		}
+	}
+}
+
+static void describe(const struct acpi_info *a, char *pm, char *bits, char *hpet)
+{
+	if (a->pm_space == ACPI_SPACE_NONE)
+		strcpy(pm, "none"), bits[0] = 0;
+	else
+		sprintf(pm, "%s:0x%llx", a->pm_space == ACPI_SPACE_IO ? "io" : "mmio",
+			(unsigned long long)a->pm_address), sprintf(bits, "%u", a->pm_bits);
+	if (a->have_hpet)
+		sprintf(hpet, "mem:0x%llx", (unsigned long long)a->hpet_address);
+	else
+		strcpy(hpet, a->hpet_tables ? "invalid" : "none");
+}
+
+/* The odd machines the corpus README names: each row that shows the trait is
+ * checked; a failing one gets its own FAIL line, the category one PASS line. */
+static int odd_bad[7];
+#define ODD(i, ok, ...) do { if (!(ok)) odd_bad[i]++, check(0, __VA_ARGS__); } while (0)
+
+static void odd_cases(char **f, const struct acpi_info *a, int *seen)
+{
+	unsigned long long legacy = strtoull(f[PMBLK], NULL, 0), id = strtoull(f[HPETID], NULL, 0);
+	unsigned want_bits = atoi(f[VALEXT]) ? 32 : 24;
+
+	if (!strcmp(f[XWIDTH], "8")) {
+		seen[0]++;
+		ODD(0, a->pm_bits == want_bits && a->pm_space == ACPI_SPACE_IO,
+		      "linuxhw %s: X_PM_TMR_BLK width 8 -> %u-bit from TMR_VAL_EXT (got %u)",
+		      f[MACHINE], want_bits, a->pm_bits);
+	}
+	if (!strcmp(f[HWRED], "1") && legacy) {
+		char port[48];
+		seen[1]++;
+		snprintf(port, sizeof port, "PM_TMR_BLK 0x%llx ignored", legacy);
+		ODD(1, a->pm_space == ACPI_SPACE_NONE && a->hw_reduced && has_problem(a, "HW_REDUCED_ACPI") &&
+		      has_problem(a, port), "linuxhw %s: HW_REDUCED_ACPI with legacy 0x%llx -> no PM timer, noted",
+		      f[MACHINE], legacy);
+	}
+	if (atoi(f[NHPET]) == 2) {
+		seen[2]++;
+		ODD(2, a->have_hpet && a->hpet_tables == 2 && a->hpet_block_id == id,
+		      "linuxhw %s: two HPET tables, the first (block id 0x%llx) used", f[MACHINE], id);
+	}
+	if (f[HPETID][0] && ((id >> 16) == 0 || (id >> 16) == 0xffff)) {
+		seen[3]++;
+		ODD(3, a->have_hpet && a->hpet_block_id == id && a->hpet_vendor == (id >> 16) &&
+		      has_problem(a, "no PCI vendor"), "linuxhw %s: junk block id 0x%llx kept, base used, noted",
+		      f[MACHINE], id);
+	}
+	if (!strcasecmp(f[HPETADDR], "0x00000000FE800000") || !strcasecmp(f[HPETADDR], "0x00000000FEFF0000")) {
+		seen[4]++;
+		ODD(4, a->have_hpet && a->hpet_address == strtoull(f[HPETADDR], NULL, 0),
+		      "linuxhw %s: HPET base %s", f[MACHINE], f[HPETADDR]);
+	}
+	if (!strcmp(f[FREV], "4") && f[XADDR][0] && !strtoull(f[XADDR], NULL, 0) && !strcmp(f[XSPACE], "0")) {
+		seen[5]++;
+		ODD(5, a->pm_space == ACPI_SPACE_IO && a->pm_address == legacy,
+		      "linuxhw %s: all-zero X_PM_TMR_BLK -> legacy port 0x%llx", f[MACHINE], legacy);
+	}
+	if (!strcmp(f[FLEN], "129")) {
+		seen[6]++;
+		ODD(6, a->pm_space == ACPI_SPACE_IO && a->pm_address == legacy && a->fadt_length == 129,
+		      "linuxhw %s: revision %s FADT of 129 bytes -> legacy port 0x%llx", f[MACHINE], f[FREV], legacy);
+	}
+}
+
+static void test_linuxhw(void)
+{
+	static const char *odd[] = { "VIA-style 8-bit GAS width", "HW_REDUCED trap", "two HPET tables",
+				     "junk HPET block ids", "HPET base 0xFE800000/0xFEFF0000",
+				     "all-zero X_PM_TMR_BLK in revision 4", "FADT of 129 bytes" };
+	int seen[7] = { 0 }, rows = 0, good = 0;
+	char line[1024], *f[NCOL + 1];
+	FILE *csv = fopen(DATA "/linuxhw/expected.csv", "r");
+
+	check(csv != NULL, "linuxhw: expected.csv readable");
+	if (!csv)
+		return;
+	if (csv_row(csv, line, f, NCOL + 1) != NCOL || strcmp(f[0], "machine"))
+		check(0, "linuxhw: expected.csv header");
+	for (int nf; (nf = csv_row(csv, line, f, NCOL + 1)) >= 0;) {
+		struct acpi_info a;
+		char pm[64], bits[8], hpet[64];
+		if (nf != NCOL) {
+			check(0, "linuxhw: malformed row: %.60s", line);
+			continue;
+		}
+		rows++;
+		decode_machine(f[MACHINE], &a);
+		describe(&a, pm, bits, hpet);
+		bool ok = !strcasecmp(pm, f[EPM]) && !strcmp(bits, f[EBITS]) && !strcasecmp(hpet, f[EHPET]) &&
+			  a.have_fadt && a.bad_tables == 0 && a.hpet_tables == (unsigned)atoi(f[NHPET]) &&
+			  (!a.have_hpet || a.hpet_block_id == strtoull(f[HPETID], NULL, 0));
+		if (ok)
+			good++;
+		else
+			check(0, "linuxhw %s: got %s/%s/%s (%u tables), expected %s/%s/%s (%s)", f[MACHINE],
+			      pm, bits, hpet, a.hpet_tables, f[EPM], f[EBITS], f[EHPET], f[NHPET]);
+		odd_cases(f, &a, seen);
+	}
+	fclose(csv);
+	check(rows > 0 && good == rows, "linuxhw: %d/%d machines decode as expected", good, rows);
+	for (int i = 0; i < 7; i++)
+		check(seen[i] > 0 && !odd_bad[i], "linuxhw: odd case '%s': %d/%d machines right", odd[i],
+		      seen[i] - odd_bad[i], seen[i]);
+}
+
+/* ---- walk: RSDP -> XSDT/RSDT -> FADT/HPET over fake memory ---------------- */
+
+static void test_walk(const char *dir, const char *name)
+{
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+	char v[64], line[512], path[512];
+	unsigned long long fadt_at = 0, fadt_len;
+	uint64_t rsdp = load_memmap(&m, dir, NULL);
+	FILE *f;
+
+	/* The FADT the XSDT lists ("xsdt.entry[N]=0x... -> FACP"). */
+	snprintf(path, sizeof path, "%s/expected.txt", dir);
+	if ((f = fopen(path, "r"))) {
+		while (fgets(line, sizeof line, f))
+			if (!strncmp(line, "xsdt.entry[", 11) && strstr(line, "-> FACP"))
+				fadt_at = strtoull(strchr(line, '=') + 1, NULL, 0);
+		fclose(f);
+	}
+	fadt_len = expect_num(dir, "facp_via_xsdt.length");
+	if (fadt_len == ~0ull)
+		fadt_len = expect_num(dir, "fadt.length");
+
+	acpi_info_init(&a);
+	check(rsdp && rsdp == expect_num(dir, "rsdp.physical_address"), "%s: RSDP at 0x%llx per memmap",
+	      name, (unsigned long long)rsdp);
+	check(acpi_walk(&mem, rsdp, &a) == 0 && a.root == ACPI_ROOT_XSDT, "%s: walked the XSDT", name);
+	check(a.rsdp_revision == expect_num(dir, "rsdp.revision") && expect_get(dir, "rsdp.oem_id", v, sizeof v) &&
+	      !strcmp(a.rsdp_oem, v), "%s: RSDP revision %u, OEM \"%s\"", name, a.rsdp_revision, a.rsdp_oem);
+	check(a.have_fadt && fadt_at && a.fadt_address == fadt_at && a.fadt_length == fadt_len,
+	      "%s: the XSDT's FADT at 0x%llx (%llu bytes) used", name, fadt_at, fadt_len);
+	check(a.pm_space == ACPI_SPACE_IO && a.pm_address == expect_num(dir, "derived.linux_pm_timer_ioport") &&
+	      a.pm_bits == expect_num(dir, "derived.pm_timer_counter_bits"), "%s: PM timer io 0x%llx, %u-bit",
+	      name, (unsigned long long)a.pm_address, a.pm_bits);
+	check(a.have_hpet && a.hpet_address == expect_num(dir, "hpet.base.address") &&
+	      a.hpet_block_id == expect_num(dir, "hpet.event_timer_block_id") &&
+	      a.hpet_vendor == expect_num(dir, "derived.hpet.pci_vendor_id") &&
+	      a.hpet_tables == expect_num(dir, "hpet.table_count"),
+	      "%s: HPET 0x%llx, block id 0x%08x, vendor %04x", name,
+	      (unsigned long long)a.hpet_address, a.hpet_block_id, a.hpet_vendor);
+	check(a.nproblems == 0 && a.bad_tables == 0, "%s: no problems (%u: %s)", name, a.nproblems,
+	      a.nproblems ? a.problems[0] : "");
+	check(strstr(json_of(&a), "\"root\":\"xsdt\"") && strstr(json_of(&a), "\"rsdp\":{\"address\":"),
+	      "%s: JSON names the root and the RSDP", name);
+}
+
+/* ---- acpi_find_rsdp_bios ------------------------------------------------- */
+
+static void test_find_rsdp(void)
+{
+	static uint8_t bda[256], low[0x20000], ebda[1024];
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+	size_t len;
+	uint8_t *rsdp = slurp(FWTS01 "/RSDP.bin", &len);
+
+	check(rsdp && len == 36, "find: fwts01 RSDP.bin read");
+	if (!rsdp)
+		return;
+	place(&m, 0x400, bda, sizeof bda);
+	place(&m, 0xe0000, low, sizeof low);
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0, "find: nothing in empty memory");
+
+	memcpy(low + 0x17240, rsdp, 36);
+	memcpy(low + 0x100, rsdp, 36);
+	low[0x100 + 8] ^= 1; /* a decoy with a bad checksum, met first */
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0xf7240 && has_problem(&a, "0xe0100"),
+	      "find: RSDP at 0xf7240 in the 0xE0000 area, decoy at 0xe0100 skipped");
+
+	bda[0x0e] = 0xc0, bda[0x0f] = 0x9f; /* EBDA segment 0x9fc0 */
+	place(&m, 0x9fc00, ebda, sizeof ebda);
+	memcpy(ebda + 0x30, rsdp, 36);
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0x9fc30, "find: the EBDA copy at 0x9fc30 comes first");
+	ebda[0x30 + 33] ^= 0x55; /* reserved byte: only the extended checksum breaks */
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0xf7240, "find: a valid RSDP beats one with a bad extended checksum");
+	low[0x17240 + 8] ^= 1;
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0x9fc30, "find: with no valid one, the bad-extended one is returned");
+	check(acpi_walk(&mem, 0x9fc30, &a) < 0 && has_problem(&a, "bad extended checksum") &&
+	      a.have_rsdp && a.root == ACPI_ROOT_NONE && has_problem(&a, "RSDT at 0x"),
+	      "find: its XSDT is not trusted, the RSDT is tried (absent here)");
+	free(rsdp);
+}
+
+/* ---- corrupt/ ------------------------------------------------------------ */
+
+static void test_corrupt(void)
+{
+	static const char *files[] = { "FACP_bad_checksum.bin", "HPET_bad_checksum.bin", "XSDT_bad_checksum.bin" };
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+	char path[512];
+	size_t len;
+	uint8_t *t, *rsdp;
+
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof path, CORRUPT "/%s", files[i]);
+		t = slurp(path, &len);
+		acpi_info_init(&a);
+		const char *why = t ? acpi_check_table(t, len, NULL) : "missing";
+		int rc = t ? acpi_decode_table(t, len, files[i], &a) : 0;
+		check(why && !strcmp(why, "bad checksum") && rc == ACPI_BAD && has_problem(&a, "bad checksum") &&
+		      a.pm_space == ACPI_SPACE_NONE && !a.have_hpet && !a.have_fadt && a.bad_tables == 1,
+		      "corrupt: %s rejected: %s", files[i], why ? why : "accepted");
+		free(t);
+	}
+
+	/* Only what corrupt/ holds: its RSDP, the bad XSDT, FADT and HPET at the
+	 * addresses of the same dump in fwts01's memmap.  No RSDT exists there. */
+	uint64_t at_rsdp = memmap_addr(FWTS01, "RSDP_1.bin"), at_xsdt = memmap_addr(FWTS01, "XSDT_1.bin");
+	uint64_t at_fadt = memmap_addr(FWTS01, "FACP_2.bin"), at_hpet = memmap_addr(FWTS01, "HPET_1.bin");
+	uint64_t at_rsdt = memmap_addr(FWTS01, "RSDT_1.bin");
+	char xsdt_bad[64], rsdt_gone[64], fadt_bad[64], hpet_bad[64];
+
+	rsdp = slurp(CORRUPT "/RSDP.bin", &len);
+	check(rsdp && len == 36 && at_rsdp && at_xsdt && at_fadt && at_hpet && at_rsdt,
+	      "corrupt: RSDP.bin read, fwts01 addresses known");
+	if (!rsdp)
+		return;
+	snprintf(xsdt_bad, sizeof xsdt_bad, "XSDT at 0x%llx: bad checksum", (unsigned long long)at_xsdt);
+	snprintf(rsdt_gone, sizeof rsdt_gone, "RSDT at 0x%llx: unreadable", (unsigned long long)at_rsdt);
+	snprintf(fadt_bad, sizeof fadt_bad, "FADT at 0x%llx: bad checksum, ignored", (unsigned long long)at_fadt);
+	snprintf(hpet_bad, sizeof hpet_bad, "HPET table at 0x%llx: bad checksum, ignored", (unsigned long long)at_hpet);
+	place(&m, at_rsdp, rsdp, len);
+	place_file(&m, at_xsdt, CORRUPT "/XSDT_bad_checksum.bin");
+	place_file(&m, at_fadt, CORRUPT "/FACP_bad_checksum.bin");
+	place_file(&m, at_hpet, CORRUPT "/HPET_bad_checksum.bin");
+	acpi_info_init(&a);
+	check(acpi_walk(&mem, at_rsdp, &a) < 0 && a.root == ACPI_ROOT_NONE && a.have_rsdp &&
+	      has_problem(&a, xsdt_bad) && has_problem(&a, rsdt_gone) && a.pm_space == ACPI_SPACE_NONE && !a.have_hpet,
+	      "corrupt: bad XSDT and no RSDT -> no tables, said so");
+	check(strstr(json_of(&a), "\"pm_timer\":null") && strstr(json_of(&a), "\"hpet\":null") &&
+	      strstr(json_of(&a), "\"root\":null"), "corrupt: JSON has null pm_timer, hpet, root");
+
+	/* The whole fwts01 memory with the bad XSDT over the good one: RSDT wins. */
+	m.n = 0;
+	load_memmap(&m, FWTS01, NULL);
+	place_file(&m, at_xsdt, CORRUPT "/XSDT_bad_checksum.bin");
+	acpi_info_init(&a);
+	check(acpi_walk(&mem, at_rsdp, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "using the RSDT") &&
+	      a.have_fadt && a.fadt_address == memmap_addr(FWTS01, "FACP_1.bin") &&
+	      a.fadt_length == expect_num(FWTS01, "facp_via_rsdt.length") &&
+	      a.pm_address == expect_num(FWTS01, "facp_via_rsdt.pm_tmr_blk") && a.pm_bits == 24 && a.have_hpet,
+	      "corrupt: bad XSDT -> fell back to the RSDT and the FADT it lists");
+
+	/* A good XSDT listing the bad FADT and HPET: both refused, walk completes. */
+	m.n = 0;
+	load_memmap(&m, FWTS01, NULL);
+	place_file(&m, at_fadt, CORRUPT "/FACP_bad_checksum.bin");
+	place_file(&m, at_hpet, CORRUPT "/HPET_bad_checksum.bin");
+	acpi_info_init(&a);
+	check(acpi_walk(&mem, at_rsdp, &a) == 0 && a.root == ACPI_ROOT_XSDT && a.bad_tables == 2 &&
+	      has_problem(&a, fadt_bad) && has_problem(&a, hpet_bad) && !a.have_fadt && !a.have_hpet &&
+	      a.hpet_tables == 1, "corrupt: bad FADT and HPET listed by a good XSDT refused");
+	free(rsdp);
+}
+
+/* ---- hand-made tables ---------------------------------------------------- */
+
+static void seal(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
+{
+	uint8_t s = 0;
+	memcpy(t, sig, 4);
+	t[4] = len, t[5] = len >> 8, t[6] = len >> 16, t[7] = len >> 24;
+	t[8] = rev;
+	memcpy(t + 10, "TPTEST", 6);
+	t[9] = 0;
+	for (uint32_t i = 0; i < len; i++)
+		s += t[i];
+	t[9] = -s;
+}
+
+static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = v >> (8 * i); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
+
+/* A 244-byte revision 3 FADT. */
+static void fadt(uint8_t *t, uint32_t legacy, uint32_t flags, uint8_t xspace, uint64_t xaddr)
+{
+	memset(t, 0, 244);
+	put32(t + 76, legacy);
+	put32(t + 112, flags);
+	t[208] = xspace, t[209] = 32;
+	put64(t + 212, xaddr);
+	seal(t, "FACP", 244, 3);
+}
+
+static void hpet(uint8_t *t, uint8_t space, uint64_t base, uint32_t id)
+{
+	memset(t, 0, 56);
+	put32(t + 36, id);
+	t[40] = space;
+	put64(t + 44, base);
+	seal(t, "HPET", 56, 1);
+}
+
+#define DECODE(t, n) (acpi_info_init(&a), acpi_decode_table(t, n, NULL, &a))
+
+static void test_synthetic(void)
+{
+	static uint8_t t[4096], x[4096], r[64], p[36], rsdt[36 + 4 * 22];
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+	char text[256];
+
+	fadt(t, 0x808, 1u << 8, 0, 0xfe00d008);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_MMIO && a.pm_address == 0xfe00d008 &&
+	      a.pm_bits == 32 && strstr(json_of(&a), "\"pm_timer\":{\"space\":\"mmio\",\"address\":4261466120,\"bits\":32}"),
+	      "synthetic: memory-space X_PM_TMR_BLK -> mmio 0xfe00d008, 32-bit");
+	acpi_summary(&a, text, sizeof text);
+	check(strstr(text, "PM timer: mmio 0xfe00d008, 32-bit\n") && strstr(text, "HPET: none (no table)\n"),
+	      "synthetic: summary lines");
+	fadt(t, 0x808, 0, 2, 0xcf8);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_IO && a.pm_address == 0x808 &&
+	      has_problem(&a, "address space 2"), "synthetic: X_PM_TMR_BLK in PCI config space -> legacy 0x808, noted");
+	fadt(t, 0x808, 0, 1, 0x12345);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_address == 0x808 && has_problem(&a, "above 0xffff"),
+	      "synthetic: X I/O port above 0xffff -> legacy, noted");
+	fadt(t, 0x808, 0, 1, 0x408);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_address == 0x408 && has_problem(&a, "differ, X used"),
+	      "synthetic: X and legacy ports differ -> X, noted");
+	fadt(t, 0, 1u << 20, 1, 0x408);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_NONE && has_problem(&a, "X_PM_TMR_BLK 0x408 ignored"),
+	      "synthetic: HW_REDUCED with an X block -> none, noted");
+	fadt(t, 0, 0, 0, 0);
+	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_NONE && !strcmp(a.pm_none, "FADT gives no PM timer block"),
+	      "synthetic: FADT with no timer block -> none");
+
+	fadt(t, 0x808, 0, 1, 0x808);
+	check(DECODE(t, 30) == ACPI_BAD && has_problem(&a, "truncated"), "synthetic: 30 bytes -> truncated header");
+	check(DECODE(t, 200) == ACPI_BAD && has_problem(&a, "Length beyond the bytes present (Length 244)"),
+	      "synthetic: Length 244 with 200 bytes present -> refused");
+	seal(t, "FACP", 20, 3);
+	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "below the 36-byte header"), "synthetic: Length 20 -> refused");
+	seal(t, "FACP", 100, 3);
+	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "Length 100 too short"), "synthetic: 100-byte FADT -> refused");
+	put32(t + 4, 0x7ffffff0);
+	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "above 1 MiB"), "synthetic: Length 0x7ffffff0 -> refused");
+	memset(t, 0xff, 64);
+	check(DECODE(t, 64) == ACPI_BAD && has_problem(&a, "not printable"), "synthetic: 0xff bytes -> not a table");
+	hpet(t, 0, 0xfed00000, 0x8086a201);
+	check((acpi_info_init(&a), acpi_decode_fadt(t, 56, &a)) == ACPI_BAD && has_problem(&a, "wrong signature"),
+	      "synthetic: an HPET table given as FADT -> wrong signature");
+
+	hpet(t, 1, 0xfed00000, 0x8086a201);
+	check(DECODE(t, 56) == ACPI_BAD && !a.have_hpet && a.hpet_tables == 1 && has_problem(&a, "not memory"),
+	      "synthetic: HPET base in I/O space -> invalid");
+	hpet(t, 0, 0, 0x8086a201);
+	check(DECODE(t, 56) == ACPI_BAD && !a.have_hpet && has_problem(&a, "base address 0"), "synthetic: HPET base 0 -> invalid");
+	seal(t, "HPET", 44, 1);
+	check(DECODE(t, 56) == ACPI_BAD && has_problem(&a, "too short"), "synthetic: 44-byte HPET -> refused");
+
+	/* A walk: RSDP rev 2 -> XSDT with an absurd entry count; RSDT lists an
+	 * unreadable table, the FADT, and 20 damaged HPETs. */
+	fadt(t, 0x608, 0, 0, 0);
+	hpet(x, 0, 0xfed00000, 0x8086a201);
+	x[9] ^= 1;
+	memset(r, 0, sizeof r);
+	put32(rsdt + 36, 0x5000), put32(rsdt + 40, 0x1000);
+	for (int i = 0; i < 20; i++)
+		put32(rsdt + 44 + 4 * i, 0x2000);
+	seal(rsdt, "RSDT", sizeof rsdt, 1);
+	seal(r, "XSDT", 36, 1);
+	put32(r + 4, 36 + 8 * 100000); /* 100000 entries: refused before its checksum */
+	memset(p, 0, sizeof p);
+	memcpy(p, "RSD PTR ", 8);
+	p[15] = 2;
+	put32(p + 16, 0x3000), put32(p + 20, 36), put64(p + 24, 0x4000);
+	for (int i = 0, s = 0; i < 2; i++, s = 0) {
+		int n = i ? 36 : 20, at = i ? 32 : 8;
+		for (int k = 0; k < n; k++)
+			s += p[k];
+		p[at] = -s;
+	}
+	place(&m, 0xe0000, p, 36);
+	place(&m, 0x1000, t, 244);
+	place(&m, 0x2000, x, 56);
+	place(&m, 0x3000, rsdt, sizeof rsdt);
+	place(&m, 0x4000, r, sizeof r);
+	acpi_info_init(&a);
+	check(acpi_find_rsdp_bios(&mem, &a) == 0xe0000, "synthetic: built RSDP found at 0xe0000");
+	check(acpi_walk(&mem, 0xe0000, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "too many entries") &&
+	      has_problem(&a, "table at 0x5000 unreadable") && a.pm_address == 0x608 && a.hpet_tables == 20 &&
+	      !a.have_hpet && a.nproblems == ACPI_MAX_PROBLEMS && a.problems_dropped > 0 &&
+	      strstr(json_of(&a), "more problems not kept"),
+	      "synthetic: absurd XSDT -> RSDT; unreadable entry and 20 bad HPETs reported, bounded");
+	p[32] ^= 1;
+	acpi_info_init(&a);
+	check(acpi_walk(&mem, 0xe0000, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "bad extended checksum"),
+	      "synthetic: RSDP with a bad extended checksum -> RSDT only");
+	p[8] ^= 1;
+	acpi_info_init(&a);
+	check(acpi_walk(&mem, 0xe0000, &a) < 0 && !a.have_rsdp && has_problem(&a, "not a valid RSDP"),
+	      "synthetic: RSDP with a bad checksum -> refused");
+}
+
+/* ---- tickprobe acpi ------------------------------------------------------- */
+
+static char tool[512];
+
+static int run(const char *args, char *out, size_t cap)
+{
+	char cmd[1024];
+	size_t n = 0;
+	FILE *f;
+	int st;
+
+	snprintf(cmd, sizeof cmd, "'%s' acpi %s 2>/dev/null", tool, args);
+	if (!(f = popen(cmd, "r")))
+		return -1;
+	n = fread(out, 1, cap - 1, f);
+	out[n] = 0;
+	st = pclose(f);
+	return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+/* The first machine of expected.csv whose row satisfies want(). */
+static bool pick(bool (*want)(char **), char *line, char **f)
+{
+	FILE *csv = fopen(DATA "/linuxhw/expected.csv", "r");
+	bool found = false;
+
+	if (!csv)
+		return false;
+	for (int nf; !found && (nf = csv_row(csv, line, f, NCOL + 1)) >= 0;)
+		found = nf == NCOL && want(f);
+	fclose(csv);
+	return found;
+}
+
+static bool want_trap(char **f) { return !strcmp(f[HWRED], "1") && strtoull(f[PMBLK], NULL, 0); }
+static bool want_two(char **f) { return !strcmp(f[NHPET], "2"); }
+static bool want_none(char **f) { return !strcmp(f[NHPET], "0"); }
+static bool want_32(char **f) { return !strcmp(f[EBITS], "32"); }
+
+static void test_cli(void)
+{
+	static bool (*const wants[])(char **) = { want_trap, want_two, want_none, want_32 };
+	static char out[16384];
+	char line[1024], *f[NCOL + 1], args[600], pm[160], hp[160];
+
+	check(access(tool, X_OK) == 0, "cli: %s built", tool);
+	for (unsigned i = 0; i < sizeof wants / sizeof wants[0]; i++) {
+		if (!pick(wants[i], line, f)) {
+			check(0, "cli: no linuxhw machine for case %u", i);
+			continue;
+		}
+		if (!strcmp(f[EPM], "none"))
+			snprintf(pm, sizeof pm, "\"pm_timer\":null");
+		else
+			snprintf(pm, sizeof pm, "\"pm_timer\":{\"space\":\"io\",\"address\":%llu,\"bits\":%s}",
+				 strtoull(f[EPM] + 3, NULL, 16), f[EBITS]);
+		if (!strcmp(f[EHPET], "none"))
+			snprintf(hp, sizeof hp, "\"hpet\":null");
+		else
+			snprintf(hp, sizeof hp, "\"hpet\":{\"address\":%llu,\"block_id\":%llu,",
+				 strtoull(f[EHPET] + 4, NULL, 16), strtoull(f[HPETID], NULL, 0));
+		snprintf(args, sizeof args, "--json " DATA "/linuxhw/%s", f[MACHINE]);
+		int rc = run(args, out, sizeof out);
+		check(rc == 0 && strstr(out, pm) && strstr(out, hp) && strstr(out, "\"problems\":["),
+		      "cli: acpi --json %s -> exit %d, %s, %s", f[MACHINE], rc, pm, hp);
+	}
+	snprintf(args, sizeof args, DATA "/linuxhw/%s/FACP.bin " DATA "/linuxhw/%s/HPET.bin", f[MACHINE], f[MACHINE]);
+	check(run(args, out, sizeof out) == 0 && strstr(out, "PM timer: io ") && strstr(out, "HPET: 0x"),
+	      "cli: acpi FACP.bin HPET.bin -> human summary");
+	int rc = run("--json " CORRUPT, out, sizeof out);
+	check(rc == 3 && strstr(out, "\"pm_timer\":null") && strstr(out, "\"hpet\":null") &&
+	      strstr(out, "FACP_bad_checksum.bin: bad checksum"), "cli: acpi --json corrupt/ -> exit %d, damage said", rc);
+	check(run(DATA "/no/such/dir", out, sizeof out) == 2, "cli: missing path -> exit 2");
+	check(run("--bogus", out, sizeof out) == 1, "cli: unknown option -> exit 1");
+	check(run("--help", out, sizeof out) == 0 && strstr(out, "usage: tickprobe acpi"), "cli: --help -> exit 0");
+}
+
+int main(int argc, char **argv)
+{
+	/* The tool sits next to the tests directory: BUILD/tests/test_acpi -> BUILD/tickprobe. */
+	const char *slash = argc ? strrchr(argv[0], '/') : NULL;
+	snprintf(tool, sizeof tool, "%.*s/../tickprobe", slash ? (int)(slash - argv[0]) : 1,
+		 slash ? argv[0] : ".");
+
+	test_linuxhw();
+	test_walk(FWTS01, "walk fwts01");
+	test_walk(LHW03, "walk lhw03");
+	test_find_rsdp();
+	test_corrupt();
+	test_synthetic();
+	test_cli();
+	return check_done();
+}
