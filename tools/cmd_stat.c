@@ -323,12 +323,11 @@ static void plot_set(struct plot *pl, const struct dataset *ds, int val, int sep
 	bar[col_of(pl, av)] = 'A';
 }
 
-static void border(int width)
+static void border(char *row, int width)
 {
-	putchar('+');
-	for (int i = 0; i < width; i++)
-		putchar('-');
-	fputs("+\n", stdout);
+	memset(row + 1, '-', (size_t)width);
+	row[0] = row[width + 1] = '+';
+	fwrite(row, 1, (size_t)width + 3, stdout);
 }
 
 static void plot_all(struct dataset *ds, int nds, const struct opts *o)
@@ -336,6 +335,7 @@ static void plot_all(struct dataset *ds, int nds, const struct opts *o)
 	struct plot pl;
 	double lo = 999e99, hi = -999e99;
 	int i, r, c;
+	char *row;
 
 	memset(&pl, 0, sizeof pl);
 	pl.width = o->width;
@@ -356,25 +356,32 @@ static void plot_all(struct dataset *ds, int nds, const struct opts *o)
 		printf("[no plot, span is zero width]\n");
 		return;
 	}
+	row = malloc((size_t)pl.width + 3);
+	if (!row)
+		return;
+	row[pl.width + 2] = '\n';
 	for (i = 0; i < nds; i++)
 		plot_set(&pl, &ds[i], i + 1, o->flag_s);
-	border(pl.width);
+	border(row, pl.width);
+	row[0] = row[pl.width + 1] = '|';
+	/* Big inputs make tall plots (a million values in one column is a
+	 * million rows), so rows go out whole, not a character at a time. */
 	for (r = pl.height - 1; r >= 1; r--) {
-		putchar('|');
+		const unsigned char *d = pl.data + (size_t)r * (size_t)pl.width;
 		for (c = 0; c < pl.width; c++)
-			putchar(symbol[pl.data[(size_t)r * (size_t)pl.width + (size_t)c] & 7]);
-		fputs("|\n", stdout);
+			row[c + 1] = symbol[d[c] & 7];
+		fwrite(row, 1, (size_t)pl.width + 3, stdout);
 	}
 	for (i = 0; i < nds; i++) {
 		if (!pl.bar[i])
 			continue;
-		putchar('|');
 		for (c = 0; c < pl.width; c++)
-			putchar(pl.bar[i][c] ? pl.bar[i][c] : ' ');
-		fputs("|\n", stdout);
+			row[c + 1] = pl.bar[i][c] ? pl.bar[i][c] : ' ';
+		fwrite(row, 1, (size_t)pl.width + 3, stdout);
 		free(pl.bar[i]);
 	}
-	border(pl.width);
+	border(row, pl.width);
+	free(row);
 	free(pl.data);
 }
 
@@ -530,12 +537,27 @@ int cmd_stat(int argc, char **argv)
 			rc = read_set(&ds[i], argv[first + i], &o);
 	}
 	if (!rc) {
+		/* Nothing has been written yet: a big buffer keeps a tall plot
+		 * (one row per stacked value) to a few large writes. */
+		static char outbuf[1 << 20];
+		double *scratch = NULL;
+		size_t most = 0;
+
+		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+		for (i = 0; i < nds; i++)
+			if (ds[i].n > most)
+				most = ds[i].n;
+		scratch = malloc(most * sizeof *scratch); /* NULL: the in-place sort instead */
 		for (i = 0; i < nds; i++) {
-			stats_compute(ds[i].v, ds[i].n, &ds[i].st);
+			if (scratch)
+				stats_compute_scratch(ds[i].v, ds[i].n, scratch, &ds[i].st);
+			else
+				stats_compute(ds[i].v, ds[i].n, &ds[i].st);
 			ds[i].var_sample = ds[i].st.var;
 			if (o.flag_p) /* -P: population sd, sqrt(var * (n-1)/n), as printed and drawn */
 				ds[i].st.sd = sqrt(ds[i].st.var) * sqrt((ds[i].n - 1.0) / ds[i].n);
 		}
+		free(scratch);
 		if (!o.flag_q)
 			for (i = 0; i < nds; i++)
 				printf("%c %s\n", symbol[i + 1], ds[i].name);
