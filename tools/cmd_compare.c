@@ -59,7 +59,7 @@ static const struct lr_node *find_key(const struct lrun *r, const char *key)
 }
 
 struct cell {
-	int present;
+	int present, has_p50;
 	double p50;     /* the timer's cost_ns.p50 */
 	int tested, significant;
 	double pct;
@@ -68,11 +68,15 @@ struct cell {
 static void summary(char keys[][128], size_t nkeys, const struct logref *logs, size_t nlogs,
 		    struct cell *cells, const char *conf)
 {
+	int w = 7;
+	for (size_t i = 0; i < nkeys; i++)
+		if ((int)strlen(keys[i]) > w)
+			w = (int)strlen(keys[i]);
 	printf("\nSummary: p50 ns per read; '*' = differs from the first log with that counter at %s%% "
 	       "confidence (difference of per-round means)\n", conf);
 	for (size_t j = 0; j < nlogs; j++)
 		printf("  [%zu] %s\n", j + 1, logs[j].run->name);
-	printf("%-16s", "counter");
+	printf("%-*s", w, "counter");
 	for (size_t j = 0; j < nlogs; j++) {
 		char h[16];
 		snprintf(h, sizeof h, "[%zu]", j + 1);
@@ -80,12 +84,14 @@ static void summary(char keys[][128], size_t nkeys, const struct logref *logs, s
 	}
 	printf("\n");
 	for (size_t i = 0; i < nkeys; i++) {
-		printf("%-16s", keys[i]);
+		printf("%-*s", w, keys[i]);
 		for (size_t j = 0; j < nlogs; j++) {
 			const struct cell *c = &cells[i * nlogs + j];
 			char b[48];
 			if (!c->present)
 				snprintf(b, sizeof b, "-");
+			else if (!c->has_p50)
+				snprintf(b, sizeof b, "unhealthy");
 			else if (c->significant)
 				snprintf(b, sizeof b, "%.1f *%+.1f%%", c->p50, c->pct);
 			else
@@ -124,21 +130,23 @@ static void os_overhead(const struct logref *logs, size_t nlogs, const char *met
 					if (!header) {
 						printf("\nKernel path over the bare hardware read (per-round %s, ns; "
 						       "%.1f%% confidence):\n", metric, conf);
-						printf("%-10s %-24s %-10s %12s %12s  %s\n", "clocksrc", "call", "counter",
-						       "os ns", "hw ns", "overhead ns");
+						printf("%-10s %-10s %10s %10s  %-24s %s\n", "clocksrc", "counter",
+						       "os ns", "hw ns", "overhead ns", "call (os log vs hardware log)");
 						header = 1;
 					}
 					if (na < 2 || nb < 2) {
-						printf("%-10s %-24s %-10s  fewer than 2 rounds: no test (%s, %s)\n", cs,
-						       call ? call : "?", os_map[m].counter, logs[j].run->name,
+						printf("%-10s %-10s  fewer than 2 rounds: no test   %s (%s vs %s)\n", cs,
+						       os_map[m].counter, call ? call : "?", logs[j].run->name,
 						       logs[h].run->name);
 					} else {
 						stats_compute(a, na, &sa);
 						stats_compute(b, nb, &sb);
 						stats_compare(&sa, &sb, ci, &d);
-						printf("%-10s %-24s %-10s %12.1f %12.1f  %g +/- %g%s   (%s vs %s)\n", cs,
-						       call ? call : "?", os_map[m].counter, sb.median, sa.median, d.diff,
-						       d.err, d.significant ? "" : " (not significant)",
+						char ov[64];
+						snprintf(ov, sizeof ov, "%g +/- %g%s", d.diff, d.err,
+							 d.significant ? "" : " (n.s.)");
+						printf("%-10s %-10s %10.1f %10.1f  %-24s %s (%s vs %s)\n", cs,
+						       os_map[m].counter, sb.median, sa.median, ov, call ? call : "?",
 						       logs[j].run->name, logs[h].run->name);
 					}
 					free(a), free(b);
@@ -253,7 +261,7 @@ int cmd_compare(int argc, char **argv)
 			if (!t)
 				continue;
 			c->present = 1;
-			lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
+			c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
 			n = timer_rounds(t, metric, &vals[nsets]);
 			if (n < 2) {
 				printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j].run->name, n);

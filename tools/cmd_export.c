@@ -212,7 +212,7 @@ int cmd_export(int argc, char **argv)
 	for (int c = 0; c < o.ncounters; c++)
 		if (!used[c]) {
 			fprintf(stderr, "tickprobe export: no counter '%s' in the log(s)\n", o.counters[c]);
-			status = exit_worse(status, EXIT_UNREADABLE);
+			status = exit_worse(status, EXIT_USAGE);
 		}
 	if (!strcmp(o.format, "raw")) {
 		if (counters_out > 1)

@@ -81,9 +81,9 @@ static void show_timers(const struct lrun *r)
 		const char *reason = lr_str(lr_get(t, "reason"));
 		if (lr_num(lr_path(t, "freq.ppm"), &v)) {
 			if (lr_num(lr_path(t, "freq.err_ppm"), &e))
-				snprintf(fr, sizeof fr, "%+.1f +/- %.1f", v, e);
+				snprintf(fr, sizeof fr, "%+.2f +/- %.2f", v, e);
 			else
-				snprintf(fr, sizeof fr, "%+.1f", v);
+				snprintf(fr, sizeof fr, "%+.2f", v);
 		} else {
 			snprintf(fr, sizeof fr, "-");
 		}

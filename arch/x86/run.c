@@ -55,6 +55,13 @@ static struct probe_clock clock = {
 	.max_wait_loops = 1ull << 27,
 };
 
+/* MSR_SMI_COUNT (0x34): SMIs since reset, on Intel cores from Nehalem on.
+ * Read through rdmsr_safe, since a CPU without it answers with #GP. */
+static bool smi_count(uint64_t *count)
+{
+	return rdmsr_safe(0x34, count);
+}
+
 /* ---- consoles ---------------------------------------------------------- */
 
 static void serial_sink(void *ctx, const char *s, size_t n)
@@ -451,6 +458,8 @@ void tickprobe_main(const struct boot_info *bi)
 	if (opt.serial_port)
 		uart_init(&com, opt.serial_port, opt.baud);
 	idt_install(on_exception);
+	if (cpu_is_intel())
+		clock.smi_count = smi_count;
 	log_init(&log, serial_sink, NULL);
 
 	text("\ntickprobe %s: %s boot, preset %s, %u reads x %u rounds per counter\n", TICKPROBE_VERSION,
