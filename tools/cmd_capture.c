@@ -199,8 +199,10 @@ int cmd_capture(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	memset(&prog, 0, sizeof prog);
 	lr_init(&rd, linebuf, LR_LINE_MAX, nodes, sizeof nodes / sizeof nodes[0], strs, sizeof strs, &sink);
-	fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (timeout %s)\n", dev, baud, outpath,
-		timeout > 0 ? "set" : "none");
+	if (timeout > 0)
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (timeout %g s)\n", dev, baud, outpath, timeout);
+	else
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (no timeout)\n", dev, baud, outpath);
 	start = now();
 	while (!prog.ended && !interrupted) {
 		struct pollfd pfd = { fd, POLLIN, 0 };

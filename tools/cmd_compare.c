@@ -38,12 +38,13 @@ struct logref {
 	int os; /* boot "linux" */
 };
 
-/* A timer's key in the per-counter comparison: OS-side records (which carry
- * a clocksource) never mix with the hardware counter of the same name. */
+/* A timer's key in the per-counter comparison: OS-side clock calls (which
+ * name a clocksource) never mix with a hardware counter of the same name; an
+ * OS log's bare reads (`tsc`, clocksource null) do line up with the probe's. */
 static void timer_key(const struct lr_node *t, char *buf, size_t cap)
 {
 	const char *name = lr_str(lr_get(t, "name"));
-	snprintf(buf, cap, "%s%s", lr_get(t, "clocksource") ? "os:" : "", name ? name : "?");
+	snprintf(buf, cap, "%s%s", lr_str(lr_get(t, "clocksource")) ? "os:" : "", name ? name : "?");
 }
 
 static const struct lr_node *find_key(const struct lrun *r, const char *key)

@@ -79,7 +79,9 @@ static void show_timers(const struct lrun *r)
 	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
 		const char *name = lr_str(lr_get(t, "name"));
 		const char *reason = lr_str(lr_get(t, "reason"));
-		if (lr_num(lr_path(t, "freq.ppm"), &v)) {
+		if (lr_true(lr_path(t, "freq.reference"))) {
+			snprintf(fr, sizeof fr, "reference");
+		} else if (lr_num(lr_path(t, "freq.ppm"), &v)) {
 			if (lr_num(lr_path(t, "freq.err_ppm"), &e))
 				snprintf(fr, sizeof fr, "%+.2f +/- %.2f", v, e);
 			else
@@ -96,6 +98,8 @@ static void show_timers(const struct lrun *r)
 		       ns(b[2], 32, t, "cost_ns.mean"), ns(b[3], 32, t, "cost_ns.sd"),
 		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr,
 		       lr_true(lr_get(t, "healthy")) ? "ok" : reason ? reason : "not healthy");
+		if (lr_str(lr_get(t, "note")))
+			printf("%-14s note: %s\n", "", lr_str(lr_get(t, "note")));
 	}
 }
 

@@ -1,0 +1,725 @@
+#include "probe/logread.h"
+#include "probe/log.h"
+#include "probe/crc32.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+/* ======================= JSON ======================= */
+
+struct parser {
+	struct lr_doc *d;
+	const char *s;
+	size_t n, pos;
+};
+
+static bool fail(struct parser *p, const char *why)
+{
+	if (!p->d->err) {
+		p->d->err = why;
+		p->d->err_at = p->pos;
+	}
+	return false;
+}
+
+static void blanks(struct parser *p)
+{
+	while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
+				 p->s[p->pos] == '\n' || p->s[p->pos] == '\r'))
+		p->pos++;
+}
+
+static struct lr_node *new_node(struct parser *p)
+{
+	struct lr_node *n;
+	if (p->d->used >= p->d->cap)
+		return fail(p, "too many values"), NULL;
+	n = &p->d->nodes[p->d->used++];
+	tp_memset(n, 0, sizeof *n);
+	return n;
+}
+
+static bool put(struct parser *p, unsigned char c)
+{
+	if (p->d->strused >= p->d->strcap)
+		return fail(p, "string space exhausted");
+	p->d->strs[p->d->strused++] = (char)c;
+	return true;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9') return c - '0';
+	if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+	return -1;
+}
+
+static bool hex4(struct parser *p, uint32_t *out)
+{
+	uint32_t v = 0;
+	for (int k = 0; k < 4; k++) {
+		int h = p->pos < p->n ? hexval(p->s[p->pos]) : -1;
+		if (h < 0)
+			return fail(p, "bad \\u escape");
+		v = v << 4 | (uint32_t)h;
+		p->pos++;
+	}
+	*out = v;
+	return true;
+}
+
+static bool put_code(struct parser *p, uint32_t c)
+{
+	if (c < 0x100) /* \u0080..\u00ff are raw firmware bytes (probe/json.c) */
+		return put(p, (unsigned char)c);
+	if (c < 0x800)
+		return put(p, (unsigned char)(0xc0 | c >> 6)) && put(p, (unsigned char)(0x80 | (c & 0x3f)));
+	if (c < 0x10000)
+		return put(p, (unsigned char)(0xe0 | c >> 12)) &&
+		       put(p, (unsigned char)(0x80 | (c >> 6 & 0x3f))) &&
+		       put(p, (unsigned char)(0x80 | (c & 0x3f)));
+	return put(p, (unsigned char)(0xf0 | c >> 18)) && put(p, (unsigned char)(0x80 | (c >> 12 & 0x3f))) &&
+	       put(p, (unsigned char)(0x80 | (c >> 6 & 0x3f))) && put(p, (unsigned char)(0x80 | (c & 0x3f)));
+}
+
+/* At the opening quote.  Returns the decoded string, NUL-terminated. */
+static const char *string(struct parser *p, size_t *len)
+{
+	size_t start = p->d->strused;
+	p->pos++;
+	for (;;) {
+		unsigned char c;
+		if (p->pos >= p->n)
+			return fail(p, "unterminated string"), NULL;
+		c = (unsigned char)p->s[p->pos++];
+		if (c == '"')
+			break;
+		if (c < 0x20)
+			return fail(p, "control character in string"), NULL;
+		if (c != '\\') {
+			if (!put(p, c))
+				return NULL;
+			continue;
+		}
+		if (p->pos >= p->n)
+			return fail(p, "unterminated string"), NULL;
+		c = (unsigned char)p->s[p->pos++];
+		switch (c) {
+		case '"': case '\\': case '/': break;
+		case 'b': c = '\b'; break;
+		case 'f': c = '\f'; break;
+		case 'n': c = '\n'; break;
+		case 'r': c = '\r'; break;
+		case 't': c = '\t'; break;
+		case 'u': {
+			uint32_t u, lo;
+			if (!hex4(p, &u))
+				return NULL;
+			if (u >= 0xdc00 && u < 0xe000)
+				return fail(p, "lone low surrogate"), NULL;
+			if (u >= 0xd800 && u < 0xdc00) {
+				if (p->pos + 2 > p->n || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
+					return fail(p, "lone high surrogate"), NULL;
+				p->pos += 2;
+				if (!hex4(p, &lo))
+					return NULL;
+				if (lo < 0xdc00 || lo >= 0xe000)
+					return fail(p, "bad surrogate pair"), NULL;
+				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
+			}
+			if (!put_code(p, u))
+				return NULL;
+			continue;
+		}
+		default:
+			return fail(p, "bad escape"), NULL;
+		}
+		if (!put(p, c))
+			return NULL;
+	}
+	*len = p->d->strused - start;
+	if (!put(p, 0))
+		return NULL;
+	return p->d->strs + start;
+}
+
+static const double pow10_exact[] = { 1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+				      1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+
+/* Mantissa * 10^e.  Exact (one rounding) for mantissas below 2^53 and |e| <= 22,
+ * which covers every number the writer produces (fixed decimals, <= 1e18). */
+static double scale10(uint64_t mant, int e)
+{
+	double v = (double)mant;
+	while (e > 22) { v *= 1e22; e -= 22; }
+	while (e < -22) { v /= 1e22; e += 22; }
+	return e >= 0 ? v * pow10_exact[e] : v / pow10_exact[-e];
+}
+
+static bool number(struct parser *p, struct lr_node *n)
+{
+	uint64_t mant = 0, ival = 0;
+	int digits = 0, e10 = 0, exp = 0, esign = 1;
+	bool neg = false, frac = false, big = false;
+
+	n->kind = LR_NUM;
+	if (p->s[p->pos] == '-')
+		neg = true, p->pos++;
+	if (p->pos >= p->n || p->s[p->pos] < '0' || p->s[p->pos] > '9')
+		return fail(p, "bad number");
+	if (p->s[p->pos] == '0' && p->pos + 1 < p->n && p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')
+		return fail(p, "leading zero");
+	while (p->pos < p->n && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+		unsigned dg = (unsigned)(p->s[p->pos++] - '0');
+		if (ival > (UINT64_MAX - dg) / 10)
+			big = true;
+		else
+			ival = ival * 10 + dg;
+		if (digits < 19)
+			mant = mant * 10 + dg, digits += mant != 0;
+		else
+			e10++;
+	}
+	if (p->pos < p->n && p->s[p->pos] == '.') {
+		frac = true;
+		p->pos++;
+		if (p->pos >= p->n || p->s[p->pos] < '0' || p->s[p->pos] > '9')
+			return fail(p, "bad fraction");
+		while (p->pos < p->n && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+			unsigned dg = (unsigned)(p->s[p->pos++] - '0');
+			if (digits < 19) {
+				mant = mant * 10 + dg, digits += mant != 0;
+				e10--;
+			}
+		}
+	}
+	if (p->pos < p->n && (p->s[p->pos] == 'e' || p->s[p->pos] == 'E')) {
+		frac = true;
+		p->pos++;
+		if (p->pos < p->n && (p->s[p->pos] == '+' || p->s[p->pos] == '-'))
+			esign = p->s[p->pos++] == '-' ? -1 : 1;
+		if (p->pos >= p->n || p->s[p->pos] < '0' || p->s[p->pos] > '9')
+			return fail(p, "bad exponent");
+		while (p->pos < p->n && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
+			if (exp < 100000)
+				exp = exp * 10 + (p->s[p->pos] - '0');
+			p->pos++;
+		}
+	}
+	n->d = scale10(mant, e10 + esign * exp);
+	if (n->d > 1.7976931348623157e308)
+		n->d = 1.7976931348623157e308; /* no inf: keep later arithmetic finite */
+	if (neg)
+		n->d = -n->d;
+	if (!frac && !big) {
+		if (!neg) {
+			n->is_int = true, n->u = ival;
+			n->i = ival <= (uint64_t)INT64_MAX ? (int64_t)ival : INT64_MAX;
+		} else if (ival <= (uint64_t)INT64_MAX + 1) {
+			n->is_int = true, n->neg = ival != 0;
+			n->i = ival == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)ival;
+		}
+	}
+	return true;
+}
+
+static bool literal(struct parser *p, const char *word)
+{
+	size_t k = tp_strlen(word);
+	if (p->pos + k > p->n || tp_memcmp(p->s + p->pos, word, k))
+		return fail(p, "unexpected character");
+	p->pos += k;
+	return true;
+}
+
+static struct lr_node *value(struct parser *p, int depth)
+{
+	struct lr_node *n, *last = NULL;
+	char c;
+
+	blanks(p);
+	if (p->pos >= p->n)
+		return fail(p, "unexpected end"), NULL;
+	if (!(n = new_node(p)))
+		return NULL;
+	c = p->s[p->pos];
+	if (c == '{' || c == '[') {
+		bool obj = c == '{';
+		n->kind = obj ? LR_OBJ : LR_ARR;
+		if (depth >= LR_DEPTH_MAX)
+			return fail(p, "nested too deep"), NULL;
+		p->pos++;
+		blanks(p);
+		if (p->pos < p->n && p->s[p->pos] == (obj ? '}' : ']')) {
+			p->pos++;
+			return n;
+		}
+		for (;;) {
+			const char *key = NULL;
+			struct lr_node *m;
+			size_t klen;
+			if (obj) {
+				blanks(p);
+				if (p->pos >= p->n || p->s[p->pos] != '"')
+					return fail(p, "expected a member name"), NULL;
+				if (!(key = string(p, &klen)))
+					return NULL;
+				blanks(p);
+				if (p->pos >= p->n || p->s[p->pos] != ':')
+					return fail(p, "expected ':'"), NULL;
+				p->pos++;
+			}
+			if (!(m = value(p, depth + 1)))
+				return NULL;
+			m->key = key;
+			if (last)
+				last->next = m;
+			else
+				n->child = m;
+			last = m;
+			n->len++;
+			blanks(p);
+			if (p->pos < p->n && p->s[p->pos] == ',') {
+				p->pos++;
+				continue;
+			}
+			if (p->pos < p->n && p->s[p->pos] == (obj ? '}' : ']')) {
+				p->pos++;
+				return n;
+			}
+			return fail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'"), NULL;
+		}
+	}
+	if (c == '"') {
+		n->kind = LR_STR;
+		return (n->str = string(p, &n->len)) ? n : NULL;
+	}
+	if (c == '-' || (c >= '0' && c <= '9')) {
+		size_t at = p->pos;
+		if (!number(p, n))
+			return NULL;
+		n->str = p->s + at; /* the number as written, for exact copies */
+		n->len = p->pos - at;
+		return n;
+	}
+	if (c == 't' || c == 'f') {
+		n->kind = LR_BOOL;
+		n->b = c == 't';
+		return literal(p, n->b ? "true" : "false") ? n : NULL;
+	}
+	n->kind = LR_NULL;
+	return literal(p, "null") ? n : NULL;
+}
+
+void lr_doc_init(struct lr_doc *d, struct lr_node *nodes, size_t ncap, char *strs, size_t scap)
+{
+	d->nodes = nodes, d->cap = ncap, d->used = 0;
+	d->strs = strs, d->strcap = scap, d->strused = 0;
+	d->err = NULL, d->err_at = 0;
+}
+
+const struct lr_node *lr_parse(struct lr_doc *d, const char *s, size_t n)
+{
+	struct parser p = { d, s, n, 0 };
+	struct lr_node *root;
+	d->used = d->strused = 0;
+	d->err = NULL, d->err_at = 0;
+	if (!(root = value(&p, 0)))
+		return NULL;
+	blanks(&p);
+	if (p.pos != n)
+		return fail(&p, "text after the value"), NULL;
+	return root;
+}
+
+const struct lr_node *lr_get(const struct lr_node *obj, const char *key)
+{
+	const struct lr_node *m;
+	if (!obj || obj->kind != LR_OBJ)
+		return NULL;
+	for (m = obj->child; m; m = m->next)
+		if (tp_streq(m->key, key))
+			return m;
+	return NULL;
+}
+
+const struct lr_node *lr_path(const struct lr_node *obj, const char *dotted)
+{
+	char part[64];
+	while (obj && *dotted) {
+		size_t k = 0;
+		while (dotted[k] && dotted[k] != '.' && k + 1 < sizeof part)
+			part[k] = dotted[k], k++;
+		part[k] = 0;
+		obj = lr_get(obj, part);
+		dotted += k;
+		if (*dotted == '.')
+			dotted++;
+	}
+	return obj;
+}
+
+const struct lr_node *lr_at(const struct lr_node *arr, size_t i)
+{
+	const struct lr_node *m;
+	if (!arr || arr->kind != LR_ARR)
+		return NULL;
+	for (m = arr->child; m && i; m = m->next)
+		i--;
+	return m;
+}
+
+bool lr_num(const struct lr_node *n, double *out)
+{
+	if (!n || n->kind != LR_NUM)
+		return false;
+	*out = n->d;
+	return true;
+}
+
+bool lr_uint(const struct lr_node *n, uint64_t *out)
+{
+	if (!n || n->kind != LR_NUM || !n->is_int || n->neg)
+		return false;
+	*out = n->u;
+	return true;
+}
+
+const char *lr_str(const struct lr_node *n) { return n && n->kind == LR_STR ? n->str : NULL; }
+bool lr_true(const struct lr_node *n) { return n && n->kind == LR_BOOL && n->b; }
+
+/* ======================= lines ======================= */
+
+size_t lr_clean_line(char *s, size_t n)
+{
+	size_t i = 0, o = 0;
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+		if (c != 0x1b) {
+			s[o++] = (char)c, i++;
+			continue;
+		}
+		i++;
+		if (i >= n)
+			break;
+		c = (unsigned char)s[i];
+		if (c == '[') { /* CSI: parameters 0x30-0x3f, intermediates 0x20-0x2f, final 0x40-0x7e */
+			i++;
+			while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x3f)
+				i++;
+			if (i < n && (unsigned char)s[i] >= 0x40 && (unsigned char)s[i] <= 0x7e)
+				i++;
+		} else if (c == ']') { /* OSC: up to BEL or ESC \ */
+			i++;
+			while (i < n && s[i] != 0x07 && s[i] != 0x1b)
+				i++;
+			if (i < n && s[i] == 0x07)
+				i++;
+			else if (i + 1 < n && s[i + 1] == '\\')
+				i += 2;
+		} else if (c == '=' || c == '>' || c == '?') { /* ESC = 3h: private, digits then a letter */
+			i++;
+			while (i < n && s[i] >= '0' && s[i] <= '9')
+				i++;
+			if (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z')))
+				i++;
+		} else if (c >= 0x20 && c <= 0x2f) { /* ESC ( B: intermediates, then a final */
+			while (i < n && (unsigned char)s[i] >= 0x20 && (unsigned char)s[i] <= 0x2f)
+				i++;
+			if (i < n && (unsigned char)s[i] >= 0x30 && (unsigned char)s[i] <= 0x7e)
+				i++;
+		} else if (c >= 0x30 && c <= 0x7e && c != '{') {
+			i++; /* two-byte ESC 7, ESC c, …; a lone ESC before a record keeps the record */
+		}
+	}
+	while (o && s[o - 1] == '\r')
+		o--;
+	return o;
+}
+
+/* ======================= the reader ======================= */
+
+#define CRC_TAIL 18 /* ,"crc":"xxxxxxxx"} */
+
+static void problem(struct logread *r, bool in_run, uint32_t line, int sev, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void problem(struct logread *r, bool in_run, uint32_t line, int sev, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tp_vsnprintf(r->msg, sizeof r->msg, fmt, ap);
+	va_end(ap);
+	if (in_run && sev >= LR_DAMAGE)
+		r->run.damaged = true;
+	if (r->sink.problem)
+		r->sink.problem(r->sink.ctx, in_run ? &r->run : NULL, line, sev, r->msg);
+}
+
+static void start_run(struct logread *r, bool has_begin)
+{
+	tp_memset(&r->run, 0, sizeof r->run);
+	tp_memset(r->seen, 0, sizeof r->seen);
+	r->run.index = ++r->runs;
+	r->run.first_line = r->run.last_line = r->line;
+	r->run.has_begin = has_begin;
+	r->run.damaged = !has_begin;
+	r->in_run = true;
+	r->after_end = false;
+	r->next_seq = 0;
+	r->crc_run = 0;
+	r->counted = 0;
+	if (r->sink.run_begin)
+		r->sink.run_begin(r->sink.ctx, &r->run);
+	if (!has_begin)
+		problem(r, true, r->line, LR_DAMAGE, "records without a begin record: the run's start is missing");
+}
+
+static void end_run(struct logread *r)
+{
+	if (!r->in_run)
+		return;
+	if (!r->run.has_end && !r->run.newer_schema)
+		problem(r, true, 0, LR_DAMAGE, "no end record after line %u: the run was cut short",
+			(unsigned)r->run.last_line);
+	if (!r->run.has_end || !r->run.end_ok)
+		r->run.damaged = true;
+	if (r->sink.run_end)
+		r->sink.run_end(r->sink.ctx, &r->run);
+	r->in_run = false;
+}
+
+static bool hex8(const char *s, uint32_t *out)
+{
+	uint32_t v = 0;
+	for (int k = 0; k < 8; k++) { /* lowercase only, as written: an 'A' is a flipped bit */
+		char c = s[k];
+		if (c >= '0' && c <= '9')
+			v = v << 4 | (uint32_t)(c - '0');
+		else if (c >= 'a' && c <= 'f')
+			v = v << 4 | (uint32_t)(c - 'a' + 10);
+		else
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+static bool starts(const char *s, size_t n, const char *lit)
+{
+	size_t k = tp_strlen(lit);
+	return n >= k && !tp_memcmp(s, lit, k);
+}
+
+/* End record: its claims against what arrived (before it). */
+static void check_end(struct logread *r, const struct lr_node *root, uint64_t seq)
+{
+	uint64_t records = 0;
+	uint32_t crc = 0;
+	const char *status = lr_str(lr_get(root, "status"));
+	const char *c = lr_str(lr_get(root, "crc32"));
+	bool ok = lr_uint(lr_get(root, "records"), &records) && c && tp_strlen(c) == 8 && hex8(c, &crc);
+
+	r->run.has_end = true;
+	r->run.end_records = records;
+	r->run.end_crc32 = crc;
+	r->run.seen_crc32 = r->crc_run;
+	if (status) {
+		size_t k = 0;
+		for (; status[k] && k + 1 < sizeof r->run.status; k++)
+			r->run.status[k] = status[k];
+		r->run.status[k] = 0;
+	}
+	if (!ok) {
+		problem(r, true, r->line, LR_DAMAGE, "end record without records/crc32");
+		return;
+	}
+	if (records != r->counted || seq != records)
+		problem(r, true, r->line, LR_DAMAGE,
+			"end record counts %llu records but %llu arrived: records lost or added",
+			(unsigned long long)records, (unsigned long long)r->counted);
+	else if (crc != r->crc_run)
+		problem(r, true, r->line, LR_DAMAGE,
+			"end record crc32 %08x, records that arrived give %08x: records changed or reordered",
+			crc, r->crc_run);
+	else
+		r->run.end_ok = true;
+}
+
+static void take_line(struct logread *r, char *s, size_t n)
+{
+	uint32_t stored, crc;
+	const struct lr_node *root, *type_n, *seq_n;
+	const char *type;
+	uint64_t seq = 0, schema = 0;
+	size_t k;
+	bool begin_like;
+
+	n = lr_clean_line(s, n);
+	if (!n || r->stopped)
+		return;
+	if (s[0] != '{') {
+		/* A record glued after firmware text (no newline between) still has its CRC. */
+		for (k = 1; k + 9 <= n && tp_memcmp(s + k, "{\"type\":\"", 9); k++)
+			;
+		if (k + 9 > n)
+			return;
+		problem(r, r->in_run, r->line, LR_NOTE, "line %u: record after %u bytes of other text",
+			(unsigned)r->line, (unsigned)k);
+		s += k, n -= k;
+	}
+	begin_like = starts(s, n, "{\"type\":\"begin\"");
+	if (r->in_run)
+		r->run.last_line = r->line;
+
+	if (n < CRC_TAIL + 2 || s[n - 1] != '}' || s[n - 2] != '"' ||
+	    tp_memcmp(s + n - CRC_TAIL, ",\"crc\":\"", 8) || !hex8(s + n - 10, &stored)) {
+		if (begin_like || !r->in_run) {
+			end_run(r);
+			start_run(r, false);
+		}
+		r->run.excluded++;
+		problem(r, true, r->line, LR_DAMAGE, "line %u: record without a valid crc (cut or damaged), excluded",
+			(unsigned)r->line);
+		return;
+	}
+	crc = crc32_update(0, s, n - CRC_TAIL);
+	if (crc != stored) {
+		if (begin_like || !r->in_run) {
+			end_run(r);
+			start_run(r, false);
+		}
+		r->run.excluded++;
+		problem(r, true, r->line, LR_DAMAGE, "line %u: bad record crc (stored %08x, computed %08x), excluded",
+			(unsigned)r->line, stored, crc);
+		return;
+	}
+	root = lr_parse(&r->doc, s, n);
+	type_n = root && root->kind == LR_OBJ ? root->child : NULL;
+	seq_n = type_n ? type_n->next : NULL;
+	type = type_n && tp_streq(type_n->key, "type") ? lr_str(type_n) : NULL;
+	if (!root || !type || !seq_n || !tp_streq(seq_n->key, "seq") || !lr_uint(seq_n, &seq)) {
+		if (!r->in_run)
+			start_run(r, false);
+		r->run.excluded++;
+		if (!root)
+			problem(r, true, r->line, LR_DAMAGE, "line %u: crc good but not a record (%s at byte %u), excluded",
+				(unsigned)r->line, r->doc.err, (unsigned)r->doc.err_at);
+		else
+			problem(r, true, r->line, LR_DAMAGE, "line %u: crc good but \"type\", \"seq\" not first, excluded",
+				(unsigned)r->line);
+		return;
+	}
+
+	if (tp_streq(type, "begin")) {
+		end_run(r);
+		start_run(r, true);
+		lr_uint(lr_get(root, "schema"), &schema);
+		r->run.schema = schema;
+		if (schema > LOG_SCHEMA) {
+			r->run.newer_schema = true;
+			r->stopped = true;
+			problem(r, true, r->line, LR_FATAL,
+				"line %u: schema %llu is newer than this reader's %d: update tickprobe",
+				(unsigned)r->line, (unsigned long long)schema, LOG_SCHEMA);
+			end_run(r);
+			return;
+		}
+	} else if (!r->in_run) {
+		if (r->after_end && seq == r->last_end_seq && crc == r->last_end_crc) {
+			problem(r, false, r->line, LR_DAMAGE, "line %u: duplicate of the end record at line %u, excluded",
+				(unsigned)r->line, (unsigned)r->last_end_line);
+			return;
+		}
+		start_run(r, false);
+	}
+
+	if (seq < LR_SEQ_TRACK && (r->seen[seq / 8] >> (seq % 8) & 1)) {
+		r->run.excluded++;
+		problem(r, true, r->line, LR_DAMAGE, "line %u: duplicate record (seq %llu), excluded",
+			(unsigned)r->line, (unsigned long long)seq);
+		return;
+	}
+	if (seq < LR_SEQ_TRACK)
+		r->seen[seq / 8] |= (uint8_t)(1u << (seq % 8));
+	if (seq < r->next_seq)
+		problem(r, true, r->line, LR_DAMAGE, "line %u: record seq %llu out of order (after seq %llu)",
+			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)(r->next_seq - 1));
+	else if (seq > r->next_seq && r->run.has_begin)
+		problem(r, true, r->line, LR_DAMAGE, "line %u: seq %llu follows seq %llu: %llu record(s) missing",
+			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)r->next_seq - 1,
+			(unsigned long long)(seq - r->next_seq));
+	if (seq >= r->next_seq)
+		r->next_seq = seq + 1;
+
+	if (tp_streq(type, "end"))
+		check_end(r, root, seq);
+	r->run.good++;
+	r->records++;
+	if (r->sink.record)
+		r->sink.record(r->sink.ctx, &r->run, r->line, s, n, root);
+	if (tp_streq(type, "end")) {
+		r->last_end_crc = crc, r->last_end_seq = seq, r->last_end_line = r->line;
+		end_run(r);
+		r->after_end = true;
+		return;
+	}
+	r->counted++;
+	r->crc_run = crc32_update(r->crc_run, s, n);
+	r->crc_run = crc32_update(r->crc_run, "\n", 1);
+}
+
+void lr_init(struct logread *r, char *buf, size_t cap, struct lr_node *nodes, size_t ncap,
+	     char *strs, size_t scap, const struct lr_sink *sink)
+{
+	tp_memset(r, 0, sizeof *r);
+	r->buf = buf;
+	r->cap = cap;
+	r->sink = *sink;
+	lr_doc_init(&r->doc, nodes, ncap, strs, scap);
+}
+
+static void line_done(struct logread *r)
+{
+	r->line++;
+	if (r->overlong) {
+		/* Keep enough of the start to tell a record from text. */
+		size_t k = lr_clean_line(r->buf, r->len < 64 ? r->len : 64);
+		bool rec = k && r->buf[0] == '{';
+		if (rec && !r->in_run && !r->stopped)
+			start_run(r, false);
+		if (!r->stopped) {
+			if (rec)
+				r->run.excluded++;
+			problem(r, rec && r->in_run, r->line, rec ? LR_DAMAGE : LR_NOTE,
+				"line %u: %llu bytes, over the %u-byte limit, %s", (unsigned)r->line,
+				(unsigned long long)(r->len + r->overlong), (unsigned)r->cap,
+				rec ? "record excluded" : "skipped");
+		}
+	} else {
+		take_line(r, r->buf, r->len);
+	}
+	r->len = 0;
+	r->overlong = 0;
+}
+
+void lr_feed(struct logread *r, const void *data, size_t n)
+{
+	const char *p = data;
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			line_done(r);
+		} else if (r->len < r->cap) {
+			r->buf[r->len++] = p[i];
+		} else {
+			r->overlong++;
+		}
+	}
+}
+
+void lr_finish(struct logread *r)
+{
+	if (r->len || r->overlong)
+		line_done(r);
+	end_run(r);
+}

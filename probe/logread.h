@@ -1,0 +1,142 @@
+/* The log reader (format: docs/log-format.md): picks the records out of a
+ * serial capture, checks every one, and splits the capture into runs.
+ *
+ * Plain C, no allocation: the caller hands in every buffer (the line buffer,
+ * the JSON node pool and the decoded-string buffer), and gets the results
+ * through callbacks, so the same code runs freestanding and in the tools.
+ *
+ * What it checks, per line:
+ *   - CR at the end and ANSI escape sequences anywhere are removed;
+ *   - a line whose first character is not `{` is human text and skipped;
+ *   - a record's "crc" must match the CRC-32 of its bytes before `,"crc":"`;
+ *     a damaged record is reported and never passed on;
+ *   - "type" first, "seq" second; seq counts up from 0 in each run;
+ * and per run: the `end` record's "records" and "crc32" must agree with the
+ * records that arrived.  A `begin` starts a new run; a run without `end` was
+ * cut short. */
+#ifndef PROBE_LOGREAD_H
+#define PROBE_LOGREAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+
+#define LR_LINE_MAX (1024u * 1024u) /* longer lines are rejected: records are <= 96 KiB */
+#define LR_DEPTH_MAX 32             /* JSON nesting; records use at most 4 */
+#define LR_SEQ_TRACK 65536u         /* seqs remembered per run for duplicate detection */
+
+/* ---- JSON: one document parsed into a caller-given node pool ------------ */
+
+enum lr_kind { LR_NULL, LR_BOOL, LR_NUM, LR_STR, LR_ARR, LR_OBJ };
+
+struct lr_node {
+	uint8_t kind;     /* enum lr_kind */
+	bool b;           /* LR_BOOL */
+	bool is_int;      /* LR_NUM: integer literal that fits int64 (neg) or uint64 */
+	bool neg;         /* LR_NUM integer: negative, value in i */
+	const char *key;  /* member name inside an object (decoded), else NULL */
+	const char *str;  /* LR_STR: decoded, NUL-terminated (may hold NULs: see len);
+			   * LR_NUM: the number as written, in the parsed text (not terminated) */
+	size_t len;       /* LR_STR, LR_NUM: bytes of str; LR_ARR/LR_OBJ: number of members */
+	int64_t i;        /* LR_NUM integer */
+	uint64_t u;       /* LR_NUM non-negative integer */
+	double d;         /* LR_NUM: every number, integers too */
+	struct lr_node *child, *next;
+};
+
+struct lr_doc {
+	struct lr_node *nodes;
+	size_t cap, used;
+	char *strs;       /* decoded strings; needs at most the input length */
+	size_t strcap, strused;
+	const char *err;  /* why the last parse failed */
+	size_t err_at;    /* byte offset of the failure */
+};
+
+void lr_doc_init(struct lr_doc *d, struct lr_node *nodes, size_t ncap, char *strs, size_t scap);
+/* Parses exactly one JSON value filling s[0..n) (surrounding blanks allowed).
+ * Returns the root, or NULL with d->err set.  Strings decode \u00XX to the
+ * byte XX (the writer's lossless escape of firmware bytes), others to UTF-8. */
+const struct lr_node *lr_parse(struct lr_doc *d, const char *s, size_t n);
+
+const struct lr_node *lr_get(const struct lr_node *obj, const char *key); /* NULL if absent */
+const struct lr_node *lr_path(const struct lr_node *obj, const char *dotted); /* "cost_ns.p50" */
+const struct lr_node *lr_at(const struct lr_node *arr, size_t i);
+bool lr_num(const struct lr_node *n, double *out);    /* false unless a number */
+bool lr_uint(const struct lr_node *n, uint64_t *out); /* false unless a non-negative integer */
+const char *lr_str(const struct lr_node *n);          /* NULL unless a string */
+bool lr_true(const struct lr_node *n);
+
+/* ---- lines ---------------------------------------------------------------- */
+
+/* Removes ANSI escape sequences (CSI `ESC [ … final`, OSC `ESC ] … BEL`,
+ * `ESC = 3h`-style private sequences, two-byte `ESC x`, a lone ESC) and trailing
+ * CRs, in place.  Returns the new length. */
+size_t lr_clean_line(char *s, size_t n);
+
+/* ---- the reader ----------------------------------------------------------- */
+
+enum lr_severity {
+	LR_NOTE,   /* worth saying, nothing lost (e.g. an over-long text line) */
+	LR_DAMAGE, /* a record was excluded, or the run does not check out */
+	LR_FATAL,  /* cannot go on (newer schema) */
+};
+
+struct lr_run {
+	uint32_t index;          /* 1, 2, … in the order the runs appear */
+	uint32_t first_line, last_line;
+	bool has_begin, has_end;
+	bool end_ok;             /* end's records and crc32 agree with what arrived */
+	bool newer_schema;
+	bool damaged;            /* any LR_DAMAGE problem, missing begin/end, end mismatch */
+	uint64_t schema;
+	uint64_t good;           /* records passed on (end included) */
+	uint64_t excluded;       /* record lines rejected */
+	uint64_t end_records;    /* the end record's claims */
+	uint32_t end_crc32, seen_crc32;
+	char status[16];         /* the end record's status */
+};
+
+struct lr_sink {
+	void *ctx;
+	void (*run_begin)(void *ctx, const struct lr_run *run);
+	/* A good record: text is the cleaned line (no CR, no "\n"), root its parse;
+	 * both are valid only during the call. */
+	void (*record)(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
+		       size_t len, const struct lr_node *root);
+	/* run is NULL outside any run; line is 0 for the whole run. */
+	void (*problem)(void *ctx, const struct lr_run *run, uint32_t line, int severity,
+			const char *msg);
+	void (*run_end)(void *ctx, const struct lr_run *run);
+};
+
+struct logread {
+	struct lr_sink sink;
+	char *buf;
+	size_t cap, len;
+	uint64_t overlong;       /* bytes of the current line past cap (0: fits) */
+	uint32_t line;           /* lines seen */
+	struct lr_doc doc;
+	bool in_run, stopped, after_end;
+	struct lr_run run;
+	uint64_t next_seq;
+	uint32_t crc_run;
+	uint64_t counted;        /* records counted towards the end check */
+	uint32_t last_end_crc;   /* the previous run's end line, to spot its duplicate */
+	uint64_t last_end_seq;
+	uint32_t last_end_line;
+	uint32_t runs;
+	uint64_t records;        /* good records, all runs */
+	uint8_t seen[LR_SEQ_TRACK / 8];
+	char msg[200];
+};
+
+/* buf: at least LR_LINE_MAX + 1 bytes to accept every legal line; nodes and
+ * strs bound the records that can be parsed (a record needing more is rejected). */
+void lr_init(struct logread *r, char *buf, size_t cap, struct lr_node *nodes, size_t ncap,
+	     char *strs, size_t scap, const struct lr_sink *sink);
+void lr_feed(struct logread *r, const void *data, size_t n);
+/* End of input: the last line (even without "\n") is taken, an open run closed. */
+void lr_finish(struct logread *r);
+
+#endif

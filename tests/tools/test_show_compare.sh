@@ -1,0 +1,156 @@
+#!/bin/sh
+# show, export, compare and capture on fixture logs written by the real log
+# writer (build/tests/test_logread --fixtures DIR).  compare's Difference
+# lines are checked against Debian's ministat on the same per-round values.
+BUILD=${BUILD:-build}
+T=$BUILD/tickprobe
+GEN=$BUILD/tests/test_logread
+D=$(mktemp -d /tmp/tickprobe-show.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
+
+if [ ! -x "$T" ] || [ ! -x "$GEN" ]; then
+	fail setup "build $T and $GEN first (make tool unit)"
+	exit 1
+fi
+"$GEN" --fixtures "$D" || { fail fixtures "generator failed"; exit 1; }
+
+# --- exit codes ----------------------------------------------------------------
+code() { # name, expected, command...
+	n=$1 want=$2; shift 2
+	"$@" >"$D/out" 2>"$D/err"; got=$?
+	ok "exit $want: $n" $([ "$got" = "$want" ] && echo 0 || echo 1) "got $got ($(head -c 200 "$D/err"))"
+}
+code "show clean log" 0 "$T" show "$D/a.log"
+code "show noisy console capture" 0 "$T" show "$D/noisy.log"
+code "show two boots" 0 "$T" show "$D/two.log"
+code "show damaged record" 3 "$T" show "$D/damaged.log"
+code "show partial run" 3 "$T" show "$D/partial.log"
+code "show newer schema" 2 "$T" show "$D/newer.log"
+code "show empty file" 2 "$T" show "$D/empty.log"
+code "show missing file" 2 "$T" show "$D/nothing.log"
+code "show bad option" 1 "$T" show --bogus "$D/a.log"
+code "show --help" 0 "$T" show --help
+code "export bad format" 1 "$T" export "$D/a.log" --format xml
+code "export bad metric" 1 "$T" export "$D/a.log" --metric max
+code "compare one log" 1 "$T" compare "$D/a.log"
+code "compare bad -c" 1 "$T" compare -c 97 "$D/a.log" "$D/b.log"
+code "compare damaged" 3 "$T" compare "$D/a.log" "$D/damaged.log"
+code "capture bad device" 2 "$T" capture "$D/no-such-tty" -o "$D/x.log" --timeout 1
+
+"$T" show "$D/damaged.log" >/dev/null 2>"$D/err"
+grep -q "damaged.log:7: bad record crc" "$D/err"
+ok "show names FILE:LINE of the damaged record" $? "$(cat "$D/err")"
+"$T" show "$D/partial.log" >"$D/out" 2>"$D/err"
+grep -q "partial" "$D/out" && grep -q "cut short" "$D/err"
+ok "show says partial" $? "$(head -3 "$D/out") / $(cat "$D/err")"
+
+# --- show ----------------------------------------------------------------------
+"$T" show "$D/a.log" >"$D/out"
+for w in "complete, undamaged" tsc hpet acpi-fast "no PIT" GenuineIntel TCGTCGTCGTCG "2999.999000 MHz" \
+	"0x608" "0xfed00000" "bad checksum" "p50 26 cycles"; do
+	grep -q -- "$w" "$D/out" || fail "show text has '$w'" "$(cat "$D/out")"
+done
+grep -q "^hpet  *521.0 " "$D/out"
+ok "show: hpet p50 521.0 ns in the table" $? "$(cat "$D/out")"
+"$T" show --json "$D/a.log" "$D/two.log" >"$D/show.json"
+python3 -m json.tool "$D/show.json" >/dev/null
+ok "show --json is valid JSON" $? "$(head -c 300 "$D/show.json")"
+python3 -c '
+import json,sys
+d=json.load(open(sys.argv[1]))
+r=d["runs"]
+assert [x["log"] for x in r][1:]==[sys.argv[2]+"#1",sys.argv[2]+"#2"], r
+t={x["counter"]:x for x in r[0]["timers"]}
+assert t["hpet"]["p50_ns"]==521 and t["tsc"]["healthy"] and not t["i8254"]["healthy"]
+assert r[0]["machine"]["cpu_vendor"]=="GenuineIntel" and not r[0]["damaged"]
+' "$D/show.json" "$D/two.log"
+ok "show --json: runs named FILE#N, timer values, machine record" $?
+
+# --- export --------------------------------------------------------------------
+"$T" export "$D/a.log" --counter tsc >"$D/raw" && cmp -s "$D/raw" "$D/a_tsc.txt"
+ok "export raw: tsc per-round p50 values as written" $? "$(cat "$D/raw")"
+n=$("$T" export "$D/a.log" --counter hpet --samples | wc -l)
+[ "$n" -eq 1000 ]; ok "export raw --samples: 1000 samples from hist" $? "got $n"
+"$T" export "$D/a.log" --format csv >"$D/csv"
+python3 -c '
+import csv,sys
+rows=list(csv.DictReader(open(sys.argv[1])))
+assert len(rows)==4, rows
+h=[r for r in rows if r["counter"]=="hpet"][0]
+assert float(h["p50_ns"])==521 and h["healthy"]=="true" and h["cpu_brand"].startswith("Intel")
+' "$D/csv"
+ok "export csv: header and one row per counter" $?
+"$T" export "$D/a.log" --format json >"$D/json" && cmp -s "$D/json" "$D/a.log"
+ok "export json: the records unchanged" $?
+"$T" export "$D/noisy.log" --format json >"$D/json" && cmp -s "$D/json" "$D/a.log"
+ok "export json of a noisy capture: the same records" $?
+
+# --- compare against ministat ----------------------------------------------------
+"$T" compare "$D/a.log" "$D/b.log" >"$D/cmp"
+ok "compare two logs: exit 0" $?
+block() { awk -v k="== $2:" 'index($0,k)==1{on=1;next} /^== /{on=0} on' "$1"; }
+block "$D/cmp" tsc >"$D/cmp.tsc"
+block "$D/cmp" hpet >"$D/cmp.hpet"
+if command -v ministat >/dev/null; then
+	ministat "$D/a_tsc.txt" "$D/b_tsc.txt" >"$D/ms.tsc"
+	ministat "$D/a_hpet.txt" "$D/b_hpet.txt" >"$D/ms.hpet"
+	for pat in "+/-" "pooled s"; do
+		a=$(grep -F -- "$pat" "$D/cmp.tsc" | grep -v % | tr -d '\t ')
+		b=$(grep -F -- "$pat" "$D/ms.tsc" | grep -v % | tr -d '\t ')
+		[ -n "$a" ] && [ "$a" = "$b" ]
+		ok "compare tsc '$pat' line equals ministat's" $? "ours '$a', ministat '$b'"
+	done
+	# Relative line: the difference agrees; its +/- uses current FreeBSD's formula.
+	a=$(grep -F "% +/-" "$D/cmp.tsc" | tr -d '\t ' | cut -d+ -f1,2 | cut -d/ -f1)
+	b=$(grep -F "% +/-" "$D/ms.tsc" | tr -d '\t ' | cut -d+ -f1,2 | cut -d/ -f1)
+	[ -n "$a" ] && [ "$a" = "$b" ]; ok "compare tsc relative difference equals ministat's" $? "'$a' vs '$b'"
+	for c in tsc hpet; do
+		a=$(grep -E "^[x+] +[0-9]" "$D/cmp.$c" | awk '{print $2,$3,$4,$6,$7}')
+		b=$(grep -E "^[x+] +[0-9]" "$D/ms.$c" | awk '{print $2,$3,$4,$6,$7}')
+		[ -n "$a" ] && [ "$a" = "$b" ]; ok "compare $c N/Min/Max/Avg/Stddev equal ministat's" $? "'$a' vs '$b'"
+	done
+	grep -q "No difference proven at 95.0% confidence" "$D/cmp.hpet" && grep -q "No difference proven" "$D/ms.hpet"
+	ok "compare hpet: no difference, as ministat says" $?
+else
+	fail "ministat" "not installed (apt-get install ministat)"
+fi
+grep -q "Difference at 95.0% confidence" "$D/cmp.tsc" && grep -q "^|" "$D/cmp.tsc" && grep -q "^x .*/a.log$" "$D/cmp.tsc"
+ok "compare tsc: legend, plot and difference printed" $?
+grep -E "^tsc " "$D/cmp" | grep -q '\*+19.1%'
+ok "compare summary marks tsc as different (+19.1%)" $? "$(grep -E '^tsc ' "$D/cmp")"
+"$T" compare "$D/a.log" "$D/os.log" >"$D/cmp"
+grep -E "^tsc +tsc +25.6 +10.2 +15.35 \+/- 0.2965" "$D/cmp" >/dev/null
+ok "compare os log: kernel path over the tsc read, 15.35 +/- 0.2965 ns" $? "$(tail -3 "$D/cmp")"
+"$T" compare "$D/two.log" >"$D/cmp"
+ok "compare one file with two runs" $? "$(head -3 "$D/cmp")"
+
+# --- capture from a pty ----------------------------------------------------------
+cap() { # fixture, timeout, expected exit
+	python3 - "$T" "$D/$1" "$D/cap-$1" "$2" <<'EOF'
+import os, pty, subprocess, sys, time, tty
+tool, src, dst, timeout = sys.argv[1:5]
+master, slave = pty.openpty()
+tty.setraw(slave)
+p = subprocess.Popen([tool, "capture", os.ttyname(slave), "-o", dst, "--timeout", timeout],
+                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+time.sleep(0.3)
+data = open(src, "rb").read()
+for i in range(0, len(data), 700):
+    os.write(master, data[i:i + 700])
+    time.sleep(0.005)
+err = p.communicate(timeout=60)[1].decode()
+sys.stderr.write(err)
+sys.exit(p.returncode)
+EOF
+}
+cap noisy.log 20 2>"$D/err"; rc=$?
+[ "$rc" = 0 ] && cmp -s "$D/noisy.log" "$D/cap-noisy.log"
+ok "capture from a pty: exit 0, bytes identical" $? "exit $rc: $(tail -3 "$D/err")"
+grep -q "complete and undamaged" "$D/err"; ok "capture verdict: complete and undamaged" $? "$(tail -2 "$D/err")"
+cap partial.log 2 2>"$D/err"; rc=$?
+[ "$rc" = 3 ] && cmp -s "$D/partial.log" "$D/cap-partial.log" && grep -q "partial" "$D/err"
+ok "capture of a cut-short run: timeout, partial, exit 3" $? "exit $rc: $(tail -3 "$D/err")"

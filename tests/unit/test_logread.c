@@ -1,0 +1,677 @@
+/* The log reader (probe/logread.c) and the host loader (tools/logset.c)
+ * against logs written by the real writer (probe/log.c), clean and damaged.
+ *
+ *   test_logread                    run the checks
+ *   test_logread --fixtures DIR     write the fixture logs the tool tests use */
+#define _GNU_SOURCE
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "tests/unit/check.h"
+#include "probe/log.h"
+#include "probe/json.h"
+#include "probe/logread.h"
+#include "probe/crc32.h"
+#include "tools/logset.h"
+#include "tools/commands.h"
+
+/* ---- a growable byte buffer, the writer's sink ------------------------------ */
+
+struct buf {
+	char *p;
+	size_t n, cap;
+};
+
+static void put(struct buf *b, const void *s, size_t n)
+{
+	if (b->n + n > b->cap) {
+		b->cap = (b->n + n) * 2 + 4096;
+		b->p = realloc(b->p, b->cap);
+	}
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+}
+
+static void puts_(struct buf *b, const char *s) { put(b, s, strlen(s)); }
+static void sink(void *ctx, const char *s, size_t n) { put(ctx, s, n); }
+
+/* ---- realistic runs --------------------------------------------------------- */
+
+struct tdef {
+	const char *name;
+	int healthy;
+	const char *reason;
+	double p50; /* ns */
+	const double *rounds;
+	size_t nrounds;
+	int freq;
+	const char *clocksource, *call; /* OS-side records only */
+};
+
+static const double r_tsc_a[] = { 10.2, 10.4, 10.1, 10.3, 10.2, 10.5, 10.2, 10.3 };
+static const double r_tsc_b[] = { 12.1, 12.4, 12.0, 12.3, 12.2, 12.6, 12.2, 12.1 };
+static const double r_hpet_a[] = { 520, 530, 510, 525, 515, 528, 522, 519 };
+static const double r_hpet_b[] = { 521, 527, 514, 524, 518, 526, 520, 523 };
+static const double r_acpi_a[] = { 700, 720, 710, 705, 715, 708, 712, 709 };
+static const double r_os_tsc[] = { 25.5, 26.0, 25.1, 25.8, 25.4, 26.2, 25.7, 25.3 };
+
+static void cost(struct json *j, const char *key, double p50, double scale)
+{
+	json_object_begin(j, key);
+	json_fixed(j, "min", p50 * 0.9 * scale, 3);
+	json_fixed(j, "p50", p50 * scale, 3);
+	json_fixed(j, "mean", p50 * 1.05 * scale, 3);
+	json_fixed(j, "sd", p50 * 0.1 * scale, 3);
+	json_fixed(j, "p99", p50 * 1.5 * scale, 3);
+	json_fixed(j, "p999", p50 * 2 * scale, 3);
+	json_fixed(j, "max", p50 * 9 * scale, 3);
+	json_object_end(j);
+}
+
+static void timer(struct log *l, const struct tdef *t)
+{
+	struct json *j = log_begin(l, "timer");
+	json_str(j, "name", t->name);
+	json_bool(j, "healthy", t->healthy);
+	if (!t->healthy) {
+		json_str(j, "reason", t->reason);
+		log_end(l);
+		return;
+	}
+	if (t->clocksource) {
+		json_str(j, "clocksource", t->clocksource);
+		json_str(j, "call", t->call);
+	}
+	json_str(j, "method", "one read between two serialised TSC reads");
+	json_u64(j, "width", 64);
+	json_u64(j, "samples", 1000);
+	cost(j, "cost_cycles", t->p50, 3.0);
+	cost(j, "cost_ns", t->p50, 1.0);
+	json_array_begin(j, "hist");
+	json_pair_u64(j, (uint64_t)(t->p50 * 3), 600);
+	json_pair_u64(j, (uint64_t)(t->p50 * 3) + 1, 390);
+	json_pair_u64(j, (uint64_t)(t->p50 * 27), 10);
+	json_array_end(j);
+	json_array_begin(j, "modes");
+	json_pair_u64(j, (uint64_t)(t->p50 * 3), 600);
+	json_array_end(j);
+	json_u64(j, "clamped", 0);
+	json_object_begin(j, "throughput");
+	json_u64(j, "reads", 10000);
+	json_u64(j, "cycles", (uint64_t)(t->p50 * 30000));
+	json_fixed(j, "reads_per_s", 1e9 / t->p50, 1);
+	json_object_end(j);
+	json_array_begin(j, "rounds");
+	for (size_t i = 0; i < t->nrounds; i++) {
+		json_object_begin(j, NULL);
+		json_fixed(j, "p50", t->rounds[i], 3);
+		json_fixed(j, "mean", t->rounds[i] * 1.02, 3);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_object_begin(j, "delta");
+	json_u64(j, "min", 1);
+	json_u64(j, "granularity", 1);
+	json_u64(j, "mode", 30);
+	json_u64(j, "mode_count", 500);
+	json_u64(j, "max", 900);
+	json_u64(j, "backwards", 0);
+	json_u64(j, "wraps", 0);
+	json_object_end(j);
+	json_object_begin(j, "outliers");
+	json_array_begin(j, "largest");
+	json_u64(j, NULL, (uint64_t)(t->p50 * 27));
+	json_array_end(j);
+	json_u64(j, "over_10x_p50", 0);
+	json_object_end(j);
+	if (t->freq) {
+		json_object_begin(j, "freq");
+		json_u64(j, "nominal_hz", 100000000);
+		json_fixed(j, "measured_hz", 100000012.5, 1);
+		json_fixed(j, "ppm", 0.125, 3);
+		json_fixed(j, "err_ppm", 2.5, 3);
+		json_object_end(j);
+	} else {
+		json_null(j, "freq");
+	}
+	json_null(j, "smi");
+	log_end(l);
+}
+
+struct runspec {
+	int schema;
+	const char *boot, *brand, *hypervisor;
+	const struct tdef *timers;
+	size_t ntimers;
+};
+
+static void write_run(struct buf *b, const struct runspec *s)
+{
+	static struct log l;
+	struct json *j;
+	log_init(&l, sink, b);
+	j = log_begin(&l, "begin");
+	json_u64(j, "schema", (uint64_t)s->schema);
+	json_str(j, "version", "0.1.0");
+	json_str(j, "boot", s->boot);
+	json_str(j, "cmdline", "preset=quick");
+	json_object_begin(j, "options");
+	json_str(j, "preset", "quick");
+	json_u64(j, "rounds", 8);
+	json_u64(j, "samples", 1000);
+	json_array_begin(j, "counters");
+	for (size_t i = 0; i < s->ntimers; i++)
+		json_str(j, NULL, s->timers[i].name);
+	json_array_end(j);
+	json_object_end(j);
+	json_array_begin(j, "option_problems");
+	json_array_end(j);
+	log_end(&l);
+
+	j = log_begin(&l, "machine");
+	json_str(j, "cpu_vendor", "GenuineIntel");
+	json_str(j, "cpu_brand", s->brand);
+	json_u64(j, "family", 6);
+	json_u64(j, "model", 85);
+	json_u64(j, "stepping", 4);
+	json_u64(j, "microcode", 0x2006e05);
+	json_str(j, "hypervisor", s->hypervisor);
+	json_bool(j, "invariant_tsc", true);
+	json_bool(j, "rdtscp", true);
+	json_u64(j, "cores", 2);
+	json_null(j, "memory_mib");
+	log_end(&l);
+
+	j = log_begin(&l, "acpi");
+	json_object_begin(j, "rsdp");
+	json_u64(j, "address", 0xf5a30);
+	json_u64(j, "revision", 0);
+	json_str(j, "oem_id", "BOCHS\xe9");
+	json_object_end(j);
+	json_str(j, "root", "rsdt");
+	json_null(j, "fadt");
+	json_object_begin(j, "pm_timer");
+	json_str(j, "space", "io");
+	json_u64(j, "address", 0x608);
+	json_u64(j, "bits", 24);
+	json_object_end(j);
+	json_object_begin(j, "hpet");
+	json_u64(j, "address", 0xfed00000);
+	json_u64(j, "block_id", 0x8086a201);
+	json_u64(j, "vendor", 0x8086);
+	json_u64(j, "tables", 1);
+	json_object_end(j);
+	json_array_begin(j, "problems");
+	json_str(j, NULL, "HPET table at 0x7fe14000: bad checksum, ignored");
+	json_array_end(j);
+	log_end(&l);
+
+	j = log_begin(&l, "tsc");
+	json_u64(j, "hz", 2999999000ull);
+	json_str(j, "source", "hpet");
+	json_object_begin(j, "sources");
+	json_u64(j, "hpet", 2999999000ull);
+	json_u64(j, "pit", 3000120000ull);
+	json_object_end(j);
+	json_fixed(j, "error_ppm", 1.5, 2);
+	log_end(&l);
+
+	j = log_begin(&l, "overhead");
+	json_str(j, "sequence", "lfence;rdtsc..rdtscp;lfence");
+	json_u64(j, "samples", 1000);
+	json_object_begin(j, "cycles");
+	json_u64(j, "min", 24);
+	json_u64(j, "p50", 26);
+	json_fixed(j, "mean", 26.4, 3);
+	json_fixed(j, "sd", 1.2, 3);
+	json_u64(j, "p99", 30);
+	json_u64(j, "p999", 52);
+	json_u64(j, "max", 400);
+	json_object_end(j);
+	json_array_begin(j, "hist");
+	json_pair_u64(j, 24, 100);
+	json_pair_u64(j, 26, 900);
+	json_array_end(j);
+	json_u64(j, "subtracted", 24);
+	log_end(&l);
+
+	for (size_t i = 0; i < s->ntimers; i++)
+		timer(&l, &s->timers[i]);
+	log_close(&l, "ok");
+}
+
+static const struct tdef timers_a[] = {
+	{ "tsc", 1, NULL, 10.2, r_tsc_a, 8, 0, NULL, NULL },
+	{ "hpet", 1, NULL, 521, r_hpet_a, 8, 1, NULL, NULL },
+	{ "acpi-fast", 1, NULL, 710, r_acpi_a, 8, 1, NULL, NULL },
+	{ "i8254", 0, "no PIT: channel 0 never counted", 0, NULL, 0, 0, NULL, NULL },
+};
+static const struct tdef timers_b[] = {
+	{ "tsc", 1, NULL, 12.2, r_tsc_b, 8, 0, NULL, NULL },
+	{ "hpet", 1, NULL, 521, r_hpet_b, 8, 1, NULL, NULL },
+};
+static const struct tdef timers_os[] = {
+	{ "clock_gettime-monotonic", 1, NULL, 25.5, r_os_tsc, 8, 0, "tsc", "clock_gettime(CLOCK_MONOTONIC)" },
+};
+static const struct runspec spec_a = { 1, "bios", "Intel(R) Xeon(R) CPU @ 2.00GHz", "TCGTCGTCGTCG", timers_a, 4 };
+static const struct runspec spec_b = { 1, "uefi", "QEMU Virtual CPU, \"quoted\"", NULL, timers_b, 2 };
+static const struct runspec spec_os = { 1, "linux", "Intel(R) Xeon(R) CPU @ 2.00GHz", NULL, timers_os, 1 };
+static const struct runspec spec_new = { 2, "bios", "x", NULL, timers_b, 2 };
+
+/* A small run for the exhaustive damage loops (every bit of every line). */
+static const struct tdef timers_small[] = { { "tsc", 1, NULL, 10.2, r_tsc_a, 3, 0, NULL, NULL } };
+static const struct runspec spec_small = { 1, "bios", "cpu", NULL, timers_small, 1 };
+
+/* ---- helpers ---------------------------------------------------------------- */
+
+static size_t line_starts(const struct buf *b, size_t *out, size_t max)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < b->n && n < max; i++)
+		if (i == 0 || b->p[i - 1] == '\n')
+			out[n++] = i;
+	return n;
+}
+
+static int load(struct logfile *f, const char *data, size_t n)
+{
+	return logfile_load_mem(f, "t.log", data, n);
+}
+
+/* Every good record is one of the original lines, unchanged. */
+static int all_good_are_original(const struct logfile *f, const struct buf *orig)
+{
+	for (size_t k = 0; k < f->nruns; k++)
+		for (size_t i = 0; i < f->runs[k].nrecs; i++) {
+			const struct lrec *r = &f->runs[k].recs[i];
+			char *hit = memmem(orig->p, orig->n, r->text, r->len);
+			if (!hit || (hit != orig->p && hit[-1] != '\n') || hit[r->len] != '\n')
+				return 0;
+		}
+	return 1;
+}
+
+static int has_problem(const struct logfile *f, const char *word)
+{
+	for (size_t k = 0; k < f->nruns; k++)
+		for (size_t i = 0; i < f->runs[k].nprobs; i++)
+			if (strstr(f->runs[k].probs[i].msg, word))
+				return 1;
+	for (size_t i = 0; i < f->nprobs; i++)
+		if (strstr(f->probs[i].msg, word))
+			return 1;
+	return 0;
+}
+
+
+/* ---- JSON and line cleaning ---------------------------------------------------- */
+
+static void test_json(void)
+{
+	static struct lr_node nodes[256];
+	static char strs[1024];
+	struct lr_doc d;
+	const struct lr_node *r;
+	static const char *const bad[] = {
+		"{\"a\":1,}", "{\"a\":01}", "{\"a\":\"x}", "{\"a\":\"\x01\"}", "{\"a\":\"\\q\"}", "[tru]",
+		"{} x", "{\"a\" 1}", "[1,,2]", "{\"a\":\"\\ud800\"}", "{\"a\":-}", "{\"a\":1.}", "",
+		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
+	};
+	const char *ok = "{\"u\":18446744073709551615,\"i\":-9223372036854775808,\"f\":12.125,"
+			 "\"e\":1.5e3,\"s\":\"a\\u00e9\\n\\\"\\ud83d\\ude00\",\"n\":null,\"t\":true,"
+			 "\"a\":[1,[2,3],{}],\"z\":0}";
+	uint64_t u;
+	double v;
+
+	lr_doc_init(&d, nodes, 256, strs, sizeof strs);
+	r = lr_parse(&d, ok, strlen(ok));
+	check(r && r->kind == LR_OBJ && r->len == 9, "json: a record-like object parses (%s)", d.err ? d.err : "ok");
+	check(lr_uint(lr_get(r, "u"), &u) && u == UINT64_MAX, "json: uint64 max kept exact");
+	check(lr_get(r, "i") && lr_get(r, "i")->is_int && lr_get(r, "i")->i == INT64_MIN, "json: int64 min kept exact");
+	check(lr_num(lr_get(r, "f"), &v) && v == 12.125 && !lr_get(r, "f")->is_int, "json: 12.125 as a double");
+	check(lr_num(lr_get(r, "e"), &v) && v == 1500, "json: 1.5e3");
+	check(lr_str(lr_get(r, "s")) && !memcmp(lr_str(lr_get(r, "s")), "a\xe9\n\"\xf0\x9f\x98\x80", 9),
+	      "json: escapes: \\u00e9 is the byte 0xe9, a surrogate pair is UTF-8");
+	check(lr_get(r, "n")->kind == LR_NULL && lr_true(lr_get(r, "t")), "json: null, true");
+	check(lr_at(lr_at(lr_get(r, "a"), 1), 1)->u == 3 && lr_at(lr_get(r, "a"), 2)->kind == LR_OBJ, "json: nesting");
+	check(!lr_get(r, "missing") && lr_path(r, "a") == lr_get(r, "a"), "json: lookups");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		r = lr_parse(&d, bad[i], strlen(bad[i]));
+		check(!r && d.err, "json: rejects '%.20s' (%s)", bad[i], d.err ? d.err : "accepted");
+	}
+	lr_doc_init(&d, nodes, 3, strs, sizeof strs);
+	check(!lr_parse(&d, "[1,2,3,4]", 9) && d.err, "json: node pool exhaustion is an error, not a crash");
+}
+
+static void test_clean(void)
+{
+	static const struct { const char *in, *out; } c[] = {
+		{ "\x1b[2J\x1b[01;01H\x1b[=3h{\"a\":1}\r", "{\"a\":1}" },
+		{ "\x1b=3h{x}\r\r", "{x}" },
+		{ "\x1b(Bok\x1b", "ok" },
+		{ "\x1b]0;title\x07{y}", "{y}" },
+		{ "\x1b{z}", "{z}" },
+		{ "BdsDxe: loading\r", "BdsDxe: loading" },
+	};
+	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+		char b[64];
+		size_t n = strlen(c[i].in);
+		memcpy(b, c[i].in, n);
+		n = lr_clean_line(b, n);
+		check(n == strlen(c[i].out) && !memcmp(b, c[i].out, n), "clean: case %zu gives '%s'", i, c[i].out);
+	}
+}
+
+/* ---- whole logs ---------------------------------------------------------------- */
+
+static void test_clean_log(void)
+{
+	struct buf b = { 0 };
+	struct logfile f;
+	const struct lr_node *t;
+	double v;
+	write_run(&b, &spec_a);
+	check(load(&f, b.p, b.n) == EXIT_CLEAN, "clean log: exit 0");
+	check(f.nruns == 1 && f.runs[0].info.has_begin && f.runs[0].info.has_end && f.runs[0].info.end_ok &&
+	      !lrun_damaged(&f.runs[0]), "clean log: one complete run, end check agrees");
+	check(f.runs[0].nrecs == 10 && f.nprobs == 0 && f.runs[0].nprobs == 0, "clean log: 10 records, no problem");
+	check(!strcmp(f.runs[0].name, "t.log") && !strcmp(f.runs[0].info.status, "ok"), "clean log: name and status");
+	t = lrun_timer(&f.runs[0], "hpet");
+	check(t && lr_num(lr_path(t, "cost_ns.p50"), &v) && v == 521, "clean log: hpet p50 521 ns read back");
+	check(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id")) &&
+	      !strcmp(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id")), "BOCHS\xe9"),
+	      "clean log: firmware byte 0xe9 survives the round trip");
+	for (size_t i = 0; i < f.runs[0].nrecs; i++)
+		if (f.runs[0].recs[i].seq != i || f.runs[0].recs[i].line != i + 1)
+			check(0, "clean log: record %zu has seq %llu line %u", i,
+			      (unsigned long long)f.runs[0].recs[i].seq, f.runs[0].recs[i].line);
+	logfile_free(&f);
+	free(b.p);
+}
+
+/* The same log as a real console shows it: OVMF's escapes, CRLF, firmware text. */
+static struct buf noisy(const struct buf *b)
+{
+	struct buf o = { 0 };
+	size_t st[256], n = line_starts(b, st, 256);
+	puts_(&o, "\x1b[2J\x1b[01;01H\x1b[=3h\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001 \"UEFI QEMU HARDDISK\"\r\n");
+	puts_(&o, "BdsDxe: starting Boot0001\r\n\x1b[H\x1b[J  Booting `tickprobe'\r\n\r\n");
+	for (size_t i = 0; i < n; i++) {
+		size_t e = i + 1 < n ? st[i + 1] - 1 : b->n - 1;
+		if (i == 2)
+			puts_(&o, "tickprobe: measuring hpet ...\r\n");
+		if (i == 3)
+			puts_(&o, "\x1b[0m");
+		put(&o, b->p + st[i], e - st[i]);
+		puts_(&o, "\r\n");
+	}
+	puts_(&o, "\x1b[0mtickprobe: done, status ok\r\n");
+	return o;
+}
+
+static void test_noise(void)
+{
+	struct buf b = { 0 }, o;
+	struct logfile f, g;
+	write_run(&b, &spec_a);
+	o = noisy(&b);
+	load(&g, b.p, b.n);
+	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.nruns == 1 && f.runs[0].info.end_ok,
+	      "noise: CRLF, ANSI escapes, BdsDxe and GRUB text: still a clean run");
+	check(f.runs[0].nrecs == g.runs[0].nrecs && all_good_are_original(&f, &b), "noise: every record, unchanged");
+	logfile_free(&f), logfile_free(&g);
+	free(b.p), free(o.p);
+}
+
+static void test_bitflips(void)
+{
+	struct buf b = { 0 };
+	size_t st[64], n;
+	write_run(&b, &spec_small);
+	n = line_starts(&b, st, 64);
+	for (size_t i = 0; i < n; i++) {
+		size_t e = i + 1 < n ? st[i + 1] : b.n, missed = 0, flips = 0;
+		for (size_t k = st[i]; k < e; k++)
+			for (int bit = 0; bit < 8; bit++) {
+				struct logfile f;
+				int s;
+				b.p[k] ^= (char)(1 << bit);
+				s = load(&f, b.p, b.n);
+				b.p[k] ^= (char)(1 << bit); /* restored: b is the original again */
+				flips++;
+				if (s == EXIT_CLEAN || !all_good_are_original(&f, &b))
+					missed++;
+				logfile_free(&f);
+			}
+		check(!missed, "bit flips: line %zu: %zu flips, every one excluded or flagged, no changed value used (%zu missed)",
+		      i + 1, flips, missed);
+	}
+	free(b.p);
+}
+
+static void test_truncation(void)
+{
+	struct buf b = { 0 };
+	size_t st[64], n, bad = 0, cuts = 0;
+	write_run(&b, &spec_small);
+	n = line_starts(&b, st, 64);
+	for (size_t i = 0; i < n; i++) {
+		size_t e = i + 1 < n ? st[i + 1] : b.n;
+		size_t at[2] = { st[i], st[i] + (e - st[i]) / 2 }; /* at the boundary, mid-record */
+		for (int k = 0; k < 2; k++) {
+			struct logfile f;
+			int s = load(&f, b.p, at[k]);
+			int want = at[k] <= st[0] + (st[1] - st[0]) - 1 ? EXIT_UNREADABLE : EXIT_DAMAGED;
+			cuts++;
+			if (s != want || !all_good_are_original(&f, &b) ||
+			    (f.nruns && f.runs[f.nruns - 1].info.has_end)) {
+				bad++;
+				printf("  cut at %zu: exit %d, want %d\n", at[k], s, want);
+			}
+			logfile_free(&f);
+		}
+	}
+	check(!bad, "truncation: %zu cuts at record boundaries and mid-record: all partial (or unreadable), none complete", cuts);
+	free(b.p);
+}
+
+static void test_dup_reorder(void)
+{
+	struct buf b = { 0 }, o = { 0 };
+	size_t st[64], n;
+	struct logfile f;
+	write_run(&b, &spec_a);
+	n = line_starts(&b, st, 64);
+
+	/* line 4 twice */
+	put(&o, b.p, st[4]);
+	put(&o, b.p + st[3], st[4] - st[3]);
+	put(&o, b.p + st[4], b.n - st[4]);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "duplicate") && f.runs[0].nrecs == n &&
+	      f.runs[0].info.end_ok, "duplicate line: excluded and said, the rest checks out (exit 3)");
+	logfile_free(&f);
+
+	/* the end line twice */
+	o.n = 0;
+	put(&o, b.p, b.n);
+	put(&o, b.p + st[n - 1], b.n - st[n - 1]);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "duplicate of the end") && f.nruns == 1,
+	      "duplicate end line: excluded and said");
+	logfile_free(&f);
+
+	/* lines 5 and 6 swapped */
+	o.n = 0;
+	put(&o, b.p, st[5]);
+	put(&o, b.p + st[6], st[7] - st[6]);
+	put(&o, b.p + st[5], st[6] - st[5]);
+	put(&o, b.p + st[7], b.n - st[7]);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "out of order") && !f.runs[0].info.end_ok &&
+	      all_good_are_original(&f, &b), "reordered lines: flagged, end crc32 disagrees (exit 3)");
+	logfile_free(&f);
+
+	/* line 6 lost */
+	o.n = 0;
+	put(&o, b.p, st[6]);
+	put(&o, b.p + st[7], b.n - st[7]);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "missing") && !f.runs[0].info.end_ok,
+	      "lost line: seq gap and end count say so");
+	logfile_free(&f);
+	free(b.p), free(o.p);
+}
+
+static void test_runs(void)
+{
+	struct buf a = { 0 }, b = { 0 }, o = { 0 };
+	struct logfile f;
+	write_run(&a, &spec_a);
+	write_run(&b, &spec_b);
+	put(&o, a.p, a.n);
+	puts_(&o, "\x1b[2J BdsDxe: loading Boot0002\r\n");
+	put(&o, b.p, b.n);
+	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.nruns == 2 && !strcmp(f.runs[0].name, "t.log#1") &&
+	      !strcmp(f.runs[1].name, "t.log#2") && f.runs[1].info.end_ok, "two boots: two clean runs, t.log#1 and #2");
+	logfile_free(&f);
+
+	o.n = 0;
+	put(&o, a.p, a.n / 2);
+	puts_(&o, "\n");
+	put(&o, b.p, b.n);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && f.nruns == 2 && !f.runs[0].info.has_end && f.runs[1].info.end_ok,
+	      "boot cut short, then a second boot: run 1 partial, run 2 complete");
+	logfile_free(&f);
+
+	o.n = 0;
+	write_run(&o, &spec_new);
+	check(load(&f, o.p, o.n) == EXIT_UNREADABLE && f.runs[0].info.newer_schema && has_problem(&f, "newer"),
+	      "schema 2: unreadable, says newer");
+	logfile_free(&f);
+
+	check(load(&f, "", 0) == EXIT_UNREADABLE && !strcmp(f.why, "empty file"), "empty input: unreadable");
+	logfile_free(&f);
+	check(load(&f, "hello\r\nGRUB\n", 12) == EXIT_UNREADABLE && f.nruns == 0, "text only: unreadable");
+	logfile_free(&f);
+	free(a.p), free(b.p), free(o.p);
+}
+
+static void test_garbage(void)
+{
+	struct buf b = { 0 }, o = { 0 };
+	struct logfile f;
+	uint32_t x = 12345;
+	char *big;
+	write_run(&b, &spec_a);
+	for (int i = 0; i < 4096; i++) {
+		char c;
+		x = x * 1103515245u + 12345u;
+		c = (char)(x >> 16);
+		put(&o, c == '{' ? "\0" : &c, 1);
+	}
+	puts_(&o, "\n");
+	put(&o, b.p, b.n);
+	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.runs[0].nrecs == 10, "binary garbage with NULs before the run: skipped");
+	logfile_free(&f);
+	puts_(&o, "{\"type\":\"timer\",\"seq\":3\x00\xff\xfe garbage\n");
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && f.nruns == 2 && all_good_are_original(&f, &b),
+	      "a garbage record line after the end: excluded, said");
+	logfile_free(&f);
+
+	big = malloc(2u << 20);
+	memset(big, 'x', 2u << 20);
+	o.n = 0;
+	put(&o, big, 2u << 20);
+	put(&o, "\n", 1);
+	put(&o, b.p, b.n);
+	check(load(&f, o.p, o.n) == EXIT_CLEAN && has_problem(&f, "limit") && f.nruns == 1 && f.runs[0].info.end_ok,
+	      "2 MB text line: skipped with a note, the run after it is clean");
+	logfile_free(&f);
+	o.n = 0;
+	put(&o, b.p, b.n);
+	big[0] = '{';
+	put(&o, big, 2u << 20);
+	put(&o, "\n", 1);
+	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "limit"), "2 MB record line: rejected with the limit");
+	logfile_free(&f);
+	free(big), free(b.p), free(o.p);
+}
+
+/* ---- fixtures for tests/tools ------------------------------------------------- */
+
+static void save(const char *dir, const char *name, const struct buf *b)
+{
+	char path[512];
+	FILE *f;
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(b->p, 1, b->n, f) != b->n || fclose(f)) {
+		fprintf(stderr, "cannot write %s\n", path);
+		exit(2);
+	}
+}
+
+static void save_values(const char *dir, const char *name, const double *v, size_t n)
+{
+	struct buf b = { 0 };
+	char t[64];
+	for (size_t i = 0; i < n; i++) {
+		snprintf(t, sizeof t, "%.3f\n", v[i]);
+		puts_(&b, t);
+	}
+	save(dir, name, &b);
+	free(b.p);
+}
+
+static int fixtures(const char *dir)
+{
+	struct buf a = { 0 }, b = { 0 }, o = { 0 }, s = { 0 };
+	size_t st[64];
+	mkdir(dir, 0755);
+	write_run(&a, &spec_a);
+	save(dir, "a.log", &a);
+	write_run(&b, &spec_b);
+	save(dir, "b.log", &b);
+	write_run(&o, &spec_os);
+	save(dir, "os.log", &o);
+	s = noisy(&a);
+	save(dir, "noisy.log", &s);
+	line_starts(&a, st, 64);
+	o.n = 0;
+	put(&o, a.p, a.n);
+	o.p[st[6] + 40] ^= 4;
+	save(dir, "damaged.log", &o);
+	o.n = 0;
+	put(&o, a.p, st[8] + 30);
+	save(dir, "partial.log", &o);
+	o.n = 0;
+	put(&o, a.p, a.n);
+	put(&o, b.p, b.n);
+	save(dir, "two.log", &o);
+	o.n = 0;
+	write_run(&o, &spec_new);
+	save(dir, "newer.log", &o);
+	o.n = 0;
+	save(dir, "empty.log", &o);
+	save_values(dir, "a_tsc.txt", r_tsc_a, 8);
+	save_values(dir, "b_tsc.txt", r_tsc_b, 8);
+	save_values(dir, "a_hpet.txt", r_hpet_a, 8);
+	save_values(dir, "b_hpet.txt", r_hpet_b, 8);
+	save_values(dir, "os_tsc.txt", r_os_tsc, 8);
+	free(a.p), free(b.p), free(o.p), free(s.p);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc == 3 && !strcmp(argv[1], "--fixtures"))
+		return fixtures(argv[2]);
+	test_json();
+	test_clean();
+	test_clean_log();
+	test_noise();
+	test_bitflips();
+	test_truncation();
+	test_dup_reorder();
+	test_runs();
+	test_garbage();
+	return check_done();
+}

@@ -1,0 +1,80 @@
+/* Loading tickprobe logs on the host: one file, through probe/logread, into
+ * runs of good records plus the problems found, each with its line number.
+ * Shared by show, export, compare and capture. */
+#ifndef TOOLS_LOGSET_H
+#define TOOLS_LOGSET_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "probe/logread.h"
+
+struct lrec {
+	uint32_t line;
+	uint64_t seq;
+	const char *type;          /* points into the parse */
+	char *text;                /* the record line as written (no line end) */
+	size_t len;
+	const struct lr_node *root;
+	struct lr_node *nodes;     /* the record's own parse */
+	char *strs;
+};
+
+struct lprob {
+	uint32_t line;             /* 0: about the whole run or file */
+	int severity;              /* enum lr_severity */
+	char *msg;
+};
+
+struct lrun {
+	char *name;                /* "FILE", or "FILE#N" when the file holds several runs */
+	struct lr_run info;        /* the reader's verdict, final after loading */
+	struct lrec *recs;
+	size_t nrecs, caprecs;
+	struct lprob *probs;
+	size_t nprobs, capprobs;
+};
+
+struct logfile {
+	char *path;
+	struct lrun *runs;
+	size_t nruns;
+	struct lprob *probs;       /* problems outside any run */
+	size_t nprobs, capprobs;
+	int status;                /* EXIT_CLEAN, EXIT_UNREADABLE or EXIT_DAMAGED (tools/commands.h) */
+	char why[256];             /* when EXIT_UNREADABLE: the reason */
+	uint64_t records;          /* good records, every run */
+};
+
+/* Reads and checks a whole file; returns f->status.  Never prints. */
+int logfile_load(struct logfile *f, const char *path);
+/* The same for bytes already in memory, named `name` in messages. */
+int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n);
+/* Every problem as "prog: FILE:LINE: reason", then the run verdicts that are
+ * not clean ("FILE#2: partial: no end record"). */
+void logfile_report(const struct logfile *f, FILE *out, const char *prog);
+void logfile_free(struct logfile *f);
+
+/* The worse of two exit statuses (2 unreadable beats 3 damaged beats 0). */
+int exit_worse(int a, int b);
+
+/* "complete", "partial (no end record)", "damaged (…)": a run's state in words. */
+const char *lrun_state(const struct lrun *r, char *buf, size_t cap);
+int lrun_damaged(const struct lrun *r);
+
+/* Records of a run. */
+const struct lr_node *lrun_first(const struct lrun *r, const char *type);
+const struct lr_node *lrun_timer(const struct lrun *r, const char *name);
+/* The i-th timer record (0-based), NULL past the last. */
+const struct lr_node *lrun_timer_at(const struct lrun *r, size_t i);
+const char *lrun_boot(const struct lrun *r); /* begin.boot, or NULL */
+
+/* A timer's per-round values in ns (`rounds[].p50` or `.mean`), malloc'd into
+ * *out; returns how many (0 and *out = NULL when none). */
+size_t timer_rounds(const struct lr_node *timer, const char *metric, double **out);
+
+/* Number formatting: "%.*f" (integers exact), or with decimals < 0 the
+ * number exactly as written in the log; "-" for a missing value. */
+const char *fmt_num(char *buf, size_t cap, const struct lr_node *n, int decimals);
+
+#endif
