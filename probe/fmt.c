@@ -71,14 +71,14 @@ int tp_format_fixed(char *buf, size_t cap, double v, int decimals)
 	}
 	for (d = 0; d < decimals; d++)
 		scale *= 10;
-	/* Round half up at the last printed decimal. */
-	v = v * (double)scale + 0.5;
-	if (v >= 1.8e19) {
-		put(&o, 'i'), put(&o, 'n'), put(&o, 'f');
-		goto done;
+	/* Whole and fraction apart, so that no value below 2^64 overflows when
+	 * scaled; round half up at the last printed decimal, carrying over. */
+	whole = (uint64_t)v;
+	frac = (uint64_t)((v - (double)whole) * (double)scale + 0.5);
+	if (frac >= scale) {
+		frac -= scale;
+		whole++;
 	}
-	whole = (uint64_t)v / scale;
-	frac = (uint64_t)v % scale;
 	n = utoa(tmp, whole, 10, 0);
 	for (i = 0; i < n; i++)
 		put(&o, tmp[i]);

@@ -1,0 +1,264 @@
+/* probe/options.c: presets, every option, and every way a boot line can be
+ * wrong.  A bad word must give exactly one problem that names the option, and
+ * leave everything else as the preset had it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probe/options.h"
+#include "tests/unit/check.h"
+
+/* The presets as options.c documents them (samples, rounds, raw, calib_ms). */
+struct want {
+	const char *preset;
+	unsigned samples, rounds, raw, calib_ms;
+};
+static const struct want want_default = { "default", 100000, 10, 0, 100 };
+static const struct want want_quick = { "quick", 10000, 10, 0, 20 };
+static const struct want want_verbose = { "verbose", 100000, 10, 10000, 100 };
+
+static int is_preset(const struct options *o, const struct want *w)
+{
+	return !strcmp(o->preset, w->preset) && o->samples == w->samples && o->rounds == w->rounds &&
+	       o->raw_samples == w->raw && o->calib_ms == w->calib_ms;
+}
+
+/* Everything but the problem list: what a bad word must leave alone. */
+static int same_settings(const struct options *a, const struct options *b)
+{
+	static struct options x, y;
+	memcpy(&x, a, sizeof x); /* memcpy: padding too, which options_parse zeroes */
+	memcpy(&y, b, sizeof y);
+	x.n_problems = y.n_problems = 0;
+	memset(x.problems, 0, sizeof x.problems);
+	memset(y.problems, 0, sizeof y.problems);
+	return !memcmp(&x, &y, sizeof x);
+}
+
+static void test_defaults(void)
+{
+	static const char *empty[] = { NULL, "", "   ", " \t\r\n " };
+	struct options o;
+
+	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
+		memset(&o, 0x5a, sizeof o);
+		options_parse(&o, empty[i]);
+		check(is_preset(&o, &want_default) && o.serial_port == 0x3f8 && o.baud == 115200 &&
+			      o.n_counters == 0 && o.fault[0] == 0 && o.n_problems == 0,
+		      "options: %s command line gives the defaults (preset default, COM1 at 115200, all counters)",
+		      empty[i] ? (empty[i][0] ? "a blank" : "an empty") : "a NULL");
+	}
+	check(options_wants_counter(&o, "tsc") && options_wants_counter(&o, "anything"),
+	      "options: with no counters= every counter is wanted");
+}
+
+static void test_presets(void)
+{
+	static const struct {
+		const char *line;
+		const struct want *w;
+	} cases[] = {
+		{ "preset=default", &want_default },
+		{ "preset=quick", &want_quick },
+		{ "preset=verbose", &want_verbose },
+		{ "preset=quick preset=verbose", &want_verbose },
+		{ "preset=verbose preset=default", &want_default },
+	};
+	struct options o;
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		options_parse(&o, cases[i].line);
+		check(is_preset(&o, cases[i].w) && o.n_problems == 0, "options: \"%s\" gives %s: %u samples, %u rounds, %u raw",
+		      cases[i].line, cases[i].w->preset, o.samples, o.rounds, o.raw_samples);
+	}
+
+	/* The preset applies first, wherever it stands, and other words refine it. */
+	options_parse(&o, "samples=500 preset=quick");
+	check(!strcmp(o.preset, "quick") && o.samples == 500 && o.rounds == 10 && o.calib_ms == 20 && !o.n_problems,
+	      "options: samples=500 before preset=quick still refines quick (samples %u, calib_ms %u)", o.samples,
+	      o.calib_ms);
+	options_parse(&o, "raw=5 rounds=4\tpreset=verbose calib_ms=7");
+	check(!strcmp(o.preset, "verbose") && o.raw_samples == 5 && o.rounds == 4 && o.calib_ms == 7 &&
+		      o.samples == 100000 && !o.n_problems,
+	      "options: raw=5 rounds=4 around preset=verbose keep their values over the preset's");
+}
+
+static void test_each_option(void)
+{
+	struct options o;
+
+	options_parse(&o, "samples=12345");
+	check(o.samples == 12345 && !o.n_problems, "options: samples=12345");
+	options_parse(&o, "samples=0x100");
+	check(o.samples == 256 && !o.n_problems, "options: samples=0x100 is hexadecimal 256");
+	options_parse(&o, "samples=100 rounds=1");
+	check(o.samples == 100 && o.rounds == 1 && !o.n_problems, "options: samples=100 rounds=1, the lower bounds");
+	options_parse(&o, "samples=10000000 rounds=100");
+	check(o.samples == 10000000 && o.rounds == 100 && !o.n_problems,
+	      "options: samples=10000000 rounds=100, the upper bounds");
+	options_parse(&o, "rounds=7");
+	check(o.rounds == 7 && !o.n_problems, "options: rounds=7");
+	options_parse(&o, "raw=123");
+	check(o.raw_samples == 123 && !o.n_problems, "options: raw=123");
+	options_parse(&o, "raw=0 preset=verbose");
+	check(o.raw_samples == 0 && !o.n_problems, "options: raw=0 switches verbose's raw samples off");
+	options_parse(&o, "calib_ms=5");
+	check(o.calib_ms == 5 && !o.n_problems, "options: calib_ms=5");
+	options_parse(&o, "baud=9600");
+	check(o.baud == 9600 && !o.n_problems, "options: baud=9600");
+	options_parse(&o, "serial=0x2f8");
+	check(o.serial_port == 0x2f8 && !o.n_problems, "options: serial=0x2f8");
+	options_parse(&o, "serial=0X3E8");
+	check(o.serial_port == 0x3e8 && !o.n_problems, "options: serial=0X3E8 (upper-case hex)");
+	options_parse(&o, "serial=760");
+	check(o.serial_port == 760 && !o.n_problems, "options: serial=760 (decimal)");
+	options_parse(&o, "serial=none");
+	check(o.serial_port == 0 && !o.n_problems, "options: serial=none turns serial output off");
+	options_parse(&o, "fault=gp");
+	check(!strcmp(o.fault, "gp") && !o.n_problems, "options: fault=gp");
+	options_parse(&o, "fault=pf");
+	check(!strcmp(o.fault, "pf") && !o.n_problems, "options: fault=pf");
+	options_parse(&o, "\r\nsamples=2000\n\trounds=20\r\n");
+	check(o.samples == 2000 && o.rounds == 20 && !o.n_problems, "options: tabs, CR and LF separate words");
+}
+
+static void test_counters(void)
+{
+	struct options o;
+	char line[512];
+	size_t n;
+
+	options_parse(&o, "counters=a,b,c");
+	check(o.n_counters == 3 && !strcmp(o.counters[0], "a") && !strcmp(o.counters[1], "b") &&
+		      !strcmp(o.counters[2], "c") && !o.n_problems,
+	      "options: counters=a,b,c gives 3 names in order");
+	check(options_wants_counter(&o, "a") && options_wants_counter(&o, "b") && options_wants_counter(&o, "c"),
+	      "options: every listed counter is wanted");
+	check(!options_wants_counter(&o, "d") && !options_wants_counter(&o, "ab") && !options_wants_counter(&o, "") &&
+		      !options_wants_counter(&o, "a,b"),
+	      "options: unlisted names, prefixes and the empty name are not wanted");
+
+	options_parse(&o, "counters=hpet,,tsc,");
+	check(o.n_counters == 2 && !strcmp(o.counters[0], "hpet") && !strcmp(o.counters[1], "tsc"),
+	      "options: empty items in the list are skipped (%d names)", o.n_counters);
+	options_parse(&o, "counters=hpet counters=i8254-outb43");
+	check(o.n_counters == 1 && options_wants_counter(&o, "i8254-outb43") && !options_wants_counter(&o, "hpet"),
+	      "options: a second counters= replaces the first");
+	options_parse(&o, "counters=abcdefghijklmno");
+	check(o.n_counters == 1 && options_wants_counter(&o, "abcdefghijklmno"),
+	      "options: a 15-character counter name is kept whole");
+
+	n = (size_t)snprintf(line, sizeof line, "counters=");
+	for (int i = 0; i < OPT_MAX_COUNTERS + 5; i++)
+		n += (size_t)snprintf(line + n, sizeof line - n, "c%d,", i);
+	options_parse(&o, line);
+	check(o.n_counters == OPT_MAX_COUNTERS && options_wants_counter(&o, "c0") &&
+		      options_wants_counter(&o, "c15") && !options_wants_counter(&o, "c16"),
+	      "options: %d names keep the first %d and nothing overflows", OPT_MAX_COUNTERS + 5, OPT_MAX_COUNTERS);
+}
+
+static void test_bad_options(void)
+{
+	/* line, the text its one problem must contain */
+	static const char *bad[][2] = {
+		{ "bogus=1", "bogus" },
+		{ "samples=abc", "samples" },
+		{ "samples=", "samples" },
+		{ "samples=12x", "samples" },
+		{ "samples=0x", "samples" },
+		{ "samples=-5", "samples" },
+		{ "samples=0", "samples" },
+		{ "samples=99", "samples" },
+		{ "samples=10000001", "samples" },
+		{ "samples=99999999999", "samples" },
+		{ "samples=184467440737095516160", "samples" },
+		{ "rounds=0", "rounds" },
+		{ "rounds=1000", "rounds" },
+		{ "rounds=101", "rounds" },
+		{ "raw=100001", "raw" },
+		{ "calib_ms=0", "calib_ms" },
+		{ "calib_ms=2001", "calib_ms" },
+		{ "baud=0", "baud" },
+		{ "baud=230400", "baud" },
+		{ "justaword", "justaword" },
+		{ "serial=COM1", "serial" },
+		{ "serial=0", "serial" },
+		{ "serial=0x10000", "serial" },
+		{ "serial=", "serial" },
+		{ "fault=ud", "fault" },
+		{ "preset=fast", "preset" },
+		{ "=5", "option" },
+	};
+	struct options def, o;
+
+	options_parse(&def, NULL);
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		options_parse(&o, bad[i][0]);
+		check(o.n_problems == 1 && strstr(o.problems[0], bad[i][1]) && same_settings(&o, &def),
+		      "options: \"%s\": one problem naming %s, defaults kept: \"%s\"", bad[i][0], bad[i][1],
+		      o.n_problems ? o.problems[0] : "(none)");
+	}
+	options_parse(&o, "preset=fast");
+	check(strstr(o.problems[0], "fast") && !strcmp(o.preset, "default"),
+	      "options: an unknown preset is named in its problem and 'default' stays");
+
+	/* A bad word among good ones spoils only itself. */
+	options_parse(&o, "preset=quick samples=lots rounds=5 serial=none");
+	check(o.n_problems == 1 && o.samples == 10000 && o.rounds == 5 && o.serial_port == 0,
+	      "options: samples=lots keeps quick's 10000 while rounds=5 and serial=none apply");
+}
+
+static void test_limits(void)
+{
+	static struct {
+		struct options o;
+		unsigned char guard[256];
+	} g;
+	char *line;
+	size_t n = 0, cap = 8192;
+	int ok = 1;
+
+	/* Very long words are cut, reported once, and harmless. */
+	line = malloc(cap);
+	memset(line, 'x', 1000);
+	line[1000] = 0;
+	options_parse(&g.o, line);
+	check(g.o.n_problems == 1 && strlen(g.o.problems[0]) < sizeof g.o.problems[0] && strstr(g.o.problems[0], "xxxx"),
+	      "options: a 1000-byte word gives one problem, cut to fit (%zu bytes)", strlen(g.o.problems[0]));
+	n = (size_t)snprintf(line, cap, "samples=");
+	memset(line + n, '1', 900);
+	line[n + 900] = 0;
+	options_parse(&g.o, line);
+	check(g.o.n_problems == 1 && g.o.samples == 100000, "options: samples= with 900 digits is rejected");
+	n = (size_t)snprintf(line, cap, "counters=");
+	memset(line + n, 'y', 900);
+	line[n + 900] = 0;
+	options_parse(&g.o, line);
+	check(g.o.n_counters == 1 && strlen(g.o.counters[0]) < sizeof g.o.counters[0],
+	      "options: a 900-byte counter name is cut to fit");
+
+	/* More problems than fit: the first OPT_MAX_PROBLEMS are kept, no more
+	 * is written anywhere. */
+	n = 0;
+	for (int i = 0; i < 3 * OPT_MAX_PROBLEMS; i++)
+		n += (size_t)snprintf(line + n, cap - n, "bad%d=%d ", i, i);
+	memset(g.guard, 0xa5, sizeof g.guard);
+	options_parse(&g.o, line);
+	for (size_t i = 0; i < sizeof g.guard; i++)
+		ok &= g.guard[i] == 0xa5;
+	check(g.o.n_problems == OPT_MAX_PROBLEMS && ok && strstr(g.o.problems[0], "bad0") &&
+		      strstr(g.o.problems[OPT_MAX_PROBLEMS - 1], "bad7"),
+	      "options: %d bad words keep the first %d problems, nothing written past the struct",
+	      3 * OPT_MAX_PROBLEMS, OPT_MAX_PROBLEMS);
+	free(line);
+}
+
+int main(void)
+{
+	test_defaults();
+	test_presets();
+	test_each_option();
+	test_counters();
+	test_bad_options();
+	test_limits();
+	return check_done();
+}
