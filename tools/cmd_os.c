@@ -25,16 +25,15 @@
 #include "tools/os_machine.h"
 #include "tools/os_raw.h"
 #include "tools/os_record.h"
+#include "tools/os_run.h"
 
 struct opts {
-	int rounds;
-	uint32_t samples;      /* per call, over all rounds */
+	struct os_params p;
 	bool do_switch, raw_io, quick;
 	const char *only;      /* --clocksource */
 	const char *root;      /* --sysfs-root */
 	const char *out;       /* -o */
-	uint32_t tp_reads, loop_calls, gap_samples, vdso_calls, ctx_batches, ctx_trips;
-	int loop_runs, cal_ms, freq_ms;
+	int cal_ms, freq_ms;
 };
 
 static int log_fd = 1;
@@ -66,7 +65,7 @@ static void usage(FILE *f)
 		"  -o FILE            write the log to FILE (default: stdout)\n"
 		"  --rounds N         rounds per measurement (default 10; 5 with --quick)\n"
 		"  --samples N        calls measured per clock call, over all rounds (default 100000)\n"
-		"  --quick            smaller counts everywhere (about 2 s)\n"
+		"  --quick            smaller counts everywhere (a fraction of a second)\n"
 		"  --switch           measure every available clocksource in turn (root only);\n"
 		"                     the original is always put back, also on SIGINT/SIGTERM\n"
 		"  --clocksource NAME with --switch: measure only NAME\n"
@@ -124,24 +123,24 @@ static int parse(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 	}
-	/* Defaults: about 3 s on tsc (vDSO); --quick about 0.7 s. */
-	o->rounds = o->quick ? 5 : 10;
-	o->samples = o->quick ? 20000 : 100000;
-	o->tp_reads = o->quick ? 2000 : 10000;
-	o->loop_calls = o->quick ? 100000 : 1000000;
-	o->loop_runs = 10;
-	o->gap_samples = o->quick ? 100000 : 1000000;
-	o->vdso_calls = 1000;
-	o->ctx_batches = o->quick ? 5 : 10;
-	o->ctx_trips = o->quick ? 200 : 1000;
+	/* Defaults: 1.0 s on a 2-CPU KVM guest on tsc (vDSO calls); --quick 0.15 s. */
+	o->p.rounds = o->quick ? 5 : 10;
+	o->p.samples = o->quick ? 20000 : 100000;
+	o->p.tp_reads = o->quick ? 2000 : 10000;
+	o->p.loop_calls = o->quick ? 100000 : 1000000;
+	o->p.loop_runs = 10;
+	o->p.gap_samples = o->quick ? 100000 : 1000000;
+	o->p.vdso_calls = 1000;
+	o->p.ctx_batches = o->quick ? 5 : 10;
+	o->p.ctx_trips = o->quick ? 200 : 1000;
 	o->cal_ms = o->quick ? 50 : 150;
 	o->freq_ms = o->quick ? 10 : 50;
 	if (rounds > 0)
-		o->rounds = (int)rounds;
+		o->p.rounds = (int)rounds;
 	if (samples > 0)
-		o->samples = (uint32_t)samples;
-	if (o->samples < (uint32_t)o->rounds) {
-		fprintf(stderr, "tickprobe os: --samples %u is fewer than --rounds %d\n", o->samples, o->rounds);
+		o->p.samples = (uint32_t)samples;
+	if (o->p.samples < (uint32_t)o->p.rounds) {
+		fprintf(stderr, "tickprobe os: --samples %u is fewer than --rounds %d\n", o->p.samples, o->p.rounds);
 		return -1;
 	}
 	return 0;
@@ -194,9 +193,9 @@ static void write_begin(struct log *l, int argc, char **argv, const struct opts 
 	json_str(j, "clocksource_problem", cs->problem[0] ? cs->problem : NULL);
 	json_object_begin(j, "options");
 	json_str(j, "preset", o->quick ? "quick" : "default");
-	json_u64(j, "rounds", (uint64_t)o->rounds);
-	json_u64(j, "samples", o->samples);
-	json_u64(j, "samples_per_round", o->samples / (uint32_t)o->rounds);
+	json_u64(j, "rounds", (uint64_t)o->p.rounds);
+	json_u64(j, "samples", o->p.samples);
+	json_u64(j, "samples_per_round", o->p.samples / (uint32_t)o->p.rounds);
 	json_array_begin(j, "counters");
 	for (int i = 0; i < OS_NCALLS; i++)
 		json_str(j, NULL, os_calls[i].call);
@@ -205,13 +204,13 @@ static void write_begin(struct log *l, int argc, char **argv, const struct opts 
 	json_bool(j, "raw_io", o->raw_io);
 	json_str(j, "clocksource", o->only);
 	json_str(j, "sysfs_root", o->root);
-	json_u64(j, "throughput_reads", o->tp_reads);
-	json_u64(j, "loop_calls", o->loop_calls);
-	json_u64(j, "loop_runs", (uint64_t)o->loop_runs);
-	json_u64(j, "gap_samples", o->gap_samples);
-	json_u64(j, "vdso_calls", o->vdso_calls);
-	json_u64(j, "ctxsw_batches", o->ctx_batches);
-	json_u64(j, "ctxsw_round_trips", o->ctx_trips);
+	json_u64(j, "throughput_reads", o->p.tp_reads);
+	json_u64(j, "loop_calls", o->p.loop_calls);
+	json_u64(j, "loop_runs", (uint64_t)o->p.loop_runs);
+	json_u64(j, "gap_samples", o->p.gap_samples);
+	json_u64(j, "vdso_calls", o->p.vdso_calls);
+	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
+	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
 	json_i64(j, "cpu", cpu);
 	json_object_end(j);
 	json_array_begin(j, "option_problems");
@@ -219,7 +218,7 @@ static void write_begin(struct log *l, int argc, char **argv, const struct opts 
 	log_end(l);
 }
 
-static void write_tsc(struct log *l, const struct os_tsc_cal *c)
+static void write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
 {
 	struct json *j = log_begin(l, "tsc");
 
@@ -236,127 +235,9 @@ static void write_tsc(struct log *l, const struct os_tsc_cal *c)
 	json_object_end(j);
 	json_fixed(j, "error_ppm", c->err_ppm, 2);
 	json_fixed(j, "interval_s", c->interval_s, 3);
+	json_u64(j, "window_ms", (uint64_t)(c->interval_s * 1e3 + 0.5));
+	json_bool(j, "invariant", invariant);
 	log_end(l);
-}
-
-/* Everything measured on one clocksource; prints its part of the summary. */
-static int measure_cs(struct log *l, const struct opts *o, const char *cs, const char *skip,
-		      uint64_t subtract, double hz, int cpu, int *unhealthy)
-{
-	struct os_dist *d[OS_NCALLS] = { 0 };
-	struct os_vdso_probe vp;
-	uint32_t spr = o->samples / (uint32_t)o->rounds;
-	double syscall_p50 = 0, runs[16];
-	char name[640], text[400];
-	int rc = 0;
-
-	fprintf(stderr, "\nclocksource %s\n", cs);
-	if (skip) {
-		for (int i = 0; i < OS_NCALLS; i++) {
-			struct os_timer_rec r = { .clocksource = cs, .call = os_calls[i].call, .present = true,
-						  .method = os_calls[i].method, .reason = skip };
-			snprintf(name, sizeof name, "%s@%s", os_calls[i].call, cs);
-			r.name = name;
-			os_write_timer(l, &r);
-			(*unhealthy)++;
-		}
-		fprintf(stderr, "  skipped: %s\n", skip);
-		return 0;
-	}
-	for (int i = 0; i < OS_NCALLS; i++) {
-		d[i] = os_dist_new();
-		if (!d[i]) {
-			rc = -1;
-			goto out;
-		}
-		os_measure(d[i], os_calls[i].sample, os_calls[i].block, o->rounds, spr, o->tp_reads, subtract, hz);
-	}
-	syscall_p50 = (double)hist_quantile(d[OS_CALL_SYSCALL]->h, 500000);
-	os_vdso_probe(&vp, o->vdso_calls);
-	fprintf(stderr, "  %-34s %-5s %9s %9s %9s %12s\n", "call", "vdso", "p50 ns", "mean ns", "p99 ns", "block/s");
-	for (int i = 0; i < OS_NCALLS; i++) {
-		struct os_timer_rec r = { .clocksource = cs, .call = os_calls[i].call, .method = os_calls[i].method,
-					  .present = true, .healthy = true, .d = d[i], .hz = hz, .has_vdso = true,
-					  .subtracted = subtract, .samples_requested = spr * (uint32_t)o->rounds,
-					  .vdso_calls = o->vdso_calls, .vdso_text = text };
-		double p50 = (double)hist_quantile(d[i]->h, 500000);
-		r.cost_ratio = syscall_p50 > 0 ? p50 / syscall_p50 : -1;
-		if (vp.ok) {
-			r.vdso_method = "seccomp";
-			r.syscalls_per_call = (double)vp.syscalls[i] / vp.calls;
-			r.vdso = r.syscalls_per_call < 0.5;
-			snprintf(text, sizeof text,
-				 "%u of %u calls entered the kernel: a seccomp filter in a child process made "
-				 "clock_gettime/gettimeofday/time system calls fail (the syscall() reference failed %u of %u)",
-				 vp.syscalls[i], vp.calls, vp.syscalls[OS_CALL_SYSCALL], vp.calls);
-		} else {
-			r.vdso_method = "cost";
-			r.syscalls_per_call = -1;
-			/* A system call costs at least ~50 ns more than the same read in
-			 * the vDSO; between half and 0.8 of it the cost cannot tell. */
-			r.vdso = r.cost_ratio < 0 ? -1 : r.cost_ratio < 0.5 ? 1 : r.cost_ratio > 0.8 ? 0 : -1;
-			snprintf(text, sizeof text, "no syscall count (%s); p50 is %.3f of the syscall() p50%s", vp.why,
-				 r.cost_ratio, vp.vdso_mapped ? "" : "; this process has no vDSO");
-		}
-		if (i == OS_CALL_SYSCALL)
-			r.vdso = 0;
-		snprintf(name, sizeof name, "%s@%s", os_calls[i].call, cs);
-		r.name = name;
-		os_write_timer(l, &r);
-		fprintf(stderr, "  %-34s %-5s %9.1f %9.1f %9.1f %12.0f\n", os_calls[i].call,
-			r.vdso < 0 ? "?" : r.vdso ? "yes" : "no", os_cyc_to_ns(p50, hz),
-			os_cyc_to_ns(hist_mean(d[i]->h), hz),
-			os_cyc_to_ns((double)hist_quantile(d[i]->h, 990000), hz),
-			d[i]->tp_cycles ? (double)d[i]->tp_reads * hz / (double)d[i]->tp_cycles : 0.0);
-	}
-	if (!vp.ok)
-		fprintf(stderr, "  vdso column from cost only: %s\n", vp.why);
-
-	/* The seeds' figures: a 1,000,000-call loop, and successive-call gaps. */
-	for (int k = 0; k < o->loop_runs && k < 16; k++)
-		runs[k] = os_loop_rate(o->loop_calls, hz);
-	os_write_rate(l, cs, o->loop_calls, runs, o->loop_runs);
-	{
-		double lo = runs[0], hi = runs[0], sum = 0;
-		for (int k = 0; k < o->loop_runs; k++) {
-			lo = runs[k] < lo ? runs[k] : lo;
-			hi = runs[k] > hi ? runs[k] : hi;
-			sum += runs[k];
-		}
-		fprintf(stderr, "  loop of %u clock_gettime(MONOTONIC), %d runs: mean %.0f calls/s (min %.0f, max %.0f)\n",
-			o->loop_calls, o->loop_runs, sum / o->loop_runs, lo, hi);
-	}
-	{
-		uint64_t back = 0;
-		struct hist_mode m[5];
-		int nm;
-		hist_init(d[0]->h); /* reused: the clock_gettime record is written */
-		os_gaps(d[0]->h, o->gap_samples, &back);
-		os_write_gaps(l, cs, d[0]->h, back);
-		nm = hist_modes(d[0]->h, m, 5);
-		fprintf(stderr, "  gaps (ns): min %llu, max %llu, mean %.1f, sd %.1f; most common:",
-			(unsigned long long)d[0]->h->min, (unsigned long long)d[0]->h->max, hist_mean(d[0]->h),
-			hist_sd(d[0]->h));
-		for (int k = 0; k < nm; k++)
-			fprintf(stderr, " %llu (x%llu)", (unsigned long long)m[k].value, (unsigned long long)m[k].count);
-		fprintf(stderr, "%s\n", back ? " BACKWARDS STEPS SEEN" : "");
-	}
-	{
-		static struct os_ctxsw c;
-		os_ctxsw_measure(&c, cpu, o->rounds, o->ctx_batches, o->ctx_trips, hz);
-		os_write_ctxsw(l, cs, &c);
-		if (c.ok)
-			fprintf(stderr, "  context switches: %.0f /s (%.0f ns each), %d rounds on CPU %d\n",
-				c.switches / c.seconds, c.seconds * 1e9 / c.switches, c.nrounds, cpu);
-		else {
-			fprintf(stderr, "  context switches: not measured: %s\n", c.why);
-			(*unhealthy)++;
-		}
-	}
-out:
-	for (int i = 0; i < OS_NCALLS; i++)
-		os_dist_free(d[i]);
-	return rc;
 }
 
 static double now_s(void)
@@ -478,11 +359,11 @@ int cmd_os(int argc, char **argv)
 	os_tsc_calibrate(&cal, o.cal_ms);
 	if (cal.hz <= 0)
 		return fail("could not calibrate the TSC against CLOCK_MONOTONIC_RAW");
-	write_tsc(&lg, &cal);
+	write_tsc(&lg, &cal, m.invariant_tsc);
 	ovh = os_dist_new();
 	if (!ovh)
 		return fail("out of memory");
-	subtract = os_overhead(ovh, o.rounds, o.samples / (uint32_t)o.rounds, cal.hz);
+	subtract = os_overhead(ovh, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, cal.hz);
 	os_write_overhead(&lg, os_bracket_name(), ovh, subtract, cal.hz);
 	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "
 			"p50 %llu cycles, min %llu subtracted; pinned to CPU %d\n",
@@ -493,7 +374,7 @@ int cmd_os(int argc, char **argv)
 		goto log_failed;
 
 	/* Raw reads first, before any switch: nothing they do depends on it. */
-	ro = (struct os_raw_opts){ o.root, o.raw_io, o.rounds, o.samples / (uint32_t)o.rounds, o.tp_reads,
+	ro = (struct os_raw_opts){ o.root, o.raw_io, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, o.p.tp_reads,
 				   subtract, cal.hz, o.freq_ms };
 	nraw = os_raw_run(&lg, &m, &ro, raw, &unhealthy);
 	fprintf(stderr, "\nraw counters from user space\n");
@@ -520,7 +401,7 @@ int cmd_os(int argc, char **argv)
 				nanosleep(&settle, NULL);
 			}
 		}
-		if (measure_cs(&lg, &o, todo[i], skip, subtract, cal.hz, cpu, &unhealthy) < 0)
+		if (os_measure_clocksource(&lg, &o.p, todo[i], skip, subtract, cal.hz, cpu, &unhealthy) < 0)
 			return fail("out of memory");
 		if (log_errno)
 			goto log_failed;

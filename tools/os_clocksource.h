@@ -1,0 +1,71 @@
+/* Linux clocksources for `tickprobe os`: which exist, which is in use, and
+ * switching between them without ever leaving the system changed.
+ *
+ * The kernel lists them in
+ *   <root>/sys/devices/system/clocksource/clocksource0/available_clocksource
+ *   <root>/sys/devices/system/clocksource/clocksource0/current_clocksource
+ * where <root> is "/" except in tests, which point it at a fake tree (there
+ * current_clocksource is a plain file, so a switch "takes" by construction).
+ *
+ * A switch arms a guard first: the original name and the file's path are kept
+ * in static storage, and SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fault
+ * signals get a handler that writes the original back with open/write/close
+ * (all async-signal-safe), says so on stderr, and re-raises the signal with
+ * its default action.  os_cs_restore() does the same on normal and error
+ * paths.  A SIGINT, SIGQUIT or SIGHUP that was ignored when the guard was
+ * armed stays ignored (it cannot end the run).  SIGKILL cannot be caught;
+ * nothing can restore after it. */
+#ifndef TOOLS_OS_CLOCKSOURCE_H
+#define TOOLS_OS_CLOCKSOURCE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#define OS_CS_MAX 16   /* real systems list 1..4 (tsc hpet acpi_pm; kvm-clock, hyperv_clocksource_tsc_page) */
+#define OS_CS_NAME 32  /* the kernel's CS_NAME_LEN is 32 including the NUL */
+#define OS_CS_PATH 4096
+
+struct os_clocksources {
+	char dir[OS_CS_PATH];      /* …/clocksource0 */
+	int n;                     /* names in available[] */
+	char available[OS_CS_MAX][OS_CS_NAME];
+	int dropped;               /* names past OS_CS_MAX or too long, ignored */
+	char current[OS_CS_NAME];  /* as read at discovery */
+	bool current_listed;       /* current is one of available[] */
+	char problem[OS_CS_PATH + 200];       /* why discovery failed, or a note ("" when none) */
+};
+
+/* Split a whitespace-separated list (spaces, tabs, newlines, any amount) into
+ * names.  Returns how many were kept (at most max); *dropped counts the rest
+ * and names of OS_CS_NAME or more characters. */
+int os_cs_parse_list(const char *text, char (*names)[OS_CS_NAME], int max, int *dropped);
+
+/* Read both files under root ("/" when NULL or "").  Returns 0 when the
+ * current clocksource is known (available may then be empty or not list it:
+ * current_listed says which, problem explains), -1 when current_clocksource
+ * could not be read or is empty (problem says why). */
+int os_cs_discover(const char *root, struct os_clocksources *cs);
+
+/* Read current_clocksource of the directory cs->dir, trimmed. 0 or -1. */
+int os_cs_read_current(const struct os_clocksources *cs, char *out, size_t cap);
+
+/* Remember cs->current as the original and install the signal handlers.
+ * log_fd (or -1) also gets a one-line human note if a signal ends the run. */
+void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd);
+
+/* Write name to current_clocksource and read it back.  Returns 0 when it
+ * took, -1 otherwise with err filled ("…reads back 'tsc'").  The guard must be
+ * armed first (the switch is refused otherwise). */
+int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, size_t errcap);
+
+/* Put the original back if a switch happened; verify it.  0 when nothing was
+ * needed or the restore took, -1 otherwise (err says why). */
+int os_cs_restore(char *err, size_t errcap);
+
+/* True after a switch until a successful restore. */
+bool os_cs_switched(void);
+
+/* Restore (if needed) and put the default signal actions back. */
+void os_cs_guard_disarm(void);
+
+#endif
