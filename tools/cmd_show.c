@@ -73,8 +73,14 @@ static void show_timers(const struct lrun *r)
 	const struct lr_node *t;
 	char b[6][32], fr[48], rps[32];
 	double v, e;
+	int w = 14; /* the name column fits the longest name (OS logs: "gettimeofday@tsc") */
 
-	printf("%-14s %9s %9s %9s %9s %9s %13s %18s  %s\n", "counter", "p50 ns", "min ns", "mean ns",
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		const char *name = lr_str(lr_get(t, "name"));
+		if (name && (int)strlen(name) > w)
+			w = (int)strlen(name);
+	}
+	printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, "counter", "p50 ns", "min ns", "mean ns",
 	       "sd ns", "p99 ns", "reads/s", "freq error ppm", "health");
 	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
 		const char *name = lr_str(lr_get(t, "name"));
@@ -93,13 +99,13 @@ static void show_timers(const struct lrun *r)
 			snprintf(rps, sizeof rps, "%.0f", v);
 		else
 			snprintf(rps, sizeof rps, "-");
-		printf("%-14s %9s %9s %9s %9s %9s %13s %18s  %s\n", name ? name : "?",
+		printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, name ? name : "?",
 		       ns(b[0], 32, t, "cost_ns.p50"), ns(b[1], 32, t, "cost_ns.min"),
 		       ns(b[2], 32, t, "cost_ns.mean"), ns(b[3], 32, t, "cost_ns.sd"),
 		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr,
 		       lr_true(lr_get(t, "healthy")) ? "ok" : reason ? reason : "not healthy");
 		if (lr_str(lr_get(t, "note")))
-			printf("%-14s note: %s\n", "", lr_str(lr_get(t, "note")));
+			printf("%-*s note: %s\n", w, "", lr_str(lr_get(t, "note")));
 	}
 }
 
