@@ -140,7 +140,10 @@ bench: all
 install: $(BUILD)/tickprobe
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
 	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
-	if [ -f $(BUILD)/tickprobe.img ]; then install -m 644 $(BUILD)/tickprobe.img $(DESTDIR)$(PREFIX)/share/tickprobe/; fi
+	install -m 644 image/presets.cfg $(DESTDIR)$(PREFIX)/share/tickprobe/
+	for f in tickprobe.img tickprobe.elf32; do \
+		if [ -f $(BUILD)/$$f ]; then install -m 644 $(BUILD)/$$f $(DESTDIR)$(PREFIX)/share/tickprobe/; fi; \
+	done
 
 clean:
 	rm -rf $(BUILD)

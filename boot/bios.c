@@ -1,5 +1,6 @@
 /* The BIOS path after the 32-bit stub: read the multiboot information, point
  * the screen at VGA text, and hand over to the shared core. */
+#include <stdbool.h>
 #include <stdint.h>
 #include "arch/x86/run.h"
 #include "drivers/vga.h"
@@ -15,15 +16,21 @@ struct multiboot_info {
 	uint32_t cmdline;
 };
 
-/* GRUB and QEMU both put the kernel's path before the options
- * ("/boot/tickprobe.elf32 preset=quick"): skip that first word. */
+/* `qemu -kernel` puts the kernel's path before the options
+ * ("build/tickprobe.elf32 preset=quick"); GRUB 2's `multiboot` passes only
+ * what follows the path.  Options are name=value words, so a first word
+ * without '=' is the path: skip it. */
 static const char *options_of(const char *cmdline)
 {
-	const char *p = cmdline;
+	const char *p = cmdline, *word;
+	bool has_equals = false;
+
 	while (*p == ' ')
 		p++;
-	while (*p && *p != ' ')
-		p++;
+	for (word = p; *p && *p != ' '; p++)
+		has_equals |= *p == '=';
+	if (has_equals)
+		return word;
 	while (*p == ' ')
 		p++;
 	return p;

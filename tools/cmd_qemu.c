@@ -40,7 +40,7 @@
 #define MAX_ARGS 96
 
 struct run {
-	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu;
+	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
 	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
 	int memory, menu_timeout;
 	double timeout;
@@ -52,8 +52,9 @@ static const char usage_text[] =
 	"usage: tickprobe qemu [options] [-- extra QEMU arguments]\n"
 	"Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
 	"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
-	"  --machine pc|q35      QEMU machine type (default pc)\n"
+	"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
 	"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
+	"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
 	"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
 	"                        program, build/, or PREFIX/share/tickprobe)\n"
 	"  --cdrom               attach the image as a CD rather than a disk\n"
@@ -368,6 +369,7 @@ static int parse_args(struct run *r, int argc, char **argv)
 		}
 		if (!strcmp(name, "--firmware")) r->firmware = val;
 		else if (!strcmp(name, "--machine")) r->machine = val;
+		else if (!strcmp(name, "--cpu")) r->cpu = val;
 		else if (!strcmp(name, "--preset")) r->preset = val;
 		else if (!strcmp(name, "--options")) r->options = val;
 		else if (!strcmp(name, "-o") || !strcmp(name, "--output")) r->out = val;
@@ -407,8 +409,10 @@ int cmd_qemu(int argc, char **argv)
 		return rc < 0 ? EXIT_CLEAN : rc;
 	if (strcmp(r.firmware, "bios") && strcmp(r.firmware, "uefi"))
 		return usage_error("--firmware is bios or uefi, not %s", r.firmware);
-	if (strcmp(r.machine, "pc") && strcmp(r.machine, "q35"))
-		return usage_error("--machine is pc or q35, not %s", r.machine);
+	if (strncmp(r.machine, "pc", 2) && strncmp(r.machine, "q35", 3))
+		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
+	if (r.machine[r.machine[0] == 'p' ? 2 : 3] && r.machine[r.machine[0] == 'p' ? 2 : 3] != ',')
+		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
 	if (r.use_kernel && !strcmp(r.firmware, "uefi"))
 		return usage_error("%s", "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
 	if (r.use_kernel && (r.cdrom || r.menu))
@@ -435,10 +439,10 @@ int cmd_qemu(int argc, char **argv)
 	qa[n++] = (char *)r.machine;
 	qa[n++] = "-accel";
 	qa[n++] = r.kvm ? "kvm" : "tcg";
-	if (r.kvm) {
-		qa[n++] = "-cpu";
-		qa[n++] = "host";
-	}
+	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
+	 * TCG emulates. */
+	qa[n++] = "-cpu";
+	qa[n++] = (char *)(r.cpu ? r.cpu : r.kvm ? "host" : "max");
 	snprintf(mem, sizeof mem, "%d", r.memory);
 	qa[n++] = "-m";
 	qa[n++] = mem;

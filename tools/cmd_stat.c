@@ -3,7 +3,8 @@
  * Same options, input rules and output layout, so scripts and eyes used to
  * ministat keep working; the numbers come from probe/stats.c, which follows
  * ministat's arithmetic (even-N median, two-pass variance, the current
- * relative-uncertainty formula).  Faster on big inputs: each file is read in
+ * relative-uncertainty formula) and the block is printed by
+ * tools/ministat_print.c, shared with `tickprobe compare`.  Faster on big inputs: each file is read in
  * one buffer and numbers are parsed by hand (strtod only for unusual forms),
  * instead of fgets + strtok + strtod per line. */
 #include <errno.h>
@@ -17,9 +18,9 @@
 #include <unistd.h>
 #include "probe/stats.h"
 #include "tools/commands.h"
+#include "tools/ministat_print.h"
 
-#define MAX_SETS 7
-static const char symbol[MAX_SETS + 1] = { ' ', 'x', '+', '*', '%', '#', '@', 'O' };
+#define MAX_SETS MS_PLOT_SETS /* ministat's limit: its plot draws seven */
 
 struct dataset {
 	const char *name;
@@ -252,139 +253,6 @@ static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 	return EXIT_CLEAN;
 }
 
-/* ---- the plot ------------------------------------------------------------ */
-
-/* Layout as ministat draws it, quirks included so the pictures match:
- * points stack upward per column in rows 1.., a column shared by several
- * sets shows the OR of their numbers (x|+ = '*'); the plot's height is that
- * of the last set drawn, and rows a later, taller set reaches again are
- * cleared first; bars: '|' at avg±sd, '_' between, then 'M', then 'A'. */
-struct plot {
-	int width, height, cap_rows;
-	double x0, dx, span;
-	unsigned char *data;
-	char *bar[MAX_SETS];
-};
-
-static int col_of(const struct plot *pl, double v)
-{
-	double c = (v - pl->x0) / pl->dx;
-
-	if (!(c >= 0)) /* also NaN */
-		return 0;
-	if (c >= pl->width)
-		return pl->width - 1;
-	return (int)c;
-}
-
-static void plot_set(struct plot *pl, const struct dataset *ds, int val, int separate)
-{
-	int b = separate ? val - 1 : 0, m = 1, j = 0, prev = -1, x, hi, i;
-	size_t n;
-	double av = ds->st.mean, sd = ds->st.sd;
-	char *bar;
-
-	if (!pl->bar[b])
-		pl->bar[b] = calloc((size_t)pl->width, 1);
-	bar = pl->bar[b];
-	for (n = 0; n < ds->n; n++) {
-		x = col_of(pl, ds->v[n]);
-		j = x == prev ? j + 1 : 1;
-		prev = x;
-		if (j > m)
-			m = j;
-	}
-	m++;
-	if (m > pl->cap_rows) {
-		pl->data = realloc(pl->data, (size_t)m * (size_t)pl->width);
-		pl->cap_rows = m;
-	}
-	if (m > pl->height)
-		memset(pl->data + (size_t)pl->height * (size_t)pl->width, 0,
-		       (size_t)(m - pl->height) * (size_t)pl->width);
-	pl->height = m;
-	prev = -1;
-	for (n = 0; n < ds->n; n++) {
-		x = col_of(pl, ds->v[n]);
-		j = x == prev ? j + 1 : 1;
-		prev = x;
-		pl->data[(size_t)j * (size_t)pl->width + (size_t)x] |= (unsigned char)val;
-	}
-	if (!isnan(sd)) {
-		x = col_of(pl, av - sd);
-		hi = col_of(pl, av + sd);
-		bar[hi] = '|';
-		bar[x] = '|';
-		for (i = x + 1; i < hi; i++)
-			if (!bar[i])
-				bar[i] = '_';
-	}
-	bar[col_of(pl, ds->st.median)] = 'M';
-	bar[col_of(pl, av)] = 'A';
-}
-
-static void border(char *row, int width)
-{
-	memset(row + 1, '-', (size_t)width);
-	row[0] = row[width + 1] = '+';
-	fwrite(row, 1, (size_t)width + 3, stdout);
-}
-
-static void plot_all(struct dataset *ds, int nds, const struct opts *o)
-{
-	struct plot pl;
-	double lo = 999e99, hi = -999e99;
-	int i, r, c;
-	char *row;
-
-	memset(&pl, 0, sizeof pl);
-	pl.width = o->width;
-	for (i = 0; i < nds; i++) {
-		double e[4] = { ds[i].st.min, ds[i].st.max, ds[i].st.mean - ds[i].st.sd,
-				ds[i].st.mean + ds[i].st.sd };
-		for (c = 0; c < 4; c++) {
-			if (e[c] < lo)
-				lo = e[c];
-			if (e[c] > hi)
-				hi = e[c];
-		}
-	}
-	pl.span = hi - lo;
-	pl.dx = pl.span / (pl.width - 1.0);
-	pl.x0 = lo - .5 * pl.dx;
-	if (pl.span == 0 || pl.width < 1) {
-		printf("[no plot, span is zero width]\n");
-		return;
-	}
-	row = malloc((size_t)pl.width + 3);
-	if (!row)
-		return;
-	row[pl.width + 2] = '\n';
-	for (i = 0; i < nds; i++)
-		plot_set(&pl, &ds[i], i + 1, o->flag_s);
-	border(row, pl.width);
-	row[0] = row[pl.width + 1] = '|';
-	/* Big inputs make tall plots (a million values in one column is a
-	 * million rows), so rows go out whole, not a character at a time. */
-	for (r = pl.height - 1; r >= 1; r--) {
-		const unsigned char *d = pl.data + (size_t)r * (size_t)pl.width;
-		for (c = 0; c < pl.width; c++)
-			row[c + 1] = symbol[d[c] & 7];
-		fwrite(row, 1, (size_t)pl.width + 3, stdout);
-	}
-	for (i = 0; i < nds; i++) {
-		if (!pl.bar[i])
-			continue;
-		for (c = 0; c < pl.width; c++)
-			row[c + 1] = pl.bar[i][c] ? pl.bar[i][c] : ' ';
-		fwrite(row, 1, (size_t)pl.width + 3, stdout);
-		free(pl.bar[i]);
-	}
-	border(row, pl.width);
-	free(row);
-	free(pl.data);
-}
-
 /* ---- options and output ------------------------------------------------------ */
 
 static int parse_opts(int argc, char **argv, struct opts *o, int *first)
@@ -489,29 +357,16 @@ static int parse_opts(int argc, char **argv, struct opts *o, int *first)
 	return EXIT_CLEAN;
 }
 
-static void vitals(const struct dataset *ds, int val)
-{
-	printf("%c %3zu %13.8g %13.8g %13.8g %13.8g %13.8g\n", symbol[val], ds->n, ds->st.min,
-	       ds->st.max, ds->st.median, ds->st.mean, ds->st.sd);
-}
-
+/* ministat's test always takes the sample variance, also under -P. */
 static void relative(const struct dataset *base, const struct dataset *other, int conf)
 {
 	struct stats a = base->st, b = other->st;
 	struct stats_diff d;
-	double level = stats_conf_levels[conf];
 
-	a.var = base->var_sample; /* the test always uses the sample variance */
+	a.var = base->var_sample;
 	b.var = other->var_sample;
 	stats_compare(&a, &b, conf, &d);
-	if (!d.significant) {
-		printf("No difference proven at %.1f%% confidence\n", level);
-		return;
-	}
-	printf("Difference at %.1f%% confidence\n", level);
-	printf("\t%g +/- %g\n", d.diff, d.err);
-	printf("\t%g%% +/- %g%%\n", d.pct, d.pct_err);
-	printf("\t(Student's t, pooled s = %g)\n", d.pooled_sd);
+	ms_difference(stdout, &d, stats_conf_levels[conf]);
 }
 
 int cmd_stat(int argc, char **argv)
@@ -540,6 +395,7 @@ int cmd_stat(int argc, char **argv)
 		/* Nothing has been written yet: a big buffer keeps a tall plot
 		 * (one row per stacked value) to a few large writes. */
 		static char outbuf[1 << 20];
+		struct ms_sorted sorted[MAX_SETS];
 		double *scratch = NULL;
 		size_t most = 0;
 
@@ -558,17 +414,17 @@ int cmd_stat(int argc, char **argv)
 				ds[i].st.sd = sqrt(ds[i].st.var) * sqrt((ds[i].n - 1.0) / ds[i].n);
 		}
 		free(scratch);
+		for (i = 0; i < nds; i++)
+			sorted[i] = (struct ms_sorted){ ds[i].name, ds[i].v, &ds[i].st };
 		if (!o.flag_q)
-			for (i = 0; i < nds; i++)
-				printf("%c %s\n", symbol[i + 1], ds[i].name);
+			ms_legend(stdout, sorted, (size_t)nds);
 		if (!o.flag_n && !o.flag_a)
-			plot_all(ds, nds, &o);
+			ms_plot(stdout, sorted, (size_t)nds, o.width, o.flag_s);
 		if (!o.flag_q)
-			printf("    N           Min           Max        Median           Avg        Stddev\n");
-		vitals(&ds[0], 1);
-		for (i = 1; i < nds; i++) {
-			vitals(&ds[i], i + 1);
-			if (!o.flag_n && !o.flag_p)
+			ms_table_header(stdout);
+		for (i = 0; i < nds; i++) {
+			ms_table_row(stdout, (size_t)i, &ds[i].st);
+			if (i && !o.flag_n && !o.flag_p)
 				relative(&ds[0], &ds[i], o.conf);
 		}
 		fflush(stdout);

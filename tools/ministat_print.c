@@ -1,8 +1,9 @@
 #include "tools/ministat_print.h"
-#include <stdint.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* ministat's seven, then more so a long table still tells its rows apart. */
 static const char symbols[] = "x+*%#@O&=$~^";
 
 char ms_symbol(size_t i)
@@ -10,140 +11,163 @@ char ms_symbol(size_t i)
 	return symbols[i % (sizeof symbols - 1)];
 }
 
-void ms_legend(FILE *out, const struct ms_set *sets, size_t nsets)
+void ms_legend(FILE *out, const struct ms_sorted *sets, size_t nsets)
 {
 	for (size_t i = 0; i < nsets; i++)
 		fprintf(out, "%c %s\n", ms_symbol(i), sets[i].name);
 }
 
-static double *sorted_copy(const struct ms_set *s, struct stats *st)
-{
-	double *v = malloc((s->n ? s->n : 1) * sizeof *v);
-	if (!v)
-		return NULL;
-	memcpy(v, s->values, s->n * sizeof *v);
-	stats_compute(v, s->n, st);
-	return v;
-}
+/* ---- the plot ------------------------------------------------------------ */
 
-struct scale {
-	double lo, hi;
-	int w;
+/* Layout as ministat draws it, quirks included so the pictures match:
+ * points stack upward per column in rows 1.., a column shared by several
+ * sets shows the OR of their numbers (x|+ = '*'); the plot's height is that
+ * of the last set drawn, and rows a later, taller set reaches again are
+ * cleared first; bars: '|' at avg±sd, '_' between, then 'M', then 'A'. */
+struct plot {
+	int width, height, cap_rows;
+	double x0, dx, span;
+	unsigned char *data;
+	char *bar[MS_PLOT_SETS];
 };
 
-static int col(const struct scale *sc, double v)
+static int col_of(const struct plot *pl, double v)
 {
-	double x;
-	int c;
-	if (sc->hi <= sc->lo)
-		return sc->w / 2;
-	x = (v - sc->lo) / (sc->hi - sc->lo) * (sc->w - 1) + 0.5;
-	c = x < 0 ? 0 : x > sc->w - 1 ? sc->w - 1 : (int)x;
-	return c;
+	double c = (v - pl->x0) / pl->dx;
+
+	if (!(c >= 0)) /* also NaN */
+		return 0;
+	if (c >= pl->width)
+		return pl->width - 1;
+	return (int)c;
 }
 
-static void frame(FILE *out, int w)
+/* Draws set number val (1..7); returns 0 when out of memory. */
+static int plot_set(struct plot *pl, const struct ms_sorted *s, int val, int separate)
 {
-	fputc('+', out);
-	for (int i = 0; i < w; i++)
-		fputc('-', out);
-	fputs("+\n", out);
+	int b = separate ? val - 1 : 0, m = 1, j = 0, prev = -1, x, hi, i;
+	size_t n, nv = s->st->n;
+	double av = s->st->mean, sd = s->st->sd;
+	char *bar;
+
+	if (!pl->bar[b] && !(pl->bar[b] = calloc((size_t)pl->width, 1)))
+		return 0;
+	bar = pl->bar[b];
+	for (n = 0; n < nv; n++) {
+		x = col_of(pl, s->v[n]);
+		j = x == prev ? j + 1 : 1;
+		prev = x;
+		if (j > m)
+			m = j;
+	}
+	m++;
+	if (m > pl->cap_rows) {
+		unsigned char *nd = realloc(pl->data, (size_t)m * (size_t)pl->width);
+		if (!nd)
+			return 0;
+		pl->data = nd;
+		pl->cap_rows = m;
+	}
+	if (m > pl->height)
+		memset(pl->data + (size_t)pl->height * (size_t)pl->width, 0,
+		       (size_t)(m - pl->height) * (size_t)pl->width);
+	pl->height = m;
+	prev = -1;
+	for (n = 0; n < nv; n++) {
+		x = col_of(pl, s->v[n]);
+		j = x == prev ? j + 1 : 1;
+		prev = x;
+		pl->data[(size_t)j * (size_t)pl->width + (size_t)x] |= (unsigned char)val;
+	}
+	if (!isnan(sd)) {
+		x = col_of(pl, av - sd);
+		hi = col_of(pl, av + sd);
+		bar[hi] = '|';
+		bar[x] = '|';
+		for (i = x + 1; i < hi; i++)
+			if (!bar[i])
+				bar[i] = '_';
+	}
+	bar[col_of(pl, s->st->median)] = 'M';
+	bar[col_of(pl, av)] = 'A';
+	return 1;
 }
 
-void ms_plot(FILE *out, const struct ms_set *sets, size_t nsets, int width)
+static void border(FILE *out, char *row, int width)
 {
-	struct scale sc = { 0, 0, width > 0 ? width : MS_WIDTH };
-	struct stats *st;
-	double **sorted;
-	uint32_t *cells = NULL; /* rows x w bitmasks: which datasets have a point there */
-	size_t rows = 0, i, k;
-	int any = 0;
-	char *line;
+	memset(row + 1, '-', (size_t)width);
+	row[0] = row[width + 1] = '+';
+	fwrite(row, 1, (size_t)width + 3, out);
+}
 
-	if (nsets > MS_MAX_SETS) {
-		fprintf(out, "(no plot: more than %d datasets)\n", MS_MAX_SETS);
+void ms_plot(FILE *out, const struct ms_sorted *sets, size_t nsets, int width, int separate_bars)
+{
+	struct plot pl;
+	double lo = 999e99, hi = -999e99;
+	char cell[8], *row;
+	int r, c, ok = 1;
+	size_t i;
+
+	if (nsets > MS_PLOT_SETS) {
+		fprintf(out, "[no plot, more than %d datasets]\n", MS_PLOT_SETS);
 		return;
 	}
-	st = calloc(nsets ? nsets : 1, sizeof *st);
-	sorted = calloc(nsets ? nsets : 1, sizeof *sorted);
-	line = malloc((size_t)sc.w + 1);
-	if (!st || !sorted || !line)
-		goto out;
-	/* The axis spans every value and every mean +/- sd bar. */
+	memset(&pl, 0, sizeof pl);
+	pl.width = width;
 	for (i = 0; i < nsets; i++) {
-		double a, b;
-		if (!(sorted[i] = sorted_copy(&sets[i], &st[i])) || !sets[i].n)
-			continue;
-		a = st[i].min < st[i].mean - st[i].sd ? st[i].min : st[i].mean - st[i].sd;
-		b = st[i].max > st[i].mean + st[i].sd ? st[i].max : st[i].mean + st[i].sd;
-		if (!any || a < sc.lo)
-			sc.lo = a;
-		if (!any || b > sc.hi)
-			sc.hi = b;
-		any = 1;
-	}
-	frame(out, sc.w);
-	/* Points: a dataset's repeated column stacks upwards; different datasets
-	 * share a cell, shown as '*'. */
-	for (i = 0; i < nsets; i++) {
-		for (k = 0; sorted[i] && k < sets[i].n; k++) {
-			int c = col(&sc, sorted[i][k]);
-			size_t y = 0;
-			while (y < rows && cells[y * (size_t)sc.w + (size_t)c] & (1u << i))
-				y++;
-			if (y == rows) {
-				uint32_t *nc = realloc(cells, (rows + 1) * (size_t)sc.w * sizeof *cells);
-				if (!nc)
-					goto out;
-				cells = nc;
-				memset(cells + rows * (size_t)sc.w, 0, (size_t)sc.w * sizeof *cells);
-				rows++;
-			}
-			cells[y * (size_t)sc.w + (size_t)c] |= 1u << i;
+		const struct stats *st = sets[i].st;
+		double e[4] = { st->min, st->max, st->mean - st->sd, st->mean + st->sd };
+		for (c = 0; c < 4 && st->n; c++) {
+			if (e[c] < lo)
+				lo = e[c];
+			if (e[c] > hi)
+				hi = e[c];
 		}
 	}
-	for (size_t y = rows; y-- > 0;) {
-		for (int c = 0; c < sc.w; c++) {
-			uint32_t m = cells[y * (size_t)sc.w + (size_t)c];
-			size_t b = 0;
-			if (!m) {
-				line[c] = ' ';
+	pl.span = hi - lo;
+	pl.dx = pl.span / (pl.width - 1.0);
+	pl.x0 = lo - .5 * pl.dx;
+	if (pl.span == 0 || pl.width < 1) {
+		fprintf(out, "[no plot, span is zero width]\n");
+		return;
+	}
+	row = malloc((size_t)pl.width + 3);
+	if (!row)
+		return;
+	row[pl.width + 2] = '\n';
+	cell[0] = ' ';
+	for (c = 1; c < 8; c++)
+		cell[c] = symbols[c - 1];
+	for (i = 0; i < nsets && ok; i++)
+		if (sets[i].st->n)
+			ok = plot_set(&pl, &sets[i], (int)i + 1, separate_bars);
+	if (ok) {
+		border(out, row, pl.width);
+		row[0] = row[pl.width + 1] = '|';
+		/* Big inputs make tall plots (a million values in one column is a
+		 * million rows), so rows go out whole, not a character at a time. */
+		for (r = pl.height - 1; r >= 1; r--) {
+			const unsigned char *d = pl.data + (size_t)r * (size_t)pl.width;
+			for (c = 0; c < pl.width; c++)
+				row[c + 1] = cell[d[c] & 7];
+			fwrite(row, 1, (size_t)pl.width + 3, out);
+		}
+		for (i = 0; i < MS_PLOT_SETS; i++) {
+			if (!pl.bar[i])
 				continue;
-			}
-			if (m & (m - 1)) {
-				line[c] = '*';
-				continue;
-			}
-			while (!(m & 1))
-				m >>= 1, b++;
-			line[c] = ms_symbol(b);
+			for (c = 0; c < pl.width; c++)
+				row[c + 1] = pl.bar[i][c] ? pl.bar[i][c] : ' ';
+			fwrite(row, 1, (size_t)pl.width + 3, out);
 		}
-		line[sc.w] = 0;
-		fprintf(out, "|%s|\n", line);
+		border(out, row, pl.width);
 	}
-	/* One bar per dataset: |___ from mean-sd to mean+sd ___|, M median, A mean. */
-	for (i = 0; i < nsets; i++) {
-		if (!sets[i].n)
-			continue;
-		memset(line, ' ', (size_t)sc.w);
-		line[sc.w] = 0;
-		if (sets[i].n > 1 && st[i].sd > 0) {
-			int a = col(&sc, st[i].mean - st[i].sd), b = col(&sc, st[i].mean + st[i].sd);
-			for (int c = a; c <= b; c++)
-				line[c] = '_';
-			line[a] = '|';
-			line[b] = '|';
-		}
-		line[col(&sc, st[i].median)] = 'M';
-		line[col(&sc, st[i].mean)] = 'A';
-		fprintf(out, "|%s|\n", line);
-	}
-	frame(out, sc.w);
-out:
-	for (i = 0; sorted && i < nsets; i++)
-		free(sorted[i]);
-	free(sorted), free(st), free(cells), free(line);
+	for (i = 0; i < MS_PLOT_SETS; i++)
+		free(pl.bar[i]);
+	free(row);
+	free(pl.data);
 }
+
+/* ---- the table and the test ---------------------------------------------- */
 
 void ms_table_header(FILE *out)
 {
@@ -168,45 +192,59 @@ void ms_difference(FILE *out, const struct stats_diff *d, double conf)
 	fprintf(out, "\t(Student's t, pooled s = %g)\n", d->pooled_sd);
 }
 
+/* ---- the whole block from unsorted values ---------------------------------- */
+
 int ms_print(FILE *out, const struct ms_set *sets, size_t nsets, const struct ms_opts *opt,
 	     struct ms_result *res)
 {
 	double conf = opt && opt->conf > 0 ? opt->conf : 95;
-	int ci = stats_conf_index(conf);
-	struct stats base;
+	int ci = stats_conf_index(conf), rc = -1;
+	struct ms_sorted *ss = calloc(nsets ? nsets : 1, sizeof *ss);
+	struct stats *st = calloc(nsets ? nsets : 1, sizeof *st);
+	double **v = calloc(nsets ? nsets : 1, sizeof *v);
+	size_t i;
 
-	if (ci < 0)
-		return -1;
+	if (ci < 0 || !ss || !st || !v)
+		goto out;
+	for (i = 0; i < nsets; i++) {
+		if (!(v[i] = malloc((sets[i].n ? sets[i].n : 1) * sizeof **v)))
+			goto out;
+		memcpy(v[i], sets[i].values, sets[i].n * sizeof **v);
+		stats_compute(v[i], sets[i].n, &st[i]);
+		ss[i].name = sets[i].name;
+		ss[i].v = v[i];
+		ss[i].st = &st[i];
+	}
 	if (!opt || !opt->quiet) {
-		ms_legend(out, sets, nsets);
+		ms_legend(out, ss, nsets);
 		if (!opt || !opt->no_plot)
-			ms_plot(out, sets, nsets, opt ? opt->width : 0);
+			ms_plot(out, ss, nsets, opt && opt->width > 0 ? opt->width : MS_WIDTH, 0);
 	}
 	ms_table_header(out);
-	memset(&base, 0, sizeof base);
-	for (size_t i = 0; i < nsets; i++) {
-		struct stats st;
+	for (i = 0; i < nsets; i++) {
 		struct stats_diff d;
-		double *v = sorted_copy(&sets[i], &st);
 		int tested = 0;
-		free(v);
-		ms_table_row(out, i, &st);
+
+		ms_table_row(out, i, &st[i]);
 		memset(&d, 0, sizeof d);
-		if (i == 0) {
-			base = st;
-		} else if (st.n >= 2 && base.n >= 2) {
-			stats_compare(&base, &st, ci, &d);
+		if (i > 0 && st[i].n >= 2 && st[0].n >= 2) {
+			stats_compare(&st[0], &st[i], ci, &d);
 			ms_difference(out, &d, conf);
 			tested = 1;
-		} else {
+		} else if (i > 0) {
 			fprintf(out, "No test: %s has fewer than 2 values\n",
-				base.n < 2 ? sets[0].name : sets[i].name);
+				st[0].n < 2 ? sets[0].name : sets[i].name);
 		}
 		if (res) {
-			res[i].st = st;
+			res[i].st = st[i];
 			res[i].tested = tested;
 			res[i].diff = d;
 		}
 	}
-	return 0;
+	rc = 0;
+out:
+	for (i = 0; v && i < nsets; i++)
+		free(v[i]);
+	free(v), free(st), free(ss);
+	return rc;
 }

@@ -1,6 +1,7 @@
-/* The ministat-style block: legend, ASCII distribution plot, the
- * N/Min/Max/Median/Avg/Stddev table, and for every dataset after the first
- * its Student's t comparison with the first (probe/stats.h does the numbers).
+/* The ministat block, printed the way FreeBSD's ministat(1) prints it: legend,
+ * ASCII distribution plot, the N/Min/Max/Median/Avg/Stddev table, and for
+ * every dataset after the first its Student's t comparison with the first
+ * (probe/stats.h does the numbers).
  *
  *   x tsc@a.log
  *   + tsc@b.log
@@ -15,7 +16,10 @@
  *   Difference at 95.0% confidence
  *   	… +/- …
  *
- * Shared by `tickprobe compare` and anything else that prints ministat blocks. */
+ * One implementation for `tickprobe stat` (a drop-in ministat, checked plot
+ * for plot against 220 published runs by tests/stat/test_ministat.sh) and
+ * `tickprobe compare`: stat lays out its own block from the parts, compare
+ * calls ms_print. */
 #ifndef TOOLS_MINISTAT_PRINT_H
 #define TOOLS_MINISTAT_PRINT_H
 
@@ -23,8 +27,10 @@
 #include <stddef.h>
 #include "probe/stats.h"
 
-#define MS_WIDTH 74    /* plot columns between the frame bars, ministat's default */
-#define MS_MAX_SETS 32 /* datasets one plot can show (one bit each per cell) */
+#define MS_WIDTH 74 /* plot columns between the frame bars, ministat's default */
+/* Datasets one plot can show: a cell holds the OR of the numbers 1..7 of the
+ * sets with a point there (x|+ = 3 = '*'), as ministat draws it. */
+#define MS_PLOT_SETS 7
 
 struct ms_set {
 	const char *name;     /* shown in the legend */
@@ -45,17 +51,31 @@ struct ms_result {
 	struct stats_diff diff;
 };
 
-/* Dataset symbols in order: x + * % # @ O, then more. */
-char ms_symbol(size_t i);
-
 /* Prints the whole block to out.  res, when not NULL, receives nsets results.
- * Returns 0, or -1 (printing nothing) for an unknown confidence level. */
+ * Returns 0, or -1 (printing nothing) for an unknown confidence level or
+ * when out of memory. */
 int ms_print(FILE *out, const struct ms_set *sets, size_t nsets, const struct ms_opts *opt,
 	     struct ms_result *res);
 
-/* The parts, for callers that lay out their own block. */
-void ms_legend(FILE *out, const struct ms_set *sets, size_t nsets);
-void ms_plot(FILE *out, const struct ms_set *sets, size_t nsets, int width);
+/* ---- the parts, for callers that lay out their own block (tickprobe stat) -- */
+
+/* A dataset ready to print: values sorted ascending and their summary as it
+ * is to be printed and drawn (stat -P puts the population sd in st->sd). */
+struct ms_sorted {
+	const char *name;
+	const double *v;        /* st->n values, ascending */
+	const struct stats *st;
+};
+
+/* Dataset symbols in order: x + * % # @ O, then more for the table. */
+char ms_symbol(size_t i);
+void ms_legend(FILE *out, const struct ms_sorted *sets, size_t nsets);
+/* The plot, width columns between the bars.  A width below 1 or a zero
+ * span prints "[no plot, span is zero width]", as ministat does; more than
+ * MS_PLOT_SETS sets, "[no plot, more than 7 datasets]".  separate_bars: one
+ * avg/median/sd line per set (ministat -s) instead of all on one.  Sets with
+ * no values are left out. */
+void ms_plot(FILE *out, const struct ms_sorted *sets, size_t nsets, int width, int separate_bars);
 void ms_table_header(FILE *out);
 void ms_table_row(FILE *out, size_t i, const struct stats *st);
 /* "Difference at 95.0% confidence" and its three lines, or "No difference

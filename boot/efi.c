@@ -1,0 +1,261 @@
+/* The UEFI path: a GNU-EFI application that finds what the BIOS path gets
+ * from multiboot and a memory scan (options, the RSDP, the memory size), picks
+ * a preset, and hands over to the same 64-bit core with boot services still
+ * up.  crt0 calls efi_main with the SysV convention (it is not EFIAPI), and
+ * every firmware call goes through uefi_call_wrapper. */
+#include <efi.h>
+#include <efilib.h>
+#include <stdbool.h>
+#include "arch/x86/run.h"
+#include "boot/efi_cfg.h"
+#include "boot/efi_con.h"
+
+/* The core gets the same 256 KiB stack as on the BIOS path (multiboot.S);
+ * firmware stacks are smaller (EDK2's DXE stack is 128 KiB). */
+#define STACK_PAGES 64
+#define CMDLINE_MAX 512
+#define CFG_FILE_MAX (16 * 1024)
+
+static struct boot_info bi;
+static struct efi_cfg cfg;
+static char cmdline[CMDLINE_MAX];
+
+static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
+static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
+
+/* ACPI 2.0 first: its RSDP carries the XSDT (OVMF's is revision 2, and it
+ * is not in the legacy 0xE0000 scan area at all). */
+static uint64_t find_rsdp(void)
+{
+	EFI_GUID *want[2] = { &acpi20_guid, &acpi10_guid };
+	UINTN i, k;
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < ST->NumberOfTableEntries; i++)
+			if (!CompareGuid(&ST->ConfigurationTable[i].VendorGuid, want[k]))
+				return (uint64_t)(UINTN)ST->ConfigurationTable[i].VendorTable;
+	return 0;
+}
+
+/* RAM the firmware knows of, in MiB, rounded: every type that is memory
+ * rather than MMIO or a hole. */
+static uint64_t memory_mib(void)
+{
+	UINTN n = 0, key, dsize;
+	UINT32 dver;
+	uint64_t pages = 0;
+	EFI_MEMORY_DESCRIPTOR *map = LibMemoryMap(&n, &key, &dsize, &dver), *d;
+	UINTN i;
+
+	if (!map)
+		return 0;
+	for (i = 0, d = map; i < n; i++, d = NextMemoryDescriptor(d, dsize)) {
+		switch (d->Type) {
+		case EfiLoaderCode: case EfiLoaderData: case EfiBootServicesCode: case EfiBootServicesData:
+		case EfiRuntimeServicesCode: case EfiRuntimeServicesData: case EfiConventionalMemory:
+		case EfiACPIReclaimMemory: case EfiACPIMemoryNVS:
+			pages += d->NumberOfPages;
+			break;
+		default:
+			break;
+		}
+	}
+	FreePool(map);
+	return (pages * 4096 + (1u << 19)) >> 20;
+}
+
+static bool blank(char ch) { return ch == ' ' || ch == '\t'; }
+
+/* The image's LoadOptions as ASCII options.  A boot manager entry may carry
+ * binary data there (OVMF's own entries hold a 16-byte GUID), so anything that
+ * is not printable UCS-2 text counts as no options.  The UEFI shell puts the
+ * command as typed first ("fs0:\EFI\BOOT\BOOTX64.EFI preset=quick"): a first
+ * word ending in ".efi" or holding a '\' or ':' is the path and is skipped. */
+static bool load_options(EFI_LOADED_IMAGE *li, char *out, size_t cap)
+{
+	const CHAR16 *w = li->LoadOptions;
+	UINTN n = li->LoadOptionsSize / sizeof(CHAR16), i, k = 0, first_end;
+	bool path = false;
+
+	if (!w || !n || li->LoadOptionsSize % sizeof(CHAR16))
+		return false;
+	for (i = 0; i < n && w[i]; i++) {
+		if (w[i] != L'\t' && (w[i] < 0x20 || w[i] > 0x7e))
+			return false;
+		if (k + 1 < cap)
+			out[k++] = (char)w[i];
+	}
+	out[k] = 0;
+	for (i = 0; blank(out[i]); i++)
+		;
+	first_end = i;
+	while (out[first_end] && !blank(out[first_end])) {
+		if (out[first_end] == '\\' || out[first_end] == ':')
+			path = true;
+		first_end++;
+	}
+	if (first_end - i >= 4) {
+		const char *x = out + first_end - 4;
+		if (x[0] == '.' && (x[1] | 0x20) == 'e' && (x[2] | 0x20) == 'f' && (x[3] | 0x20) == 'i')
+			path = true;
+	}
+	i = path ? first_end : i;
+	while (blank(out[i]))
+		i++;
+	for (k = 0; out[i]; )
+		out[k++] = out[i++];
+	while (k && blank(out[k - 1]))
+		k--;
+	out[k] = 0;
+	return k > 0;
+}
+
+/* "\EFI\BOOT\" from the image's file path nodes: the config files sit beside
+ * the application, wherever it was copied to. */
+static void image_dir(EFI_LOADED_IMAGE *li, CHAR16 *dir, UINTN cap)
+{
+	EFI_DEVICE_PATH *dp = li->FilePath;
+	UINTN k = 0, slash = 0, i;
+
+	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp)) {
+		FILEPATH_DEVICE_PATH *f = (FILEPATH_DEVICE_PATH *)dp;
+		UINTN len;
+		if (DevicePathType(dp) != MEDIA_DEVICE_PATH || DevicePathSubType(dp) != MEDIA_FILEPATH_DP)
+			continue;
+		len = (DevicePathNodeLength(dp) - SIZE_OF_FILEPATH_DEVICE_PATH) / sizeof(CHAR16);
+		if (k && dir[k - 1] != L'\\' && k + 1 < cap)
+			dir[k++] = L'\\';
+		for (i = 0; i < len && f->PathName[i] && k + 1 < cap; i++)
+			dir[k++] = f->PathName[i];
+	}
+	for (i = 0; i < k; i++)
+		if (dir[i] == L'\\' || dir[i] == L'/')
+			slash = i + 1;
+	dir[slash] = 0;
+	if (!slash)
+		StrCpy(dir, L"\\EFI\\BOOT\\");
+}
+
+/* Reads dir + name from the volume the image came from; NULL if absent. */
+static char *read_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *name, UINTN *len)
+{
+	CHAR16 path[256];
+	EFI_FILE_HANDLE f;
+	EFI_FILE_INFO *info;
+	char *buf = NULL;
+	UINTN size;
+
+	if (StrLen(dir) + StrLen(name) + 1 > sizeof path / sizeof path[0])
+		return NULL;
+	StrCpy(path, dir);
+	StrCat(path, name);
+	if (uefi_call_wrapper(root->Open, 5, root, &f, path, EFI_FILE_MODE_READ, 0ull) != EFI_SUCCESS)
+		return NULL;
+	info = LibFileInfo(f);
+	if (info && info->FileSize <= CFG_FILE_MAX) {
+		size = info->FileSize;
+		buf = AllocatePool(size + 1);
+		if (buf && uefi_call_wrapper(f->Read, 3, f, &size, buf) == EFI_SUCCESS) {
+			buf[size] = 0;
+			*len = size;
+		} else if (buf) {
+			FreePool(buf);
+			buf = NULL;
+		}
+	}
+	if (info)
+		FreePool(info);
+	uefi_call_wrapper(f->Close, 1, f);
+	return buf;
+}
+
+static void read_config(EFI_LOADED_IMAGE *li)
+{
+	CHAR16 dir[200];
+	EFI_FILE_HANDLE root = LibOpenRoot(li->DeviceHandle);
+	char *text;
+	UINTN len = 0;
+
+	if (!root)
+		return;
+	image_dir(li, dir, sizeof dir / sizeof dir[0]);
+	if ((text = read_file(root, dir, L"presets.cfg", &len))) {
+		cfg_parse_presets(&cfg, text, len);
+		FreePool(text);
+	}
+	if ((text = read_file(root, dir, L"tickprobe.env", &len))) {
+		cfg_parse_env(&cfg, text, len);
+		FreePool(text);
+	}
+	uefi_call_wrapper(root->Close, 1, root);
+}
+
+/* The core has printed its summary; the screen stays as it is (no clear), with
+ * a pointer to where the records are. */
+static void at_end(void *ctx, const char *status)
+{
+	static const char where[] = "\ntickprobe (UEFI): the JSON records went to the serial port only.\n";
+	(void)status;
+	if (ctx)
+		efi_screen_write(ctx, where, sizeof where - 1);
+}
+
+/* tickprobe_main never returns, so the switch to the new stack needs no way
+ * back.  The old frame stays allocated and untouched. */
+__attribute__((noreturn)) static void run_core(void)
+{
+	EFI_PHYSICAL_ADDRESS base = 0;
+	uint64_t top;
+
+	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, (UINTN)STACK_PAGES, &base) != EFI_SUCCESS)
+		tickprobe_main(&bi); /* the firmware stack, then */
+	top = base + STACK_PAGES * 4096ull;
+	__asm__ volatile("mov %0, %%rsp\n\t"
+			 "xor %%ebp, %%ebp\n\t"
+			 "call tickprobe_main\n\t"
+			 "ud2"
+			 :
+			 : "r"(top), "D"(&bi)
+			 : "memory");
+	__builtin_unreachable();
+}
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
+
+EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
+{
+	EFI_LOADED_IMAGE *li = NULL;
+	SIMPLE_TEXT_OUTPUT_INTERFACE *screen;
+
+	InitializeLib(image, systab);
+	/* The boot manager arms a 5-minute watchdog for every boot option; a
+	 * long preset would be reset in the middle of a measurement. */
+	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0ull, 0, NULL);
+
+	bi.boot = "uefi";
+	bi.boot_services = "active";
+	bi.rsdp = find_rsdp();
+	bi.memory_mib = memory_mib();
+	screen = efi_find_screen();
+	cfg_init(&cfg);
+
+	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) == EFI_SUCCESS &&
+	    load_options(li, cmdline, sizeof cmdline)) {
+		bi.cmdline = cmdline;
+	} else {
+		int pick;
+		if (li)
+			read_config(li);
+		/* Headless with a serial console: the menu goes to ConOut, and so
+		 * shows in the serial capture before the log's begin record. */
+		pick = efi_menu(screen ? screen : ST->ConOut, &cfg);
+		cfg_cmdline(&cfg, pick, cmdline, sizeof cmdline);
+		bi.cmdline = cmdline;
+	}
+	if (screen) {
+		uefi_call_wrapper(screen->ClearScreen, 1, screen);
+		bi.screen_write = efi_screen_write;
+		bi.screen_ctx = screen;
+	}
+	bi.at_end = at_end;
+	run_core();
+}

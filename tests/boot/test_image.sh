@@ -1,0 +1,48 @@
+#!/bin/sh
+# The hybrid image as a machine sees it: a disk on pc and q35, under SeaBIOS
+# and OVMF, and a CD, each log validated (records, CRCs, machine, ACPI, status,
+# the PM timer port each firmware's FADT gives, the boot path).  The runs use
+# `tickprobe qemu`, which boots a copy whose menus wait 0 s and whose preset is
+# chosen through the image's environment block; one run boots the image
+# untouched, through its real menu timeout, to the "default" preset.
+. tests/boot/lib.sh
+OUT=$BUILD/test-boot/image
+rm -rf "$OUT" && mkdir -p "$OUT"
+need_tool
+IMG=$BUILD/tickprobe.img
+[ -f "$IMG" ] || { echo "FAIL: setup: $IMG missing (make image)"; exit 1; }
+I="--image $IMG"
+COMMON="--expect-status ok --expect-hpet 0xfed00000 --expect begin.options.preset=\"quick\""
+
+# PM timer ports (FIELD-NOTES): 0x608 everywhere but OVMF on pc, 0xB008.
+boot bios-pc-disk 0 $I --firmware bios --machine pc --preset quick
+checklog bios-pc-disk $COMMON --expect-boot bios --expect-pm-timer io:0x608
+
+boot bios-q35-disk 0 $I --firmware bios --machine q35 --preset quick
+checklog bios-q35-disk $COMMON --expect-boot bios --expect-pm-timer io:0x608
+
+boot uefi-pc-disk 0 $I --firmware uefi --machine pc --preset quick
+checklog uefi-pc-disk $COMMON --expect-boot uefi --expect-pm-timer io:0xb008 --expect acpi.rsdp.revision=2
+
+boot uefi-q35-disk 0 $I --firmware uefi --machine q35 --preset quick
+checklog uefi-q35-disk $COMMON --expect-boot uefi --expect-pm-timer io:0x608 --expect acpi.root='"xsdt"'
+
+boot bios-pc-cd 0 $I --cdrom --firmware bios --machine pc --preset quick
+checklog bios-pc-cd $COMMON --expect-boot bios --expect-pm-timer io:0x608
+
+boot uefi-q35-cd 0 $I --cdrom --firmware uefi --machine q35 --preset quick
+checklog uefi-q35-cd $COMMON --expect-boot uefi --expect-pm-timer io:0x608
+
+# The UEFI menu with a 1 s countdown: it goes to the graphics console only,
+# so none of it reaches the serial log; extra options reach the probe.
+boot uefi-menu 0 $I --firmware uefi --machine pc --preset quick --menu-timeout 1 --options "bogus=1"
+checklog uefi-menu --expect-boot uefi --expect begin.cmdline='"preset=quick bogus=1"' \
+	--expect-problem bogus --forbid "choose a preset" --forbid "Booting the highlighted"
+
+# GRUB with the same: the extra options reach the probe through the menu entry.
+boot bios-menu 0 $I --firmware bios --machine q35 --preset quick --menu-timeout 1 --options "bogus=1"
+checklog bios-menu --expect-boot bios --expect begin.cmdline='"preset=quick bogus=1"' --expect-problem bogus
+
+# The image as shipped: GRUB's own timeout, then the "default" preset.
+boot bios-shipped 0 $I --menu --firmware bios --machine pc
+checklog bios-shipped --expect-status ok --expect-boot bios --expect begin.options.preset='"default"'

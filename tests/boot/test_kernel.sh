@@ -1,0 +1,84 @@
+#!/bin/sh
+# Fast boots through QEMU's -kernel (the multiboot ELF32 on SeaBIOS, well under
+# a second each under TCG): presets, option parsing, machines without an HPET
+# or without ACPI, and the exit statuses of `tickprobe qemu` itself.
+. tests/boot/lib.sh
+OUT=$BUILD/test-boot/kernel
+rm -rf "$OUT" && mkdir -p "$OUT"
+need_tool
+[ -f "$BUILD/tickprobe.elf32" ] || { echo "FAIL: setup: $BUILD/tickprobe.elf32 missing (make kernel)"; exit 1; }
+K="--kernel=$BUILD/tickprobe.elf32"
+
+# Every counter present on pc with -cpu max (the tool's TCG default): ok.
+boot quick 0 $K --preset quick
+checklog quick --expect-status ok --expect-boot bios --expect-pm-timer io:0x608 --expect-hpet 0xfed00000 \
+	--expect begin.cmdline='"preset=quick"' --expect begin.options.preset='"quick"' --expect begin.option_problems='[]'
+
+# The default preset on QEMU's own CPU model, qemu64, which has no RDTSCP:
+# one counter absent, so ok-absent.
+boot default-qemu64 10 $K --preset default --cpu qemu64
+checklog default-qemu64 --expect-status ok-absent --expect begin.options.preset='"default"' \
+	--expect machine.rdtscp=false
+
+# No HPET: its record is null and the run says ok-absent.
+boot no-hpet 10 $K --preset quick --machine pc,hpet=off
+checklog no-hpet --expect-status ok-absent --expect-hpet none --expect-pm-timer io:0x608
+
+# No ACPI tables at all: no RSDP, so no PM timer and no HPET to be found.
+boot no-acpi 10 $K --preset quick --machine pc,acpi=off
+checklog no-acpi --expect-status ok-absent --expect acpi.rsdp=null --expect-pm-timer none --expect-hpet none
+
+# Unknown and malformed options are reported, and the run goes on.
+boot bad-options 0 $K --options "preset=quick bogus=1 rounds=zz"
+checklog bad-options --expect-status ok --expect-problem bogus --expect-problem rounds \
+	--expect begin.options.preset='"quick"'
+
+# q35 through -kernel: the PM timer is at 0x608 there too (FADT revision 3).
+boot q35 0 $K --preset quick --machine q35
+checklog q35 --expect-status ok --expect-pm-timer io:0x608 --expect acpi.fadt.revision=3
+
+# --icount: deterministic, so two boots give the same records.
+boot icount-1 0 $K --preset quick --icount
+boot icount-2 0 $K --preset quick --icount
+checklog icount-1 --expect-status ok
+if [ -s "$OUT/icount-1.log" ] && cmp -s "$OUT/icount-1.log" "$OUT/icount-2.log"; then
+	echo "PASS: icount: two boots under -icount give identical logs"
+else
+	echo "FAIL: icount: two boots under -icount differ: $(cmp "$OUT/icount-1.log" "$OUT/icount-2.log" 2>&1 | head -1)"
+fi
+
+# checklog.py must be able to fail: damage copies of a good log.
+good=$OUT/quick.log
+if [ -s "$good" ]; then
+	sed '0,/"type":"machine"/s/"seq":1/"seq":9/' "$good" >"$OUT/bad-seq.log"
+	awk '/"type":"acpi"/ { print; print; next } { print }' "$good" >"$OUT/bad-dup.log"
+	grep -v '"type":"end"' "$good" >"$OUT/bad-cut.log"
+	awk '/"type":"machine"/ { sub(/"cores":/, "\"cores\": ") } { print }' "$good" >"$OUT/bad-crc.log"
+	# the first text line after begin, twice: what a mirrored console does
+	awk 'in_run && !done && !/^\{/ && /[a-z]/ { print; done = 1 } /"type":"begin"/ { in_run = 1 } { print }' \
+		"$good" >"$OUT/bad-text.log"
+	for b in seq dup cut crc text; do
+		if $CHECK "$OUT/bad-$b.log" --label bad-$b >"$OUT/bad-$b.out" 2>&1; then
+			echo "FAIL: checklog-$b: checklog.py accepted a damaged log ($b)"
+		elif grep -q '^FAIL' "$OUT/bad-$b.out"; then
+			echo "PASS: checklog-$b: checklog.py rejects a damaged log ($b)"
+		else
+			echo "FAIL: checklog-$b: checklog.py failed without a FAIL line: $(tail -n 1 "$OUT/bad-$b.out")"
+		fi
+	done
+fi
+
+# The tool's own statuses: usage 1, missing file 2, QEMU ending without a
+# probe status 12 (here: paused with -S and killed by --timeout).
+"$TP" qemu --no-such-option >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] && echo "PASS: usage: exit 1" || echo "FAIL: usage: exit $rc, not 1"
+"$TP" qemu --image "$OUT/missing.img" >/dev/null 2>&1; rc=$?
+[ $rc -eq 2 ] && echo "PASS: missing image: exit 2" || echo "FAIL: missing image: exit $rc, not 2"
+"$TP" qemu $K --firmware uefi >/dev/null 2>&1; rc=$?
+[ $rc -eq 1 ] && echo "PASS: --kernel with uefi: exit 1" || echo "FAIL: --kernel with uefi: exit $rc, not 1"
+"$TP" qemu $K --timeout 1 -o "$OUT/paused.log" -- -S >/dev/null 2>"$OUT/paused.err"; rc=$?
+if [ $rc -eq 12 ] && grep -q "timed out" "$OUT/paused.err"; then
+	echo "PASS: timeout: exit 12, says timed out"
+else
+	echo "FAIL: timeout: exit $rc, $(cat "$OUT/paused.err")"
+fi
