@@ -72,7 +72,7 @@ awk -v presets="$PRESETS" '
 		for (i = 1; i <= n; i++) {
 			printf "menuentry \"%d) %-14s %s\" --id %s {\n", i, names[i], options[i], names[i]
 			# GRUB 2 passes only the words after the file; boot/bios.c
-			# tells that from qemu -kernel's "path options" line.
+			# tells that from the "path options" line of qemu -kernel.
 			printf "\tmultiboot /boot/tickprobe.elf32 %s $tp_options\n}\n", options[i]
 		}
 	}' "$PRESETS" >"$W/menu.cfg"
