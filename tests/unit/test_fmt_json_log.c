@@ -365,10 +365,15 @@ static void test_json(void)
 	check(ok, "json: at every capacity 0..%zu overflow is flagged exactly when it does not fit, nothing past cap",
 	      full + 2);
 
+	/* first[] has JSON_MAX_DEPTH slots, slot 0 for the top level: 15 open
+	 * containers fit, the 16th is refused. */
 	json_init(&j, buf, sizeof buf);
-	for (int d = 0; d < JSON_MAX_DEPTH + 2; d++)
+	for (int d = 0; d < JSON_MAX_DEPTH - 1; d++)
 		json_array_begin(&j, NULL);
-	check(j.overflow, "json: nesting past JSON_MAX_DEPTH (%d) sets overflow", JSON_MAX_DEPTH);
+	ok = !j.overflow && j.depth == JSON_MAX_DEPTH - 1;
+	json_array_begin(&j, NULL);
+	check(ok && j.overflow && j.depth == JSON_MAX_DEPTH - 1,
+	      "json: %d nested containers fit, one more sets overflow", JSON_MAX_DEPTH - 1);
 
 	/* json_fixed promises a number or null: never a bare inf/nan token. */
 	ok = 1;

@@ -1,0 +1,179 @@
+/* A simulated platform for probe/measure.c on the host: a TSC that moves
+ * only when something reads it or a counter, counters whose value follows
+ * from that TSC (so their true rate is known exactly), and timing brackets
+ * that return scripted costs.  Everything is deterministic.
+ *
+ * The fake TSC counts SIM_TSC_HZ cycles a second; a counter of nominal
+ * frequency f reads floor(tsc * f / SIM_TSC_HZ) plus an offset, masked to its
+ * width, at the moment its read ends. */
+#ifndef TESTS_SIM_COUNTER_H
+#define TESTS_SIM_COUNTER_H
+
+#include <stdint.h>
+#include <stdbool.h>
+#include <string.h>
+#include "probe/counter.h"
+#include "probe/measure.h"
+
+#define SIM_TSC_HZ 1000000000ull
+#define SIM_MAX_GLITCHES 4096
+
+static uint64_t sim_now;            /* the fake TSC */
+static uint64_t sim_tsc_step = 10;  /* cycles one TSC read takes */
+
+static uint64_t sim_tsc(void)
+{
+	sim_now += sim_tsc_step;
+	return sim_now;
+}
+
+enum sim_kind {
+	SIM_RATE,     /* follows the fake TSC at hz */
+	SIM_CONST,    /* always value */
+	SIM_SCRIPT,   /* script[0], script[1], ..., then the last one again */
+	SIM_PER_READ, /* value, value+1, ...: counts reads, not time */
+};
+
+struct sim_counter {
+	struct counter c; /* first, so a read function can cast back */
+	enum sim_kind kind;
+	uint64_t hz, offset;
+	uint64_t read_cost;  /* cycles one read takes */
+	uint64_t jitter;     /* plus 0..jitter-1 more, pseudo-random */
+	uint64_t stop_at;    /* SIM_RATE: frozen from this TSC on (0: never) */
+	uint64_t slow_from;  /* from this TSC on (0: never), a read takes slow_cost */
+	uint64_t slow_cost;
+	bool down;           /* counts down; the read negates it, as drivers/i8254.c does */
+	uint64_t value;
+	const uint64_t *script;
+	size_t n_script;
+	uint64_t glitch_every, glitch_by; /* every Nth read comes back glitch_by ticks early */
+	/* what the reads did */
+	uint64_t reads, last, wraps_seen, first_wrap_read;
+	uint64_t rng;
+	uint64_t glitch_at[SIM_MAX_GLITCHES]; /* read index of each glitch */
+	size_t n_glitch;
+};
+
+static uint64_t sim_read(const struct counter *cc)
+{
+	struct sim_counter *s = (struct sim_counter *)(uintptr_t)cc;
+	uint64_t v = 0, idx = s->reads++;
+
+	sim_now += s->slow_from && sim_now >= s->slow_from ? s->slow_cost : s->read_cost;
+	if (s->jitter) {
+		s->rng ^= s->rng << 13, s->rng ^= s->rng >> 7, s->rng ^= s->rng << 17;
+		sim_now += s->rng % s->jitter;
+	}
+	switch (s->kind) {
+	case SIM_RATE: {
+		uint64_t t = s->stop_at && sim_now > s->stop_at ? s->stop_at : sim_now;
+		uint64_t ticks = (uint64_t)((unsigned __int128)t * s->hz / SIM_TSC_HZ);
+		v = s->down ? (uint64_t)0 - ((s->offset - ticks) & s->c.mask) : s->offset + ticks;
+		break;
+	}
+	case SIM_CONST:
+		v = s->value;
+		break;
+	case SIM_SCRIPT:
+		v = s->script[idx < s->n_script ? idx : s->n_script - 1];
+		break;
+	case SIM_PER_READ:
+		v = s->value++;
+		break;
+	}
+	if (s->glitch_every && idx % s->glitch_every == s->glitch_every - 1) {
+		v -= s->glitch_by;
+		if (s->n_glitch < SIM_MAX_GLITCHES)
+			s->glitch_at[s->n_glitch++] = idx;
+	}
+	v &= s->c.mask;
+	if (idx && v < s->last && !s->glitch_every && !s->wraps_seen++)
+		s->first_wrap_read = idx;
+	s->last = v;
+	return v;
+}
+
+static void sim_counter_init(struct sim_counter *s, const char *name, enum sim_kind kind, unsigned width,
+			     uint64_t hz)
+{
+	memset(s, 0, sizeof *s);
+	s->c.name = name;
+	s->c.read = sim_read;
+	s->c.method = "simulated read";
+	s->c.hw = 0xfed000f0;
+	s->c.width = width;
+	s->c.mask = width >= 64 ? ~0ull : (1ull << width) - 1;
+	s->c.nominal_hz = hz;
+	s->c.insns = 3;
+	s->c.is_counter = true;
+	s->c.present = true;
+	s->kind = kind;
+	s->hz = hz;
+	s->read_cost = 1000; /* 1 us: a PM timer or HPET read on real hardware */
+	s->rng = 0x9e3779b97f4a7c15ull;
+}
+
+/* ---- brackets ----------------------------------------------------------- */
+
+static const uint64_t *sim_br_script; /* costs the bracket returns in turn */
+static size_t sim_br_n, sim_br_pos;
+static uint64_t sim_br_default = 50;  /* after the script */
+static uint64_t sim_br_calls;
+static uint64_t sim_block_k, sim_block_calls;
+static uint64_t sim_smi_next = 41;
+static bool sim_smi_fail_after; /* the second SMI read fails */
+static int sim_smi_calls;
+
+static uint64_t sim_bracket(counter_read_fn fn, const struct counter *c)
+{
+	sim_br_calls++;
+	fn(c);
+	return sim_br_pos < sim_br_n ? sim_br_script[sim_br_pos++] : sim_br_default;
+}
+
+/* k back-to-back reads: 7 cycles each plus 3 for the bracket. */
+static uint64_t sim_block(counter_read_fn fn, const struct counter *c, uint64_t k)
+{
+	(void)fn, (void)c;
+	sim_block_calls++;
+	sim_block_k = k;
+	return 7 * k + 3;
+}
+
+static uint64_t sim_empty(const struct counter *c)
+{
+	(void)c;
+	return 0;
+}
+
+static bool sim_smi(uint64_t *count)
+{
+	if (sim_smi_calls++ && sim_smi_fail_after)
+		return false;
+	*count = sim_smi_next++;
+	return true;
+}
+
+static void sim_bracket_script(const uint64_t *costs, size_t n)
+{
+	sim_br_script = costs, sim_br_n = n, sim_br_pos = 0, sim_br_calls = 0;
+	sim_block_k = sim_block_calls = 0;
+	sim_smi_next = 41, sim_smi_calls = 0, sim_smi_fail_after = false;
+}
+
+static void sim_clock(struct probe_clock *pc)
+{
+	memset(pc, 0, sizeof *pc);
+	pc->tsc = sim_tsc;
+	pc->bracket = sim_bracket;
+	pc->block = sim_block;
+	pc->empty = sim_empty;
+	pc->bracket_name = "sim";
+	pc->smi_count = sim_smi;
+	pc->max_wait_cycles = SIM_TSC_HZ; /* 1 s of fake time */
+	pc->max_wait_loops = 1000000;
+	sim_tsc_step = 10;
+}
+
+#endif

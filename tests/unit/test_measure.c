@@ -1,0 +1,741 @@
+/* probe/measure.c and probe/records.c on a simulated platform
+ * (tests/unit/sim_counter.h): health checks, rate against the TSC, cost
+ * distributions from scripted brackets, deltas from scripted values, and the
+ * timer/overhead/samples records read back through probe/logread. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include "probe/measure.h"
+#include "probe/records.h"
+#include "probe/logread.h"
+#include "probe/crc32.h"
+#include "tests/unit/sim_counter.h"
+#include "tests/unit/check.h"
+
+#define MONOTONIC_READS 20000 /* the reads measure.c's monotonic check makes */
+
+static struct hist *new_hist(void)
+{
+	struct hist *h = malloc(sizeof *h);
+	hist_init(h);
+	return h;
+}
+
+static uint64_t xrng = 88172645463325252ull;
+static uint64_t next_rand(void)
+{
+	xrng ^= xrng << 13, xrng ^= xrng >> 7, xrng ^= xrng << 17;
+	return xrng;
+}
+
+/* ---- counter_check ------------------------------------------------------- */
+
+static void test_check(void)
+{
+	static struct sim_counter s;
+	struct probe_clock pc;
+	bool ok;
+
+	sim_clock(&pc);
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	ok = counter_check(&s.c, &pc);
+	check(ok && s.c.healthy, "check: a 3.58 MHz 24-bit counter read every 1 us is healthy (%s)", s.c.reason);
+
+	/* Wraps inside the monotonic reads are small steps, not going back. */
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	s.offset = 0xffffff - 20000 - (uint64_t)((unsigned __int128)sim_now * 3579545 / SIM_TSC_HZ);
+	ok = counter_check(&s.c, &pc);
+	check(ok && s.wraps_seen >= 1 && s.first_wrap_read > 18,
+	      "check: a 24-bit counter wrapping during the monotonic reads is healthy (%llu wraps, first at read %llu)",
+	      (unsigned long long)s.wraps_seen, (unsigned long long)s.first_wrap_read);
+	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
+	s.down = true, s.read_cost = 3000;
+	ok = counter_check(&s.c, &pc);
+	check(ok && s.wraps_seen >= 1, "check: a 16-bit down-counter read negated wraps %llu times and is healthy (%s)",
+	      (unsigned long long)s.wraps_seen, s.c.reason);
+	s.kind = SIM_SCRIPT; /* the raw down count, not negated: every step goes back */
+	{
+		static uint64_t down[MONOTONIC_READS + 100];
+		for (size_t i = 0; i < sizeof down / sizeof down[0]; i++)
+			down[i] = (0x8000 - 3 * i) & 0xffff;
+		s.script = down, s.n_script = sizeof down / sizeof down[0], s.reads = 0;
+		ok = counter_check(&s.c, &pc);
+		check(!ok && strstr(s.c.reason, "went backwards"), "check: a down-counter not negated goes backwards: %s",
+		      s.c.reason);
+	}
+
+	/* Stuck: bounded by loops, by cycles, and by loops when the TSC stands still. */
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 0x123456;
+	s.c.healthy = true;
+	pc.max_wait_loops = 1000;
+	ok = counter_check(&s.c, &pc);
+	check(!ok && !s.c.healthy && strstr(s.c.reason, "does not count") && strstr(s.c.reason, "0x123456") &&
+		      s.reads <= 16 + 2 + pc.max_wait_loops,
+	      "check: a stuck counter fails after %llu reads (bound %llu loops): %s", (unsigned long long)s.reads,
+	      (unsigned long long)pc.max_wait_loops, s.c.reason);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 7, s.read_cost = 100;
+	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 100000;
+	ok = counter_check(&s.c, &pc);
+	check(!ok && strstr(s.c.reason, "does not count") && s.reads <= 16 + 2 + 100000 / (100 + 10) + 2,
+	      "check: the cycle bound (100000) stops the wait after %llu reads", (unsigned long long)s.reads);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 7, s.read_cost = 0;
+	sim_tsc_step = 0, pc.max_wait_loops = 500, pc.max_wait_cycles = 1000;
+	ok = counter_check(&s.c, &pc);
+	check(!ok && strstr(s.c.reason, "does not count") && s.reads <= 16 + 2 + 500,
+	      "check: with the TSC standing still the loop bound (500) stops the wait after %llu reads",
+	      (unsigned long long)s.reads);
+	sim_clock(&pc);
+
+	sim_counter_init(&s, "acpi-fast", SIM_CONST, 24, 3579545);
+	s.value = 0xffffffff; /* a 24-bit counter on a bus that floats high */
+	ok = counter_check(&s.c, &pc);
+	check(!ok && strstr(s.c.reason, "all ones") && s.reads == 16, "check: all ones fails at once: %s", s.c.reason);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 0xffffffff;
+	ok = counter_check(&s.c, &pc);
+	check(!ok && strstr(s.c.reason, "all ones"), "check: a 32-bit counter reading 0xffffffff: %s", s.c.reason);
+
+	/* Going backwards: every 997th read comes back 50 ticks early. */
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
+	s.glitch_every = 997, s.glitch_by = 50;
+	ok = counter_check(&s.c, &pc);
+	{
+		uint64_t want = 0;
+		char text[64];
+		for (size_t i = 0; i < s.n_glitch; i++)
+			want += s.glitch_at[i] >= s.reads - MONOTONIC_READS;
+		snprintf(text, sizeof text, "went backwards %llu times in %d reads", (unsigned long long)want,
+			 MONOTONIC_READS);
+		check(!ok && want > 0 && strstr(s.c.reason, text), "check: %llu glitches in the monotonic reads: %s",
+		      (unsigned long long)want, s.c.reason);
+	}
+
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
+	s.c.present = false, s.c.healthy = true;
+	ok = counter_check(&s.c, &pc);
+	check(!ok && !s.c.healthy && s.reads == 0, "check: an absent counter is not healthy and is never read");
+	sim_counter_init(&s, "port80", SIM_CONST, 0, 0);
+	s.c.is_counter = false;
+	ok = counter_check(&s.c, &pc);
+	check(ok && s.c.healthy && s.reads == 0, "check: a bare port access is healthy without reads");
+}
+
+/* ---- counter_rate ------------------------------------------------------- */
+
+static void rate_case(const char *what, struct sim_counter *s, uint64_t window, double max_claim)
+{
+	struct probe_clock pc;
+	struct rate r;
+	char why[128] = "";
+	double truth = (double)s->hz / SIM_TSC_HZ, err;
+	bool ok;
+
+	sim_clock(&pc);
+	ok = counter_rate(&s->c, &pc, window, &r, why, sizeof why);
+	/* The claim is about the measured value: truth within measured * (1 +- err). */
+	err = fabs(truth / r.ticks_per_cycle - 1) * 1e6;
+	check(ok && r.ticks >= window && err <= r.err_ppm && r.err_ppm > 0 && r.err_ppm < max_claim &&
+		      fabs((double)r.ticks / (double)r.cycles - r.ticks_per_cycle) < 1e-15,
+	      "rate: %s: %llu ticks in %llu cycles, truth %.3f ppm away, within the claimed %.3f ppm %s", what,
+	      (unsigned long long)r.ticks, (unsigned long long)r.cycles, err, r.err_ppm, why);
+}
+
+static void test_rate(void)
+{
+	static struct sim_counter s;
+	struct probe_clock pc;
+	struct rate r;
+	char why[128];
+	bool ok;
+
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	rate_case("PM timer, 100 ms", &s, 357954, 100);
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
+	s.jitter = 5000; /* reads of 1-6 us: the tightest bracket wins */
+	rate_case("HPET, jittery reads", &s, 1431818, 100);
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	s.offset = 0xffffff - 1000 - (uint64_t)((unsigned __int128)sim_now * 3579545 / SIM_TSC_HZ);
+	rate_case("PM timer wrapping in the window", &s, 1000000, 100);
+	check(s.wraps_seen >= 1, "rate: the 24-bit window above did wrap (%llu)", (unsigned long long)s.wraps_seen);
+	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
+	s.down = true, s.read_cost = 3000;
+	rate_case("i8254 down-counter, 4 wraps", &s, 4 * 65536 + 100, 100);
+
+	/* Brackets of 20 cycles at the start and 50 us at the end of a 10 ms
+	 * window: the first endpoint is exact, the second 25000 cycles (2500 ppm)
+	 * off, and the claimed error must still cover it. */
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	s.read_cost = 10, s.slow_cost = 50000, s.slow_from = sim_now + 5000000;
+	rate_case("PM timer, brackets 20 cycles then 50 us", &s, 35795, 3000);
+
+	/* A 1 kHz counter over 10 ticks: quantisation (up to one tick in 10)
+	 * dominates the claimed error, brackets (110 cycles in 1e7) do not. */
+	sim_counter_init(&s, "slow", SIM_RATE, 32, 1000);
+	s.read_cost = 100, s.offset = 12345;
+	rate_case("1 kHz counter, 10 ticks", &s, 10, 200000);
+
+	/* One read in 20000 comes back 50 ticks early: a glitch costs those 50
+	 * ticks (the step back is dropped, the step after counts), never 2^32. */
+	sim_clock(&pc);
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
+	s.glitch_every = 20000, s.glitch_by = 50;
+	ok = counter_rate(&s.c, &pc, 1431818, &r, why, sizeof why);
+	check(ok && s.n_glitch >= 2 && fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6 < 50.0 * (double)s.n_glitch / 1431818 * 1e6 + r.err_ppm,
+	      "rate: %zu early reads in the window cost their 50 ticks each, no more (%.1f ppm off)", s.n_glitch,
+	      fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6);
+
+	/* A counter that stops mid-window: false, said why, bounded. */
+	sim_clock(&pc);
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	s.stop_at = sim_now + 1000000;
+	pc.max_wait_loops = 100000;
+	ok = counter_rate(&s.c, &pc, 357954, &r, why, sizeof why);
+	check(!ok && strstr(why, "only") && strstr(why, "wait bound") && s.reads <= 1 + 8 + 100000 + 1,
+	      "rate: a counter stopping after 1 ms fails after %llu reads: %s", (unsigned long long)s.reads, why);
+	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
+	s.stop_at = sim_now + 1000000;
+	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 50000000;
+	ok = counter_rate(&s.c, &pc, 357954, &r, why, sizeof why);
+	check(!ok && strstr(why, "wait bound") && s.reads <= 8 + 50000000 / 1010 + 2,
+	      "rate: the cycle bound stops it too, after %llu reads", (unsigned long long)s.reads);
+
+	/* Ticks with no TSC time: no rate. */
+	sim_clock(&pc);
+	sim_tsc_step = 0;
+	sim_counter_init(&s, "hpet", SIM_PER_READ, 32, 14318180);
+	s.read_cost = 0;
+	ok = counter_rate(&s.c, &pc, 100, &r, why, sizeof why);
+	check(!ok && strstr(why, "no time passed"), "rate: ticks without TSC time give no rate: %s", why);
+	sim_tsc_step = 10;
+}
+
+/* ---- measure_counter ---------------------------------------------------- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+static uint64_t binned(uint64_t v) { return hist_bin_low(hist_bin_of(v)); }
+
+static uint64_t median_of(const uint64_t *v, size_t n) /* nearest rank */
+{
+	uint64_t *s = malloc(n * sizeof *s), m;
+	memcpy(s, v, n * sizeof *s);
+	qsort(s, n, sizeof *s, cmp_u64);
+	m = binned(s[(n + 1) / 2 - 1]);
+	free(s);
+	return m;
+}
+
+static void test_measure_counter(void)
+{
+	enum { SAMPLES = 1005, ROUNDS = 10, PER = 100, N = PER * ROUNDS, SUB = 20, RAW = 150 };
+	static uint64_t script[16 + N], costs[N];
+	static uint32_t raw[RAW + 8];
+	static struct measure_result r;
+	static struct sim_counter s;
+	struct hist *cost = new_hist(), *round = new_hist();
+	struct probe_clock pc;
+	uint64_t clamped = 0, equal = 0, sum = 0, all[5], over = 0, limit;
+	int ok = 1;
+
+	for (int i = 0; i < 16; i++)
+		script[i] = 999999; /* the untimed warm-up reads: must not count */
+	for (int i = 0; i < N; i++) {
+		uint64_t v = 40 + next_rand() % 8 + (uint64_t)(i / PER); /* each round a cycle slower */
+		if (i % 37 == 5)
+			v = 5 + (uint64_t)i % 15; /* below the overhead */
+		if (i % 101 == 7)
+			v = SUB; /* exactly the overhead: 0, not clamped */
+		if (i == 3)
+			v = (1ull << 33) + SUB; /* past 32 bits in the raw buffer */
+		if (i == 250 || i == 777)
+			v = 9000 + (uint64_t)i;
+		if (i == 500)
+			v = 32768 + SUB; /* a log bucket's exact lower bound */
+		script[16 + i] = v;
+		costs[i] = v >= SUB ? v - SUB : 0;
+		clamped += v < SUB;
+		equal += v == SUB;
+		sum += costs[i];
+	}
+	sim_clock(&pc);
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
+	sim_bracket_script(script, sizeof script / sizeof script[0]);
+	memset(raw, 0xee, sizeof raw);
+	measure_counter(&s.c, &pc, SUB, SAMPLES, ROUNDS, cost, round, raw, RAW, &r);
+
+	check(cost->count == N && sim_br_calls == 16 + N && r.rounds == ROUNDS,
+	      "measure: %d samples in %d rounds give %llu costs (%d per round) after 16 untimed reads (%llu brackets)",
+	      SAMPLES, ROUNDS, (unsigned long long)cost->count, PER, (unsigned long long)sim_br_calls);
+	check(r.subtracted == SUB && r.clamped == clamped && cost->sum == sum && cost->exact[0] == clamped + equal && equal > 0,
+	      "measure: %d subtracted from each, %llu below it clamped to 0 (got %llu), sums exact",
+	      SUB, (unsigned long long)clamped, (unsigned long long)r.clamped);
+	for (int i = 0; i < ROUNDS; i++) {
+		const uint64_t *c = costs + i * PER;
+		uint64_t mn = ~0ull, rs = 0;
+		for (int k = 0; k < PER; k++)
+			mn = c[k] < mn ? c[k] : mn, rs += c[k];
+		ok &= r.round_min[i] == mn && r.round_p50[i] == median_of(c, PER) &&
+		      fabs(r.round_mean[i] - (double)rs / PER) < 1e-9 * ((double)rs / PER + 1);
+	}
+	check(ok, "measure: per-round min, p50 and mean match the scripted costs in all %d rounds", ROUNDS);
+
+	ok = r.n_raw == RAW && raw[RAW] == 0xeeeeeeeeu && raw[3] == 0xffffffffu;
+	for (int i = 0; i < RAW; i++)
+		ok &= i == 3 || raw[i] == costs[i];
+	check(ok, "measure: the raw buffer keeps the first %d costs, a cost past 2^32 saturated, nothing more", RAW);
+
+	limit = 10 * median_of(costs, N);
+	{
+		uint64_t *sorted = malloc(sizeof costs);
+		memcpy(sorted, costs, sizeof costs);
+		qsort(sorted, N, sizeof *sorted, cmp_u64);
+		for (int i = 0; i < 5; i++)
+			all[i] = binned(sorted[N - 5 + i]);
+		for (int i = 0; i < N; i++)
+			over += binned(costs[i]) > limit;
+		free(sorted);
+	}
+	check(r.n_largest == 5 && !memcmp(r.largest, all, sizeof all) && r.over_10x_p50 == over && over == 4,
+	      "measure: the 5 largest (..., %llu, %llu) and %llu over 10x p50 (%llu)",
+	      (unsigned long long)r.largest[3], (unsigned long long)r.largest[4], (unsigned long long)r.over_10x_p50,
+	      (unsigned long long)limit);
+	check(r.tp_reads == PER && sim_block_k == PER && r.tp_cycles == 7 * PER + 3 && sim_block_calls == 1,
+	      "measure: throughput times one block of %llu reads: %llu cycles", (unsigned long long)r.tp_reads,
+	      (unsigned long long)r.tp_cycles);
+	check(r.smi_valid && r.smi_before == 41 && r.smi_after == 42, "measure: SMI count read before and after");
+
+	/* Outliers at the boundary: p50 10, so 100 is not over 10x p50, 101 is. */
+	{
+		static uint64_t few[16 + 100];
+		for (int i = 0; i < 16 + 100; i++)
+			few[i] = i < 16 + 50 ? 10 : 12;
+		few[16 + 97] = 100, few[16 + 98] = 101, few[16 + 99] = 5000;
+		sim_bracket_script(few, 16 + 100);
+		measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
+		check(r.round_p50[0] == 10 && r.over_10x_p50 == 2 && r.n_largest == 5 && r.largest[0] == 12 &&
+			      r.largest[1] == 12 && r.largest[2] == 100 && r.largest[3] == 101 && r.largest[4] == 5000,
+		      "measure: p50 10: 100 is not over 10x p50, 101 and 5000 are (%llu); largest 12 12 100 101 5000",
+		      (unsigned long long)r.over_10x_p50);
+	}
+
+	/* Bounds on rounds, the throughput block's size, SMI not available. */
+	sim_bracket_script(NULL, 0);
+	measure_counter(&s.c, &pc, 0, 30000, 2, cost, round, NULL, 0, &r);
+	check(cost->count == 30000 && r.tp_reads == 10000 && r.n_raw == 0 && cost->min == sim_br_default,
+	      "measure: 15000 per round: the throughput block stays at 10000 reads");
+	measure_counter(&s.c, &pc, 0, 1000, 0, cost, round, NULL, 0, &r);
+	check(r.rounds == 1 && cost->count == 1000, "measure: rounds=0 is one round");
+	measure_counter(&s.c, &pc, 0, 1000, 500, cost, round, NULL, 0, &r);
+	check(r.rounds == MEASURE_MAX_ROUNDS && cost->count == 1000, "measure: rounds=500 is capped at %d",
+	      MEASURE_MAX_ROUNDS);
+	pc.smi_count = NULL;
+	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
+	check(!r.smi_valid, "measure: no SMI counter, smi not valid");
+	pc.smi_count = sim_smi;
+	sim_bracket_script(NULL, 0);
+	sim_smi_fail_after = true;
+	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
+	check(!r.smi_valid, "measure: an SMI count that fails afterwards is not valid");
+	free(cost), free(round);
+}
+
+/* ---- measure_deltas ----------------------------------------------------- */
+
+static void test_deltas(void)
+{
+	/* steps: 3 3 3 3 3 3(wrap) 3 back 4 3 0 3 4 */
+	static const uint64_t seq[] = { 0xfffff0, 0xfffff3, 0xfffff6, 0xfffff9, 0xfffffc, 0xffffff, 0x000002,
+					0x000005, 0x000004, 0x000008, 0x00000b, 0x00000b, 0x00000e, 0x000012 };
+	enum { NSEQ = sizeof seq / sizeof seq[0], NR = 5000 };
+	static struct sim_counter s;
+	static uint64_t values[NR], walk[NR];
+	struct hist *scratch = new_hist();
+	struct delta_summary d;
+	uint64_t back = 0, wraps = 0, cnt[16] = { 0 }, gran = 0, mode = 0, mn = ~0ull, mx = 0;
+
+	sim_counter_init(&s, "acpi-fast", SIM_SCRIPT, 24, 3579545);
+	s.script = seq, s.n_script = NSEQ;
+	measure_deltas(&s.c, values, NSEQ, scratch, &d);
+	check(!memcmp(values, seq, sizeof seq), "deltas: the values are the reads, in order");
+	check(d.samples == 12 && d.backwards == 1 && d.wraps == 1 && d.granularity == 3 && d.mode == 3 &&
+		      d.mode_count == 9 && d.min == 0 && d.max == 4,
+	      "deltas: 24-bit wrap and one step back: samples %llu backwards %llu wraps %llu granularity %llu "
+	      "mode %llu x%llu min %llu max %llu",
+	      (unsigned long long)d.samples, (unsigned long long)d.backwards, (unsigned long long)d.wraps,
+	      (unsigned long long)d.granularity, (unsigned long long)d.mode, (unsigned long long)d.mode_count,
+	      (unsigned long long)d.min, (unsigned long long)d.max);
+
+	/* A random walk on 16 bits: steps 0..9, now and then 1..200 back. */
+	walk[0] = 0xff00;
+	for (int i = 1; i < NR; i++) {
+		uint64_t r = next_rand();
+		int64_t step = r % 50 == 0 ? -(int64_t)(1 + r / 50 % 200) : (int64_t)(r / 50 % 10);
+		walk[i] = (walk[i - 1] + (uint64_t)step) & 0xffff;
+		if (step < 0) {
+			back++;
+			continue;
+		}
+		wraps += walk[i] < walk[i - 1];
+		cnt[step]++;
+		gran = step && (!gran || (uint64_t)step < gran) ? (uint64_t)step : gran;
+		mn = (uint64_t)step < mn ? (uint64_t)step : mn;
+		mx = (uint64_t)step > mx ? (uint64_t)step : mx;
+	}
+	for (int k = 1; k < 10; k++)
+		mode = cnt[k] > cnt[mode] ? (uint64_t)k : mode;
+	sim_counter_init(&s, "i8254", SIM_SCRIPT, 16, 1193182);
+	s.script = walk, s.n_script = NR;
+	measure_deltas(&s.c, values, NR, scratch, &d);
+	check(d.samples == NR - 1 - back && d.backwards == back && d.wraps == wraps && wraps > 0 && d.granularity == gran &&
+		      d.mode == mode && d.mode_count == cnt[mode] && d.min == mn && d.max == mx,
+	      "deltas: a %d-read random walk: %llu back, %llu wraps, mode %llu x%llu", NR, (unsigned long long)back,
+	      (unsigned long long)wraps, (unsigned long long)mode, (unsigned long long)cnt[mode]);
+
+	sim_counter_init(&s, "tsc", SIM_PER_READ, 64, 0);
+	s.value = ~0ull - 2; /* a 64-bit counter: 2^64 - 3, ... wraps through 0 */
+	measure_deltas(&s.c, values, 6, scratch, &d);
+	check(d.samples == 5 && d.granularity == 1 && d.mode == 1 && d.mode_count == 5 && d.wraps == 1 && !d.backwards,
+	      "deltas: a 64-bit counter counting through 2^64 wraps once, steps of 1");
+	measure_deltas(&s.c, values, 1, scratch, &d);
+	check(d.samples == 0 && d.granularity == 0 && d.mode == 0, "deltas: one read gives no deltas");
+	free(scratch);
+}
+
+/* ---- records ------------------------------------------------------------ */
+
+struct capture {
+	char *buf;
+	size_t len, cap;
+};
+
+static void cap_sink(void *ctx, const char *s, size_t n)
+{
+	struct capture *c = ctx;
+	if (c->len + n > c->cap) {
+		c->cap = (c->len + n) * 2;
+		c->buf = realloc(c->buf, c->cap);
+	}
+	memcpy(c->buf + c->len, s, n);
+	c->len += n;
+}
+
+static struct log lg;
+static struct capture cap;
+static struct lr_node *pool;
+static char *strs;
+static struct lr_doc doc;
+#define POOL 400000
+
+static void log_reset(void)
+{
+	cap.len = 0;
+	log_init(&lg, cap_sink, &cap);
+}
+
+static size_t n_lines(void)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < cap.len; i++)
+		n += cap.buf[i] == '\n';
+	return n;
+}
+
+/* Line k of the capture, checked (crc, type, seq) and parsed; NULL if bad. */
+static const struct lr_node *line(size_t k, const char *type)
+{
+	const char *s = cap.buf, *e;
+	const struct lr_node *root;
+	unsigned crc;
+	uint64_t seq;
+	size_t n;
+
+	for (size_t i = 0; i < k && s; i++)
+		s = memchr(s, '\n', cap.len - (size_t)(s - cap.buf)), s = s ? s + 1 : NULL;
+	if (!s || !(e = memchr(s, '\n', cap.len - (size_t)(s - cap.buf))))
+		return NULL;
+	n = (size_t)(e - s);
+	if (n < 18 || memcmp(e - 18, ",\"crc\":\"", 8) || sscanf(e - 10, "%8x", &crc) != 1 ||
+	    crc != crc32_update(0, s, n - 18))
+		return NULL;
+	lr_doc_init(&doc, pool, POOL, strs, 1u << 20);
+	root = lr_parse(&doc, s, n);
+	if (!root || !lr_str(lr_get(root, "type")) || strcmp(lr_str(lr_get(root, "type")), type) ||
+	    !lr_uint(lr_get(root, "seq"), &seq) || seq != k || root->child != lr_get(root, "type") ||
+	    root->child->next != lr_get(root, "seq"))
+		return NULL;
+	return root;
+}
+
+static double num(const struct lr_node *root, const char *path)
+{
+	double v;
+	return lr_num(lr_path(root, path), &v) ? v : NAN;
+}
+
+static bool is_null(const struct lr_node *root, const char *path)
+{
+	const struct lr_node *n = lr_path(root, path);
+	return n && n->kind == LR_NULL;
+}
+
+static const char *cost_keys[] = { "min", "p50", "mean", "sd", "p99", "p999", "max" };
+
+/* A measured counter as run.c records it, on the simulated platform. */
+static void measured(struct sim_counter *s, struct hist *cost, struct hist *scratch, struct measure_result *r,
+		     uint32_t samples, uint32_t spread)
+{
+	static uint64_t script[16 + 20000], values[1000];
+	struct probe_clock pc;
+
+	for (size_t i = 0; i < 16 + samples; i++)
+		script[i] = 60 + next_rand() % spread + (i % 500 == 3 ? 50000 + 1000 * i : 0);
+	sim_clock(&pc);
+	sim_counter_init(s, "hpet", SIM_RATE, 32, 14318180);
+	s->c.healthy = true;
+	sim_bracket_script(script, 16 + samples);
+	measure_counter(&s->c, &pc, 25, samples, 10, cost, scratch, NULL, 0, r);
+	measure_deltas(&s->c, values, 1000, scratch, &r->delta);
+	r->delta_valid = true;
+}
+
+static void test_record_timer(void)
+{
+	static struct sim_counter s;
+	static struct measure_result r;
+	struct hist *cost = new_hist(), *scratch = new_hist();
+	struct freq_check f = { true, 14318180, 14318200.5, 1.43, 0.25, false };
+	const double hz = 2.5e9, ns = 1e9 / hz;
+	const struct lr_node *root, *n;
+	struct hist_mode modes[5];
+	uint64_t sum = 0, v, c, u;
+	size_t cursor = 0, i;
+	int ok = 1, nm;
+
+	measured(&s, cost, scratch, &r, 10000, 40);
+	/* Every delta field different, so that a swapped key shows. */
+	r.delta = (struct delta_summary){ 999, 1, 2, 14, 500, 30, 3, 7 };
+	log_reset();
+	record_timer(&lg, &s.c, &r, cost, &f, hz, 10000);
+	root = line(0, "timer");
+	check(root && n_lines() == 1, "records: a healthy timer is one record with a good crc, type and seq");
+	if (!root)
+		return;
+	check(!strcmp(lr_str(lr_get(root, "name")), "hpet") && lr_true(lr_get(root, "healthy")) &&
+		      !strcmp(lr_str(lr_get(root, "method")), s.c.method) && num(root, "width") == 32 &&
+		      !lr_get(root, "reason"),
+	      "records: name, healthy, method, width; no reason when healthy");
+	check(lr_uint(lr_get(root, "samples"), &u) && u == cost->count && num(root, "clamped") == (double)r.clamped,
+	      "records: samples = %llu measured, clamped", (unsigned long long)cost->count);
+	for (i = 0; i < 7; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
+		ok &= !isnan(num(root, path));
+		snprintf(path, sizeof path, "cost_ns.%s", cost_keys[i]);
+		ok &= !isnan(num(root, path));
+	}
+	check(ok, "records: cost_cycles and cost_ns have min, p50, mean, sd, p99, p999, max");
+	check(num(root, "cost_cycles.min") == (double)cost->min && num(root, "cost_cycles.max") == (double)cost->max &&
+		      num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
+		      num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000) &&
+		      num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000) &&
+		      fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05 &&
+		      fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05,
+	      "records: cost_cycles agrees with the histogram");
+	check(fabs(num(root, "cost_ns.p50") - (double)hist_quantile(cost, 500000) * ns) <= 0.05 &&
+		      fabs(num(root, "cost_ns.max") - (double)cost->max * ns) <= 0.05 &&
+		      fabs(num(root, "cost_ns.mean") - hist_mean(cost) * ns) <= 0.05,
+	      "records: cost_ns is cost_cycles at 2.5 GHz (p50 %.1f ns)", num(root, "cost_ns.p50"));
+
+	ok = (n = lr_get(root, "hist")) && n->kind == LR_ARR;
+	for (i = 0; ok && i < n->len; i++) {
+		const struct lr_node *p = lr_at(n, i);
+		uint64_t pv, pc;
+		ok &= hist_next(cost, &cursor, &v, &c) && p->len == 2 && lr_uint(lr_at(p, 0), &pv) &&
+		      lr_uint(lr_at(p, 1), &pc) && pv == v && pc == c;
+		sum += pc;
+	}
+	check(ok && sum == cost->count && !hist_next(cost, &cursor, &v, &c),
+	      "records: hist lists every bin in order, counts summing to samples (%llu)", (unsigned long long)sum);
+	nm = hist_modes(cost, modes, 5);
+	ok = (n = lr_get(root, "modes")) && n->kind == LR_ARR && (int)n->len == nm && nm == 5;
+	for (i = 0; ok && i < n->len; i++)
+		ok &= lr_uint(lr_at(lr_at(n, i), 0), &v) && v == modes[i].value && lr_uint(lr_at(lr_at(n, i), 1), &c) &&
+		      c == modes[i].count;
+	check(ok, "records: modes are the 5 most common costs, most common first");
+	check(num(root, "throughput.reads") == (double)r.tp_reads && num(root, "throughput.cycles") == (double)r.tp_cycles &&
+		      fabs(num(root, "throughput.reads_per_s") - (double)r.tp_reads * hz / (double)r.tp_cycles) <= 0.5,
+	      "records: throughput reads, cycles, reads_per_s (%.0f)", num(root, "throughput.reads_per_s"));
+
+	ok = (n = lr_get(root, "rounds")) && n->kind == LR_ARR && n->len == r.rounds && r.rounds == 10;
+	for (i = 0; ok && i < r.rounds; i++) {
+		double p50, mean;
+		ok &= lr_num(lr_get(lr_at(n, i), "p50"), &p50) && lr_num(lr_get(lr_at(n, i), "mean"), &mean) &&
+		      fabs(p50 - (double)r.round_p50[i] * ns) <= 0.005 && fabs(mean - r.round_mean[i] * ns) <= 0.005;
+	}
+	check(ok, "records: rounds has one {p50, mean} in ns per round");
+	check(num(root, "delta.min") == (double)r.delta.min && num(root, "delta.granularity") == (double)r.delta.granularity &&
+		      num(root, "delta.mode") == (double)r.delta.mode && num(root, "delta.mode_count") == (double)r.delta.mode_count &&
+		      num(root, "delta.max") == (double)r.delta.max && num(root, "delta.backwards") == 3 &&
+		      num(root, "delta.wraps") == (double)r.delta.wraps && r.delta.granularity > 0,
+	      "records: delta min, granularity, mode, mode_count, max, backwards, wraps");
+	ok = (n = lr_path(root, "outliers.largest")) && n->kind == LR_ARR && (int)n->len == r.n_largest;
+	for (i = 0; ok && i < n->len; i++)
+		ok &= lr_uint(lr_at(n, i), &v) && v == r.largest[r.n_largest - 1 - i];
+	check(ok && num(root, "outliers.over_10x_p50") == (double)r.over_10x_p50 && r.over_10x_p50 > 0,
+	      "records: outliers largest (largest first) and over_10x_p50 (%llu)", (unsigned long long)r.over_10x_p50);
+	check(num(root, "freq.nominal_hz") == 14318180 && fabs(num(root, "freq.measured_hz") - 14318200.5) < 0.01 &&
+		      fabs(num(root, "freq.ppm") - 1.43) < 0.001 && fabs(num(root, "freq.err_ppm") - 0.25) < 0.001,
+	      "records: freq nominal_hz, measured_hz, ppm, err_ppm");
+	check(num(root, "smi.before") == 41 && num(root, "smi.after") == 42, "records: smi before, after");
+
+	/* Nothing known: null, never 0 or a made-up number. */
+	r.delta_valid = false, r.smi_valid = false;
+	log_reset();
+	record_timer(&lg, &s.c, &r, cost, NULL, hz, 10000);
+	root = line(0, "timer");
+	check(root && is_null(root, "delta") && is_null(root, "freq") && is_null(root, "smi"),
+	      "records: no delta, no frequency check, no SMI count: null each");
+	log_reset();
+	record_timer(&lg, &s.c, &r, cost, NULL, 0, 10000);
+	root = line(0, "timer");
+	ok = root && (is_null(root, "cost_ns") || is_null(root, "cost_ns.p50")) &&
+	     is_null(root, "throughput.reads_per_s") && lr_get(root, "rounds") &&
+	     is_null(lr_at(lr_get(root, "rounds"), 0), "p50");
+	check(ok, "records: with no TSC frequency (0), cost_ns, reads_per_s and rounds' ns are null (cost_ns.p50 %s)",
+	      root && is_null(root, "cost_ns.p50") ? "null" : "a number");
+
+	/* Skipped counters: the reason, no numbers, and r/cost never looked at. */
+	s.c.healthy = false;
+	snprintf(s.c.reason, sizeof s.c.reason, "hpet went backwards 3 times in 20000 reads");
+	log_reset();
+	record_timer(&lg, &s.c, NULL, NULL, NULL, hz, 0);
+	root = line(0, "timer");
+	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
+		      !strcmp(lr_str(lr_get(root, "reason")), s.c.reason) && num(root, "samples") == 0 &&
+		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist"),
+	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost");
+	s.c.present = false, s.c.reason[0] = 0, s.c.width = 0, s.c.hw = 0;
+	log_reset();
+	record_timer(&lg, &s.c, NULL, NULL, NULL, hz, 0);
+	root = line(0, "timer");
+	check(root && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured") &&
+		      is_null(root, "width"),
+	      "records: an absent counter without a reason says \"not measured\"; width 0 is null");
+	free(cost), free(scratch);
+}
+
+static void test_record_overhead_samples(void)
+{
+	static uint32_t raw[2500];
+	struct overhead_candidate cand[2] = { { "lfence;rdtsc", 30, 32, 1 }, { "rdtscp", 28, 40, 6 } };
+	struct hist *cost = new_hist();
+	const struct lr_node *root, *n;
+	uint64_t sum = 0, v;
+	int ok = 1;
+
+	for (int i = 0; i < 5000; i++)
+		hist_add(cost, 30 + next_rand() % 5);
+	log_reset();
+	record_overhead(&lg, "lfence;rdtsc", cost, 30, 2.5e9, cand, 2);
+	root = line(0, "overhead");
+	ok = root && !strcmp(lr_str(lr_get(root, "sequence")), "lfence;rdtsc") && num(root, "samples") == 5000 &&
+	     num(root, "subtracted") == 30 && num(root, "cycles.min") == (double)cost->min &&
+	     num(root, "cycles.p50") == (double)hist_quantile(cost, 500000) && !isnan(num(root, "cycles.p999")) &&
+	     !isnan(num(root, "cycles.sd")) && num(root, "cycles.max") == (double)cost->max;
+	if (ok && (n = lr_get(root, "hist")) && n->kind == LR_ARR)
+		for (size_t i = 0; i < n->len; i++)
+			sum += lr_uint(lr_at(lr_at(n, i), 1), &v) ? v : 0;
+	check(ok && sum == 5000 && fabs(num(root, "ns.p50") - num(root, "cycles.p50") * 0.4) <= 0.05,
+	      "records: overhead: sequence, samples, cycles and ns summaries, hist summing to samples, subtracted");
+	log_reset();
+	record_overhead(&lg, "lfence;rdtsc", cost, 30, 0, cand, 2);
+	check(line(0, "overhead") && (is_null(line(0, "overhead"), "ns") || is_null(line(0, "overhead"), "ns.p50")),
+	      "records: overhead with no TSC frequency (0): ns is null, not cycles");
+	log_reset();
+	record_overhead(&lg, "lfence;rdtsc", cost, 30, 2.5e9, cand, 2);
+	root = line(0, "overhead");
+	n = root ? lr_get(root, "candidates") : NULL;
+	check(n && n->len == 2 && !strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp") &&
+		      num(lr_at(n, 1), "round_min_spread") == 6 && num(lr_at(n, 0), "p50") == 32,
+	      "records: overhead lists every candidate bracket");
+
+	for (int i = 0; i < 2500; i++)
+		raw[i] = (uint32_t)next_rand();
+	raw[7] = 0xffffffffu;
+	log_reset();
+	record_samples(&lg, "hpet", raw, 2500);
+	ok = n_lines() == 3;
+	for (size_t k = 0; ok && k < 3; k++) {
+		root = line(k, "samples");
+		n = root ? lr_get(root, "values") : NULL;
+		ok &= n && num(root, "offset") == 1000.0 * (double)k && n->len == (k < 2 ? 1000 : 500) &&
+		      !strcmp(lr_str(lr_get(root, "name")), "hpet");
+		for (size_t i = 0; ok && i < n->len; i++)
+			ok &= lr_uint(lr_at(n, i), &v) && v == raw[1000 * k + i];
+	}
+	check(ok, "records: 2500 raw values give 3 samples records (offsets 0, 1000, 2000) holding every value");
+	static const uint32_t counts[][2] = { { 0, 0 }, { 1, 1 }, { 1000, 1 }, { 1001, 2 } };
+	for (size_t i = 0; i < 4; i++) {
+		log_reset();
+		record_samples(&lg, "tsc", raw, counts[i][0]);
+		check(n_lines() == counts[i][1], "records: %u raw values give %u records", counts[i][0], counts[i][1]);
+	}
+	free(cost);
+}
+
+/* A histogram too wide for one record: an overflow record, the log intact. */
+static void test_record_too_big(void)
+{
+	static struct sim_counter s;
+	static struct measure_result r;
+	struct hist *cost = new_hist();
+	static const uint32_t one = 1;
+	const struct lr_node *root;
+	uint64_t seq;
+	size_t end_at;
+
+	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
+	s.c.healthy = true;
+	for (uint64_t v = 0; v < HIST_EXACT; v++)
+		hist_add_n(cost, v, 100000);
+	r.rounds = 1;
+	log_reset();
+	record_timer(&lg, &s.c, &r, cost, NULL, 2.5e9, 0);
+	record_samples(&lg, "i8254", &one, 1);
+	end_at = cap.len; /* the end record's bytes: everything before it */
+	log_close(&lg, "ok");
+	root = line(0, "overflow");
+	check(root && !strcmp(lr_str(lr_get(root, "record")), "timer") && num(root, "limit") == LOG_RECORD_MAX &&
+		      line(1, "samples") && (root = line(2, "end")) && lr_uint(lr_get(root, "records"), &seq) && seq == 2 &&
+		      lr_uint(lr_get(root, "bytes"), &seq) && seq == end_at,
+	      "records: a timer with %u histogram bins becomes an overflow record; the log goes on", HIST_EXACT);
+	free(cost);
+}
+
+static void test_records(void)
+{
+	pool = malloc(POOL * sizeof *pool);
+	strs = malloc(1u << 20);
+	test_record_timer();
+	test_record_overhead_samples();
+	test_record_too_big();
+	free(pool), free(strs), free(cap.buf);
+}
+
+int main(void)
+{
+	test_check();
+	test_rate();
+	test_measure_counter();
+	test_deltas();
+	test_records();
+	return check_done();
+}
