@@ -9,8 +9,19 @@
 #define ALL_ONES_READS 16
 #define ENDPOINT_TRIES 8
 
+/* "hpet at 0xfed00000", or just "tsc" for a counter with no address. */
+static const char *where(const struct counter *c, char *buf, unsigned cap)
+{
+	if (c->hw)
+		tp_snprintf(buf, cap, "%s at 0x%llx", c->name, (unsigned long long)c->hw);
+	else
+		tp_snprintf(buf, cap, "%s", c->name);
+	return buf;
+}
+
 bool counter_check(struct counter *c, const struct probe_clock *pc)
 {
+	char at[48];
 	uint64_t v0, v, prev, start, backwards = 0, ones = 0;
 	uint64_t loops;
 
@@ -25,8 +36,8 @@ bool counter_check(struct counter *c, const struct probe_clock *pc)
 		if ((c->read(c) & c->mask) == c->mask)
 			ones++;
 	if (ones == ALL_ONES_READS && c->mask != ~0ull) {
-		tp_snprintf(c->reason, sizeof c->reason, "%s at 0x%llx reads 0x%llx (all ones): nothing answers",
-			    c->name, (unsigned long long)c->hw, (unsigned long long)c->mask);
+		tp_snprintf(c->reason, sizeof c->reason, "%s reads 0x%llx (all ones): nothing answers",
+			    where(c, at, sizeof at), (unsigned long long)c->mask);
 		return false;
 	}
 
@@ -38,8 +49,10 @@ bool counter_check(struct counter *c, const struct probe_clock *pc)
 		if (v != v0)
 			break;
 		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
-			tp_snprintf(c->reason, sizeof c->reason, "%s at 0x%llx does not count (stuck at 0x%llx)",
-				    c->name, (unsigned long long)c->hw, (unsigned long long)v0);
+			tp_snprintf(c->reason, sizeof c->reason,
+				    "%s does not count (stuck at 0x%llx for %llu reads, %llu TSC cycles)",
+				    where(c, at, sizeof at), (unsigned long long)v0,
+				    (unsigned long long)loops, (unsigned long long)(pc->tsc() - start));
 			return false;
 		}
 	}
@@ -80,9 +93,12 @@ static void endpoint(const struct counter *c, const struct probe_clock *pc, stru
 		uint64_t v = c->read(c) & c->mask;
 		uint64_t t1 = pc->tsc();
 		uint64_t d = (v - e->prev) & c->mask;
-		if (d <= c->mask / 2)
+		/* A read that comes back behind the last one is not a step: keep
+		 * the last value, or the lag would be counted twice. */
+		if (d <= c->mask / 2) {
 			*ticks += d;
-		e->prev = v;
+			e->prev = v;
+		}
 		if (t1 - t0 < e->width) {
 			e->width = t1 - t0;
 			e->at = t0 + (t1 - t0) / 2;
@@ -105,9 +121,10 @@ bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_
 	for (loops = 0; ticks - a.ticks < window_ticks; loops++) {
 		uint64_t v = c->read(c) & c->mask;
 		uint64_t d = (v - b.prev) & c->mask;
-		if (d <= c->mask / 2)
+		if (d <= c->mask / 2) {
 			ticks += d;
-		b.prev = v;
+			b.prev = v;
+		}
 		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
 			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->name,
 				    (unsigned long long)(ticks - a.ticks), (unsigned long long)window_ticks);

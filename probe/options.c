@@ -172,6 +172,11 @@ void options_parse(struct options *o, const char *cmdline)
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
 				problem(o, "option fault: '%s' is not gp or pf, ignored%s", val, "");
+		} else if (tp_streq(w, "stuck")) {
+			if (tp_strlen(val) < sizeof o->stuck)
+				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
+			else
+				problem(o, "option stuck: '%s' is not a counter name, ignored%s", val, "");
 		} else
 			problem(o, "unknown option '%s', ignored%s", w, "");
 	}

@@ -21,6 +21,7 @@ struct options {
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
 	char fault[8];        /* "gp" or "pf": raise a CPU exception mid-run (tests) */
+	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	int n_problems;
 	char problems[OPT_MAX_PROBLEMS][96];
 };

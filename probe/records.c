@@ -4,7 +4,9 @@
 
 #define SAMPLES_PER_RECORD 1000
 
-static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : 0; }
+/* Without a TSC frequency there are no nanoseconds: NaN, which the JSON
+ * writer turns into null (never a cycle count under an ns key). */
+static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : __builtin_nan(""); }
 
 void json_cost(struct json *j, const char *key, const struct hist *h, double tsc_hz)
 {
@@ -48,10 +50,30 @@ static void json_modes(struct json *j, const struct hist *h)
 	json_array_end(j);
 }
 
+static void write_timer(struct json *j, const struct counter *c, const struct measure_result *r,
+			const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples,
+			bool with_hist);
+
 void record_timer(struct log *l, const struct counter *c, const struct measure_result *r,
 		  const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples)
 {
 	struct json *j = log_begin(l, "timer");
+
+	write_timer(j, c, r, cost, f, tsc_hz, samples, true);
+	/* A histogram of more distinct costs than one record holds (about 7000
+	 * at 100000 samples) must not cost the whole record: write it again
+	 * without the histogram, and say so. */
+	if (j->overflow) {
+		j = log_begin(l, "timer");
+		write_timer(j, c, r, cost, f, tsc_hz, samples, false);
+	}
+	log_end(l);
+}
+
+static void write_timer(struct json *j, const struct counter *c, const struct measure_result *r,
+			const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples,
+			bool with_hist)
+{
 
 	json_str(j, "name", c->name);
 	json_bool(j, "present", c->present);
@@ -70,7 +92,6 @@ void record_timer(struct log *l, const struct counter *c, const struct measure_r
 	json_u64(j, "insns", c->insns);
 	if (!c->healthy) {
 		json_u64(j, "samples", 0);
-		log_end(l);
 		return;
 	}
 	json_u64(j, "samples", cost->count);
@@ -78,14 +99,20 @@ void record_timer(struct log *l, const struct counter *c, const struct measure_r
 	json_u64(j, "overhead_cycles", r->subtracted);
 	json_u64(j, "clamped", r->clamped);
 	json_cost(j, "cost_cycles", cost, 0);
-	json_cost(j, "cost_ns", cost, tsc_hz);
-	json_hist(j, cost);
+	if (tsc_hz > 0)
+		json_cost(j, "cost_ns", cost, tsc_hz);
+	else
+		json_null(j, "cost_ns");
+	if (with_hist)
+		json_hist(j, cost);
+	else
+		json_str(j, "hist", "omitted: more distinct values than one record holds");
 	json_modes(j, cost);
 
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", r->tp_reads);
 	json_u64(j, "cycles", r->tp_cycles);
-	json_fixed(j, "reads_per_s", r->tp_cycles && tsc_hz > 0 ? (double)r->tp_reads * tsc_hz / (double)r->tp_cycles : 0, 0);
+	json_fixed(j, "reads_per_s", r->tp_cycles && tsc_hz > 0 ? (double)r->tp_reads * tsc_hz / (double)r->tp_cycles : __builtin_nan(""), 0);
 	json_object_end(j);
 
 	json_array_begin(j, "rounds");
@@ -139,7 +166,6 @@ void record_timer(struct log *l, const struct counter *c, const struct measure_r
 	} else {
 		json_null(j, "smi");
 	}
-	log_end(l);
 }
 
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
@@ -159,7 +185,10 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 	json_array_end(j);
 	json_u64(j, "samples", cost->count);
 	json_cost(j, "cycles", cost, 0);
-	json_cost(j, "ns", cost, tsc_hz);
+	if (tsc_hz > 0)
+		json_cost(j, "ns", cost, tsc_hz);
+	else
+		json_null(j, "ns");
 	json_hist(j, cost);
 	/* Holds for every histogram in the log: exact below HIST_EXACT cycles. */
 	json_u64(j, "hist_exact_below", HIST_EXACT);

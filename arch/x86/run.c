@@ -49,10 +49,12 @@ static struct probe_clock clock = {
 	.block = bracket_block,
 	.empty = bracket_empty_read,
 	.bracket_name = "cpuid-rdtsc/rdtscp-cpuid",
-	/* 2^33 cycles is 2-8 s at any TSC from 1 to 4 GHz; 2^27 reads take at
-	 * least that long at one read per 50 ns. */
-	.max_wait_cycles = 1ull << 33,
-	.max_wait_loops = 1ull << 27,
+	/* Waiting for a counter's first tick: 2^28 cycles is 67-268 ms at any
+	 * TSC from 1 to 4 GHz, over 80000 ticks of the slowest counter (the PIT,
+	 * 838 ns).  2^22 reads bound it should the TSC itself not run: at 8
+	 * cycles a read, the fastest seen (qemu -icount), that is 33 ms. */
+	.max_wait_cycles = 1ull << 28,
+	.max_wait_loops = 1ull << 22,
 };
 
 /* MSR_SMI_COUNT (0x34): SMIs since reset, on Intel cores from Nehalem on.
@@ -203,6 +205,12 @@ static void discover_acpi(void)
 
 /* ---- counters ---------------------------------------------------------- */
 
+/* The test hook behind option stuck=NAME: a read that never changes. */
+static uint64_t stuck_read(const struct counter *c)
+{
+	return c->mask & 0x1234;
+}
+
 static void set_up_counters(void)
 {
 	const char *pm_why = acpi.pm_none ? acpi.pm_none : "no PM timer in the FADT";
@@ -211,6 +219,11 @@ static void set_up_counters(void)
 	acpi_pm_setup(acpi.pm_space != ACPI_SPACE_NONE, acpi.pm_space == ACPI_SPACE_MMIO,
 		      acpi.pm_address, acpi.pm_bits, pm_why, &counters[C_ACPI_FAST], &counters[C_ACPI_SAFE]);
 	i8254_setup(&counters[C_I8254], &counters[C_INB40], &counters[C_OUTB43], &counters[C_PORT80]);
+	for (int i = 0; i < N_COUNTERS; i++)
+		if (opt.stuck[0] && tp_streq(opt.stuck, counters[i].name)) {
+			counters[i].read = stuck_read;
+			text("tickprobe: stuck=%s: its reads now return a constant\n", opt.stuck);
+		}
 	if (!acpi.have_hpet && acpi.hpet_none) {
 		tp_snprintf(counters[C_HPET].reason, sizeof counters[0].reason, "no HPET: %s", acpi.hpet_none);
 		tp_memcpy(counters[C_HPET64].reason, counters[C_HPET].reason, sizeof counters[0].reason);
@@ -258,6 +271,10 @@ static struct tsc_choice calibrate_tsc(void)
 
 	step = "TSC calibration";
 	tsc_cpuid_freq(&cf);
+	/* A window of calib_ms at a TSC of up to 5 GHz, four times over, plus the
+	 * first-tick bound: a counter that stops mid-window ends it. */
+	clock.max_wait_cycles = opt.calib_ms * 5000000ull * 4 + (1ull << 28);
+	clock.max_wait_loops = clock.max_wait_cycles / 8;
 	for (unsigned k = 0; k < sizeof calibrators / sizeof calibrators[0]; k++) {
 		int i = calibrators[k].idx;
 		struct counter *c = &counters[i];
@@ -304,6 +321,8 @@ static struct tsc_choice calibrate_tsc(void)
 	json_u64(j, "window_ms", opt.calib_ms);
 	json_bool(j, "invariant", cpu_has_invariant_tsc());
 	log_end(&log);
+	clock.max_wait_cycles = 1ull << 28;
+	clock.max_wait_loops = 1ull << 22;
 	text("TSC: %.0f Hz from %s (error %.2f ppm)\n", best.hz, best.source, best.err_ppm);
 	return best;
 }
