@@ -148,4 +148,8 @@ install: $(BUILD)/tickprobe
 clean:
 	rm -rf $(BUILD)
 
+# Fuzzing (libFuzzer), sanitizer runs of the unit tests, and static checks.
+-include tests/fuzz/fuzz.mk
+-include tests/lint/lint.mk
+
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
