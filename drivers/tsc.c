@@ -53,7 +53,7 @@ void tsc_describe(struct counter *tsc, struct counter *rdtscp, struct counter *l
 	}
 }
 
-void tsc_cpuid_freq(struct tsc_cpuid_freq *f)
+void tsc_claims(struct tsc_claims *f)
 {
 	uint32_t max = cpuid(0, 0).eax;
 

@@ -5,17 +5,14 @@
 #define DRIVERS_TSC_H
 
 #include <stdint.h>
+#include "probe/calibrate.h"
 #include "probe/counter.h"
 
 /* Fills "tsc", "rdtscp" and "tsc-lfence"; rdtscp is absent where CPUID says so. */
 void tsc_describe(struct counter *tsc, struct counter *rdtscp, struct counter *lfence);
 
-struct tsc_cpuid_freq {
-	uint64_t cpuid15_hz;    /* crystal * numerator / denominator; 0 when not enumerated */
-	uint64_t cpuid16_hz;    /* base frequency, whole MHz; 0 when absent */
-	uint64_t hypervisor_hz; /* leaf 0x40000010 EAX (kHz); 0 when absent */
-};
-void tsc_cpuid_freq(struct tsc_cpuid_freq *f);
+/* CPUID leaves 0x15 and 0x16 and the hypervisor leaf 0x40000010. */
+void tsc_claims(struct tsc_claims *f);
 
 uint64_t tsc_read(const struct counter *c); /* plain rdtsc, for the core's own timing */
 

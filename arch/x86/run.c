@@ -15,6 +15,7 @@
 #include "drivers/uart.h"
 #include "probe/fmt.h"
 #include "probe/log.h"
+#include "probe/calibrate.h"
 #include "probe/measure.h"
 #include "probe/options.h"
 #include "probe/records.h"
@@ -22,7 +23,6 @@
 
 #define MAX_RAW 100000u
 #define DELTA_READS 16384u
-#define PLAUSIBLE_PPM 20000.0 /* 2 %: far outside any crystal, inside any real fault */
 
 enum { C_TSC, C_RDTSCP, C_TSC_LFENCE, C_HPET, C_HPET64, C_ACPI_FAST, C_ACPI_SAFE, C_I8254,
        C_INB40, C_OUTB43, C_PORT80, N_COUNTERS };
@@ -35,8 +35,6 @@ static const char *step = "starting";
 static bool some_absent;
 
 static struct counter counters[N_COUNTERS];
-static struct rate rates[N_COUNTERS];
-static bool rate_ok[N_COUNTERS];
 static struct measure_result result;
 static struct hist cost, round_hist;
 static uint32_t raw[MAX_RAW];
@@ -253,105 +251,48 @@ static void check_counters(void)
 
 /* ---- the TSC frequency ------------------------------------------------- */
 
-struct tsc_choice {
-	double hz, err_ppm;
-	const char *source;
-	int reference; /* counter index that calibrated it, or -1 */
+static struct calibrator calibrators[] = {
+	{ .c = &counters[C_HPET], .source = "hpet" },
+	{ .c = &counters[C_ACPI_FAST], .source = "pm_timer" },
+	{ .c = &counters[C_I8254], .source = "pit" },
 };
+#define N_CALIBRATORS (int)(sizeof calibrators / sizeof calibrators[0])
 
-static struct tsc_choice calibrate_tsc(void)
+/* The calibrator that times the same device as counter i, or NULL. */
+static const struct calibrator *calibrator_of(int i)
 {
-	static const struct { int idx; const char *source; } calibrators[] = {
-		{ C_HPET, "hpet" }, { C_ACPI_FAST, "pm_timer" }, { C_I8254, "pit" },
+	static const int device[N_COUNTERS] = {
+		[C_HPET] = C_HPET, [C_HPET64] = C_HPET, [C_ACPI_FAST] = C_ACPI_FAST,
+		[C_ACPI_SAFE] = C_ACPI_FAST, [C_I8254] = C_I8254,
 	};
-	struct tsc_cpuid_freq cf;
-	struct tsc_choice best = { 0, 0, "none", -1 };
-	char why[112];
-	struct json *j;
+	for (int k = 0; k < N_CALIBRATORS; k++)
+		if (device[i] && calibrators[k].c == &counters[device[i]])
+			return &calibrators[k];
+	return NULL;
+}
+
+static void say(const char *line) { text("%s\n", line); }
+
+static struct tsc_choice calibrate(void)
+{
+	struct tsc_claims claims;
+	struct tsc_choice t;
 
 	step = "TSC calibration";
-	tsc_cpuid_freq(&cf);
+	tsc_claims(&claims);
 	/* A window of calib_ms at a TSC of up to 5 GHz, four times over, plus the
 	 * first-tick bound: a counter that stops mid-window ends it. */
 	clock.max_wait_cycles = opt.calib_ms * 5000000ull * 4 + (1ull << 28);
 	clock.max_wait_loops = clock.max_wait_cycles / 8;
-	for (unsigned k = 0; k < sizeof calibrators / sizeof calibrators[0]; k++) {
-		int i = calibrators[k].idx;
-		struct counter *c = &counters[i];
-		if (!c->healthy)
-			continue;
-		rate_ok[i] = counter_rate(c, &clock, c->nominal_hz * opt.calib_ms / 1000, &rates[i], why, sizeof why);
-		if (!rate_ok[i]) {
-			text("%s\n", why);
-			continue;
-		}
-		if (!best.hz || rates[i].err_ppm < best.err_ppm)
-			best = (struct tsc_choice){ (double)c->nominal_hz / rates[i].ticks_per_cycle,
-						    rates[i].err_ppm, calibrators[k].source, i };
-	}
-	/* Without a working counter, the CPU's own word is all there is; its
-	 * error is unknown, and reported as such (null). */
-	if (!best.hz) {
-		uint64_t hz = cf.cpuid15_hz ? cf.cpuid15_hz : cf.hypervisor_hz ? cf.hypervisor_hz : cf.cpuid16_hz;
-		const char *src = cf.cpuid15_hz ? "cpuid15" : cf.hypervisor_hz ? "hypervisor" : "cpuid16";
-		if (hz)
-			best = (struct tsc_choice){ (double)hz, -1, src, -1 };
-	}
-
-	j = log_begin(&log, "tsc");
-	json_fixed(j, "hz", best.hz, 0);
-	json_str(j, "source", best.source);
-	json_object_begin(j, "sources");
-	if (cf.cpuid15_hz)
-		json_u64(j, "cpuid15", cf.cpuid15_hz);
-	if (cf.cpuid16_hz)
-		json_u64(j, "cpuid16", cf.cpuid16_hz);
-	if (cf.hypervisor_hz)
-		json_u64(j, "hypervisor", cf.hypervisor_hz);
-	for (unsigned k = 0; k < sizeof calibrators / sizeof calibrators[0]; k++) {
-		int i = calibrators[k].idx;
-		if (rate_ok[i])
-			json_fixed(j, calibrators[k].source, (double)counters[i].nominal_hz / rates[i].ticks_per_cycle, 0);
-	}
-	json_object_end(j);
-	if (best.err_ppm >= 0)
-		json_fixed(j, "error_ppm", best.err_ppm, 2);
-	else
-		json_null(j, "error_ppm");
-	json_u64(j, "window_ms", opt.calib_ms);
-	json_bool(j, "invariant", cpu_has_invariant_tsc());
-	log_end(&log);
+	t = tsc_calibrate(calibrators, N_CALIBRATORS, &claims, &clock, opt.calib_ms, say);
 	clock.max_wait_cycles = 1ull << 28;
 	clock.max_wait_loops = 1ull << 22;
-	text("TSC: %.0f Hz from %s (error %.2f ppm)\n", best.hz, best.source, best.err_ppm);
-	return best;
-}
-
-/* The frequency check of one counter against the chosen TSC frequency. */
-static void check_frequency(int i, const struct tsc_choice *tsc, struct freq_check *f)
-{
-	static const int rate_of[N_COUNTERS] = {
-		[C_HPET] = C_HPET, [C_HPET64] = C_HPET, [C_ACPI_FAST] = C_ACPI_FAST,
-		[C_ACPI_SAFE] = C_ACPI_FAST, [C_I8254] = C_I8254,
-	};
-	struct counter *c = &counters[i];
-	int r = rate_of[i];
-
-	tp_memset(f, 0, sizeof *f);
-	if (c->tsc_based || !c->is_counter || !r || !rate_ok[r] || tsc->hz <= 0)
-		return;
-	f->valid = true;
-	f->nominal_hz = c->nominal_hz;
-	f->measured_hz = rates[r].ticks_per_cycle * tsc->hz;
-	f->ppm = (f->measured_hz / (double)c->nominal_hz - 1.0) * 1e6;
-	f->reference = r == tsc->reference;
-	f->err_ppm = __builtin_sqrt(rates[r].err_ppm * rates[r].err_ppm +
-				    (tsc->err_ppm > 0 ? tsc->err_ppm * tsc->err_ppm : 0));
-	if (f->ppm > PLAUSIBLE_PPM || f->ppm < -PLAUSIBLE_PPM) {
-		c->healthy = false;
-		tp_snprintf(c->reason, sizeof c->reason, "%s counts at %.0f Hz, nominal %llu Hz (%.0f ppm)",
-			    c->name, f->measured_hz, (unsigned long long)c->nominal_hz, f->ppm);
-	}
+	record_tsc(&log, &t, calibrators, N_CALIBRATORS, &claims, opt.calib_ms, cpu_has_invariant_tsc());
+	if (t.err_ppm >= 0)
+		text("TSC: %.0f Hz from %s (error %.2f ppm)\n", t.hz, t.source, t.err_ppm);
+	else
+		text("TSC: %.0f Hz from %s (no counter to check it against)\n", t.hz, t.source);
+	return t;
 }
 
 /* ---- the harness overhead ---------------------------------------------- */
@@ -440,7 +381,7 @@ static void measure_one(int i, const struct tsc_choice *tsc, uint64_t subtract)
 	struct freq_check f;
 	char row[160];
 
-	check_frequency(i, tsc, &f);
+	frequency_check(c, calibrator_of(i), tsc, &f);
 	if (!c->healthy) {
 		some_absent = true;
 		record_timer(&log, c, NULL, NULL, NULL, tsc->hz, 0);
@@ -493,7 +434,7 @@ void tickprobe_main(const struct boot_info *bi)
 	set_up_counters();
 
 	check_counters();
-	tsc = calibrate_tsc();
+	tsc = calibrate();
 	subtract = choose_bracket(tsc.hz);
 	record_plan(tsc.hz);
 
