@@ -2,7 +2,7 @@
 # Check the Debian packages tickprobe needs; install the missing ones when
 # running as root, otherwise print the exact apt-get line and fail.
 PKGS="build-essential qemu-system-x86 ovmf seabios grub-pc-bin grub-efi-amd64-bin grub-common
-xorriso mtools dosfstools gnu-efi ministat acpica-tools chromium clang libclang-rt-14-dev
+xorriso mtools dosfstools gnu-efi ministat acpica-tools chromium clang clang-tidy cppcheck libclang-rt-14-dev
 python3 util-linux"
 missing=""
 for p in $PKGS; do
