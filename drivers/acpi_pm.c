@@ -68,17 +68,12 @@ __asm__(".text\n"
 void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits,
 		   const char *why_absent, struct counter *fast, struct counter *safe)
 {
-	tp_memset(fast, 0, sizeof *fast);
-	tp_memset(safe, 0, sizeof *safe);
-	fast->name = "acpi-fast";
-	safe->name = "acpi-safe";
-	fast->read = mmio ? acpi_pm_read_mmio : acpi_pm_read_io;
-	safe->read = mmio ? acpi_pm_read_safe_mmio : acpi_pm_read_safe_io;
-	fast->method = mmio ? "one 32-bit MMIO load, masked to the timer width"
-			    : "one 32-bit inl of PM_TMR, masked to the timer width";
-	safe->method = "three reads until they step forward in order, keep the middle (PIIX4 erratum)";
-	fast->insns = 3; /* address, load, mask */
-	safe->insns = SAFE_INSNS;
+	counter_describe(fast, "acpi-fast", mmio ? acpi_pm_read_mmio : acpi_pm_read_io,
+			 3 /* address, load, mask */,
+			 mmio ? "one 32-bit MMIO load, masked to the timer width"
+			      : "one 32-bit inl of PM_TMR, masked to the timer width");
+	counter_describe(safe, "acpi-safe", mmio ? acpi_pm_read_safe_mmio : acpi_pm_read_safe_io, SAFE_INSNS,
+			 "three reads until they step forward in order, keep the middle (PIIX4 erratum)");
 	fast->hw = safe->hw = address;
 	fast->width = safe->width = bits;
 	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;

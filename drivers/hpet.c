@@ -33,17 +33,10 @@ void hpet_setup(uint64_t base, struct counter *h32, struct counter *h64)
 	uint64_t start;
 	char why[112];
 
-	tp_memset(h32, 0, sizeof *h32);
-	tp_memset(h64, 0, sizeof *h64);
-	h32->name = "hpet";
-	h32->read = hpet_read32;
-	h32->insns = 2;
-	h32->method = "32-bit MMIO load of the main counter (base + 0xF0)";
+	counter_describe(h32, "hpet", hpet_read32, 2, "32-bit MMIO load of the main counter (base + 0xF0)");
+	counter_describe(h64, "hpet64", hpet_read64, 2, "64-bit MMIO load of the main counter (base + 0xF0)");
+	h32->present = h64->present = false; /* until the block answers */
 	h32->width = 32;
-	h64->name = "hpet64";
-	h64->read = hpet_read64;
-	h64->insns = 2;
-	h64->method = "64-bit MMIO load of the main counter (base + 0xF0)";
 	h64->width = 64;
 	h32->is_counter = h64->is_counter = true;
 	h32->hw = h64->hw = base;

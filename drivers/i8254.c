@@ -46,28 +46,17 @@ void i8254_reset(void)
 	outb(PIT_CH0, 0);
 }
 
-static void describe(struct counter *c, const char *name, counter_read_fn fn, unsigned insns,
-		     const char *method)
-{
-	tp_memset(c, 0, sizeof *c);
-	c->name = name;
-	c->read = fn;
-	c->insns = insns;
-	c->method = method;
-	c->present = true;
-}
-
 void i8254_setup(struct counter *full, struct counter *inb40, struct counter *outb43,
 		 struct counter *port80)
 {
 	i8254_reset();
-	describe(full, "i8254", i8254_read_latched, 9,
+	counter_describe(full, "i8254", i8254_read_latched, 9,
 		 "channel 0, mode 2, count 65536: latch (outb 0x43), inb 0x40 low, inb 0x40 high");
 	full->mask = 0xffff;
 	full->width = 16;
 	full->nominal_hz = I8254_HZ;
 	full->is_counter = true;
-	describe(inb40, "i8254-inb40", i8254_read_inb40, 1, "one inb of port 0x40 (channel 0 count)");
-	describe(outb43, "i8254-outb43", i8254_write_outb43, 2, "one outb of the latch command to port 0x43");
-	describe(port80, "port80", port80_read, 1, "one inb of port 0x80 (POST code port): a bare ISA round trip");
+	counter_describe(inb40, "i8254-inb40", i8254_read_inb40, 1, "one inb of port 0x40 (channel 0 count)");
+	counter_describe(outb43, "i8254-outb43", i8254_write_outb43, 2, "one outb of the latch command to port 0x43");
+	counter_describe(port80, "port80", port80_read, 1, "one inb of port 0x80 (POST code port): a bare ISA round trip");
 }

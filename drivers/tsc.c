@@ -30,16 +30,11 @@ uint64_t tsc_read(const struct counter *c) { return tsc_read_rdtsc(c); }
 static void describe(struct counter *c, const char *name, counter_read_fn fn, unsigned insns,
 		     const char *method)
 {
-	tp_memset(c, 0, sizeof *c);
-	c->name = name;
-	c->read = fn;
-	c->insns = insns;
-	c->method = method;
+	counter_describe(c, name, fn, insns, method);
 	c->mask = ~0ull;
 	c->width = 64;
 	c->tsc_based = true;
 	c->is_counter = true;
-	c->present = true;
 }
 
 void tsc_describe(struct counter *tsc, struct counter *rdtscp, struct counter *lfence)

@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "probe/util.h"
 
 struct counter;
 /* A read: returns the counter value (or the byte read).  Takes the descriptor
@@ -37,5 +38,18 @@ struct counter {
 
 #define COUNTER_HW_OFFSET 0
 #define COUNTER_MASK_OFFSET 8
+
+/* A fresh descriptor: zero but for what every read path has; present until
+ * its driver finds otherwise. */
+static inline void counter_describe(struct counter *c, const char *name, counter_read_fn read,
+				    unsigned insns, const char *method)
+{
+	tp_memset(c, 0, sizeof *c);
+	c->name = name;
+	c->read = read;
+	c->insns = insns;
+	c->method = method;
+	c->present = true;
+}
 
 #endif

@@ -10,6 +10,10 @@ static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e
 
 void json_cost(struct json *j, const char *key, const struct hist *h, double tsc_hz)
 {
+	if (tsc_hz < 0) { /* nanoseconds asked for, with no TSC frequency to get them */
+		json_null(j, key);
+		return;
+	}
 	static const struct {
 		const char *name;
 		uint32_t ppm;
@@ -99,10 +103,7 @@ static void write_timer(struct json *j, const struct counter *c, const struct me
 	json_u64(j, "overhead_cycles", r->subtracted);
 	json_u64(j, "clamped", r->clamped);
 	json_cost(j, "cost_cycles", cost, 0);
-	if (tsc_hz > 0)
-		json_cost(j, "cost_ns", cost, tsc_hz);
-	else
-		json_null(j, "cost_ns");
+	json_cost(j, "cost_ns", cost, tsc_hz > 0 ? tsc_hz : -1);
 	if (with_hist)
 		json_hist(j, cost);
 	else
@@ -185,10 +186,7 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 	json_array_end(j);
 	json_u64(j, "samples", cost->count);
 	json_cost(j, "cycles", cost, 0);
-	if (tsc_hz > 0)
-		json_cost(j, "ns", cost, tsc_hz);
-	else
-		json_null(j, "ns");
+	json_cost(j, "ns", cost, tsc_hz > 0 ? tsc_hz : -1);
 	json_hist(j, cost);
 	/* Holds for every histogram in the log: exact below HIST_EXACT cycles. */
 	json_u64(j, "hist_exact_below", HIST_EXACT);

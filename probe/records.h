@@ -33,7 +33,8 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 /* Raw per-read costs (preset verbose), in chunks of at most 1000 values. */
 void record_samples(struct log *l, const char *name, const uint32_t *raw, uint32_t n);
 
-/* cost summary {min,p50,mean,sd,p99,p999,max}: cycles, or ns when tsc_hz > 0. */
+/* cost summary {min,p50,mean,sd,p99,p999,max}: cycles when tsc_hz is 0, ns
+ * when it is > 0, and null when it is < 0 (ns wanted, frequency unknown). */
 void json_cost(struct json *j, const char *key, const struct hist *h, double tsc_hz);
 
 /* The results table: a header and one row per counter. */
