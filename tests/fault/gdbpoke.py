@@ -1,0 +1,143 @@
+#!/usr/bin/env python3
+"""Spoil one ACPI table's checksum in a running QEMU guest, between the
+firmware building the tables and the probe reading them.
+
+QEMU recomputes the checksum of every -acpitable it is given, so a table with
+a bad checksum cannot come from the command line.  This talks QEMU's gdb
+remote protocol (started with -S -gdb tcp::PORT): a breakpoint at the
+multiboot kernel's entry stops the guest after SeaBIOS has laid out the
+tables, the RSDP -> RSDT walk finds each table of signature SIG (and OEM id
+OEM, when given), its checksum byte is changed by one, and the guest goes on.
+
+    gdbpoke.py PORT ELF32 SIG [--oem OEMID] [--list]
+
+Prints what it changed; exits 1 when nothing was found or the link failed.
+--list changes nothing and prints the RSDT's tables in order, one a line:
+"table SIG OEMID 0xADDRESS" (which of two HPET tables comes first).
+"""
+import argparse
+import socket
+import struct
+import sys
+import time
+
+
+class Gdb:
+    def __init__(self, port, timeout=20.0):
+        deadline = time.time() + timeout
+        while True:
+            try:
+                self.s = socket.create_connection(("127.0.0.1", port), timeout=timeout)
+                break
+            except OSError:
+                if time.time() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.buf = b""
+
+    def _byte(self):
+        while not self.buf:
+            chunk = self.s.recv(65536)
+            if not chunk:
+                raise EOFError("gdb link closed")
+            self.buf += chunk
+        b, self.buf = self.buf[:1], self.buf[1:]
+        return b
+
+    def send(self, data):
+        pkt = b"$" + data + b"#" + b"%02x" % (sum(data) & 0xFF)
+        self.s.sendall(pkt)
+        while self._byte() != b"+":
+            pass
+
+    def reply(self):
+        while self._byte() != b"$":
+            pass
+        data = b""
+        while True:
+            c = self._byte()
+            if c == b"#":
+                self._byte(), self._byte()
+                break
+            data += c
+        self.s.sendall(b"+")
+        return data
+
+    def cmd(self, data):
+        self.send(data)
+        return self.reply()
+
+    def read(self, addr, n):
+        out = b""
+        while n:
+            k = min(n, 1024)
+            r = self.cmd(b"m%x,%x" % (addr, k))
+            if r.startswith(b"E"):
+                raise IOError("read 0x%x: %s" % (addr, r))
+            out += bytes.fromhex(r.decode())
+            addr += k
+            n -= k
+        return out
+
+    def write(self, addr, data):
+        r = self.cmd(b"M%x,%x:%s" % (addr, len(data), data.hex().encode()))
+        if r != b"OK":
+            raise IOError("write 0x%x: %s" % (addr, r))
+
+
+def elf_entry(path):
+    with open(path, "rb") as f:
+        h = f.read(52)
+    return struct.unpack_from("<I", h, 24)[0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("port", type=int)
+    ap.add_argument("elf")
+    ap.add_argument("sig")
+    ap.add_argument("--oem", default=None)
+    ap.add_argument("--list", action="store_true")
+    a = ap.parse_args()
+
+    g = Gdb(a.port)
+    entry = elf_entry(a.elf)
+    if g.cmd(b"Z1,%x,1" % entry) != b"OK":
+        print("gdbpoke: breakpoint at 0x%x refused" % entry)
+        return 1
+    g.send(b"c")
+    stop = g.reply()
+    g.cmd(b"z1,%x,1" % entry)
+
+    low = g.read(0xE0000, 0x20000)
+    i = low.find(b"RSD PTR ")
+    while i >= 0 and i % 16:
+        i = low.find(b"RSD PTR ", i + 1)
+    if i < 0:
+        print("gdbpoke: no RSDP (stop reply %s)" % stop.decode(errors="replace"))
+        g.send(b"c")
+        return 1
+    rsdt = struct.unpack_from("<I", low, i + 16)[0]
+    hdr = g.read(rsdt, 36)
+    n = (struct.unpack_from("<I", hdr, 4)[0] - 36) // 4
+    entries = struct.unpack("<%dI" % n, g.read(rsdt + 36, 4 * n))
+    changed = 0
+    for addr in entries:
+        t = g.read(addr, 36)
+        if a.list:
+            print("table %s %s 0x%x" % (t[:4].decode(errors="replace"),
+                                        t[10:16].rstrip(b"\0 ").decode(errors="replace"), addr))
+            changed += 1
+            continue
+        if t[:4] != a.sig.encode() or (a.oem and t[10:16].rstrip(b"\0 ") != a.oem.encode()):
+            continue
+        g.write(addr + 9, bytes([(t[9] + 1) & 0xFF]))
+        print("gdbpoke: %s table at 0x%x: checksum 0x%02x -> 0x%02x" % (a.sig, addr, t[9], (t[9] + 1) & 0xFF))
+        changed += 1
+    g.send(b"c")
+    g.s.close()
+    return 0 if changed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

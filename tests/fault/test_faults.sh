@@ -1,0 +1,341 @@
+#!/bin/sh
+# Fault injection in QEMU: each case is one boot of the multiboot kernel
+# (preset=quick, about 0.3 s under TCG) with something broken on purpose, and
+# an exact expected outcome: QEMU's exit status (isa-debug-exit: 33 ok, 35
+# ok-absent, 37 failed), the end record's status, and the message that says
+# why.  Every log must also be valid as a whole (tests/boot/checklog.py's
+# checks: crc of each record, seq, end.records and end.crc32).
+# Prints PASS:/FAIL: lines, then the matrix case -> exit -> status -> message.
+BUILD=${BUILD:-build}
+ELF=$BUILD/tickprobe.elf32
+TP=$BUILD/tickprobe
+FC="python3 tests/fault/faultcheck.py"
+QEMU=${QEMU:-qemu-system-x86_64}
+HANG_S=6   # a boot that takes 0.3 s and has not ended after this has hung
+BOUND_S=10 # wall-time bound of a stuck-counter boot: a hang guard, not a benchmark
+
+for t in "$QEMU" python3 timeout; do
+	command -v "$t" >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+done
+[ -f "$ELF" ] || { echo "FAIL: setup: $ELF is not built (make all)"; exit 1; }
+
+OUT=$(mktemp -d /tmp/tickprobe-fault.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT INT TERM
+MATRIX=$OUT/matrix
+: >"$MATRIX"
+failures=0
+
+now_ms() { date +%s%3N; }
+pass() { echo "PASS: $*"; }
+fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+
+# kboot NAME MACHINE "OPTIONS" [extra QEMU args...]: a -kernel boot with its
+# serial log in $OUT/NAME.log.  CPU and MEM (env) override -cpu max, -m 256;
+# TMO the timeout.  Sets $rc and $ms.
+kboot() {
+	name=$1 machine=$2 opts=$3
+	shift 3
+	t0=$(now_ms)
+	timeout "${TMO:-30}" "$QEMU" -machine "$machine" -accel tcg -cpu "${CPU:-max}" -m "${MEM:-256}" \
+		-kernel "$ELF" -append "preset=quick${opts:+ $opts}" \
+		-chardev "file,id=ser0,path=$OUT/$name.log" -serial chardev:ser0 \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none \
+		-monitor none -display none "$@" >"$OUT/$name.err" 2>&1
+	rc=$?
+	ms=$(($(now_ms) - t0))
+}
+
+# expect_rc NAME WANT: QEMU's exit status.
+expect_rc() {
+	if [ "$rc" -eq "$2" ]; then
+		pass "$1: QEMU exits $2 in $ms ms"
+	else
+		fail "$1: QEMU exits $rc, not $2 ($ms ms): $(tail -n 2 "$OUT/$1.err" | tr '\n' ' ')"
+	fi
+}
+
+# check NAME MESSAGE_PATH [faultcheck options...]: validate the log, add the
+# matrix row (case, exit status, end status, message).
+check() {
+	name=$1 msg=$2
+	shift 2
+	$FC "$OUT/$name.log" --label "$name" --message "$msg" --msg-out "$OUT/$name.msg" "$@" || failures=$((failures + 1))
+	st=$(python3 tests/fault/faultcheck.py "$OUT/$name.log" --label x --message end.status --msg-out "$OUT/$name.st" >/dev/null 2>&1; cat "$OUT/$name.st" 2>/dev/null)
+	printf '%s|%s|%s|%s\n' "$name" "$rc" "${st:-none}" "$(cat "$OUT/$name.msg" 2>/dev/null)" >>"$MATRIX"
+}
+
+# ---- ACPI: an HPET nobody answers for, two HPETs, a bad checksum, no ACPI ----
+
+python3 tests/fault/mkacpi.py hpet "$OUT/hpet-feb.bin" --base 0xFEB00000 || fail "mkacpi: table not written"
+
+# The only HPET table points at 0xFEB00000, where QEMU answers nothing (reads
+# there come back 0 on pc): absent, with the address in the reason.
+kboot hpet-nowhere pc,hpet=off "" -acpitable "file=$OUT/hpet-feb.bin"
+expect_rc hpet-nowhere 35
+check hpet-nowhere timer/hpet.reason --status ok-absent \
+	--expect acpi.hpet.address=$((0xFEB00000)) --expect acpi.hpet.tables=1 \
+	--expect timer/hpet.healthy=false --expect timer/hpet.samples=0 --expect timer/hpet64.healthy=false \
+	--contains timer/hpet.reason~0xfeb00000 --absent tsc.sources.hpet \
+	--text "0xfeb00000"
+
+# Next to QEMU's own: two HPET tables.  The RSDT order is read from the guest
+# through the gdb stub (gdbpoke.py --list); the probe must take the first.
+port=$(free_port)
+t0=$(now_ms)
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+	-chardev "file,id=ser0,path=$OUT/hpet-two.log" -serial chardev:ser0 \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-two.err" 2>&1 &
+qpid=$!
+timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" HPET --list >"$OUT/hpet-two.tables" 2>&1
+wait $qpid
+rc=$? ms=$(($(now_ms) - t0))
+first=$(awk '$1 == "table" && $2 == "HPET" { print $3; exit }' "$OUT/hpet-two.tables")
+echo "RSDT order: $(awk '{ printf "%s(%s) ", $2, $3 }' "$OUT/hpet-two.tables")"
+expect_rc hpet-two 33
+if [ "$first" = BOCHS ]; then
+	pass "hpet-two: QEMU lists its own HPET (BOCHS, 0xfed00000) before the -acpitable one"
+	check hpet-two acpi.problems --status ok --expect acpi.hpet.tables=2 \
+		--expect acpi.hpet.address=$((0xFED00000)) --contains "acpi.problems~a second HPET at 0xfeb00000, not used" \
+		--expect timer/hpet.healthy=true --expect timer/hpet.address=$((0xFED00000))
+elif [ "$first" = TPTEST ]; then
+	pass "hpet-two: QEMU lists the -acpitable HPET first"
+	check hpet-two acpi.problems --status ok-absent --expect acpi.hpet.tables=2 \
+		--expect acpi.hpet.address=$((0xFEB00000)) --contains "acpi.problems~a second HPET at 0xfed00000, not used"
+else
+	fail "hpet-two: could not read the RSDT order: $(cat "$OUT/hpet-two.tables")"
+fi
+
+# A bad checksum: QEMU fixes the checksum of every -acpitable, so the table's
+# checksum byte is changed in the guest after SeaBIOS has placed it (gdb stub,
+# breakpoint at the kernel's entry).
+port=$(free_port)
+t0=$(now_ms)
+timeout 30 "$QEMU" -machine pc,hpet=off -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+	-chardev "file,id=ser0,path=$OUT/hpet-badsum.log" -serial chardev:ser0 \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-badsum.err" 2>&1 &
+qpid=$!
+if timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" HPET --oem TPTEST >"$OUT/hpet-badsum.poke" 2>&1; then
+	pass "hpet-badsum: $(cat "$OUT/hpet-badsum.poke")"
+else
+	fail "hpet-badsum: checksum not spoiled: $(cat "$OUT/hpet-badsum.poke")"
+fi
+wait $qpid
+rc=$? ms=$(($(now_ms) - t0))
+expect_rc hpet-badsum 35
+check hpet-badsum acpi.problems --status ok-absent --expect acpi.hpet=null \
+	--contains "acpi.problems~bad checksum, ignored" --contains "acpi.problems~HPET table" \
+	--expect timer/hpet.present=false --contains "timer/hpet.reason~table damaged"
+
+kboot no-acpi pc "" -no-acpi
+expect_rc no-acpi 35
+check no-acpi acpi.problems --status ok-absent --expect acpi.rsdp=null --expect acpi.pm_timer=null \
+	--expect acpi.hpet=null --problem "no RSDP" --expect timer/acpi-fast.present=false \
+	--expect timer/hpet.present=false
+
+kboot hpet-off pc,hpet=off ""
+expect_rc hpet-off 35
+check hpet-off timer/hpet.reason --status ok-absent --expect acpi.hpet=null --expect acpi.hpet=null \
+	--expect timer/hpet.present=false --contains "timer/hpet.reason~no HPET"
+
+# ---- the CPU and the machine ----
+
+CPU=qemu64 kboot cpu-qemu64 pc ""
+expect_rc cpu-qemu64 35
+check cpu-qemu64 timer/rdtscp.reason --status ok-absent --expect machine.rdtscp=false \
+	--expect machine.invariant_tsc=false --expect timer/rdtscp.present=false \
+	--contains timer/rdtscp.reason~RDTSCP --expect overhead.sequence='"lfence-rdtsc-lfence"'
+
+kboot smp4 pc "" -smp 4
+expect_rc smp4 33
+check smp4 machine.cores --status ok --expect machine.cores=4
+
+# ---- memory: the smallest -m that still gives a whole, valid log ----
+
+# mem_ok BOOT M: 0 when a boot with -m M ends with a valid log.
+mem_ok() {
+	if [ "$1" = kernel ]; then
+		MEM=$2 TMO=$HANG_S kboot "mem-$2" pc ""
+	else
+		t0=$(now_ms)
+		"$TP" qemu --preset quick --memory "$2" --timeout "$HANG_S" -o "$OUT/mem-$2.log" \
+			>"$OUT/mem-$2.err" 2>&1
+		rc=$? ms=$(($(now_ms) - t0))
+	fi
+	echo "memory: $1 boot with -m $2: exit $rc in $ms ms"
+	python3 tests/boot/checklog.py "$OUT/mem-$2.log" >/dev/null 2>&1
+}
+
+# smallest BOOT: bisection over 1..16 MiB, 16 known good.
+smallest() {
+	lo=0 hi=16
+	mem_ok "$1" 16 >&2 || { echo 0; return; }
+	while [ $((hi - lo)) -gt 1 ]; do
+		mid=$(((lo + hi) / 2))
+		if mem_ok "$1" $mid >&2; then hi=$mid; else lo=$mid; fi
+	done
+	echo $hi
+}
+for b in kernel image; do
+	if [ $b = image ] && [ ! -f "$BUILD/tickprobe.img" ]; then
+		echo "memory: no $BUILD/tickprobe.img, disk boot skipped"
+		continue
+	fi
+	rm -f "$OUT"/mem-*.log
+	m=$(smallest $b)
+	if [ "$m" -eq 0 ]; then
+		fail "memory-$b: no valid log even with -m 16"
+		continue
+	fi
+	# Both ends of the answer, once more: M gives a valid log, M-1 does not.
+	if mem_ok $b "$m" >/dev/null; then
+		pass "memory-$b: -m $m MiB gives a whole, valid log"
+	else
+		fail "memory-$b: -m $m MiB did not give a valid log on a second boot"
+	fi
+	if [ "$m" -gt 1 ]; then
+		if mem_ok $b $((m - 1)) >/dev/null; then
+			fail "memory-$b: -m $((m - 1)) MiB gave a valid log too: bisection wrong"
+		else
+			pass "memory-$b: -m $((m - 1)) MiB does not end with a log (exit $rc, $(wc -c <"$OUT/mem-$((m - 1)).log" 2>/dev/null || echo 0) serial bytes)"
+		fi
+	fi
+	echo "SMALLEST MEMORY ($b boot): $m MiB"
+	printf '%s|%s|%s|%s\n' "memory-$b" "-" "-" "smallest -m: $m MiB (-m $((m - 1)) hangs or fails)" >>"$MATRIX"
+done
+
+# ---- no serial port: the run still ends, and the results are on screen ----
+
+# With isa-debug-exit: the exit status alone says how it ended.
+t0=$(now_ms)
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+	-serial none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none \
+	-monitor none -display none >"$OUT/no-serial-exit.err" 2>&1
+rc=$? ms=$(($(now_ms) - t0))
+expect_rc no-serial-exit 33
+printf '%s|%s|%s|%s\n' no-serial-exit "$rc" "(no log)" "exit status alone" >>"$MATRIX"
+
+# Without isa-debug-exit the probe halts (cli; hlt) with its results on the
+# screen; read the VGA text buffer through the monitor, then quit.
+sock=$OUT/mon.sock
+t0=$(now_ms)
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+	-serial none -no-reboot -nic none -monitor "unix:$sock,server,nowait" -display none \
+	>"$OUT/no-serial.err" 2>&1 &
+qpid=$!
+timeout 25 python3 tests/fault/vgascreen.py "$sock" "$OUT/screen.txt" --until "run ended" --timeout 20 --quit
+seen=$?
+wait $qpid
+rc=$? ms=$(($(now_ms) - t0))
+if [ $seen -eq 0 ]; then
+	pass "no-serial: the screen shows 'run ended' ($ms ms, QEMU quit through the monitor, exit $rc)"
+else
+	fail "no-serial: no 'run ended' on screen within 20 s: $(tail -n 3 "$OUT/screen.txt" | tr '\n' '|')"
+fi
+missing=""
+for c in tsc rdtscp tsc-lfence hpet hpet64 acpi-fast acpi-safe i8254 i8254-inb40 i8254-outb43 port80; do
+	grep -q "^$c  *[0-9.]" "$OUT/screen.txt" || missing="$missing $c"
+done
+if [ -z "$missing" ]; then
+	pass "no-serial: every counter has its row of results on screen"
+else
+	fail "no-serial: no result row on screen for:$missing"
+fi
+status_line=$(grep 'run ended, status' "$OUT/screen.txt")
+case $status_line in
+*"status ok,"*) pass "no-serial: screen status line: $status_line" ;;
+*) fail "no-serial: no 'status ok' line on screen: '$status_line'" ;;
+esac
+echo "--- screen at the end ---"
+sed 's/^/| /' "$OUT/screen.txt"
+printf '%s|%s|%s|%s\n' no-serial-screen "halt" "$(echo "$status_line" | sed 's/.*status \([a-z-]*\).*/\1/')" "$status_line" >>"$MATRIX"
+
+# ---- bad boot options: reported, defaults kept, the run goes on ----
+
+kboot bad-options pc "bogus=1 samples=abc rounds=100000 raw=-5"
+expect_rc bad-options 33
+check bad-options begin.option_problems --status ok \
+	--contains "begin.option_problems~unknown option 'bogus', ignored" \
+	--contains "begin.option_problems~option samples: not a number in 100..10000000, default kept" \
+	--contains "begin.option_problems~option rounds: not a number in 1..100, default kept" \
+	--contains "begin.option_problems~option raw: not a number in 0..100000, default kept" \
+	--expect begin.options.samples=10000 --expect begin.options.rounds=10 --expect begin.options.raw_samples=0 \
+	--text "tickprobe: unknown option 'bogus', ignored" \
+	--text "tickprobe: option samples: not a number in 100..10000000, default kept" \
+	--expect timer/tsc.samples=10000
+
+# ---- CPU exceptions: fault=gp / fault=pf after the first counter ----
+
+for f in gp:13 pf:14; do
+	kind=${f%:*} vec=${f#*:}
+	kboot "fault-$kind" pc "fault=$kind"
+	expect_rc "fault-$kind" 37
+	check "fault-$kind" exception.name --status failed --expect exception.vector="$vec" \
+		--expect exception.step='"tsc"' --expect timer/tsc.healthy=true \
+		--order timer/tsc,exception,end --absent timer/rdtscp \
+		--text "CPU exception" --text "status failed"
+done
+# The page fault's address is the one fault=pf touches (0x7ffffffff000).
+$FC "$OUT/fault-pf.log" --label fault-pf --expect exception.cr2=$((0x7ffffffff000)) >/dev/null &&
+	pass "fault-pf: cr2 is 0x7ffffffff000" || fail "fault-pf: cr2 is not 0x7ffffffff000"
+
+# Once under UEFI (OVMF, q35; about 3 s).
+if [ -x "$TP" ] && [ -f "$BUILD/tickprobe.img" ] && [ -f /usr/share/ovmf/OVMF.fd ]; then
+	t0=$(now_ms)
+	"$TP" qemu --firmware uefi --machine q35 --preset quick --options fault=gp --timeout 60 \
+		-o "$OUT/fault-gp-uefi.log" >"$OUT/fault-gp-uefi.err" 2>&1
+	rc=$? ms=$(($(now_ms) - t0))
+	if [ $rc -eq 11 ] && grep -q "QEMU exit 37" "$OUT/fault-gp-uefi.err"; then
+		pass "fault-gp-uefi: tickprobe qemu exits 11 (QEMU exit 37) in $ms ms"
+	else
+		fail "fault-gp-uefi: exit $rc: $(tail -n 2 "$OUT/fault-gp-uefi.err" | tr '\n' ' ')"
+	fi
+	rc="11/37"
+	check fault-gp-uefi exception.name --status failed --expect exception.vector=13 \
+		--expect begin.boot='"uefi"' --expect exception.step='"tsc"' --order timer/tsc,exception,end
+else
+	fail "fault-gp-uefi: needs $TP, $BUILD/tickprobe.img and OVMF (make all, make deps)"
+fi
+
+# ---- counters that do not count: bounded waits ----
+
+for s in hpet acpi-fast i8254; do
+	kboot "stuck-$s" pc "stuck=$s"
+	expect_rc "stuck-$s" 35
+	if [ "$ms" -lt $((BOUND_S * 1000)) ]; then
+		pass "stuck-$s: the whole boot took $ms ms, under the ${BOUND_S} s hang guard"
+	else
+		fail "stuck-$s: the boot took $ms ms, over ${BOUND_S} s"
+	fi
+	check "stuck-$s" "timer/$s.reason" --status ok-absent --expect "timer/$s.healthy=false" \
+		--expect "timer/$s.present=true" --contains "timer/$s.reason~does not count (stuck at 0x1234 for" \
+		--text "stuck=$s: its reads now return a constant" --expect timer/port80.healthy=true
+	# The reason carries the bound that ended the wait: 2^28 TSC cycles or
+	# 2^22 reads (run.c's clock.max_wait_*).
+	python3 - "$OUT/stuck-$s.log" "$s" <<'EOF' && pass "stuck-$s: the wait ended at its bound" || fail "stuck-$s: the reason does not show the wait reaching 2^28 cycles or 2^22 reads"
+import json, re, sys
+for line in open(sys.argv[1], errors="replace"):
+    if line.startswith("{") and '"name":"%s"' % sys.argv[2] in line:
+        m = re.search(r"for (\d+) reads, (\d+) TSC cycles", json.loads(line)["reason"])
+        sys.exit(0 if m and (int(m.group(2)) >= 1 << 28 or int(m.group(1)) >= 1 << 22) else 1)
+sys.exit(1)
+EOF
+done
+# A stuck PM timer or PIT must not stop the calibration: the TSC frequency
+# comes from another counter.
+$FC "$OUT/stuck-hpet.log" --label stuck-hpet --absent tsc.sources.hpet --contains tsc.source~p >/dev/null &&
+	pass "stuck-hpet: TSC calibrated from another counter" || fail "stuck-hpet: the TSC frequency came from the stuck HPET"
+
+# ---- the matrix ----
+echo
+echo "Fault matrix (case | exit status | end status | message):"
+awk -F'|' '{ printf "  %-17s %-6s %-10s %s\n", $1, $2, $3, $4 }' "$MATRIX"
+echo
+if [ $failures -eq 0 ]; then
+	echo "fault injection: all cases as expected"
+else
+	echo "fault injection: $failures failure(s)"
+	exit 1
+fi
