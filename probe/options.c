@@ -1,4 +1,5 @@
 #include "probe/options.h"
+#include <stdarg.h>
 #include "probe/fmt.h"
 #include "probe/util.h"
 
@@ -20,10 +21,14 @@ static const struct preset presets[] = {
 	{ "verbose", 100000, 10, 10000, 100 },
 };
 
-static void problem(struct options *o, const char *fmt, const char *a, const char *b)
+__attribute__((format(printf, 2, 3))) static void problem(struct options *o, const char *fmt, ...)
 {
-	if (o->n_problems < OPT_MAX_PROBLEMS)
-		tp_snprintf(o->problems[o->n_problems++], sizeof o->problems[0], fmt, a, b);
+	va_list ap;
+	if (o->n_problems >= OPT_MAX_PROBLEMS)
+		return;
+	va_start(ap, fmt);
+	tp_vsnprintf(o->problems[o->n_problems++], sizeof o->problems[0], fmt, ap);
+	va_end(ap);
 }
 
 static void apply_preset(struct options *o, const struct preset *p)
@@ -92,7 +97,7 @@ static void set_number(struct options *o, const char *key, const char *val, uint
 	if (!parse_u32(val, dst, lo, hi)) {
 		char range[48];
 		tp_snprintf(range, sizeof range, "%u..%u", lo, hi);
-		problem(o, "option %s: not a number in %s, default kept", key, range);
+		problem(o, "option %s: '%s' is not a whole number in %s, default kept", key, val, range);
 	}
 }
 
@@ -116,7 +121,7 @@ static void set_counters(struct options *o, const char *list)
 
 void options_parse(struct options *o, const char *cmdline)
 {
-	char w[160];
+	char w[160] = { 0 }; /* tp_memcmp may look past a short word's NUL */
 	const char *s;
 
 	tp_memset(o, 0, sizeof *o);
@@ -141,7 +146,7 @@ void options_parse(struct options *o, const char *cmdline)
 		while (*val && *val != '=')
 			val++;
 		if (!*val) {
-			problem(o, "option '%s': expected name=value, ignored%s", w, "");
+			problem(o, "option '%s': expected name=value, ignored", w);
 			continue;
 		}
 		*val++ = 0;
@@ -164,21 +169,21 @@ void options_parse(struct options *o, const char *cmdline)
 			else if (parse_u32(val, &port, 1, 0xffff))
 				o->serial_port = (uint16_t)port;
 			else
-				problem(o, "option serial: '%s' is not a port or 'none', default kept%s", val, "");
+				problem(o, "option serial: '%s' is not a port or 'none', default kept", val);
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
 			if (tp_streq(val, "gp") || tp_streq(val, "pf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, "option fault: '%s' is not gp or pf, ignored%s", val, "");
+				problem(o, "option fault: '%s' is not gp or pf, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
 			else
-				problem(o, "option stuck: '%s' is not a counter name, ignored%s", val, "");
+				problem(o, "option stuck: '%s' is not a counter name, ignored", val);
 		} else
-			problem(o, "unknown option '%s', ignored%s", w, "");
+			problem(o, "unknown option '%s', ignored", w);
 	}
 	if (o->rounds > o->samples)
 		o->rounds = o->samples;

@@ -258,12 +258,12 @@ kboot bad-options pc "bogus=1 samples=abc rounds=100000 raw=-5"
 expect_rc bad-options 33
 check bad-options begin.option_problems --status ok \
 	--contains "begin.option_problems~unknown option 'bogus', ignored" \
-	--contains "begin.option_problems~option samples: not a number in 100..10000000, default kept" \
-	--contains "begin.option_problems~option rounds: not a number in 1..100, default kept" \
-	--contains "begin.option_problems~option raw: not a number in 0..100000, default kept" \
+	--contains "begin.option_problems~option samples: 'abc' is not a whole number in 100..10000000, default kept" \
+	--contains "begin.option_problems~option rounds: '100000' is not a whole number in 1..100, default kept" \
+	--contains "begin.option_problems~option raw: '-5' is not a whole number in 0..100000, default kept" \
 	--expect begin.options.samples=10000 --expect begin.options.rounds=10 --expect begin.options.raw_samples=0 \
 	--text "tickprobe: unknown option 'bogus', ignored" \
-	--text "tickprobe: option samples: not a number in 100..10000000, default kept" \
+	--text "tickprobe: option samples: 'abc' is not a whole number in 100..10000000, default kept" \
 	--expect timer/tsc.samples=10000
 
 # ---- CPU exceptions: fault=gp / fault=pf after the first counter ----
