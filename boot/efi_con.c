@@ -92,7 +92,7 @@ static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c, int
 				  i == sel ? EFI_TEXT_ATTR(EFI_BLACK, EFI_LIGHTGRAY) : EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK));
 		k = 0;
 		line[k++] = ' ';
-		line[k++] = i < 9 ? (char)('1' + i) : ' ';
+		line[k++] = (char)(i < 9 ? '1' + i : ' ');
 		line[k++] = ')';
 		line[k++] = ' ';
 		for (p = c->preset[i].name; *p; p++)

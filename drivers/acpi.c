@@ -122,7 +122,7 @@ static void copy_id(char *dst, const uint8_t *src, size_t n)
 	size_t i;
 
 	for (i = 0; i < n; i++)
-		dst[i] = (src[i] >= 0x20 && src[i] < 0x7f) ? (char)src[i] : (src[i] ? '?' : 0);
+		dst[i] = (char)((src[i] >= 0x20 && src[i] < 0x7f) ? src[i] : (src[i] ? '?' : 0));
 	dst[n] = 0;
 	/* Firmware pads with spaces or NULs ("DELL\0\0"): keep the name only. */
 	for (i = 0; i < n && dst[i]; i++)
@@ -475,7 +475,7 @@ static uint64_t scan(const struct acpi_mem *m, uint64_t base, uint32_t len, uint
 			*fallback = base + off;
 		if (ok == 0 && info)
 			acpi_problem(info, "\"RSD PTR \" at 0x%llx with a bad checksum, skipped",
-				     (unsigned long long)(base + off));
+				     (unsigned long long)base + off);
 	}
 	return 0;
 }

@@ -176,7 +176,8 @@ int tp_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 			const char *s = va_arg(ap, const char *);
 			if (!s)
 				s = "(null)";
-			for (n = 0; s[n] && (prec < 0 || (int)n < prec); n++)
+			/* The bound first: "%.4s" may point at exactly 4 bytes. */
+			for (n = 0; (prec < 0 || (int)n < prec) && s[n]; n++)
 				;
 			put_padded(&o, s, n, width, left, ' ');
 			break;

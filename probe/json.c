@@ -38,12 +38,9 @@ static void escaped(struct json *j, const char *s)
 		if (c == '"' || c == '\\') {
 			tmp[0] = '\\', tmp[1] = (char)c;
 			raw(j, tmp, 2);
-		} else if (c < 0x20 || c == 0x7f) {
-			/* Firmware strings (OEM ids, brand strings) can hold any byte. */
-			tp_snprintf(tmp, sizeof tmp, "\\u%04x", c);
-			raws(j, tmp);
-		} else if (c >= 0x80) {
-			/* Not valid UTF-8 in general: keep the log ASCII and lossless. */
+		} else if (c < 0x20 || c == 0x7f || c >= 0x80) {
+			/* Firmware strings (OEM ids, brand strings) can hold any byte,
+			 * not valid UTF-8 in general: keep the log ASCII and lossless. */
 			tp_snprintf(tmp, sizeof tmp, "\\u%04x", c);
 			raws(j, tmp);
 		} else {
@@ -64,7 +61,7 @@ static void member(struct json *j, const char *key)
 	}
 }
 
-static void open(struct json *j, const char *key, const char *bracket)
+static void open_level(struct json *j, const char *key, const char *bracket)
 {
 	if (j->depth)
 		member(j, key);
@@ -76,17 +73,17 @@ static void open(struct json *j, const char *key, const char *bracket)
 	j->first[j->depth] = true;
 }
 
-static void close(struct json *j, const char *bracket)
+static void close_level(struct json *j, const char *bracket)
 {
 	raws(j, bracket);
 	if (j->depth)
 		j->depth--;
 }
 
-void json_object_begin(struct json *j, const char *key) { open(j, key, "{"); }
-void json_object_end(struct json *j) { close(j, "}"); }
-void json_array_begin(struct json *j, const char *key) { open(j, key, "["); }
-void json_array_end(struct json *j) { close(j, "]"); }
+void json_object_begin(struct json *j, const char *key) { open_level(j, key, "{"); }
+void json_object_end(struct json *j) { close_level(j, "}"); }
+void json_array_begin(struct json *j, const char *key) { open_level(j, key, "["); }
+void json_array_end(struct json *j) { close_level(j, "]"); }
 
 void json_str(struct json *j, const char *key, const char *s)
 {

@@ -109,7 +109,7 @@ static const char *string(struct parser *p, size_t *len)
 		case 'r': c = '\r'; break;
 		case 't': c = '\t'; break;
 		case 'u': {
-			uint32_t u, lo;
+			uint32_t u = 0, lo = 0;
 			if (!hex4(p, &u))
 				return NULL;
 			if (u >= 0xdc00 && u < 0xe000)

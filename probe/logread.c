@@ -309,7 +309,7 @@ static void line_done(struct logread *r)
 				r->run.excluded++;
 			problem(r, rec && r->in_run, r->line, rec ? LR_DAMAGE : LR_NOTE,
 				"line %u: %llu bytes, over the %u-byte limit, %s", (unsigned)r->line,
-				(unsigned long long)(r->len + r->overlong), (unsigned)r->cap,
+				(unsigned long long)r->len + r->overlong, (unsigned)r->cap,
 				rec ? "record excluded" : "skipped");
 		}
 	} else {

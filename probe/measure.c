@@ -211,7 +211,7 @@ void measure_counter(const struct counter *c, const struct probe_clock *pc, uint
 		rounds = 1;
 	if (rounds > MEASURE_MAX_ROUNDS)
 		rounds = MEASURE_MAX_ROUNDS;
-	per_round = samples / rounds ? samples / rounds : 1;
+	per_round = (samples / rounds) ? samples / rounds : 1;
 	r->subtracted = subtract;
 	r->rounds = rounds;
 	r->smi_valid = pc->smi_count && pc->smi_count(&r->smi_before);

@@ -128,6 +128,7 @@ static bool preset_options(const char *cfg, const char *name, char *out, size_t 
 {
 	FILE *f = fopen(cfg, "r");
 	char line[512], names[512] = "";
+	size_t used;
 	bool found = false;
 
 	if (!f)
@@ -143,8 +144,9 @@ static bool preset_options(const char *cfg, const char *name, char *out, size_t 
 			e[-1] = 0;
 		if (!strcmp(s, "timeout"))
 			continue;
-		if (strlen(names) + strlen(s) + 2 < sizeof names)
-			strcat(strcat(names, " "), s);
+		used = strlen(names);
+		if (used + strlen(s) + 2 < sizeof names)
+			snprintf(names + used, sizeof names - used, " %s", s);
 		if (!found && !strcmp(s, name)) {
 			char *v = colon + 1;
 			while (*v == ' ' || *v == '\t')

@@ -111,7 +111,8 @@ int cmd_report(int argc, char **argv)
 	static struct logfile files[RP_MAX_LOGS];
 	static struct rp_ctx c;
 	const char *out = NULL, *confs = "95";
-	char when[64], *page = NULL, *end;
+	static char when[64]; /* c.generated points here, and c is static */
+	char *page = NULL, *end;
 	size_t nfiles = 0, npage = 0;
 	int status = EXIT_CLEAN;
 

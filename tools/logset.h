@@ -65,8 +65,8 @@ int lrun_damaged(const struct lrun *r);
 /* Records of a run. */
 const struct lr_node *lrun_first(const struct lrun *r, const char *type);
 const struct lr_node *lrun_timer(const struct lrun *r, const char *name);
-/* The i-th timer record (0-based), NULL past the last. */
-const struct lr_node *lrun_timer_at(const struct lrun *r, size_t i);
+/* The k-th timer record (0-based), NULL past the last. */
+const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k);
 const char *lrun_boot(const struct lrun *r); /* begin.boot, or NULL */
 
 /* A timer's per-round values in ns (`rounds[].p50` or `.mean`), malloc'd into

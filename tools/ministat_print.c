@@ -62,6 +62,8 @@ static int plot_set(struct plot *pl, const struct ms_sorted *s, int val, int sep
 	}
 	m++;
 	if (m > pl->cap_rows) {
+		/* Never 0 bytes: m >= 2 here and ms_plot draws only when width >= 1. */
+		/* NOLINTNEXTLINE(clang-analyzer-optin.portability.UnixAPI) */
 		unsigned char *nd = realloc(pl->data, (size_t)m * (size_t)pl->width);
 		if (!nd)
 			return 0;
@@ -116,7 +118,7 @@ void ms_plot(FILE *out, const struct ms_sorted *sets, size_t nsets, int width, i
 	pl.width = width;
 	for (i = 0; i < nsets; i++) {
 		const struct stats *st = sets[i].st;
-		double e[4] = { st->min, st->max, st->mean - st->sd, st->mean + st->sd };
+		const double e[4] = { st->min, st->max, st->mean - st->sd, st->mean + st->sd };
 		for (c = 0; c < 4 && st->n; c++) {
 			if (e[c] < lo)
 				lo = e[c];
@@ -156,7 +158,7 @@ void ms_plot(FILE *out, const struct ms_sorted *sets, size_t nsets, int width, i
 			if (!pl.bar[i])
 				continue;
 			for (c = 0; c < pl.width; c++)
-				row[c + 1] = pl.bar[i][c] ? pl.bar[i][c] : ' ';
+				row[c + 1] = (char)(pl.bar[i][c] ? pl.bar[i][c] : ' ');
 			fwrite(row, 1, (size_t)pl.width + 3, out);
 		}
 		border(out, row, pl.width);

@@ -245,6 +245,7 @@ void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd)
 	if (n > OS_CS_NAME - 1)
 		n = OS_CS_NAME - 1;
 	snprintf(g_path, sizeof g_path, "%s/current_clocksource", cs->dir);
+	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): a line for write(), not a string */
 	memcpy(g_orig, cs->current, n);
 	g_orig[n] = '\n';
 	g_orig_len = n + 1;
@@ -299,6 +300,7 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 	}
 	{
 		char line[OS_CS_NAME + 1];
+		/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): a line for write() */
 		memcpy(line, name, n);
 		line[n] = '\n';
 		w = write(fd, line, n + 1);

@@ -190,6 +190,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 	char why[200] = "", method[160] = "";
 	struct os_timer_rec r = { .name = "hpet", .call = "load(hpet_counter)" };
 	volatile uint8_t *page = NULL;
+	void *map = NULL; /* the mapping itself: page may sit inside it */
 	size_t maplen = 4096;
 	int fd;
 
@@ -204,7 +205,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 			void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0);
 			close(fd);
 			if (p != MAP_FAILED) {
-				page = p;
+				page = map = p;
 				snprintf(method, sizeof method, "a 32-bit load of the main counter, /dev/hpet mapped");
 			}
 		}
@@ -216,6 +217,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 				int e2 = errno;
 				close(fd);
 				if (p != MAP_FAILED) {
+					map = p;
 					page = (volatile uint8_t *)p + (ai->hpet_address & 0xfff);
 					snprintf(method, sizeof method,
 						 "a 32-bit load of the main counter, /dev/mem mapped at 0x%llx",
@@ -232,7 +234,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 		uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
 		uint32_t conf = *(volatile uint32_t *)(page + 0x10);
 		hpet_counter = (volatile const uint32_t *)(page + 0xf0);
-		if (period == 0 || period > 100000000u || period == 0xffffffffu)
+		if (period == 0 || period > 100000000u) /* all ones (nothing answers) is over too */
 			snprintf(why, sizeof why, "HPET period register reads %u fs: not a working HPET", period);
 		else if (!(conf & 1))
 			snprintf(why, sizeof why, "HPET counter halted (ENABLE_CNF clear); not started from here");
@@ -250,8 +252,8 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 	r.width = r.present ? 32 : 0;
 	r.reason = why;
 	one(c, &r, s_hpet, b_hpet);
-	if (page)
-		munmap((void *)((uintptr_t)page & ~(uintptr_t)0xfff), maplen);
+	if (map)
+		munmap(map, maplen);
 	hpet_counter = NULL;
 }
 
@@ -280,8 +282,9 @@ static const char *acpi_tables(const char *root, struct acpi_info *ai, char *why
 	return NULL;
 }
 
+/* *unhealthy is counted up through c.unhealthy, which clang-tidy does not follow. */
 int os_raw_run(struct log *l, const struct os_machine *m, const struct os_raw_opts *o,
-	       struct os_raw_line *lines, int *unhealthy)
+	       struct os_raw_line *lines, int *unhealthy) /* NOLINT(readability-non-const-parameter) */
 {
 	struct ctx c = { l, o, lines, 0, unhealthy };
 	struct os_timer_rec tsc = { .name = "tsc", .call = "rdtsc", .width = 64, .healthy = true, .present = true,

@@ -1,0 +1,79 @@
+#!/bin/sh
+# Run clang-tidy (.clang-tidy) and cppcheck (tests/lint/cppcheck.supp) over
+# FILES with the compile database in DIR (tests/lint/lint.mk writes it).
+# Prints every finding, then one summary line per tool,
+#   lint: clang-tidy: N finding(s) in M file(s)
+# and exits 1 when either found anything.
+#
+#   lint.sh DIR JOBS FILES...
+#
+# CLANG_TIDY and CPPCHECK name the binaries (default clang-tidy, cppcheck).
+set -u
+CLANG_TIDY=${CLANG_TIDY:-clang-tidy}
+CPPCHECK=${CPPCHECK:-cppcheck}
+
+if [ "${1:-}" = --tidy-one ]; then
+	# One file, run in parallel by xargs below: its own log, its own status.
+	# A clean result is reused while the file, every project header, the
+	# flags and .clang-tidy are unchanged (the key), as a build would be.
+	log=$2/tidy/$(printf '%s' "$3" | tr / _).log
+	key=$(cat "$2/tidy-key" "$3" | cksum | tr ' ' _)
+	if [ -f "$2/tidy-cache/$key.rc" ]; then
+		cp "$2/tidy-cache/$key.log" "$log" && cp "$2/tidy-cache/$key.rc" "$log.rc"
+		exit 0
+	fi
+	"$CLANG_TIDY" -p "$2" --quiet "$3" >"$log" 2>&1
+	echo $? >"$log.rc"
+	# Only a clean result is kept: a finding or a crash is looked at again.
+	[ "$(cat "$log.rc")" = 0 ] && cp "$log" "$2/tidy-cache/$key.log" && cp "$log.rc" "$2/tidy-cache/$key.rc"
+	exit 0
+fi
+
+dir=$1 jobs=$2
+shift 2
+top=$(pwd)
+for tool in "$CLANG_TIDY" "$CPPCHECK"; do
+	if ! command -v "$tool" >/dev/null 2>&1; then
+		echo "lint: $tool not found (tests/deps.sh lists it)" >&2
+		exit 2
+	fi
+done
+rm -rf "$dir/tidy" && mkdir -p "$dir/tidy" "$dir/tidy-cache"
+cat .clang-tidy "$dir/compile_commands.json" boot/*.h arch/x86/*.h drivers/*.h probe/*.h \
+	tools/*.h "$CLANG_TIDY" 2>/dev/null >"$dir/tidy-key"
+"$CLANG_TIDY" --version >>"$dir/tidy-key"
+
+# clang-tidy: ~80 s of CPU for the whole tree, most of it the analyzer, so
+# one process per file, JOBS at a time, and unchanged files not again.
+printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" --tidy-one "$dir"
+# A finding in a header shows once per file including it: print each once.
+# "N warnings generated." counts the diagnostics the configuration turned off.
+cat "$dir"/tidy/*.log | grep -v -e '^[0-9]* warnings\{0,1\} generated\.$' \
+	-e '^Suppressed [0-9]* warnings' -e '^Use -header-filter' | sed "s|$top/||" >"$dir/tidy.out"
+grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' "$dir/tidy.out" | sort -u >"$dir/tidy.found"
+tidy_n=$(wc -l <"$dir/tidy.found")
+tidy_bad=0
+for rc in "$dir"/tidy/*.rc; do
+	[ "$(cat "$rc")" = 0 ] && continue
+	tidy_bad=$((tidy_bad + 1))
+	# Failed without a finding line: a crash or a missing tool; still a failure.
+	[ "$tidy_n" -eq 0 ] && tidy_n=1 && echo "lint: clang-tidy failed: $(basename "$rc" .rc)" >>"$dir/tidy.out"
+done
+cat "$dir/tidy.out"
+
+# cppcheck: the same files and flags through the database.  It predefines no
+# compiler macro; gnu-efi's headers and cmd_os.c need __x86_64__.
+"$CPPCHECK" --project="$dir/compile_commands.json" -D__x86_64__ --library=posix \
+	--enable=warning,style,performance,portability --inline-suppr \
+	--suppressions-list=tests/lint/cppcheck.supp --error-exitcode=1 -j "$jobs" --quiet \
+	--template='{file}:{line}:{column}: {severity}: {message} [{id}]' \
+	--output-file="$dir/cppcheck.out"
+cpp_rc=$?
+sed -i "s|$top/||" "$dir/cppcheck.out"
+cat "$dir/cppcheck.out"
+cpp_n=$(grep -c '\[[A-Za-z0-9_]*\]$' "$dir/cppcheck.out")
+[ "$cpp_rc" -ne 0 ] && [ "$cpp_n" -eq 0 ] && cpp_n=1 && echo "lint: cppcheck exited $cpp_rc"
+
+echo "lint: clang-tidy: $tidy_n finding(s) in $tidy_bad file(s)"
+echo "lint: cppcheck: $cpp_n finding(s)"
+[ "$tidy_n" -eq 0 ] && [ "$cpp_n" -eq 0 ]
