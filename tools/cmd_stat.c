@@ -4,9 +4,9 @@
  * ministat keep working; the numbers come from probe/stats.c, which follows
  * ministat's arithmetic (even-N median, two-pass variance, the current
  * relative-uncertainty formula) and the block is printed by
- * tools/ministat_print.c, shared with `tickprobe compare`.  Faster on big inputs: each file is read in
- * one buffer and numbers are parsed by hand (strtod only for unusual forms),
- * instead of fgets + strtok + strtod per line. */
+ * tools/ministat_print.c, shared with `tickprobe compare`.  Faster on big
+ * inputs: tools/stat_input.c reads each file in one buffer and parses numbers
+ * by hand (strtod only for unusual forms). */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -19,6 +19,7 @@
 #include "probe/stats.h"
 #include "tools/commands.h"
 #include "tools/ministat_print.h"
+#include "tools/stat_input.h"
 
 #define MAX_SETS MS_PLOT_SETS /* ministat's limit: its plot draws seven */
 
@@ -59,136 +60,13 @@ static void usage(const char *whine)
 
 /* ---- reading --------------------------------------------------------------- */
 
-/* The whole input in one buffer, with a spare byte for a terminating NUL. */
-static char *slurp(int fd, size_t *len)
-{
-	struct stat sb;
-	size_t cap = 1 << 20, n = 0;
-	char *buf;
-
-	if (fstat(fd, &sb) == 0 && S_ISREG(sb.st_mode) && sb.st_size > 0)
-		cap = (size_t)sb.st_size + 1;
-	buf = malloc(cap + 1);
-	if (!buf)
-		return NULL;
-	for (;;) {
-		ssize_t r;
-		if (n == cap) {
-			char *nb = realloc(buf, cap * 2 + 1);
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
-		r = read(fd, buf + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			free(buf);
-			return NULL;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-	}
-	*len = n;
-	return buf;
-}
-
-static const double pow10_exact[23] = {
-	1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
-	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
-};
-
-/* Parse [s, e) as a number, all of it, or fail (return 0).  Plain decimals
- * with at most 19 significant digits whose mantissa fits 2^53 and whose
- * scale is within 10^±22 are exact with one IEEE multiply or divide (both
- * operands exact), so they equal strtod's correctly rounded result; anything
- * else (hex, inf, nan, long mantissas, leading blanks) goes to strtod.
- * *e is writable: the buffer always has a byte past every token. */
-static int parse_number(char *s, char *e, double *out)
-{
-	const char *p = s;
-	unsigned long long m = 0;
-	int neg = 0, digits = 0, scale = 0, any = 0;
-	char save, *end;
-
-	if (p < e && (*p == '-' || *p == '+'))
-		neg = *p++ == '-';
-	for (; p < e && (unsigned)(*p - '0') < 10; p++, any = 1) {
-		if (m || *p != '0')
-			digits++;
-		m = m * 10 + (unsigned)(*p - '0');
-		if (digits > 19)
-			goto slow;
-	}
-	if (p < e && *p == '.') {
-		for (p++; p < e && (unsigned)(*p - '0') < 10; p++, any = 1) {
-			if (m || *p != '0')
-				digits++;
-			m = m * 10 + (unsigned)(*p - '0');
-			scale--;
-			if (digits > 19)
-				goto slow;
-		}
-	}
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		int es = 0, eneg = 0, ed = 0;
-		p++;
-		if (p < e && (*p == '-' || *p == '+'))
-			eneg = *p++ == '-';
-		for (; p < e && (unsigned)(*p - '0') < 10 && es < 10000; p++, ed++)
-			es = es * 10 + (*p - '0');
-		if (!ed)
-			goto slow;
-		scale += eneg ? -es : es;
-	}
-	if (p != e || !any || m > (1ull << 53) || scale < -22 || scale > 22)
-		goto slow;
-	*out = scale >= 0 ? (double)m * pow10_exact[scale] : (double)m / pow10_exact[-scale];
-	if (neg)
-		*out = -*out;
-	return 1;
-slow:
-	save = *e;
-	*e = '\0';
-	*out = strtod(s, &end);
-	*e = save;
-	return end == e && e != s;
-}
-
-static int push(struct dataset *ds, double v)
-{
-	if (ds->n == ds->cap) {
-		size_t cap = ds->cap ? ds->cap * 2 : 4096;
-		double *nv = realloc(ds->v, cap * sizeof *nv);
-		if (!nv)
-			return 0;
-		ds->v = nv;
-		ds->cap = cap;
-	}
-	ds->v[ds->n++] = v;
-	return 1;
-}
-
-static int is_space(unsigned char c) /* isspace() in the C locale */
-{
-	return c == ' ' || (c >= '\t' && c <= '\r');
-}
-
-/* ministat's line rules: trailing white space is dropped; the line is split
- * on any of the delimiter characters (runs count as one, as with strtok); a
- * token starting with '#' at or before the wanted column makes the line a
- * comment; a line without that column is skipped; the column must be a
- * number, all of it, or the input is rejected naming file and line. */
+/* One input file (or standard input) into ds, with ministat's messages. */
 static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 {
-	int fd = 0;
-	size_t len, line = 0;
-	char *buf, *p, *end;
-	int has_nul;
+	int fd = 0, rc;
+	size_t len, bad_line = 0;
+	char *buf;
+	struct stat_values vals = { ds->v, ds->n, ds->cap };
 
 	if (path && strcmp(path, "-")) {
 		fd = open(path, O_RDONLY);
@@ -198,53 +76,26 @@ static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 		}
 	}
 	ds->name = path ? path : "<stdin>";
-	buf = slurp(fd, &len);
+	buf = stat_input_slurp(fd, &len);
 	if (fd != 0)
 		close(fd);
 	if (!buf) {
 		fprintf(stderr, "tickprobe stat: Cannot read %s: %s\n", ds->name, strerror(errno));
 		return EXIT_UNREADABLE;
 	}
-	end = buf + len;
-	*end = '\0';
-	has_nul = memchr(buf, '\0', len) != NULL;
-	for (p = buf; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p)), *e = nl ? nl : end, *z, *t = NULL;
-		int col = 0;
-		double v;
-
-		line++;
-		if (has_nul && (z = memchr(p, '\0', (size_t)(e - p)))) /* as strlen sees the line */
-			e = z;
-		while (e > p && is_space((unsigned char)e[-1]))
-			e--;
-		while (p < e) {
-			while (p < e && o->delim[(unsigned char)*p])
-				p++;
-			if (p == e || *p == '#')
-				break;
-			t = p;
-			while (p < e && !o->delim[(unsigned char)*p])
-				p++;
-			if (++col == o->column)
-				break;
-		}
-		if (col == o->column && t && *t != '#') {
-			if (!parse_number(t, p, &v)) {
-				fprintf(stderr, "tickprobe stat: Invalid data on line %zu in %s\n", line,
-					ds->name);
-				free(buf);
-				return EXIT_UNREADABLE;
-			}
-			if (!push(ds, v)) {
-				fprintf(stderr, "tickprobe stat: out of memory reading %s\n", ds->name);
-				free(buf);
-				return EXIT_UNREADABLE;
-			}
-		}
-		p = nl ? nl + 1 : end;
-	}
+	rc = stat_input_parse(buf, len, o->delim, o->column, &vals, &bad_line);
 	free(buf);
+	ds->v = vals.v;
+	ds->n = vals.n;
+	ds->cap = vals.cap;
+	if (rc == STAT_INPUT_INVALID) {
+		fprintf(stderr, "tickprobe stat: Invalid data on line %zu in %s\n", bad_line, ds->name);
+		return EXIT_UNREADABLE;
+	}
+	if (rc == STAT_INPUT_NOMEM) {
+		fprintf(stderr, "tickprobe stat: out of memory reading %s\n", ds->name);
+		return EXIT_UNREADABLE;
+	}
 	if (ds->n < 3) {
 		fprintf(stderr, "tickprobe stat: Dataset %s must contain at least 3 data points\n",
 			ds->name);
@@ -351,8 +202,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, int *first)
 				break;
 		}
 	}
-	for (; *delim; delim++)
-		o->delim[(unsigned char)*delim] = 1;
+	stat_input_delims(o->delim, delim);
 	*first = i;
 	return EXIT_CLEAN;
 }
