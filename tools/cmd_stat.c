@@ -118,8 +118,10 @@ static int parse_opts(int argc, char **argv, struct opts *o, int *first)
 	if (isatty(STDOUT_FILENO)) {
 		struct winsize ws;
 		const char *cols = getenv("COLUMNS");
-		if (cols && *cols)
-			o->width = atoi(cols);
+		char *endp;
+		long w = cols ? strtol(cols, &endp, 10) : 0;
+		if (cols && *cols && !*endp && w > 0 && w < 100000)
+			o->width = (int)w;
 		else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != -1 && ws.ws_col > 0)
 			o->width = ws.ws_col - 2;
 	}
@@ -139,7 +141,7 @@ static int parse_opts(int argc, char **argv, struct opts *o, int *first)
 			double d;
 			long l;
 
-			if (strchr("Ccdw", *a)) {
+			if (*a == 'C' || *a == 'c' || *a == 'd' || *a == 'w') {
 				arg = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL;
 				if (!arg) {
 					usage("option requires an argument");
@@ -253,7 +255,7 @@ int cmd_stat(int argc, char **argv)
 		for (i = 0; i < nds; i++)
 			if (ds[i].n > most)
 				most = ds[i].n;
-		scratch = malloc(most * sizeof *scratch); /* NULL: the in-place sort instead */
+		scratch = most ? malloc(most * sizeof *scratch) : NULL; /* NULL: the in-place sort instead */
 		for (i = 0; i < nds; i++) {
 			if (scratch)
 				stats_compute_scratch(ds[i].v, ds[i].n, scratch, &ds[i].st);
