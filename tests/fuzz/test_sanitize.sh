@@ -12,8 +12,7 @@ n=0
 # Sanitized children (the tool run by test_acpi) report the same way.
 ASAN_OPTIONS=detect_leaks=1:halt_on_error=1:abort_on_error=0
 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-LSAN_OPTIONS=suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp:print_suppressions=0
-export ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS
+export ASAN_OPTIONS UBSAN_OPTIONS
 for t in "$BUILD"/asan/tests/test_*; do
 	[ -x "$t" ] || continue
 	name=$(basename "$t")

@@ -57,7 +57,7 @@ static const char *json_of(const struct acpi_info *a)
 
 /* ---- fake physical memory: later regions hide earlier ones ---------------- */
 
-struct region { uint64_t addr; size_t len; uint8_t *data; };
+struct region { uint64_t addr; size_t len; uint8_t *data; bool owned; };
 struct fakemem { struct region r[64]; int n; };
 
 static int fake_read(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -74,7 +74,24 @@ static int fake_read(void *ctx, uint64_t addr, void *buf, size_t len)
 static void place(struct fakemem *m, uint64_t addr, uint8_t *data, size_t len)
 {
 	if (m->n < 64)
-		m->r[m->n++] = (struct region){ addr, len, data };
+		m->r[m->n++] = (struct region){ addr, len, data, false };
+}
+
+/* A region whose bytes the fake memory frees when released. */
+static void place_owned(struct fakemem *m, uint64_t addr, uint8_t *data, size_t len)
+{
+	if (m->n < 64)
+		m->r[m->n++] = (struct region){ addr, len, data, true };
+	else
+		free(data);
+}
+
+static void fakemem_release(struct fakemem *m)
+{
+	for (int i = 0; i < m->n; i++)
+		if (m->r[i].owned)
+			free(m->r[i].data);
+	m->n = 0;
 }
 
 static bool place_file(struct fakemem *m, uint64_t addr, const char *path)
@@ -82,7 +99,7 @@ static bool place_file(struct fakemem *m, uint64_t addr, const char *path)
 	size_t len;
 	uint8_t *d = slurp(path, &len);
 	if (d)
-		place(m, addr, d, len);
+		place_owned(m, addr, d, len);
 	return d != NULL;
 }
 
@@ -133,7 +150,7 @@ static uint64_t load_memmap(struct fakemem *m, const char *dir, const char *only
 			if (!d || got != len)
 				bad++, check(0, "%s: %s is not %u bytes", dir, file, len);
 			if (d)
-				place(m, addr, d, got), laid++;
+				place_owned(m, addr, d, got), laid++;
 			if (!strcmp(sig, "RSDP"))
 				rsdp = addr;
 		}
@@ -410,6 +427,7 @@ static void test_walk(const char *dir, const char *name)
 	      a.nproblems ? a.problems[0] : "");
 	check(strstr(json_of(&a), "\"root\":\"xsdt\"") && strstr(json_of(&a), "\"rsdp\":{\"address\":"),
 	      "%s: JSON names the root and the RSDP", name);
+	fakemem_release(&m);
 }
 
 /* ---- acpi_find_rsdp_bios ------------------------------------------------- */
@@ -507,7 +525,7 @@ static void test_corrupt(void)
 	      strstr(json_of(&a), "\"root\":null"), "corrupt: JSON has null pm_timer, hpet, root");
 
 	/* The whole fwts01 memory with the bad XSDT over the good one: RSDT wins. */
-	m.n = 0;
+	fakemem_release(&m);
 	load_memmap(&m, FWTS01, NULL);
 	place_file(&m, at_xsdt, CORRUPT "/XSDT_bad_checksum.bin");
 	acpi_info_init(&a);
@@ -518,7 +536,7 @@ static void test_corrupt(void)
 	      "corrupt: bad XSDT -> fell back to the RSDT and the FADT it lists");
 
 	/* A good XSDT listing the bad FADT and HPET: both refused, walk completes. */
-	m.n = 0;
+	fakemem_release(&m);
 	load_memmap(&m, FWTS01, NULL);
 	place_file(&m, at_fadt, CORRUPT "/FACP_bad_checksum.bin");
 	place_file(&m, at_hpet, CORRUPT "/HPET_bad_checksum.bin");
@@ -526,6 +544,7 @@ static void test_corrupt(void)
 	check(acpi_walk(&mem, at_rsdp, &a) == 0 && a.root == ACPI_ROOT_XSDT && a.bad_tables == 2 &&
 	      has_problem(&a, fadt_bad) && has_problem(&a, hpet_bad) && !a.have_fadt && !a.have_hpet &&
 	      a.hpet_tables == 1, "corrupt: bad FADT and HPET listed by a good XSDT refused");
+	fakemem_release(&m);
 	free(rsdp);
 }
 
