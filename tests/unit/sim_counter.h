@@ -21,7 +21,7 @@
 static uint64_t sim_now;            /* the fake TSC */
 static uint64_t sim_tsc_step = 10;  /* cycles one TSC read takes */
 
-static uint64_t sim_tsc(void)
+static inline uint64_t sim_tsc(void)
 {
 	sim_now += sim_tsc_step;
 	return sim_now;
@@ -55,7 +55,7 @@ struct sim_counter {
 	size_t n_glitch;
 };
 
-static uint64_t sim_read(const struct counter *cc)
+static inline uint64_t sim_read(const struct counter *cc)
 {
 	struct sim_counter *s = (struct sim_counter *)(uintptr_t)cc;
 	uint64_t v = 0, idx = s->reads++;
@@ -94,7 +94,7 @@ static uint64_t sim_read(const struct counter *cc)
 	return v;
 }
 
-static void sim_counter_init(struct sim_counter *s, const char *name, enum sim_kind kind, unsigned width,
+static inline void sim_counter_init(struct sim_counter *s, const char *name, enum sim_kind kind, unsigned width,
 			     uint64_t hz)
 {
 	memset(s, 0, sizeof *s);
@@ -125,7 +125,7 @@ static uint64_t sim_smi_next = 41;
 static bool sim_smi_fail_after; /* the second SMI read fails */
 static int sim_smi_calls;
 
-static uint64_t sim_bracket(counter_read_fn fn, const struct counter *c)
+static inline uint64_t sim_bracket(counter_read_fn fn, const struct counter *c)
 {
 	sim_br_calls++;
 	fn(c);
@@ -133,7 +133,7 @@ static uint64_t sim_bracket(counter_read_fn fn, const struct counter *c)
 }
 
 /* k back-to-back reads: 7 cycles each plus 3 for the bracket. */
-static uint64_t sim_block(counter_read_fn fn, const struct counter *c, uint64_t k)
+static inline uint64_t sim_block(counter_read_fn fn, const struct counter *c, uint64_t k)
 {
 	(void)fn, (void)c;
 	sim_block_calls++;
@@ -141,13 +141,13 @@ static uint64_t sim_block(counter_read_fn fn, const struct counter *c, uint64_t 
 	return 7 * k + 3;
 }
 
-static uint64_t sim_empty(const struct counter *c)
+static inline uint64_t sim_empty(const struct counter *c)
 {
 	(void)c;
 	return 0;
 }
 
-static bool sim_smi(uint64_t *count)
+static inline bool sim_smi(uint64_t *count)
 {
 	if (sim_smi_calls++ && sim_smi_fail_after)
 		return false;
@@ -155,14 +155,14 @@ static bool sim_smi(uint64_t *count)
 	return true;
 }
 
-static void sim_bracket_script(const uint64_t *costs, size_t n)
+static inline void sim_bracket_script(const uint64_t *costs, size_t n)
 {
 	sim_br_script = costs, sim_br_n = n, sim_br_pos = 0, sim_br_calls = 0;
 	sim_block_k = sim_block_calls = 0;
 	sim_smi_next = 41, sim_smi_calls = 0, sim_smi_fail_after = false;
 }
 
-static void sim_clock(struct probe_clock *pc)
+static inline void sim_clock(struct probe_clock *pc)
 {
 	memset(pc, 0, sizeof *pc);
 	pc->tsc = sim_tsc;

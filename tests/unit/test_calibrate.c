@@ -1,0 +1,168 @@
+/* probe/calibrate.c against simulated counters on a fake 1 GHz TSC: the
+ * calibration finds the TSC's true rate within its stated error, picks the
+ * calibrator with the smallest error, falls back to CPUID's word only when no
+ * counter works, and the frequency check catches a counter that is not at its
+ * nominal rate. */
+#include <math.h>
+#include <stdlib.h>
+#include "tests/unit/check.h"
+#include "tests/unit/sim_counter.h"
+#include "probe/calibrate.h"
+
+static struct sim_counter hpet, pm, pit;
+static struct calibrator cal[3];
+static int said;
+static char last_said[160];
+
+static void say(const char *line)
+{
+	said++;
+	snprintf(last_said, sizeof last_said, "%s", line);
+}
+
+static void setup(void)
+{
+	sim_counter_init(&hpet, "hpet", SIM_RATE, 32, 14318180);
+	sim_counter_init(&pm, "acpi-fast", SIM_RATE, 24, 3579545);
+	sim_counter_init(&pit, "i8254", SIM_RATE, 16, 1193182);
+	pit.down = true;
+	hpet.c.healthy = pm.c.healthy = pit.c.healthy = true;
+	cal[0] = (struct calibrator){ .c = &hpet.c, .source = "hpet" };
+	cal[1] = (struct calibrator){ .c = &pm.c, .source = "pm_timer" };
+	cal[2] = (struct calibrator){ .c = &pit.c, .source = "pit" };
+	said = 0;
+	last_said[0] = 0;
+}
+
+static double off_ppm(double hz) { return (hz / (double)SIM_TSC_HZ - 1.0) * 1e6; }
+
+static void test_choice(void)
+{
+	struct probe_clock pc;
+	struct tsc_claims none = { 0, 0, 0 };
+	struct tsc_choice t;
+	double best = 1e9;
+
+	sim_clock(&pc);
+	setup();
+	t = tsc_calibrate(cal, 3, &none, &pc, 100, say);
+	for (int k = 0; k < 3; k++) {
+		double hz = (double)cal[k].c->nominal_hz / cal[k].rate.ticks_per_cycle;
+		check(cal[k].ok && fabs(off_ppm(hz)) <= cal[k].rate.err_ppm,
+		      "calibrate: %s gives %.1f Hz, %.3f ppm off the true 1 GHz, within its %.3f ppm", cal[k].source,
+		      hz, off_ppm(hz), cal[k].rate.err_ppm);
+		if (cal[k].rate.err_ppm < best)
+			best = cal[k].rate.err_ppm;
+	}
+	check(t.reference && t.err_ppm == best && t.reference->rate.err_ppm == best && !strcmp(t.source, t.reference->source),
+	      "calibrate: the calibrator with the smallest error is chosen (%s, %.3f ppm)", t.source, t.err_ppm);
+	check(fabs(off_ppm(t.hz)) <= t.err_ppm, "calibrate: the chosen %.1f Hz is within its error of the truth", t.hz);
+	check(said == 0, "calibrate: nothing to say when every counter works");
+}
+
+static void test_failures(void)
+{
+	struct probe_clock pc;
+	struct tsc_claims claims = { 24000000ull * 125 / 2, 2600000000ull, 0 };
+	struct tsc_claims hv_only = { 0, 2600000000ull, 2596000000ull };
+	struct tsc_claims none = { 0, 0, 0 };
+	struct tsc_choice t;
+
+	sim_clock(&pc);
+	setup();
+	hpet.c.healthy = false;
+	pm.stop_at = 1; /* frozen from the start: no tick in the window */
+	pc.max_wait_loops = 100000; /* 0.1 s of 1 us reads: past the 20 ms window */
+	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say);
+	check(!cal[0].ok && !cal[1].ok && cal[2].ok && t.reference == &cal[2] && said == 1 &&
+		      strstr(last_said, "acpi-fast") && strstr(last_said, "wait bound"),
+	      "calibrate: an unhealthy counter is skipped, a stopped one said (\"%s\"), the PIT used", last_said);
+
+	setup();
+	hpet.c.healthy = pm.c.healthy = pit.c.healthy = false;
+	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say);
+	check(t.hz == 1500000000.0 && t.err_ppm < 0 && !strcmp(t.source, "cpuid15") && !t.reference,
+	      "calibrate: no counter works: CPUID 0x15's word, error unknown (%s %.0f Hz)", t.source, t.hz);
+	t = tsc_calibrate(cal, 3, &hv_only, &pc, 20, say);
+	check(!strcmp(t.source, "hypervisor") && t.hz == 2596000000.0, "calibrate: then the hypervisor leaf before CPUID 0x16");
+	t = tsc_calibrate(cal, 3, &none, &pc, 20, say);
+	check(t.hz == 0 && !strcmp(t.source, "none"), "calibrate: nothing at all: no frequency, source none");
+}
+
+static void test_frequency_check(void)
+{
+	struct probe_clock pc;
+	struct tsc_claims none = { 0, 0, 0 };
+	struct tsc_choice t;
+	struct freq_check f;
+	struct sim_counter fast, tsc;
+
+	sim_clock(&pc);
+	setup();
+	pm.hz = 3579545 + 179; /* +50 ppm: a real crystal's error, healthy */
+	pit.hz = 1193182 * 103 / 100; /* 3 % fast: not the counter it claims to be */
+	t = tsc_calibrate(cal, 3, &none, &pc, 100, say);
+
+	frequency_check(&pm.c, &cal[1], &t, &f);
+	check(f.valid && pm.c.healthy && fabs(f.ppm - 50.0) <= f.err_ppm + 0.1 && !f.reference,
+	      "frequency: a PM timer 50 ppm fast reads %+.2f +/- %.2f ppm and stays healthy", f.ppm, f.err_ppm);
+	frequency_check(&pit.c, &cal[2], &t, &f);
+	check(f.valid && !pit.c.healthy && strstr(pit.c.reason, "counts at") && strstr(pit.c.reason, "nominal 1193182 Hz"),
+	      "frequency: a PIT 3%% fast is unhealthy (\"%s\")", pit.c.reason);
+	frequency_check(t.reference->c, t.reference, &t, &f);
+	check(f.valid && f.reference && f.ppm == 0.0 && f.err_ppm == t.err_ppm,
+	      "frequency: the reference counter reads 0 ppm by construction, with its own error");
+
+	sim_counter_init(&fast, "hpet64", SIM_RATE, 64, 14318180);
+	fast.c.healthy = true;
+	frequency_check(&fast.c, NULL, &t, &f);
+	check(!f.valid && fast.c.healthy, "frequency: no calibrator for the device: no check, no verdict");
+	sim_counter_init(&tsc, "tsc", SIM_RATE, 64, 0);
+	tsc.c.tsc_based = true;
+	frequency_check(&tsc.c, &cal[0], &t, &f);
+	check(!f.valid, "frequency: a TSC read has no frequency check of its own");
+	t.hz = 0;
+	frequency_check(&pm.c, &cal[1], &t, &f);
+	check(!f.valid, "frequency: no TSC frequency, no check");
+}
+
+static char logbuf[1 << 16];
+static size_t loglen;
+static void sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	if (loglen + n < sizeof logbuf) {
+		memcpy(logbuf + loglen, s, n);
+		loglen += n;
+		logbuf[loglen] = 0;
+	}
+}
+
+static void test_record(void)
+{
+	static struct log l;
+	struct tsc_claims claims = { 0, 2600000000ull, 0 };
+	struct tsc_choice t = { 2600000000.0, -1, "cpuid16", NULL };
+
+	setup();
+	log_init(&l, sink, NULL);
+	loglen = 0;
+	record_tsc(&l, &t, cal, 3, &claims, 100, true);
+	check(strstr(logbuf, "\"hz\":2600000000") && strstr(logbuf, "\"source\":\"cpuid16\"") &&
+		      strstr(logbuf, "\"sources\":{\"cpuid16\":2600000000}") && strstr(logbuf, "\"error_ppm\":null") &&
+		      strstr(logbuf, "\"window_ms\":100") && strstr(logbuf, "\"invariant\":true"),
+	      "record: a CPUID-only frequency has a null error; only the sources that spoke are listed");
+	t = (struct tsc_choice){ 0, -1, "none", NULL };
+	loglen = 0;
+	record_tsc(&l, &t, cal, 3, &claims, 100, false);
+	check(strstr(logbuf, "\"hz\":null") != NULL, "record: no frequency at all is null, never 0");
+}
+
+int main(void)
+{
+	test_choice();
+	test_failures();
+	test_frequency_check();
+	test_record();
+	return check_done();
+}
