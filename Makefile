@@ -19,7 +19,7 @@ HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 HOST_LDLIBS := -lm
 
-CORE_SRC  := $(wildcard probe/*.c) drivers/acpi.c
+CORE_SRC  := $(wildcard probe/*.c) $(wildcard drivers/acpi*.c)
 TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c))
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 
