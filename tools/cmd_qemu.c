@@ -6,7 +6,8 @@
  * image whose environment block (tickprobe.env: 512 bytes, present twice, in
  * the ISO for GRUB and in the ESP for the UEFI app) is rewritten in place with
  * tp_preset, tp_options and tp_timeout=0.  --kernel boots the multiboot ELF32
- * through QEMU's -kernel instead (BIOS only, about 0.1 s to the probe). */
+ * through QEMU's -kernel instead (BIOS only, about 0.1 s to the probe).  The
+ * files, presets and the copy are in tools/qemu_image.c. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -17,11 +18,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
+#include "tools/qemu_image.h"
 
 /* The probe's isa-debug-exit values (arch/x86/run.h) as QEMU reports them:
  * (value << 1) | 1. */
@@ -35,8 +36,6 @@
 #define RC_OTHER 12
 #define RC_MISSING 2
 
-#define ENV_SIG "# GRUB Environment Block\n"
-#define ENV_SIZE 512
 #define MAX_ARGS 96
 
 struct run {
@@ -81,137 +80,6 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\n(tickprobe qemu --help for the options)\n");
 	return EXIT_USAGE;
-}
-
-static bool readable(const char *p) { return p && access(p, R_OK) == 0; }
-
-/* Directory of this program, for finding the image next to it. */
-static void exe_dir(char *buf, size_t cap)
-{
-	ssize_t n = readlink("/proc/self/exe", buf, cap - 1);
-	char *slash;
-	if (n <= 0) {
-		snprintf(buf, cap, ".");
-		return;
-	}
-	buf[n] = 0;
-	slash = strrchr(buf, '/');
-	if (slash)
-		*slash = 0;
-}
-
-/* First readable of: beside the program, ../share/tickprobe, build/ (cwd). */
-static const char *locate(const char *name, const char *source_rel, char *buf, size_t cap)
-{
-	char dir[PATH_MAX - 64];
-	exe_dir(dir, sizeof dir);
-	snprintf(buf, cap, "%s/%s", dir, name);
-	if (readable(buf))
-		return buf;
-	if (source_rel) {
-		snprintf(buf, cap, "%s/../%s", dir, source_rel);
-		if (readable(buf))
-			return buf;
-	}
-	snprintf(buf, cap, "%s/../share/tickprobe/%s", dir, name);
-	if (readable(buf))
-		return buf;
-	snprintf(buf, cap, "%s", source_rel ? source_rel : name);
-	if (!source_rel)
-		snprintf(buf, cap, "build/%s", name);
-	return readable(buf) ? buf : NULL;
-}
-
-/* presets.cfg: "NAME: OPTIONS" lines.  Writes the options of name into out;
- * returns false when the preset is not there (names listed on stderr). */
-static bool preset_options(const char *cfg, const char *name, char *out, size_t cap)
-{
-	FILE *f = fopen(cfg, "r");
-	char line[512], names[512] = "";
-	size_t used;
-	bool found = false;
-
-	if (!f)
-		return false;
-	while (fgets(line, sizeof line, f)) {
-		char *s = line, *colon, *e;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s == '#' || !(colon = strchr(s, ':')))
-			continue;
-		*colon = 0;
-		for (e = colon; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			e[-1] = 0;
-		if (!strcmp(s, "timeout"))
-			continue;
-		used = strlen(names);
-		if (used + strlen(s) + 2 < sizeof names)
-			snprintf(names + used, sizeof names - used, " %s", s);
-		if (!found && !strcmp(s, name)) {
-			char *v = colon + 1;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			v[strcspn(v, "\r\n")] = 0;
-			snprintf(out, cap, "%s", v);
-			found = true;
-		}
-	}
-	fclose(f);
-	if (!found)
-		fprintf(stderr, "tickprobe qemu: no preset '%s' in %s; there are:%s\n", name, cfg, names);
-	return found;
-}
-
-/* One GRUB environment block: signature, name=value lines ('\' escapes
- * '\' and newlines), '#' up to 512 bytes.  False if it would not fit. */
-static bool env_block(char *blk, const char *preset, int timeout, const char *options)
-{
-	char body[ENV_SIZE * 2];
-	size_t n = 0;
-	const char *p;
-
-	n += (size_t)snprintf(body, sizeof body, "%stp_preset=%s\ntp_timeout=%d\ntp_options=", ENV_SIG, preset, timeout);
-	for (p = options; *p && n + 4 < sizeof body; p++) {
-		if (*p == '\\' || *p == '\n')
-			body[n++] = '\\';
-		body[n++] = *p;
-	}
-	body[n++] = '\n';
-	if (n > ENV_SIZE)
-		return false;
-	memset(blk, '#', ENV_SIZE);
-	memcpy(blk, body, n);
-	return true;
-}
-
-/* Copies the image to tmp, rewriting every tickprobe.env block on the way.
- * Returns how many it rewrote, or -1 on an I/O error. */
-static int patch_copy(const char *image, int out_fd, const char *blk)
-{
-	int in = open(image, O_RDONLY), patched = 0;
-	static char buf[1 << 20];
-	ssize_t n;
-
-	if (in < 0)
-		return -1;
-	/* Both copies start a 512-byte sector (ISO blocks are 2048, FAT
-	 * clusters at least 512), and the buffer size is a multiple of 512. */
-	while ((n = read(in, buf, sizeof buf)) > 0) {
-		ssize_t off;
-		for (off = 0; off + ENV_SIZE <= n; off += ENV_SIZE) {
-			char *b = buf + off;
-			if (!memcmp(b, ENV_SIG "tp_preset=", sizeof ENV_SIG - 1 + 10) && b[ENV_SIZE - 1] == '#') {
-				memcpy(b, blk, ENV_SIZE);
-				patched++;
-			}
-		}
-		if (write(out_fd, buf, (size_t)n) != n) {
-			n = -1;
-			break;
-		}
-	}
-	close(in);
-	return n < 0 ? -1 : patched;
 }
 
 /* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
@@ -428,8 +296,8 @@ int cmd_qemu(int argc, char **argv)
 		return RC_MISSING;
 	}
 
-	cfg = locate("presets.cfg", "image/presets.cfg", cfg_buf, sizeof cfg_buf);
-	if (r.preset && cfg && !preset_options(cfg, r.preset, popts, sizeof popts))
+	cfg = qemu_locate("presets.cfg", "image/presets.cfg", cfg_buf, sizeof cfg_buf);
+	if (r.preset && cfg && !qemu_preset_options(cfg, r.preset, popts, sizeof popts))
 		return EXIT_USAGE;
 	if (r.preset && !cfg && r.use_kernel) {
 		fprintf(stderr, "tickprobe qemu: presets.cfg not found; use --options\n");
@@ -453,7 +321,7 @@ int cmd_qemu(int argc, char **argv)
 					"/usr/share/OVMF/OVMF.fd", "/usr/share/qemu/OVMF.fd" };
 		const char *fw = NULL;
 		for (i = 0; i < 5 && !fw; i++)
-			if (cands[i] && (readable(cands[i]) || (i == 0 && r.dry_run)))
+			if (cands[i] && (qemu_readable(cands[i]) || (i == 0 && r.dry_run)))
 				fw = cands[i];
 		if (!fw) {
 			fprintf(stderr, "tickprobe qemu: no OVMF firmware (%s); install the ovmf package\n",
@@ -465,38 +333,38 @@ int cmd_qemu(int argc, char **argv)
 	}
 
 	if (r.use_kernel) {
-		const char *k = r.kernel ? r.kernel : locate("tickprobe.elf32", NULL, kern_buf, sizeof kern_buf);
-		if (!k || (!readable(k) && !r.dry_run)) {
+		const char *k = r.kernel ? r.kernel : qemu_locate("tickprobe.elf32", NULL, kern_buf, sizeof kern_buf);
+		if (!k || (!qemu_readable(k) && !r.dry_run)) {
 			fprintf(stderr, "tickprobe qemu: no kernel %s (make kernel)\n", k ? k : "tickprobe.elf32");
 			return RC_MISSING;
 		}
 		if (!r.preset && cfg)
-			preset_options(cfg, "default", popts, sizeof popts);
+			qemu_preset_options(cfg, "default", popts, sizeof popts);
 		snprintf(cmdline, sizeof cmdline, "%s%s%s", popts, *popts && r.options ? " " : "", r.options ? r.options : "");
 		qa[n++] = "-kernel";
 		qa[n++] = (char *)k;
 		qa[n++] = "-append";
 		qa[n++] = cmdline;
 	} else {
-		const char *img = r.image ? r.image : locate("tickprobe.img", NULL, img_buf, sizeof img_buf);
-		if (!img || (!readable(img) && !r.dry_run)) {
+		const char *img = r.image ? r.image : qemu_locate("tickprobe.img", NULL, img_buf, sizeof img_buf);
+		if (!img || (!qemu_readable(img) && !r.dry_run)) {
 			fprintf(stderr, "tickprobe qemu: no image %s (make image)\n", img ? img : "tickprobe.img");
 			return RC_MISSING;
 		}
 		if (!r.menu && !r.dry_run) {
-			char blk[ENV_SIZE];
+			char blk[QEMU_ENV_SIZE];
 			int fd = mkstemp(tmp_img), got;
 			if (fd < 0) {
 				perror("tickprobe qemu: temporary image");
 				return RC_MISSING;
 			}
 			have_tmp_img = true;
-			if (!env_block(blk, r.preset ? r.preset : "", r.menu_timeout, r.options ? r.options : "")) {
+			if (!qemu_env_block(blk, r.preset ? r.preset : "", r.menu_timeout, r.options ? r.options : "")) {
 				close(fd);
 				unlink(tmp_img);
 				return usage_error("%s", "--options too long for the image's 512-byte block");
 			}
-			got = patch_copy(img, fd, blk);
+			got = qemu_patch_copy(img, fd, blk);
 			close(fd);
 			if (got <= 0) {
 				fprintf(stderr, "tickprobe qemu: %s: %s\n", img,

@@ -1,4 +1,4 @@
-/* libFuzzer harness: the ACPI parser (drivers/acpi.c) on hostile input.
+/* libFuzzer harness: the ACPI parser (drivers/acpi.c, drivers/acpi_tables.c) on hostile input.
  *
  * Input: one mode byte, then the rest.
  *   mode & 3 == 0: the rest is one raw table for acpi_decode_table(), and for

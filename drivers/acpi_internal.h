@@ -1,0 +1,27 @@
+/* Shared between the ACPI walk (drivers/acpi.c) and the table decoders
+ * (drivers/acpi_tables.c); not for use outside drivers/acpi*.c. */
+#ifndef DRIVERS_ACPI_INTERNAL_H
+#define DRIVERS_ACPI_INTERNAL_H
+
+#include "drivers/acpi.h"
+
+/* All four signature bytes are printable ASCII (0x21..0x7e). */
+bool acpi_printable_sig(const uint8_t *s);
+
+/* An OEM id field of n bytes as a C string in dst (n + 1 bytes): unprintable
+ * bytes become '?', and the space or NUL padding is dropped. */
+void acpi_copy_id(char *dst, const uint8_t *src, size_t n);
+
+/* A table refused by acpi_check_table() (or unreadable): counted in
+ * bad_tables, reported as "<where>: <why>, ignored", and an HPET or FADT
+ * among them noted in hpet_none / pm_none.  hdr holds `avail` bytes of it. */
+void acpi_rejected(const uint8_t *hdr, size_t avail, const char *where, const char *why,
+		   struct acpi_info *out);
+
+/* A table whose header and checksum are good and of which `len` bytes are at
+ * t: FACP and HPET are decoded, others give ACPI_OTHER.  addr is where it
+ * lies in memory when addr_known (false for a table read from a file). */
+int acpi_decode_checked(const uint8_t *t, size_t len, const char *where, bool addr_known,
+			uint64_t addr, struct acpi_info *out);
+
+#endif
