@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
+#include "tools/lineup.h"
 #include "tools/logset.h"
 #include "tools/ministat_print.h"
 
@@ -24,19 +25,6 @@ static void usage(FILE *f)
 		   "  -c: confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
 		   "Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged but partly used.\n");
 }
-
-/* OS clocksource -> the hardware counter it reads (the kernel path lined up
- * with the bare-metal read).  Extend here for more clocksources. */
-static const struct { const char *clocksource, *counter; } os_map[] = {
-	{ "tsc", "tsc" },
-	{ "hpet", "hpet" },
-	{ "acpi_pm", "acpi-fast" },
-};
-
-struct logref {
-	const struct lrun *run;
-	int os; /* boot "linux" */
-};
 
 /* A timer's key in the per-counter comparison: OS-side clock calls (which
  * name a clocksource) never mix with a hardware counter of the same name; an
@@ -66,7 +54,7 @@ struct cell {
 	double pct;
 };
 
-static void summary(char keys[][128], size_t nkeys, const struct logref *logs, size_t nlogs,
+static void summary(char keys[][128], size_t nkeys, const struct lrun *const *logs, size_t nlogs,
 		    struct cell *cells, const char *conf)
 {
 	int w = 7;
@@ -76,7 +64,7 @@ static void summary(char keys[][128], size_t nkeys, const struct logref *logs, s
 	printf("\nSummary: p50 ns per read; '*' = differs from the first log with that counter at %s%% "
 	       "confidence (difference of per-round means)\n", conf);
 	for (size_t j = 0; j < nlogs; j++)
-		printf("  [%zu] %s\n", j + 1, logs[j].run->name);
+		printf("  [%zu] %s\n", j + 1, logs[j]->name);
 	printf("%-*s", w, "counter");
 	for (size_t j = 0; j < nlogs; j++) {
 		char h[16];
@@ -103,65 +91,44 @@ static void summary(char keys[][128], size_t nkeys, const struct logref *logs, s
 	}
 }
 
-/* Kernel path vs hardware read: OS per-call p50 minus hardware read p50 (per-round values). */
-static void os_overhead(const struct logref *logs, size_t nlogs, const char *metric, int ci, double conf)
+/* What the kernel's clock call adds on top of the bare hardware read of the
+ * same counter (tools/lineup.h): the median of each side's per-round values,
+ * and the difference of their means with its confidence half-width. */
+static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char *metric, int ci, double conf)
 {
-	int header = 0;
-	for (size_t j = 0; j < nlogs; j++) {
-		const struct lr_node *t;
-		if (!logs[j].os)
-			continue;
-		for (size_t i = 0; (t = lrun_timer_at(logs[j].run, i)); i++) {
-			const char *cs = lr_str(lr_get(t, "clocksource")), *call = lr_str(lr_get(t, "call"));
-			if (!cs)
-				continue;
-			for (size_t m = 0; m < sizeof os_map / sizeof os_map[0]; m++) {
-				if (strcmp(cs, os_map[m].clocksource))
-					continue;
-				for (size_t h = 0; h < nlogs; h++) {
-					const struct lr_node *hw = logs[h].os ? NULL : lrun_timer(logs[h].run, os_map[m].counter);
-					double *a = NULL, *b = NULL;
-					size_t na, nb;
-					struct stats sa, sb;
-					struct stats_diff d;
-					if (!hw)
-						continue;
-					na = timer_rounds(hw, metric, &a);
-					nb = timer_rounds(t, metric, &b);
-					if (!header) {
-						printf("\nKernel path over the bare hardware read (per-round %s, ns; "
-						       "%.1f%% confidence):\n", metric, conf);
-						printf("%-10s %-10s %10s %10s  %-24s %s\n", "clocksrc", "counter",
-						       "os ns", "hw ns", "overhead ns", "call (os log vs hardware log)");
-						header = 1;
-					}
-					if (na < 2 || nb < 2) {
-						printf("%-10s %-10s  fewer than 2 rounds: no test   %s (%s vs %s)\n", cs,
-						       os_map[m].counter, call ? call : "?", logs[j].run->name,
-						       logs[h].run->name);
-					} else {
-						stats_compute(a, na, &sa);
-						stats_compute(b, nb, &sb);
-						stats_compare(&sa, &sb, ci, &d);
-						char ov[64];
-						snprintf(ov, sizeof ov, "%g +/- %g%s", d.diff, d.err,
-							 d.significant ? "" : " (n.s.)");
-						printf("%-10s %-10s %10.1f %10.1f  %-24s %s (%s vs %s)\n", cs,
-						       os_map[m].counter, sb.median, sa.median, ov, call ? call : "?",
-						       logs[j].run->name, logs[h].run->name);
-					}
-					free(a), free(b);
-				}
-			}
+	struct lineup lu;
+
+	if (lineup_build(logs, nlogs, metric, ci, &lu)) {
+		fprintf(stderr, "tickprobe compare: out of memory lining up OS calls with hardware reads\n");
+		return;
+	}
+	for (size_t i = 0; i < lu.n; i++) {
+		const struct lineup_row *r = &lu.rows[i];
+		const char *call = r->call ? r->call : "?";
+		if (!i) {
+			printf("\nKernel path over the bare hardware read (per-round %s, ns; "
+			       "%.1f%% confidence):\n", metric, conf);
+			printf("%-10s %-10s %10s %10s  %-24s %s\n", "clocksrc", "counter", "os ns", "hw ns",
+			       "overhead ns", "call (os log vs hardware log)");
+		}
+		if (!r->tested) {
+			printf("%-10s %-10s  fewer than 2 rounds: no test   %s (%s vs %s)\n", r->clocksource,
+			       r->counter, call, r->os_run->name, r->hw_run->name);
+		} else {
+			char ov[64];
+			snprintf(ov, sizeof ov, "%g +/- %g%s", r->diff, r->err, r->significant ? "" : " (n.s.)");
+			printf("%-10s %-10s %10.1f %10.1f  %-24s %s (%s vs %s)\n", r->clocksource, r->counter,
+			       r->os_p50, r->hw_p50, ov, call, r->os_run->name, r->hw_run->name);
 		}
 	}
+	lineup_free(&lu);
 }
 
 int cmd_compare(int argc, char **argv)
 {
 	static struct logfile files[MAX_LOGS];
 	static char keys[MAX_KEYS][128];
-	struct logref logs[MAX_LOGS];
+	const struct lrun *logs[MAX_LOGS];
 	const char *only[MAX_KEYS], *metric = "p50", *confs = "95";
 	size_t nfiles = 0, nlogs = 0, nkeys = 0, nonly = 0;
 	int status = EXIT_CLEAN, ci;
@@ -207,17 +174,8 @@ int cmd_compare(int argc, char **argv)
 		logfile_load(&files[i], path);
 		logfile_report(&files[i], stderr, "tickprobe compare");
 		status = exit_worse(status, files[i].status);
-		for (size_t k = 0; k < files[i].nruns && nlogs < MAX_LOGS; k++) {
-			const struct lrun *r = &files[i].runs[k];
-			const char *boot;
-			if (r->info.newer_schema || !r->nrecs)
-				continue;
-			boot = lrun_boot(r);
-			logs[nlogs].run = r;
-			logs[nlogs].os = boot && !strcmp(boot, "linux");
-			nlogs++;
-		}
 	}
+	nlogs = lineup_runs(files, nfiles, logs, MAX_LOGS);
 	if (status == EXIT_UNREADABLE || nlogs < 2) {
 		if (status != EXIT_UNREADABLE)
 			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);
@@ -228,7 +186,7 @@ int cmd_compare(int argc, char **argv)
 	/* Counters in order of first appearance. */
 	for (size_t j = 0; j < nlogs; j++) {
 		const struct lr_node *t;
-		for (size_t i = 0; (t = lrun_timer_at(logs[j].run, i)) && nkeys < MAX_KEYS; i++) {
+		for (size_t i = 0; (t = lrun_timer_at(logs[j], i)) && nkeys < MAX_KEYS; i++) {
 			char k[128];
 			size_t q;
 			int keep = !nonly;
@@ -256,7 +214,7 @@ int cmd_compare(int argc, char **argv)
 
 		printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", keys[i], metric);
 		for (size_t j = 0; j < nlogs; j++) {
-			const struct lr_node *t = find_key(logs[j].run, keys[i]);
+			const struct lr_node *t = find_key(logs[j], keys[i]);
 			struct cell *c = &cells[i * nlogs + j];
 			size_t n;
 			if (!t)
@@ -265,13 +223,13 @@ int cmd_compare(int argc, char **argv)
 			c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
 			n = timer_rounds(t, metric, &vals[nsets]);
 			if (n < 2) {
-				printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j].run->name, n);
+				printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j]->name, n);
 				if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason")))
 					printf("  (not healthy: %s)\n", lr_str(lr_get(t, "reason")));
 				free(vals[nsets]);
 				continue;
 			}
-			sets[nsets].name = logs[j].run->name;
+			sets[nsets].name = logs[j]->name;
 			sets[nsets].values = vals[nsets];
 			sets[nsets].n = n;
 			idx[nsets++] = j;

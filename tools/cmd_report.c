@@ -3,7 +3,9 @@
  * One self-contained HTML page (inline CSS and SVG; no scripts, no fonts,
  * nothing fetched) from one or more logs: which logs and how intact they are,
  * the p50 of every counter side by side, overlaid histograms, the
- * ministat-style comparisons with the first log, and one section per machine.
+ * ministat-style comparisons with the first log, what the kernel's clock call
+ * adds over the bare hardware read (when OS and bare-metal logs are both
+ * given), and one section per machine.
  * The page is built in memory and written in one go: a failed run leaves no
  * half page behind (with -o FILE, through FILE.tmp and a rename). */
 #include <stdio.h>
@@ -12,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
+#include "tools/lineup.h"
 #include "tools/report_html.h"
 #include "probe/stats.h"
 
@@ -20,7 +23,9 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tickprobe report LOG... -o FILE [-c LEVEL] [--title TEXT]\n"
 		   "  Write one self-contained HTML page about the logs: their integrity, each\n"
 		   "  machine's fingerprint and results, a histogram per counter with every log\n"
-		   "  overlaid, and each log's per-round values compared with the first log's.\n"
+		   "  overlaid, each log's per-round values compared with the first log's, and,\n"
+		   "  given both a bare-metal and a `tickprobe os` log, the kernel's clock call\n"
+		   "  lined up with the hardware read under it.\n"
 		   "  A file with several runs counts as several logs (FILE#N).\n"
 		   "  -o FILE       the page; \"-\" for stdout (required)\n"
 		   "  -c LEVEL      confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
@@ -77,20 +82,15 @@ static int write_page(const char *path, const char *data, size_t n)
 
 static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
 {
-	for (size_t i = 0; i < nfiles; i++)
-		for (size_t k = 0; k < files[i].nruns && c->nlogs < RP_MAX_LOGS; k++) {
-			const struct lrun *r = &files[i].runs[k];
-			struct rp_log *l = &c->logs[c->nlogs];
-			const char *boot;
-			if (r->info.newer_schema || !r->nrecs)
-				continue;
-			boot = lrun_boot(r);
-			l->run = r;
-			l->os = boot && !strcmp(boot, "linux");
-			if (!lr_num(lr_get(lrun_first(r, "tsc"), "hz"), &l->hz) || !(l->hz > 0))
-				l->hz = 0;
-			c->nlogs++;
-		}
+	const struct lrun *runs[RP_MAX_LOGS];
+	c->nlogs = lineup_runs(files, nfiles, runs, RP_MAX_LOGS);
+	for (size_t j = 0; j < c->nlogs; j++) {
+		struct rp_log *l = &c->logs[j];
+		l->run = runs[j];
+		l->os = lineup_is_os(runs[j]);
+		if (!lr_num(lr_get(lrun_first(runs[j], "tsc"), "hz"), &l->hz) || !(l->hz > 0))
+			l->hz = 0;
+	}
 	/* Counters in order of first appearance, keyed as compare keys them. */
 	for (size_t j = 0; j < c->nlogs; j++) {
 		const struct lr_node *t;
@@ -176,6 +176,7 @@ int cmd_report(int argc, char **argv)
 	rp_summary(&c);
 	rp_histograms(&c);
 	rp_compare(&c);
+	rp_lineup(&c);
 	for (size_t j = 0; j < c.nlogs; j++)
 		rp_machine(&c, j);
 	rp_foot(&c);

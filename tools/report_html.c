@@ -313,6 +313,8 @@ void rp_head(const struct rp_ctx *c)
 	      "distributions</a>", o);
 	if (c->nlogs > 1)
 		fputs("<a href=\"#comparisons\">comparisons</a>", o);
+	if (rp_has_lineup(c))
+		fputs("<a href=\"#kernel-path\">kernel path</a>", o);
 	for (size_t j = 0; j < c->nlogs; j++)
 		fprintf(o, "<a href=\"#run%zu\">machine [%zu]</a>", j + 1, j + 1);
 	fputs("</nav>\n</header>\n", o);

@@ -2,9 +2,11 @@
  *
  * The page is built in parts, one file each: the frame, header and escaping
  * (report_html.c), one section per run (report_machine.c), the histograms
- * as inline SVG (report_svg.c) and the ministat-style comparisons
- * (report_compare.c).  Everything printed from a log goes through rp_esc*:
- * logs come from machines we do not control. */
+ * as inline SVG (report_svg.c), the ministat-style comparisons
+ * (report_compare.c) and the kernel's clock calls over the bare hardware
+ * reads (report_lineup.c, its rows from tools/lineup.h).  Everything
+ * printed from a log goes through rp_esc*: logs come from machines we do
+ * not control. */
 #ifndef TOOLS_REPORT_HTML_H
 #define TOOLS_REPORT_HTML_H
 
@@ -66,6 +68,10 @@ void rp_head(const struct rp_ctx *c);
 void rp_summary(const struct rp_ctx *c);             /* report_compare.c */
 void rp_histograms(const struct rp_ctx *c);          /* report_svg.c */
 void rp_compare(const struct rp_ctx *c);             /* report_compare.c */
+/* Whether the page has the kernel-path section: some log is a `tickprobe
+ * os` log and some other is not. */
+int rp_has_lineup(const struct rp_ctx *c);           /* report_lineup.c */
+void rp_lineup(const struct rp_ctx *c);              /* report_lineup.c */
 void rp_machine(const struct rp_ctx *c, size_t i);   /* report_machine.c */
 void rp_foot(const struct rp_ctx *c);
 

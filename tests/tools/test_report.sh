@@ -132,6 +132,69 @@ check(re.search(r'<tr data-counter="hpet"><td>hpet</td><td class="n[^"]*">' + re
       "summary: hpet p50 of log 1 is the log's %s ns" % want)
 EOF
 
+# The kernel path over the bare hardware read: the page's rows are compare's,
+# pairing for pairing and number for number (both print the overhead with %g),
+# and there are as many as the logs themselves (read with json) pair up.
+lineup() { # page, compare's output, label, the logs (bare-metal ones first, then the OS log)
+	python3 - "$@" <<'EOF'
+import html.parser, json, re, sys
+page, cmp, label, logs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+t = open(page, encoding="utf-8").read()
+class P(html.parser.HTMLParser):
+    def __init__(s):
+        super().__init__(); s.sec = 0; s.depth = 0; s.rows = []; s.cell = None; s.nav = 0; s.link = 0
+    def handle_starttag(s, tag, attrs):
+        a = dict(attrs)
+        if tag == "nav": s.nav = 1
+        if s.nav and tag == "a" and a.get("href") == "#kernel-path": s.link += 1
+        if tag == "section":
+            s.depth += 1
+            if a.get("id") == "kernel-path": s.sec = s.depth
+        if s.sec and tag == "tr" and "data-clocksource" in a: s.rows.append([])
+        if s.sec and tag == "td" and s.rows: s.cell = ""
+    def handle_endtag(s, tag):
+        if tag == "nav": s.nav = 0
+        if tag == "td" and s.cell is not None: s.rows[-1].append(" ".join(s.cell.split())); s.cell = None
+        if tag == "section":
+            if s.sec == s.depth: s.sec = 0
+            s.depth -= 1
+    def handle_data(s, d):
+        if s.cell is not None: s.cell += d
+p = P(); p.feed(t); p.close()
+def name(c): return re.sub(r"^\[\d+\] ", "", c)
+got = []
+for r in p.rows:
+    if len(r) == 6:  # the numbers' cells make one: fewer than 2 rounds
+        got.append((r[0], r[2], r[1], name(r[3]), name(r[4]), "no test"))
+    elif len(r) == 9 and " \u00b1 " in r[7]:
+        d, e = r[7].split(" \u00b1 ")
+        got.append((r[0], r[2], r[1], name(r[3]), name(r[4]), r[5], r[6], d, e, r[8] == "yes"))
+    else:
+        got.append(("unparsed", r))
+want, on = [], False
+for line in open(cmp):
+    line = line.rstrip("\n")
+    if line.startswith("Kernel path over the bare hardware read"): on = True; continue
+    if not on or line.startswith("clocksrc"): continue
+    m = re.match(r"(\S+) +(\S+) +fewer than 2 rounds: no test +(.*) \((.+) vs (.+)\)$", line)
+    if m: want.append((m[1], m[2], m[3], m[4], m[5], "no test")); continue
+    m = re.match(r"(\S+) +(\S+) +(\S+) +(\S+) +(\S+) \+/- (\S+)( \(n\.s\.\))? +(.*) \((.+) vs (.+)\)$", line)
+    want.append((m[1], m[2], m[8], m[9], m[10], m[3], m[4], m[5], m[6], not m[7]) if m else ("unparsed", line))
+# The pairings the logs hold: every OS call on tsc, hpet or acpi_pm, times each bare log with that counter.
+cmap = {"tsc": "tsc", "hpet": "hpet", "acpi_pm": "acpi-fast"}
+def timers(f):
+    return [r for r in map(json.loads, (l for l in open(f, encoding="utf-8", errors="replace") if l.startswith("{")))
+            if r.get("type") == "timer"]
+hw = [{r["name"] for r in timers(f)} for f in logs[:-1]]
+pairs = sum(1 for r in timers(logs[-1]) if cmap.get(r.get("clocksource")) for names in hw if cmap[r["clocksource"]] in names)
+ok = 'id="kernel-path"' in t and p.link == 1 and got == want and len(got) == pairs
+print(("PASS" if ok else "FAIL") + ": %s: kernel path section, linked once, its %d rows are compare's %d and the logs' %d pairings"
+      % (label, len(got), len(want), pairs) + ("" if ok else ": page %s, compare %s" % (got[:2], want[:2])))
+print(("PASS" if pairs > 0 else "FAIL") + ": %s: the logs pair OS calls with hardware reads: %s, overheads %s ns"
+      % (label, sorted(set("%s-%s" % (r[0], r[1]) for r in got)), [r[7] for r in got if len(r) > 6][:4]))
+EOF
+}
+
 # Significance marks: the same counters as `tickprobe compare` stars, at two levels.
 for lvl in 95 99.5; do
 	"$T" report -c $lvl "$OUT/a.log" "$OUT/b.log" "$OUT/os.log" -o "$OUT/report-c$lvl.html" 2>/dev/null
@@ -141,12 +204,24 @@ t = open(sys.argv[1]).read()
 rows = re.findall(r'<tr data-counter="([^"]*)">(.*?)</tr>', t)
 open(sys.argv[1] + ".sig", "w").write("".join(k + "\n" for k, r in sorted(rows) if "sig " in r))
 EOF
-	"$T" compare -c $lvl "$OUT/a.log" "$OUT/b.log" "$OUT/os.log" 2>/dev/null |
-		sed -n '/^Summary/,/^$/p' | awk 'NR > 1 && /\*/ {print $1}' | sort >"$OUT/compare-c$lvl.sig"
+	"$T" compare -c $lvl "$OUT/a.log" "$OUT/b.log" "$OUT/os.log" >"$OUT/compare-c$lvl.txt" 2>/dev/null
+	sed -n '/^Summary/,/^$/p' "$OUT/compare-c$lvl.txt" | awk 'NR > 1 && /\*/ {print $1}' |
+		sort >"$OUT/compare-c$lvl.sig"
 	grep -q "confidence level $lvl" "$OUT/report-c$lvl.html" && cmp -s "$OUT/report-c$lvl.html.sig" "$OUT/compare-c$lvl.sig"
 	ok "-c $lvl: the differences marked are compare's ($(tr '\n' ' ' <"$OUT/compare-c$lvl.sig"))" $? \
 		"report: $(tr '\n' ' ' <"$OUT/report-c$lvl.html.sig") compare: $(tr '\n' ' ' <"$OUT/compare-c$lvl.sig")"
+	lineup "$OUT/report-c$lvl.html" "$OUT/compare-c$lvl.txt" "-c $lvl" "$OUT/a.log" "$OUT/b.log" "$OUT/os.log"
 done
+# Without an OS log, or with nothing else, there is nothing to line up: no
+# section, no link (and compare prints no such table).
+"$T" report "$OUT/a.log" "$OUT/b.log" -o "$OUT/bare.html" 2>/dev/null &&
+	"$T" report "$OUT/os.log" -o "$OUT/os-only.html" 2>/dev/null
+rc=$?
+n=$(cat "$OUT/bare.html" "$OUT/os-only.html" | grep -c 'kernel-path\|Kernel path')
+"$T" compare "$OUT/a.log" "$OUT/b.log" 2>/dev/null | grep -q "Kernel path"
+c=$?
+[ "$rc" = 0 ] && [ "$n" = 0 ] && [ "$c" = 1 ] && grep -q 'id="kernel-path"' "$OUT/report.html"
+ok "kernel path section only with both kinds of log" $? "exit $rc, $n mentions without both kinds, compare grep $c"
 
 # --- rendering in chromium ------------------------------------------------------------
 chrome report.html --screenshot="$ABS/report.png" --window-size=1280,2400 >"$OUT/chrome.out" 2>&1

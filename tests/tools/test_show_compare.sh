@@ -125,6 +125,13 @@ ok "compare summary marks tsc as different (+19.1%)" $? "$(grep -E '^tsc ' "$D/c
 "$T" compare "$D/a.log" "$D/os.log" >"$D/cmp"
 grep -E "^tsc +tsc +25.6 +10.2 +15.35 \+/- 0.2965" "$D/cmp" >/dev/null
 ok "compare os log: kernel path over the tsc read, 15.35 +/- 0.2965 ns" $? "$(tail -3 "$D/cmp")"
+# With two bare-metal logs the OS call is lined up with each, in the order given,
+# and the pairing with a.log is the same row as with a.log alone.
+"$T" compare "$D/a.log" "$D/b.log" "$D/os.log" >"$D/cmp3"
+sed -n '/^Kernel path/,$p' "$D/cmp3" | grep -E '^tsc +tsc ' >"$D/rows3"
+[ "$(wc -l <"$D/rows3")" = 2 ] && head -1 "$D/rows3" | grep -q "(.*/os.log vs .*/a.log)$" &&
+	tail -1 "$D/rows3" | grep -q "(.*/os.log vs .*/b.log)$" && grep -qxF "$(head -1 "$D/rows3")" "$D/cmp"
+ok "compare os log with two bare logs: one kernel-path row each, in order" $? "$(cat "$D/rows3")"
 "$T" compare "$D/two.log" >"$D/cmp"
 ok "compare one file with two runs" $? "$(head -3 "$D/cmp")"
 
