@@ -28,28 +28,18 @@ static inline uint64_t rdtsc(void)
 
 static inline void outb(uint16_t port, uint8_t v) { __asm__ volatile("outb %0, %1" : : "a"(v), "Nd"(port)); }
 static inline void outw(uint16_t port, uint16_t v) { __asm__ volatile("outw %0, %1" : : "a"(v), "Nd"(port)); }
-static inline void outl(uint16_t port, uint32_t v) { __asm__ volatile("outl %0, %1" : : "a"(v), "Nd"(port)); }
 static inline uint8_t inb(uint16_t port)
 {
 	uint8_t v;
 	__asm__ volatile("inb %1, %0" : "=a"(v) : "Nd"(port));
 	return v;
 }
-static inline uint32_t inl(uint16_t port)
-{
-	uint32_t v;
-	__asm__ volatile("inl %1, %0" : "=a"(v) : "Nd"(port));
-	return v;
-}
 
 static inline uint32_t mmio_read32(uint64_t addr) { return *(volatile uint32_t *)(uintptr_t)addr; }
 static inline uint64_t mmio_read64(uint64_t addr) { return *(volatile uint64_t *)(uintptr_t)addr; }
 static inline void mmio_write32(uint64_t addr, uint32_t v) { *(volatile uint32_t *)(uintptr_t)addr = v; }
-static inline void mmio_write64(uint64_t addr, uint64_t v) { *(volatile uint64_t *)(uintptr_t)addr = v; }
 
 static inline void cpu_cli(void) { __asm__ volatile("cli" ::: "memory"); }
-static inline void cpu_sti(void) { __asm__ volatile("sti" ::: "memory"); }
-static inline void cpu_pause(void) { __asm__ volatile("pause"); }
 
 static inline uint64_t read_flags(void)
 {
@@ -57,7 +47,6 @@ static inline uint64_t read_flags(void)
 	__asm__ volatile("pushfq; popq %0" : "=r"(f));
 	return f;
 }
-static inline void write_flags(uint64_t f) { __asm__ volatile("pushq %0; popfq" : : "r"(f) : "memory", "cc"); }
 
 static inline uint64_t read_cr2(void)
 {
