@@ -27,7 +27,7 @@ static void absent(struct counter *c, const char *why)
 	tp_snprintf(c->reason, sizeof c->reason, "%s", why);
 }
 
-void hpet_setup(uint64_t base, struct counter *h32, struct counter *h64)
+void hpet_setup(uint64_t base, const char *why_absent, struct counter *h32, struct counter *h64)
 {
 	uint32_t cap = 0, period = 0;
 	uint64_t start;
@@ -43,8 +43,9 @@ void hpet_setup(uint64_t base, struct counter *h32, struct counter *h64)
 	h32->mask = 0xffffffffull;
 	h64->mask = ~0ull;
 	if (!base) {
-		absent(h32, "no HPET table in ACPI");
-		absent(h64, "no HPET table in ACPI");
+		tp_snprintf(why, sizeof why, "no HPET: %s", why_absent ? why_absent : "no table in ACPI");
+		absent(h32, why);
+		absent(h64, why);
 		return;
 	}
 

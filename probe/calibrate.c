@@ -5,7 +5,7 @@
 struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_claims *claims,
 				const struct probe_clock *pc, uint32_t window_ms, void (*say)(const char *line))
 {
-	struct tsc_choice best = { 0, 0, "none", NULL };
+	struct tsc_choice best = { 0, -1, "none", NULL };
 	char why[112];
 
 	for (int k = 0; k < n; k++) {
@@ -18,7 +18,7 @@ struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_
 			say(why);
 			continue;
 		}
-		if (!best.hz || cal[k].rate.err_ppm < best.err_ppm)
+		if (!best.reference || cal[k].rate.err_ppm < best.err_ppm)
 			best = (struct tsc_choice){ (double)c->nominal_hz / cal[k].rate.ticks_per_cycle,
 						    cal[k].rate.err_ppm, cal[k].source, &cal[k] };
 	}

@@ -213,7 +213,7 @@ static void set_up_counters(void)
 {
 	const char *pm_why = acpi.pm_none ? acpi.pm_none : "no PM timer in the FADT";
 	tsc_describe(&counters[C_TSC], &counters[C_RDTSCP], &counters[C_TSC_LFENCE]);
-	hpet_setup(acpi.have_hpet ? acpi.hpet_address : 0, &counters[C_HPET], &counters[C_HPET64]);
+	hpet_setup(acpi.have_hpet ? acpi.hpet_address : 0, acpi.hpet_none, &counters[C_HPET], &counters[C_HPET64]);
 	acpi_pm_setup(acpi.pm_space != ACPI_SPACE_NONE, acpi.pm_space == ACPI_SPACE_MMIO,
 		      acpi.pm_address, acpi.pm_bits, pm_why, &counters[C_ACPI_FAST], &counters[C_ACPI_SAFE]);
 	i8254_setup(&counters[C_I8254], &counters[C_INB40], &counters[C_OUTB43], &counters[C_PORT80]);
@@ -222,17 +222,22 @@ static void set_up_counters(void)
 			counters[i].read = stuck_read;
 			text("tickprobe: stuck=%s: its reads now return a constant\n", opt.stuck);
 		}
-	if (!acpi.have_hpet && acpi.hpet_none) {
-		tp_snprintf(counters[C_HPET].reason, sizeof counters[0].reason, "no HPET: %s", acpi.hpet_none);
-		tp_memcpy(counters[C_HPET64].reason, counters[C_HPET].reason, sizeof counters[0].reason);
-	}
+}
+
+/* A counter is checked when it is to be measured, and also when something
+ * else needs it healthy: the TSC calibrators (HPET, PM timer, PIT) always,
+ * and the PIT for the single port accesses, which are timed only on a PIT
+ * that works. */
+static bool wanted_or_needed(int i)
+{
+	return options_wants_counter(&opt, counters[i].name) || i == C_HPET || i == C_ACPI_FAST || i == C_I8254;
 }
 
 static void check_counters(void)
 {
 	for (int i = 0; i < N_COUNTERS; i++) {
 		struct counter *c = &counters[i];
-		if (!options_wants_counter(&opt, c->name))
+		if (!wanted_or_needed(i))
 			continue;
 		step = c->name;
 		if (!counter_check(c, &clock))
@@ -288,7 +293,9 @@ static struct tsc_choice calibrate(void)
 	clock.max_wait_cycles = 1ull << 28;
 	clock.max_wait_loops = 1ull << 22;
 	record_tsc(&log, &t, calibrators, N_CALIBRATORS, &claims, opt.calib_ms, cpu_has_invariant_tsc());
-	if (t.err_ppm >= 0)
+	if (t.hz <= 0)
+		text("TSC: frequency unknown (no counter calibrates it, no CPUID leaf states it): costs in cycles only\n");
+	else if (t.err_ppm >= 0)
 		text("TSC: %.0f Hz from %s (error %.2f ppm)\n", t.hz, t.source, t.err_ppm);
 	else
 		text("TSC: %.0f Hz from %s (no counter to check it against)\n", t.hz, t.source);
