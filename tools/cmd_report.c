@@ -9,6 +9,7 @@
  * The page is built in memory and written in one go: a failed run leaves no
  * half page behind (with -o FILE, through FILE.tmp and a rename). */
 #include <stdio.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,12 +57,23 @@ static void now_text(char *buf, size_t cap)
 
 static int write_page(const char *path, const char *data, size_t n)
 {
+	struct stat st;
 	char *tmp;
 	FILE *f;
 	int ok;
 
 	if (!strcmp(path, "-"))
 		return fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
+	/* Not a regular file (/dev/null, a pipe, a terminal): write it in place.
+	 * Renaming a finished page over it would replace the device itself. */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
+		f = fopen(path, "wb");
+		if (!f)
+			return -1;
+		ok = fwrite(data, 1, n, f) == n;
+		ok &= fclose(f) == 0;
+		return ok ? 0 : -1;
+	}
 	tmp = malloc(strlen(path) + 32);
 	if (!tmp)
 		return -1;

@@ -360,4 +360,15 @@ code "unwritable -o" 1 "$T" report "$OUT/a.log" -o "$OUT/no/such/dir/x.html"
 head -c 15 "$OUT/stdout.html" | grep -q '<!DOCTYPE html>' && grep -q '<h1>q35 &lt;alone&gt;</h1>' "$OUT/stdout.html" &&
 	! grep -q 'id="comparisons"' "$OUT/stdout.html"
 ok "-o - writes the page to stdout; --title escaped; one log has no comparisons" $?
+# A special file is written in place, never renamed over: the same path as
+# -o /dev/null, tried on a pipe so that a regression breaks only this test.
+rm -f "$OUT/pipe" "$OUT/pipe.out"
+mkfifo "$OUT/pipe"
+timeout 20 cat "$OUT/pipe" >"$OUT/pipe.out" &
+reader=$!
+timeout 20 "$T" report "$OUT/a.log" -o "$OUT/pipe" 2>/dev/null
+rc=$?
+wait $reader
+[ "$rc" = 0 ] && [ -p "$OUT/pipe" ] && head -c 15 "$OUT/pipe.out" | grep -q '<!DOCTYPE html>'
+ok "-o onto a pipe writes through it and leaves it a pipe" $? "exit $rc"
 rm -rf "$OUT"/chrome.*
