@@ -38,6 +38,8 @@ struct counter {
 
 #define COUNTER_HW_OFFSET 0
 #define COUNTER_MASK_OFFSET 8
+_Static_assert(__builtin_offsetof(struct counter, hw) == COUNTER_HW_OFFSET, "read functions load hw at 0");
+_Static_assert(__builtin_offsetof(struct counter, mask) == COUNTER_MASK_OFFSET, "read functions load mask at 8");
 
 /* A fresh descriptor: zero but for what every read path has; present until
  * its driver finds otherwise. */
