@@ -89,8 +89,11 @@ def split_runs(lines):
 
 
 def lookup(recs, path):
+    """TYPE.key.key or TYPE/NAME.key...: a value from the first record of that
+    type (and name); list items by index."""
     parts = path.split(".")
-    found = [o for o in recs if o.get("type") == parts[0]]
+    rtype, _, name = parts[0].partition("/")
+    found = [o for o in recs if o.get("type") == rtype and (not name or o.get("name") == name)]
     if not found:
         return False, None
     val = found[0]

@@ -27,23 +27,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import checklog  # noqa: E402
 
 
-def find(objs, path):
-    head, _, rest = path.partition(".")
-    rtype, _, name = head.partition("/")
-    recs = [o for o in objs if o.get("type") == rtype and (not name or o.get("name") == name)]
-    if not recs:
-        return False, None
-    val = recs[0]
-    for p in rest.split(".") if rest else []:
-        if isinstance(val, list) and p.isdigit() and int(p) < len(val):
-            val = val[int(p)]
-        elif isinstance(val, dict) and p in val:
-            val = val[p]
-        else:
-            return False, None
-    return True, val
-
-
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("log")
@@ -87,23 +70,23 @@ def main():
 
     objs = [o for _, o in runs[0]["records"] if isinstance(o, dict)]
     if a.status:
-        ok, v = find(objs, "end.status")
+        ok, v = checklog.lookup(objs, "end.status")
         c.check(ok and v == a.status, f"status {a.status}", f"status {v}")
     for e in a.expect:
         path, _, want = e.partition("=")
-        ok, v = find(objs, path)
+        ok, v = checklog.lookup(objs, path)
         c.check(ok and v == json.loads(want), f"{path} == {want}", f"{path} is {json.dumps(v) if ok else 'missing'}")
     for e in a.contains:
         path, _, text = e.partition("~")
-        ok, v = find(objs, path)
+        ok, v = checklog.lookup(objs, path)
         vals = v if isinstance(v, list) else [v]
         good = ok and any(isinstance(x, str) and text in x for x in vals)
         c.check(good, f"{path} mentions '{text}'", f"{path} is {json.dumps(v) if ok else 'missing'}")
     for path in a.absent:
-        ok, v = find(objs, path)
+        ok, v = checklog.lookup(objs, path)
         c.check(not ok, f"no {path}", f"{path} is {json.dumps(v)}")
     for text in a.problem:
-        probs = (find(objs, "begin.option_problems")[1] or []) + (find(objs, "acpi.problems")[1] or [])
+        probs = (checklog.lookup(objs, "begin.option_problems")[1] or []) + (checklog.lookup(objs, "acpi.problems")[1] or [])
         c.check(any(text in p for p in probs), f"a problem mentions '{text}'", f"problems {probs}")
     # Human lines anywhere in the capture: "run ended" comes after the end record.
     human = [t.decode("utf-8", "replace") for t in checklog.clean_lines(data) if not t.lstrip().startswith(b"{")]
@@ -112,13 +95,13 @@ def main():
     if a.order:
         seqs = []
         for p in a.order.split(","):
-            ok, v = find(objs, p + ".seq")
+            ok, v = checklog.lookup(objs, p + ".seq")
             seqs.append(v if ok else None)
         c.check(None not in seqs and seqs == sorted(seqs), f"records in order {a.order}", f"seqs {seqs}")
     if a.msg_out:
         msg = ""
         if a.message:
-            ok, v = find(objs, a.message)
+            ok, v = checklog.lookup(objs, a.message)
             msg = (json.dumps(v) if not isinstance(v, str) else v) if ok else "(missing)"
         with open(a.msg_out, "w") as f:
             f.write(msg.replace("\n", " "))
