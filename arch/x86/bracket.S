@@ -18,9 +18,9 @@
 
 	.text
 
-/* uint64_t bracket_cpuid_rdtscp(counter_read_fn fn, const struct counter *c) */
-	.globl bracket_cpuid_rdtscp
-bracket_cpuid_rdtscp:
+/* Every bracket keeps fn in %r12, the descriptor in %r13 and the first
+ * time stamp in %r14 (callee-saved, so the read may use anything else). */
+.macro ENTER
 	push %rbx
 	push %r12
 	push %r13
@@ -28,6 +28,40 @@ bracket_cpuid_rdtscp:
 	push %r15
 	mov %rdi, %r12
 	mov %rsi, %r13
+.endm
+
+.macro LEAVE
+	pop %r15
+	pop %r14
+	pop %r13
+	pop %r12
+	pop %rbx
+	ret
+.endm
+
+/* LFENCE; RDTSC; LFENCE, joined into %rdx (start) or %rax (end). */
+.macro LFENCE_START
+	lfence
+	rdtsc
+	lfence
+	shl $32, %rdx
+	or %rax, %rdx
+	mov %rdx, %r14
+.endm
+
+.macro LFENCE_END
+	lfence
+	rdtsc
+	lfence
+	shl $32, %rdx
+	or %rdx, %rax
+	sub %r14, %rax
+.endm
+
+/* uint64_t bracket_cpuid_rdtscp(counter_read_fn fn, const struct counter *c) */
+	.globl bracket_cpuid_rdtscp
+bracket_cpuid_rdtscp:
+	ENTER
 	xor %eax, %eax
 	cpuid
 	rdtsc
@@ -44,79 +78,32 @@ bracket_cpuid_rdtscp:
 	cpuid
 	mov %r15, %rax
 	sub %r14, %rax
-	pop %r15
-	pop %r14
-	pop %r13
-	pop %r12
-	pop %rbx
-	ret
+	LEAVE
 
 /* uint64_t bracket_lfence(counter_read_fn fn, const struct counter *c) */
 	.globl bracket_lfence
 bracket_lfence:
-	push %rbx
-	push %r12
-	push %r13
-	push %r14
-	push %r15
-	mov %rdi, %r12
-	mov %rsi, %r13
-	lfence
-	rdtsc
-	lfence
-	shl $32, %rdx
-	or %rax, %rdx
-	mov %rdx, %r14
+	ENTER
+	LFENCE_START
 	mov %r13, %rdi
 	call *%r12
-	lfence
-	rdtsc
-	lfence
-	shl $32, %rdx
-	or %rdx, %rax
-	sub %r14, %rax
-	pop %r15
-	pop %r14
-	pop %r13
-	pop %r12
-	pop %rbx
-	ret
+	LFENCE_END
+	LEAVE
 
 /* uint64_t bracket_block(counter_read_fn fn, const struct counter *c, uint64_t k) */
 	.globl bracket_block
 bracket_block:
-	push %rbx
-	push %r12
-	push %r13
-	push %r14
-	push %r15
-	mov %rdi, %r12
-	mov %rsi, %r13
+	ENTER
 	mov %rdx, %rbx
-	lfence
-	rdtsc
-	lfence
-	shl $32, %rdx
-	or %rax, %rdx
-	mov %rdx, %r14
+	LFENCE_START
 	test %rbx, %rbx
 	jz 2f
 1:	mov %r13, %rdi
 	call *%r12
 	dec %rbx
 	jnz 1b
-2:	lfence
-	rdtsc
-	lfence
-	shl $32, %rdx
-	or %rdx, %rax
-	sub %r14, %rax
-	pop %r15
-	pop %r14
-	pop %r13
-	pop %r12
-	pop %rbx
-	ret
+2:	LFENCE_END
+	LEAVE
 
 /* The empty body: only the call and the return that every read also pays. */
 	.globl bracket_empty_read
