@@ -20,7 +20,7 @@ HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -fno-math-errno \
 HOST_LDLIBS := -lm
 
 CORE_SRC  := $(wildcard probe/*.c) $(wildcard drivers/acpi*.c)
-TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c))
+TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c tools/*/*.c))
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 
 CORE_HOST_OBJ  := $(CORE_SRC:%.c=$(BUILD)/host/%.o)

@@ -1,4 +1,4 @@
-/* The subcommands of the host `tickprobe` command, one file each (tools/cmd_*.c).
+/* The subcommands of the host `tickprobe` command, one file each (tools/PART/cmd_NAME.c).
  * Each takes the arguments after its name (argv[0] is the subcommand name)
  * and returns the process exit status:
  *   0 clean, 1 usage error, 2 input could not be read, 3 input damaged but partly used.

@@ -100,7 +100,7 @@ __attribute__((noreturn)) static void finish(const char *status)
 	if (boot->at_end)
 		boot->at_end(boot->screen_ctx, status);
 	if (machine_is_qemu())
-		outb(0xf4, code); /* isa-debug-exit, when the VM has one */
+		outb(EXIT_PORT, code); /* isa-debug-exit, when the VM has one */
 	text("tickprobe: halted. The results stay on screen; power off or reset when done.\n");
 	for (;;)
 		__asm__ volatile("cli; hlt");

@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "probe/exit_status.h"
 
 struct boot_info {
 	const char *boot;          /* "bios" or "uefi" */
@@ -24,11 +25,5 @@ struct boot_info {
 /* Runs the probe and never returns: it exits QEMU through isa-debug-exit
  * when it finds QEMU, and otherwise halts with the results on screen. */
 __attribute__((noreturn)) void tickprobe_main(const struct boot_info *bi);
-
-/* isa-debug-exit values: QEMU exits with (value << 1) | 1, so these give
- * 33, 35 and 37.  0 never means success: a triple fault exits 0 too. */
-#define EXIT_CODE_OK 0x10
-#define EXIT_CODE_OK_ABSENT 0x11
-#define EXIT_CODE_FAILED 0x12
 
 #endif

@@ -10,7 +10,7 @@
 #
 # The harnesses and everything they call are compiled here with clang and the
 # sanitizers: the gcc-built $(BUILD)/host/*.a carry no coverage instrumentation.
-# Seeds are made from ../shared/data and a real QEMU log into
+# Seeds are made from tests/data and a real QEMU log into
 # $(BUILD)/fuzz/seeds/ (never into the tree); tests/fuzz/corpus/ holds only
 # small hand-written seeds and the inputs of past crashes (regress-*).  New
 # inputs found while fuzzing go to $(BUILD)/fuzz/corpus/<harness>/ and are kept
@@ -22,12 +22,12 @@ FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
 FUZZ_DIR       := $(BUILD)/fuzz
 FUZZ_HARNESSES := acpi logread ministat options
-FUZZ_DATA      := ../shared/data
+FUZZ_DATA      := tests/data
 FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -fno-math-errno -fno-omit-frame-pointer \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(FUZZ_SANITIZE)
 # What the harnesses reach: the core, the log loader and the stat input reader.
-FUZZ_LIB_SRC   := $(CORE_SRC) tools/logset.c tools/stat_input.c
+FUZZ_LIB_SRC   := $(CORE_SRC) tools/log/logset.c tools/stat/input.c
 FUZZ_LIB_OBJ   := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_STAMP     := $(FUZZ_DIR)/seeds/.stamp

@@ -1,5 +1,5 @@
 /* libFuzzer harness: the log reader (probe/logread.c, probe/json_parse.c) and
- * the host loader (tools/logset.c) on hostile serial captures.
+ * the host loader (tools/log/logset.c) on hostile serial captures.
  *
  * Input: three setup bytes, then the capture.
  *   byte 0: the line buffer's size (small ones make "over-long line" paths)
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "probe/logread.h"
-#include "tools/logset.h"
+#include "tools/log/logset.h"
 
 struct seen {
 	unsigned begins, ends, records, problems;

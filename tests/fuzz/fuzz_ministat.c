@@ -1,4 +1,4 @@
-/* libFuzzer harness: `tickprobe stat` input reading (tools/stat_input.c).
+/* libFuzzer harness: `tickprobe stat` input reading (tools/stat/input.c).
  *
  * Input: two option bytes, then the file.
  *   byte 0: the column (-C), 1..8 from its low 3 bits, or a large one
@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/stat_input.h"
+#include "tools/stat/input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Generate the fuzz seed corpora from the shared test data (never copied into
-the repository): mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
+"""Generate the fuzz seed corpora from the real test data in tests/data:
+mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
 
   OUTDIR/acpi/      raw FADT/HPET tables of distinct shapes, and fake physical
                     memories for the walk and the BIOS search (the input

@@ -3,7 +3,7 @@
 
 Usage: ministat_check.py TICKPROBE DATADIR
 
-DATADIR is ../shared/data/ministat: the caseNN_* folders and the netbenches
+DATADIR is tests/data/ministat: the caseNN_* folders and the netbenches
 corpus.  Prints one PASS:/FAIL: line per case and per corpus summary.
 
 Which lines may differ depends on the ministat generation that produced a

@@ -4,7 +4,7 @@
 # options side by side with Debian's ministat where both generations agree.
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
-DATA=../shared/data/ministat
+DATA=tests/data/ministat
 HERE=$(dirname "$0")
 
 if [ ! -x "$TP" ]; then

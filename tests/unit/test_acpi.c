@@ -12,7 +12,7 @@
 #include "drivers/acpi.h"
 #include "probe/json.h"
 
-#define DATA "../shared/data/acpi"
+#define DATA "tests/data/acpi"
 #define FWTS01 DATA "/walk/fwts01_lenovo_thinkpad_crestline"
 #define LHW03 DATA "/walk/lhw03_toshiba_satellite_c70d-b"
 #define CORRUPT DATA "/corrupt/fwts02_corrupted_checksums"

@@ -1,4 +1,4 @@
-/* The log reader (probe/logread.c) and the host loader (tools/logset.c)
+/* The log reader (probe/logread.c) and the host loader (tools/log/logset.c)
  * against logs written by the real writer (probe/log.c), clean and damaged.
  *
  *   test_logread                    run the checks
@@ -13,7 +13,7 @@
 #include "probe/json.h"
 #include "probe/logread.h"
 #include "probe/crc32.h"
-#include "tools/logset.h"
+#include "tools/log/logset.h"
 #include "tools/commands.h"
 
 /* ---- a growable byte buffer, the writer's sink ------------------------------ */

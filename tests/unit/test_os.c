@@ -1,4 +1,4 @@
-/* Clocksource discovery, switching and restoring (tools/os_clocksource.h),
+/* Clocksource discovery, switching and restoring (tools/os/clocksource.h),
  * on fake sysfs trees made in a temporary directory. */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -10,7 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tests/unit/check.h"
-#include "tools/os_clocksource.h"
+#include "tools/os/clocksource.h"
 
 static char base[256];
 

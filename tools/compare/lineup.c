@@ -1,0 +1,135 @@
+/* The kernel's clock call lined up with the bare hardware read beneath it:
+ * see tools/compare/lineup.h. */
+#include <stdlib.h>
+#include <string.h>
+#include "tools/compare/lineup.h"
+#include "probe/stats.h"
+
+/* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
+ * the PM timer once on a sound chipset, as the probe's "acpi-fast" does
+ * ("acpi-safe" reads until two agree).  Extend here for more clocksources. */
+static const struct {
+	const char *clocksource, *counter;
+} os_map[] = {
+	{ "tsc", "tsc" },
+	{ "hpet", "hpet" },
+	{ "acpi_pm", "acpi-fast" },
+};
+
+int lineup_is_os(const struct lrun *r)
+{
+	const char *boot = lrun_boot(r);
+	return boot && !strcmp(boot, "linux");
+}
+
+size_t lineup_runs(const struct logfile *files, size_t nfiles, const struct lrun **out, size_t cap)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < nfiles; i++)
+		for (size_t k = 0; k < files[i].nruns && n < cap; k++) {
+			const struct lrun *r = &files[i].runs[k];
+			if (!r->info.newer_schema && r->nrecs)
+				out[n++] = r;
+		}
+	return n;
+}
+
+static const char *counter_of(const char *clocksource)
+{
+	for (size_t m = 0; m < sizeof os_map / sizeof os_map[0]; m++)
+		if (!strcmp(clocksource, os_map[m].clocksource))
+			return os_map[m].counter;
+	return NULL;
+}
+
+static int push(struct lineup *l, size_t *cap, const struct lineup_row *row)
+{
+	if (l->n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 16;
+		struct lineup_row *p = realloc(l->rows, ncap * sizeof *p);
+		if (!p)
+			return -1;
+		l->rows = p, *cap = ncap;
+	}
+	l->rows[l->n++] = *row;
+	return 0;
+}
+
+/* The row for one OS timer against one hardware timer; *so summarises the OS
+ * timer's per-round values (row->os_n of them) when there are 2 or more. */
+static void measure(struct lineup_row *row, const struct lr_node *hw, const char *metric, const struct stats *so,
+		    int conf_index)
+{
+	double *h = NULL;
+	struct stats sh;
+	struct stats_diff d;
+
+	row->hw_n = timer_rounds(hw, metric, &h);
+	if (row->os_n >= 2 && row->hw_n >= 2) {
+		stats_compute(h, row->hw_n, &sh);
+		stats_compare(&sh, so, conf_index, &d);
+		row->tested = 1;
+		row->os_p50 = so->median;
+		row->hw_p50 = sh.median;
+		row->diff = d.diff;
+		row->err = d.err;
+		row->significant = d.significant;
+	}
+	free(h);
+}
+
+int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metric, int conf_index,
+		 struct lineup *out)
+{
+	size_t cap = 0;
+
+	out->rows = NULL;
+	out->n = 0;
+	for (size_t j = 0; j < nruns; j++) {
+		const struct lr_node *t;
+		if (!lineup_is_os(runs[j]))
+			continue;
+		for (size_t i = 0; (t = lrun_timer_at(runs[j], i)); i++) {
+			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? counter_of(cs) : NULL;
+			double *o = NULL;
+			struct stats so = { 0 };
+			struct lineup_row row;
+			int fail = 0;
+
+			if (!counter)
+				continue;
+			memset(&row, 0, sizeof row);
+			row.clocksource = cs;
+			row.call = lr_str(lr_get(t, "call"));
+			row.counter = counter;
+			row.os_log = j;
+			row.os_run = runs[j];
+			row.os_n = timer_rounds(t, metric, &o);
+			if (row.os_n >= 2)
+				stats_compute(o, row.os_n, &so); /* sorts o; it is not used after */
+			for (size_t h = 0; h < nruns && !fail; h++) {
+				const struct lr_node *hw = lineup_is_os(runs[h]) ? NULL : lrun_timer(runs[h], counter);
+				struct lineup_row r = row;
+				if (!hw)
+					continue;
+				r.hw_log = h;
+				r.hw_run = runs[h];
+				measure(&r, hw, metric, &so, conf_index);
+				fail = push(out, &cap, &r);
+			}
+			free(o);
+			if (fail) {
+				lineup_free(out);
+				return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+void lineup_free(struct lineup *l)
+{
+	free(l->rows);
+	l->rows = NULL;
+	l->n = 0;
+}

@@ -1,0 +1,258 @@
+/* tickprobe capture DEVICE [--baud N] [-o FILE] [--timeout S]
+ *
+ * Records a serial log from a real machine: the device is set raw, 8N1, no
+ * flow control; every byte goes to FILE untouched (the reader copes with the
+ * firmware's noise later), and the capture stops after the first complete
+ * `end` record line, on the timeout, on Ctrl-C, or when the device goes away.
+ * Then the saved file is checked with the log reader and a verdict printed. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+#include "tools/commands.h"
+#include "tools/log/logset.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tickprobe capture DEVICE [--baud N] [-o FILE] [--timeout S]\n"
+		   "  Record the probe's serial output from DEVICE (e.g. /dev/ttyUSB0) into FILE\n"
+		   "  (default capture-YYYYmmdd-HHMMSS.log) until the end record arrives or S\n"
+		   "  seconds pass (default 900; 0 waits forever).  Baud default 115200, 8N1.\n"
+		   "Exit status: 0 complete and undamaged, 1 usage, 2 cannot open, 3 damaged or partial.\n");
+}
+
+static const struct { long baud; speed_t code; } speeds[] = {
+	{ 1200, B1200 }, { 2400, B2400 }, { 4800, B4800 }, { 9600, B9600 }, { 19200, B19200 },
+	{ 38400, B38400 }, { 57600, B57600 }, { 115200, B115200 }, { 230400, B230400 },
+	{ 460800, B460800 }, { 921600, B921600 }, { 1000000, B1000000 }, { 1500000, B1500000 },
+	{ 2000000, B2000000 }, { 3000000, B3000000 }, { 4000000, B4000000 },
+};
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { (void)sig; interrupted = 1; }
+
+struct progress {
+	unsigned long long bytes, records;
+	char timer[64];   /* name of the last timer record, or the last human line */
+	char text[64];
+	int ended;
+};
+
+static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
+		      size_t len, const struct lr_node *root)
+{
+	struct progress *p = ctx;
+	const char *type = lr_str(lr_get(root, "type")), *name = lr_str(lr_get(root, "name"));
+	(void)run, (void)line, (void)text, (void)len;
+	p->records++;
+	if (type && !strcmp(type, "timer") && name)
+		snprintf(p->timer, sizeof p->timer, "%s done", name);
+}
+
+static void on_run_end(void *ctx, const struct lr_run *run)
+{
+	struct progress *p = ctx;
+	if (run->has_end)
+		p->ended = 1;
+}
+
+/* The last human text line, as a hint of what the probe is doing. */
+static void track_text(struct progress *p, char *line, size_t *len, const char *buf, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		if (buf[i] != '\n') {
+			if (*len < 255)
+				line[(*len)++] = buf[i];
+			continue;
+		}
+		size_t k = lr_clean_line(line, *len);
+		if (k && line[0] != '{') {
+			size_t j = 0;
+			for (size_t q = 0; q < k && j + 1 < sizeof p->text; q++)
+				if ((unsigned char)line[q] >= 0x20 && (unsigned char)line[q] < 0x7f)
+					p->text[j++] = line[q];
+			p->text[j] = 0;
+		}
+		*len = 0;
+	}
+}
+
+static int open_device(const char *dev, speed_t speed)
+{
+	struct termios tio;
+	int fd = open(dev, O_RDWR | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		fd = open(dev, O_RDONLY | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0) {
+		fprintf(stderr, "tickprobe capture: cannot open %s: %s\n", dev, strerror(errno));
+		return -1;
+	}
+	if (tcgetattr(fd, &tio) == 0) {
+		cfmakeraw(&tio);
+		tio.c_cflag &= ~(tcflag_t)(CSIZE | PARENB | CSTOPB | CRTSCTS);
+		tio.c_cflag |= CS8 | CLOCAL | CREAD;
+		tio.c_iflag &= ~(tcflag_t)(IXON | IXOFF | IXANY);
+		tio.c_cc[VMIN] = 1;
+		tio.c_cc[VTIME] = 0;
+		cfsetispeed(&tio, speed);
+		cfsetospeed(&tio, speed);
+		if (tcsetattr(fd, TCSANOW, &tio) != 0)
+			fprintf(stderr, "tickprobe capture: %s: cannot set 8N1 raw: %s (going on)\n", dev,
+				strerror(errno));
+	} else if (errno == ENOTTY) {
+		fprintf(stderr, "tickprobe capture: %s is not a terminal; reading it as is\n", dev);
+	}
+	return fd;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void show_progress(const struct progress *p, double elapsed, int tty, int final)
+{
+	fprintf(stderr, "%s%6.1fs %10llu bytes %5llu records  %-40.40s%s", tty ? "\r" : "", elapsed, p->bytes,
+		p->records, p->timer[0] ? p->timer : p->text, tty && !final ? "" : "\n");
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	const char *dev = NULL, *outpath = NULL;
+	char defname[64], *end, tline[256];
+	long baud = 115200;
+	double timeout = 900, start, last_shown = 0;
+	speed_t speed = 0;
+	struct progress prog;
+	static char linebuf[LR_LINE_MAX + 1], strs[LR_LINE_MAX + 16];
+	static struct lr_node nodes[64 * 1024];
+	static struct logread rd;
+	struct lr_sink sink = { &prog, NULL, on_record, NULL, on_run_end };
+	struct logfile f;
+	size_t tlen = 0;
+	int fd, tty = isatty(2), st;
+	FILE *out;
+	char buf[4096];
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		int has = i + 1 < argc;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			return EXIT_CLEAN;
+		} else if (!strcmp(a, "--baud") && has) {
+			baud = strtol(argv[++i], &end, 10);
+			if (*end)
+				baud = -1;
+		} else if (!strcmp(a, "-o") && has) {
+			outpath = argv[++i];
+		} else if (!strcmp(a, "--timeout") && has) {
+			timeout = strtod(argv[++i], &end);
+			if (*end || timeout < 0) {
+				fprintf(stderr, "tickprobe capture: --timeout takes seconds (0: none)\n");
+				return EXIT_USAGE;
+			}
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "tickprobe capture: unknown option or missing value: '%s'\n", a);
+			usage(stderr);
+			return EXIT_USAGE;
+		} else if (!dev) {
+			dev = a;
+		} else {
+			fprintf(stderr, "tickprobe capture: one DEVICE only ('%s')\n", a);
+			return EXIT_USAGE;
+		}
+	}
+	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+		if (speeds[i].baud == baud)
+			speed = speeds[i].code;
+	if (!speed) {
+		fprintf(stderr, "tickprobe capture: unsupported baud rate (try 115200)\n");
+		return EXIT_USAGE;
+	}
+	if (!dev) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!outpath) {
+		time_t t = time(NULL);
+		strftime(defname, sizeof defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));
+		outpath = defname;
+	}
+	if ((fd = open_device(dev, speed)) < 0)
+		return EXIT_UNREADABLE;
+	if (!(out = fopen(outpath, "wb"))) {
+		fprintf(stderr, "tickprobe capture: cannot write %s: %s\n", outpath, strerror(errno));
+		close(fd);
+		return EXIT_UNREADABLE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	memset(&prog, 0, sizeof prog);
+	lr_init(&rd, linebuf, LR_LINE_MAX, nodes, sizeof nodes / sizeof nodes[0], strs, sizeof strs, &sink);
+	if (timeout > 0)
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (timeout %g s)\n", dev, baud, outpath, timeout);
+	else
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (no timeout)\n", dev, baud, outpath);
+	start = now();
+	while (!prog.ended && !interrupted) {
+		struct pollfd pfd = { fd, POLLIN, 0 };
+		double t = now() - start;
+		ssize_t n;
+		if (timeout > 0 && t >= timeout) {
+			fprintf(stderr, "%stickprobe capture: timeout after %.0f s\n", tty ? "\n" : "", timeout);
+			break;
+		}
+		if (t - last_shown >= (tty ? 0.5 : 2.0)) {
+			show_progress(&prog, t, tty, 0);
+			last_shown = t;
+		}
+		if (poll(&pfd, 1, 200) <= 0)
+			continue;
+		n = read(fd, buf, sizeof buf);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			continue;
+		if (n <= 0) { /* EIO: the other end of a pty closed; 0: end of a file */
+			fprintf(stderr, "%stickprobe capture: %s closed\n", tty ? "\n" : "", dev);
+			break;
+		}
+		fwrite(buf, 1, (size_t)n, out);
+		fflush(out);
+		prog.bytes += (unsigned long long)n;
+		track_text(&prog, tline, &tlen, buf, (size_t)n);
+		lr_feed(&rd, buf, (size_t)n);
+	}
+	if (interrupted)
+		fprintf(stderr, "%stickprobe capture: interrupted\n", tty ? "\n" : "");
+	show_progress(&prog, now() - start, tty, 1);
+	close(fd);
+	if (fclose(out) != 0) {
+		fprintf(stderr, "tickprobe capture: writing %s failed: %s\n", outpath, strerror(errno));
+		return EXIT_DAMAGED;
+	}
+
+	/* The verdict comes from reading the saved file back, as show would. */
+	st = logfile_load(&f, outpath);
+	logfile_report(&f, stderr, "tickprobe capture");
+	if (st == EXIT_CLEAN && prog.ended) {
+		fprintf(stderr, "tickprobe capture: %s: complete and undamaged (%llu records, %llu bytes)\n",
+			outpath, (unsigned long long)f.records, prog.bytes);
+	} else {
+		char s[160];
+		const char *what = f.nruns ? lrun_state(&f.runs[f.nruns - 1], s, sizeof s) : "no records";
+		fprintf(stderr, "tickprobe capture: %s: %s %s (%llu records, %llu bytes)\n", outpath,
+			prog.ended ? "damaged:" : "partial:", what, (unsigned long long)f.records, prog.bytes);
+		st = EXIT_DAMAGED;
+	}
+	logfile_free(&f);
+	return st;
+}

@@ -1,0 +1,317 @@
+/* tickprobe show LOG… [--json] [--run N]: one machine's results as a table.
+ *
+ * Per run: the timer table (cost per read in ns, throughput, frequency error,
+ * health), then the machine fingerprint, the TSC frequency and its sources,
+ * the harness overhead and the ACPI findings.  Damage is stated up front and
+ * every problem goes to stderr as FILE:LINE: reason. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/commands.h"
+#include "tools/log/logset.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tickprobe show LOG... [--json] [--run N]\n"
+		   "  Show the results of each run in LOG as a table (or, with --json, as one\n"
+		   "  JSON document).  A file with several runs shows each as FILE#N; --run N\n"
+		   "  picks one.  Problems go to stderr as FILE:LINE: reason.\n"
+		   "Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged but partly used.\n");
+}
+
+static void jstr(FILE *o, const char *s)
+{
+	if (!s) {
+		fputs("null", o);
+		return;
+	}
+	fputc('"', o);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c < 0x20 || c >= 0x7f)
+			fprintf(o, "\\u%04x", c); /* bytes as the writer escapes them */
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+/* A number member copied as written (exact), or null. */
+static void jnum(FILE *o, const struct lr_node *n)
+{
+	char b[64];
+	if (n && n->kind == LR_NUM)
+		fputs(fmt_num(b, sizeof b, n, -1), o);
+	else
+		fputs("null", o);
+}
+
+/* A record is valid JSON on its own: embed it unchanged (exact numbers). */
+static void jrecord(FILE *o, const struct lrun *r, const char *type)
+{
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].type && !strcmp(r->recs[i].type, type)) {
+			fwrite(r->recs[i].text, 1, r->recs[i].len, o);
+			return;
+		}
+	fputs("null", o);
+}
+
+static const char *ns(char *b, size_t cap, const struct lr_node *t, const char *path)
+{
+	double v;
+	if (!lr_num(lr_path(t, path), &v))
+		return "-";
+	snprintf(b, cap, "%.1f", v);
+	return b;
+}
+
+static void show_timers(const struct lrun *r)
+{
+	const struct lr_node *t;
+	char b[6][32], fr[48], rps[32];
+	double v, e;
+	int w = 14; /* the name column fits the longest name (OS logs: "gettimeofday@tsc") */
+
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		const char *name = lr_str(lr_get(t, "name"));
+		if (name && (int)strlen(name) > w)
+			w = (int)strlen(name);
+	}
+	printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, "counter", "p50 ns", "min ns", "mean ns",
+	       "sd ns", "p99 ns", "reads/s", "freq error ppm", "health");
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		const char *name = lr_str(lr_get(t, "name"));
+		const char *reason = lr_str(lr_get(t, "reason"));
+		if (lr_true(lr_path(t, "freq.reference"))) {
+			snprintf(fr, sizeof fr, "reference");
+		} else if (lr_num(lr_path(t, "freq.ppm"), &v)) {
+			if (lr_num(lr_path(t, "freq.err_ppm"), &e))
+				snprintf(fr, sizeof fr, "%+.2f +/- %.2f", v, e);
+			else
+				snprintf(fr, sizeof fr, "%+.2f", v);
+		} else {
+			snprintf(fr, sizeof fr, "-");
+		}
+		if (lr_num(lr_path(t, "throughput.reads_per_s"), &v))
+			snprintf(rps, sizeof rps, "%.0f", v);
+		else
+			snprintf(rps, sizeof rps, "-");
+		printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, name ? name : "?",
+		       ns(b[0], 32, t, "cost_ns.p50"), ns(b[1], 32, t, "cost_ns.min"),
+		       ns(b[2], 32, t, "cost_ns.mean"), ns(b[3], 32, t, "cost_ns.sd"),
+		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr,
+		       lr_true(lr_get(t, "healthy")) ? "ok" : reason ? reason : "not healthy");
+		if (lr_str(lr_get(t, "note")))
+			printf("%-*s note: %s\n", w, "", lr_str(lr_get(t, "note")));
+	}
+}
+
+static const char *txt(const struct lr_node *n, char *b, size_t cap)
+{
+	const char *s = lr_str(n);
+	if (s)
+		return s;
+	if (n && n->kind == LR_BOOL)
+		return n->b ? "yes" : "no";
+	if (n && n->kind == LR_NUM)
+		return fmt_num(b, cap, n, -1);
+	return "unknown";
+}
+
+static void show_rest(const struct lrun *r)
+{
+	const struct lr_node *m = lrun_first(r, "machine"), *t = lrun_first(r, "tsc");
+	const struct lr_node *o = lrun_first(r, "overhead"), *a = lrun_first(r, "acpi"), *x;
+	char b[8][64];
+	uint64_t u;
+	double v;
+
+	if (m) {
+		printf("\nmachine   %s \"%s\"\n", txt(lr_get(m, "cpu_vendor"), b[0], 64),
+		       txt(lr_get(m, "cpu_brand"), b[1], 64));
+		printf("          family %s model %s stepping %s microcode ", txt(lr_get(m, "family"), b[2], 64),
+		       txt(lr_get(m, "model"), b[3], 64), txt(lr_get(m, "stepping"), b[4], 64));
+		if (lr_uint(lr_get(m, "microcode"), &u))
+			printf("0x%llx\n", (unsigned long long)u);
+		else
+			printf("unknown\n");
+		x = lr_get(m, "hypervisor");
+		printf("          hypervisor %s, invariant TSC %s, cores %s\n",
+		       lr_str(x) ? lr_str(x) : "none", txt(lr_get(m, "invariant_tsc"), b[5], 64),
+		       txt(lr_get(m, "cores"), b[6], 64));
+	}
+	if (t) {
+		printf("tsc       ");
+		if (lr_num(lr_get(t, "hz"), &v))
+			printf("%.6f MHz", v / 1e6);
+		else
+			printf("frequency unknown");
+		printf(" from %s", txt(lr_get(t, "source"), b[0], 64));
+		if (lr_num(lr_get(t, "error_ppm"), &v))
+			printf(" (+/- %.1f ppm)", v);
+		printf("\n");
+		x = lr_get(t, "sources");
+		for (x = x && x->kind == LR_OBJ ? x->child : NULL; x; x = x->next)
+			printf("          %-10s %s Hz\n", x->key, txt(x, b[1], 64));
+	}
+	if (o) {
+		printf("overhead  %s: p50 %s cycles, min %s, mean %s, %s samples, %s subtracted\n",
+		       txt(lr_get(o, "sequence"), b[0], 64), txt(lr_path(o, "cycles.p50"), b[1], 64),
+		       txt(lr_path(o, "cycles.min"), b[2], 64), txt(lr_path(o, "cycles.mean"), b[3], 64),
+		       txt(lr_get(o, "samples"), b[4], 64), txt(lr_get(o, "subtracted"), b[5], 64));
+	}
+	if (a) {
+		x = lr_get(a, "pm_timer");
+		printf("acpi      root %s; PM timer ", txt(lr_get(a, "root"), b[0], 64));
+		if (x && x->kind == LR_OBJ && lr_uint(lr_get(x, "address"), &u))
+			printf("%s 0x%llx, %s-bit", txt(lr_get(x, "space"), b[1], 64), (unsigned long long)u,
+			       txt(lr_get(x, "bits"), b[2], 64));
+		else
+			printf("none");
+		x = lr_get(a, "hpet");
+		printf("; HPET ");
+		if (x && x->kind == LR_OBJ && lr_uint(lr_get(x, "address"), &u)) {
+			printf("0x%llx", (unsigned long long)u);
+			if (lr_uint(lr_get(x, "block_id"), &u))
+				printf(" (block id 0x%08llx, %s table(s))", (unsigned long long)u,
+				       txt(lr_get(x, "tables"), b[3], 64));
+		} else {
+			printf("none");
+		}
+		printf("\n");
+		x = lr_get(a, "problems");
+		for (x = x && x->kind == LR_ARR ? x->child : NULL; x; x = x->next)
+			printf("          problem: %s\n", lr_str(x) ? lr_str(x) : "?");
+	}
+}
+
+static void show_text(const struct lrun *r)
+{
+	const struct lr_node *b = lrun_first(r, "begin"), *e = lrun_first(r, "end");
+	char st[160];
+	printf("%s: %s", r->name, lrun_state(r, st, sizeof st));
+	if (b)
+		printf(", tickprobe %s, boot %s", lr_str(lr_get(b, "version")) ? lr_str(lr_get(b, "version")) : "?",
+		       lr_str(lr_get(b, "boot")) ? lr_str(lr_get(b, "boot")) : "?");
+	if (e && lr_str(lr_get(e, "status")))
+		printf(", status %s", lr_str(lr_get(e, "status")));
+	printf("\n\n");
+	show_timers(r);
+	show_rest(r);
+}
+
+static void show_json(const struct lrun *r, int first)
+{
+	const struct lr_node *t;
+	char st[160];
+	static const char *const cols[][2] = {
+		{ "p50_ns", "cost_ns.p50" }, { "min_ns", "cost_ns.min" }, { "mean_ns", "cost_ns.mean" },
+		{ "sd_ns", "cost_ns.sd" }, { "p99_ns", "cost_ns.p99" }, { "max_ns", "cost_ns.max" },
+		{ "reads_per_s", "throughput.reads_per_s" }, { "freq_ppm", "freq.ppm" },
+		{ "freq_err_ppm", "freq.err_ppm" },
+	};
+
+	printf("%s{\"log\":", first ? "" : ",\n");
+	jstr(stdout, r->name);
+	printf(",\"state\":");
+	jstr(stdout, lrun_state(r, st, sizeof st));
+	printf(",\"complete\":%s,\"damaged\":%s,\"problems\":[", r->info.has_end ? "true" : "false",
+	       lrun_damaged(r) ? "true" : "false");
+	for (size_t i = 0; i < r->nprobs; i++) {
+		printf("%s{\"line\":%u,\"reason\":", i ? "," : "", (unsigned)r->probs[i].line);
+		jstr(stdout, r->probs[i].msg);
+		printf("}");
+	}
+	printf("],\n\"timers\":[");
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		printf("%s\n{\"counter\":", i ? "," : "");
+		jstr(stdout, lr_str(lr_get(t, "name")));
+		printf(",\"healthy\":%s,\"reason\":", lr_true(lr_get(t, "healthy")) ? "true" : "false");
+		jstr(stdout, lr_str(lr_get(t, "reason")));
+		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+			printf(",\"%s\":", cols[k][0]);
+			jnum(stdout, lr_path(t, cols[k][1]));
+		}
+		printf("}");
+	}
+	printf("],\n\"begin\":");
+	jrecord(stdout, r, "begin");
+	printf(",\n\"machine\":");
+	jrecord(stdout, r, "machine");
+	printf(",\n\"tsc\":");
+	jrecord(stdout, r, "tsc");
+	printf(",\n\"overhead\":");
+	jrecord(stdout, r, "overhead");
+	printf(",\n\"acpi\":");
+	jrecord(stdout, r, "acpi");
+	printf(",\n\"end\":");
+	jrecord(stdout, r, "end");
+	printf("}");
+}
+
+int cmd_show(int argc, char **argv)
+{
+	int json = 0, status = EXIT_CLEAN, first = 1, shown = 0;
+	long want = 0;
+	char *end;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return EXIT_CLEAN;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = 1;
+		} else if (!strcmp(argv[i], "--run")) {
+			if (i + 1 >= argc || (want = strtol(argv[i + 1], &end, 10)) < 1 || *end) {
+				fprintf(stderr, "tickprobe show: --run needs a run number (1, 2, ...)\n");
+				return EXIT_USAGE;
+			}
+			i++;
+		} else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "tickprobe show: unknown option '%s'\n", argv[i]);
+			usage(stderr);
+			return EXIT_USAGE;
+		}
+	}
+	if (json)
+		printf("{\"runs\":[\n");
+	for (int i = 1; i < argc; i++) {
+		struct logfile f;
+		if (!strcmp(argv[i], "--run")) {
+			i++;
+			continue;
+		}
+		if (argv[i][0] == '-' && argv[i][1])
+			continue;
+		shown++;
+		logfile_load(&f, argv[i]);
+		logfile_report(&f, stderr, "tickprobe show");
+		status = exit_worse(status, f.status);
+		if (want && (size_t)want > f.nruns)
+			fprintf(stderr, "tickprobe show: %s has %zu run(s), no run %ld\n", f.path, f.nruns, want);
+		for (size_t k = 0; k < f.nruns; k++) {
+			if ((want && (size_t)want != k + 1) || f.runs[k].info.newer_schema || !f.runs[k].nrecs)
+				continue;
+			if (json)
+				show_json(&f.runs[k], first);
+			else {
+				if (!first)
+					printf("\n");
+				show_text(&f.runs[k]);
+			}
+			first = 0;
+		}
+		logfile_free(&f);
+	}
+	if (json)
+		printf("\n]}\n");
+	if (!shown) {
+		fprintf(stderr, "tickprobe show: no LOG given\n");
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	return status;
+}

@@ -1,0 +1,344 @@
+#include "tools/log/logset.h"
+#include "tools/commands.h"
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One reader pool for every file: 131072 nodes (about 9 MiB) parse any record
+ * of up to 128 KiB of dense numbers, beyond the writer's 96 KiB limit. */
+#define POOL_NODES (128u * 1024u)
+
+struct loader {
+	struct logfile *f;
+	struct lrun *cur;   /* run being filled */
+};
+
+static void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+	if (!q) {
+		fprintf(stderr, "tickprobe: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
+	return q;
+}
+
+static char *xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+	return memcpy(xrealloc(NULL, n), s, n);
+}
+
+static struct lrun *run_by_index(struct logfile *f, uint32_t index)
+{
+	return index && index <= f->nruns ? &f->runs[index - 1] : NULL;
+}
+
+static void add_prob(struct lprob **v, size_t *n, size_t *cap, uint32_t line, int sev, const char *msg)
+{
+	if (*n == *cap) {
+		*cap = *cap ? *cap * 2 : 8;
+		*v = xrealloc(*v, *cap * sizeof **v);
+	}
+	(*v)[*n].line = line;
+	(*v)[*n].severity = sev;
+	(*v)[*n].msg = xstrdup(msg);
+	(*n)++;
+}
+
+static void on_run_begin(void *ctx, const struct lr_run *run)
+{
+	struct loader *L = ctx;
+	struct logfile *f = L->f;
+	f->runs = xrealloc(f->runs, (f->nruns + 1) * sizeof *f->runs);
+	L->cur = &f->runs[f->nruns++];
+	memset(L->cur, 0, sizeof *L->cur);
+	L->cur->info = *run;
+}
+
+static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
+		      size_t len, const struct lr_node *root)
+{
+	struct loader *L = ctx;
+	struct lrun *r = run_by_index(L->f, run->index);
+	struct lrec *rec;
+	struct lr_doc doc;
+	(void)root;
+	if (!r)
+		return;
+	if (r->nrecs == r->caprecs) {
+		r->caprecs = r->caprecs ? r->caprecs * 2 : 32;
+		r->recs = xrealloc(r->recs, r->caprecs * sizeof *r->recs);
+	}
+	rec = &r->recs[r->nrecs];
+	memset(rec, 0, sizeof *rec);
+	rec->line = line;
+	rec->text = xrealloc(NULL, len + 1);
+	memcpy(rec->text, text, len);
+	rec->text[len] = 0;
+	rec->len = len;
+	/* Keep a parse per record: the reader's pool is reused for the next line. */
+	rec->nodes = xrealloc(NULL, (len / 2 + 8) * sizeof *rec->nodes);
+	rec->strs = xrealloc(NULL, len + 16);
+	lr_doc_init(&doc, rec->nodes, len / 2 + 8, rec->strs, len + 16);
+	rec->root = lr_parse(&doc, rec->text, len);
+	if (!rec->root) { /* cannot happen: the reader parsed the same bytes */
+		free(rec->text), free(rec->nodes), free(rec->strs);
+		return;
+	}
+	rec->type = lr_str(lr_get(rec->root, "type"));
+	lr_uint(lr_get(rec->root, "seq"), &rec->seq);
+	r->nrecs++;
+	L->f->records++;
+}
+
+static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
+{
+	struct loader *L = ctx;
+	struct lrun *r = run ? run_by_index(L->f, run->index) : NULL;
+	/* The reader's messages start with "line N: "; we print FILE:N: instead. */
+	if (line && !strncmp(msg, "line ", 5)) {
+		const char *c = strchr(msg, ':');
+		if (c && c[1] == ' ')
+			msg = c + 2;
+	}
+	if (r)
+		add_prob(&r->probs, &r->nprobs, &r->capprobs, line, sev, msg);
+	else
+		add_prob(&L->f->probs, &L->f->nprobs, &L->f->capprobs, line, sev, msg);
+}
+
+static void on_run_end(void *ctx, const struct lr_run *run)
+{
+	struct loader *L = ctx;
+	struct lrun *r = run_by_index(L->f, run->index);
+	if (r)
+		r->info = *run;
+}
+
+int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n)
+{
+	static struct lr_node *nodes;
+	static char *line, *strs;
+	struct logread *rd;
+	struct loader L = { f, NULL };
+	struct lr_sink sink = { &L, on_run_begin, on_record, on_problem, on_run_end };
+	size_t i;
+
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(name);
+	if (!nodes) {
+		nodes = xrealloc(NULL, POOL_NODES * sizeof *nodes);
+		line = xrealloc(NULL, LR_LINE_MAX + 1);
+		strs = xrealloc(NULL, LR_LINE_MAX + 16);
+	}
+	rd = xrealloc(NULL, sizeof *rd);
+	lr_init(rd, line, LR_LINE_MAX, nodes, POOL_NODES, strs, LR_LINE_MAX + 16, &sink);
+	lr_feed(rd, data, n);
+	lr_finish(rd);
+	free(rd);
+
+	for (i = 0; i < f->nruns; i++) {
+		struct lrun *r = &f->runs[i];
+		size_t k = strlen(name) + 24;
+		r->name = xrealloc(NULL, k);
+		if (f->nruns > 1)
+			snprintf(r->name, k, "%s#%zu", name, i + 1);
+		else
+			snprintf(r->name, k, "%s", name);
+		if (r->info.newer_schema)
+			f->status = EXIT_UNREADABLE;
+		else if (lrun_damaged(r))
+			f->status = exit_worse(f->status, EXIT_DAMAGED);
+	}
+	for (i = 0; i < f->nprobs; i++)
+		if (f->probs[i].severity >= LR_DAMAGE)
+			f->status = exit_worse(f->status, EXIT_DAMAGED);
+	if (f->status == EXIT_UNREADABLE)
+		snprintf(f->why, sizeof f->why, "written by a newer tickprobe (schema above %d)", 1);
+	else if (!n)
+		f->status = EXIT_UNREADABLE, snprintf(f->why, sizeof f->why, "empty file");
+	else if (!f->records)
+		f->status = EXIT_UNREADABLE,
+		snprintf(f->why, sizeof f->why, "no %srecords in %zu bytes",
+			 f->nruns ? "undamaged " : "", n);
+	return f->status;
+}
+
+int logfile_load(struct logfile *f, const char *path)
+{
+	FILE *in = fopen(path, "rb");
+	char *data = NULL;
+	size_t n = 0, cap = 0, got;
+	int st;
+
+	if (!in) {
+		int e = errno;
+		memset(f, 0, sizeof *f);
+		f->path = xstrdup(path);
+		f->status = EXIT_UNREADABLE;
+		snprintf(f->why, sizeof f->why, "cannot open: %s", strerror(e));
+		return f->status;
+	}
+	for (;;) {
+		if (cap - n < 65536)
+			data = xrealloc(data, cap = cap ? cap * 2 : 1 << 20);
+		got = fread(data + n, 1, cap - n, in);
+		n += got;
+		if (!got)
+			break;
+	}
+	if (ferror(in)) {
+		int e = errno;
+		fclose(in);
+		free(data);
+		memset(f, 0, sizeof *f);
+		f->path = xstrdup(path);
+		f->status = EXIT_UNREADABLE;
+		snprintf(f->why, sizeof f->why, "read error: %s", strerror(e));
+		return f->status;
+	}
+	fclose(in);
+	st = logfile_load_mem(f, path, data, n);
+	free(data);
+	return st;
+}
+
+int exit_worse(int a, int b)
+{
+	static const int rank[] = { 0, 3, 2, 1 }; /* by status 0..3: usage > unreadable > damaged */
+	if (a < 0 || a > 3)
+		return a;
+	if (b < 0 || b > 3)
+		return b;
+	return rank[a] >= rank[b] ? a : b;
+}
+
+int lrun_damaged(const struct lrun *r)
+{
+	return r->info.damaged || !r->info.has_begin || !r->info.has_end || !r->info.end_ok;
+}
+
+const char *lrun_state(const struct lrun *r, char *buf, size_t cap)
+{
+	size_t i, bad = 0;
+	for (i = 0; i < r->nprobs; i++)
+		bad += r->probs[i].severity >= LR_DAMAGE;
+	if (r->info.newer_schema)
+		snprintf(buf, cap, "unreadable (newer schema %llu)", (unsigned long long)r->info.schema);
+	else if (!r->info.has_begin)
+		snprintf(buf, cap, "partial: no begin record, %zu problem(s)", bad);
+	else if (!r->info.has_end)
+		snprintf(buf, cap, "partial: no end record (cut short), %zu problem(s)", bad);
+	else if (!lrun_damaged(r))
+		snprintf(buf, cap, "complete, undamaged");
+	else
+		snprintf(buf, cap, "damaged: %llu record(s) excluded, end check %s",
+			 (unsigned long long)r->info.excluded, r->info.end_ok ? "agrees" : "fails");
+	return buf;
+}
+
+void logfile_report(const struct logfile *f, FILE *out, const char *prog)
+{
+	size_t i, k;
+	char st[160];
+	if (f->status == EXIT_UNREADABLE && f->why[0])
+		fprintf(out, "%s: %s: %s\n", prog, f->path, f->why);
+	for (i = 0; i < f->nprobs; i++)
+		fprintf(out, "%s: %s:%u: %s\n", prog, f->path, (unsigned)f->probs[i].line, f->probs[i].msg);
+	for (i = 0; i < f->nruns; i++) {
+		const struct lrun *r = &f->runs[i];
+		for (k = 0; k < r->nprobs; k++) {
+			if (r->probs[k].line)
+				fprintf(out, "%s: %s:%u: %s\n", prog, f->path, (unsigned)r->probs[k].line,
+					r->probs[k].msg);
+			else
+				fprintf(out, "%s: %s: %s\n", prog, r->name, r->probs[k].msg);
+		}
+		if (lrun_damaged(r) && !r->info.newer_schema)
+			fprintf(out, "%s: %s: %s\n", prog, r->name, lrun_state(r, st, sizeof st));
+	}
+}
+
+void logfile_free(struct logfile *f)
+{
+	size_t i, k;
+	for (i = 0; i < f->nruns; i++) {
+		struct lrun *r = &f->runs[i];
+		for (k = 0; k < r->nrecs; k++)
+			free(r->recs[k].text), free(r->recs[k].nodes), free(r->recs[k].strs);
+		for (k = 0; k < r->nprobs; k++)
+			free(r->probs[k].msg);
+		free(r->recs), free(r->probs), free(r->name);
+	}
+	for (i = 0; i < f->nprobs; i++)
+		free(f->probs[i].msg);
+	free(f->probs), free(f->runs), free(f->path);
+	memset(f, 0, sizeof *f);
+}
+
+const struct lr_node *lrun_first(const struct lrun *r, const char *type)
+{
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].type && !strcmp(r->recs[i].type, type))
+			return r->recs[i].root;
+	return NULL;
+}
+
+const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k)
+{
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (r->recs[i].type && !strcmp(r->recs[i].type, "timer") && !k--)
+			return r->recs[i].root;
+	return NULL;
+}
+
+const struct lr_node *lrun_timer(const struct lrun *r, const char *name)
+{
+	const struct lr_node *t;
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		const char *n = lr_str(lr_get(t, "name"));
+		if (n && !strcmp(n, name))
+			return t;
+	}
+	return NULL;
+}
+
+const char *lrun_boot(const struct lrun *r)
+{
+	return lr_str(lr_get(lrun_first(r, "begin"), "boot"));
+}
+
+size_t timer_rounds(const struct lr_node *timer, const char *metric, double **out)
+{
+	const struct lr_node *rounds = lr_get(timer, "rounds"), *m;
+	size_t n = 0;
+	*out = NULL;
+	if (!rounds || rounds->kind != LR_ARR || !rounds->len)
+		return 0;
+	*out = xrealloc(NULL, rounds->len * sizeof **out);
+	for (m = rounds->child; m; m = m->next) {
+		double v;
+		/* A round is {"p50":…,"mean":…}; a bare number is taken as is. */
+		if (lr_num(m->kind == LR_OBJ ? lr_get(m, metric) : m, &v))
+			(*out)[n++] = v;
+	}
+	if (!n)
+		free(*out), *out = NULL;
+	return n;
+}
+
+const char *fmt_num(char *buf, size_t cap, const struct lr_node *n, int decimals)
+{
+	double v;
+	if (!lr_num(n, &v))
+		snprintf(buf, cap, "-");
+	else if (n->str && n->len && n->len < cap && decimals < 0)
+		snprintf(buf, cap, "%.*s", (int)n->len, n->str); /* exactly as written */
+	else if (n->is_int)
+		snprintf(buf, cap, "%s%llu", n->neg ? "-" : "",
+			 (unsigned long long)(n->neg ? (uint64_t)0 - (uint64_t)n->i : n->u));
+	else
+		snprintf(buf, cap, "%.*f", decimals, v);
+	return buf;
+}

@@ -1,0 +1,437 @@
+/* tickprobe os: what this Linux system's clock calls cost, per clocksource,
+ * in the probe's log format (docs/log-format.md, "OS-side records").
+ *
+ * Unprivileged by default and measuring only the current clocksource; with
+ * --switch (root) each available clocksource in turn, the original always put
+ * back (os_clocksource.h).  Raw counter reads that need I/O privilege only
+ * with --raw-io. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+#include "probe/log.h"
+#include "tools/commands.h"
+#include "tools/os/bench.h"
+#include "tools/os/calls.h"
+#include "tools/os/clocksource.h"
+#include "tools/os/ctxsw.h"
+#include "tools/os/machine.h"
+#include "tools/os/raw.h"
+#include "tools/os/record.h"
+#include "tools/os/run.h"
+
+struct opts {
+	struct os_params p;
+	bool do_switch, raw_io, quick;
+	const char *only;      /* --clocksource */
+	const char *root;      /* --sysfs-root */
+	const char *out;       /* -o */
+	int cal_ms, freq_ms;
+};
+
+static int log_fd = 1;
+static int log_errno;
+
+static void sink(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	while (n && !log_errno) {
+		ssize_t w = write(log_fd, s, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0) {
+			log_errno = errno;
+			return;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tickprobe os [options]\n"
+		"Measures what this Linux system's clock calls cost (clock_gettime, gettimeofday,\n"
+		"time), per clocksource, plus raw rdtsc/rdtscp reads and context switches, and\n"
+		"writes a tickprobe log (JSON lines) with a summary on stderr.\n\n"
+		"  -o FILE            write the log to FILE (default: stdout)\n"
+		"  --rounds N         rounds per measurement (default 10; 5 with --quick)\n"
+		"  --samples N        calls measured per clock call, over all rounds (default 100000)\n"
+		"  --quick            smaller counts everywhere (a fraction of a second)\n"
+		"  --switch           measure every available clocksource in turn (root only);\n"
+		"                     the original is always put back, also on SIGINT/SIGTERM\n"
+		"  --clocksource NAME with --switch: measure only NAME\n"
+		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
+		"  --help             this text\n\n"
+		"Without --switch only the current clocksource is measured and nothing is changed.\n"
+		"Exit status: 0 done, 1 usage error or the run could not be completed.\n");
+}
+
+static int parse_u(const char *s, unsigned long lo, unsigned long hi, unsigned long *v)
+{
+	char *end;
+	errno = 0;
+	*v = strtoul(s, &end, 10);
+	return !errno && end != s && !*end && *v >= lo && *v <= hi && s[0] != '-' ? 0 : -1;
+}
+
+static int parse(int argc, char **argv, struct opts *o)
+{
+	long rounds = -1, samples = -1;
+
+	memset(o, 0, sizeof *o);
+	o->root = "/";
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+		unsigned long n;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage(stdout);
+			exit(EXIT_CLEAN);
+		} else if (!strcmp(a, "--switch"))
+			o->do_switch = true;
+		else if (!strcmp(a, "--raw-io"))
+			o->raw_io = true;
+		else if (!strcmp(a, "--quick"))
+			o->quick = true;
+		else if (v && (!strcmp(a, "--rounds") || !strcmp(a, "--samples"))) {
+			bool r = !strcmp(a, "--rounds");
+			if (parse_u(v, 1, r ? OS_MAX_ROUNDS : 100000000, &n) < 0) {
+				fprintf(stderr, "tickprobe os: %s wants a number from 1 to %d, not '%s'\n", a,
+					r ? OS_MAX_ROUNDS : 100000000, v);
+				return -1;
+			}
+			*(r ? &rounds : &samples) = (long)n;
+			i++;
+		} else if (v && !strcmp(a, "--clocksource"))
+			o->only = argv[++i];
+		else if (v && !strcmp(a, "--sysfs-root"))
+			o->root = argv[++i];
+		else if (v && !strcmp(a, "-o"))
+			o->out = argv[++i];
+		else {
+			fprintf(stderr, "tickprobe os: unknown option or missing value: '%s'\n", a);
+			usage(stderr);
+			return -1;
+		}
+	}
+	/* Defaults: 1.0 s on a 2-CPU KVM guest on tsc (vDSO calls); --quick 0.15 s. */
+	o->p.rounds = o->quick ? 5 : 10;
+	o->p.samples = o->quick ? 20000 : 100000;
+	o->p.tp_reads = o->quick ? 2000 : 10000;
+	o->p.loop_calls = o->quick ? 100000 : 1000000;
+	o->p.loop_runs = 10;
+	o->p.gap_samples = o->quick ? 100000 : 1000000;
+	o->p.vdso_calls = 1000;
+	o->p.ctx_batches = o->quick ? 5 : 10;
+	o->p.ctx_trips = o->quick ? 200 : 1000;
+	o->cal_ms = o->quick ? 50 : 150;
+	o->freq_ms = o->quick ? 10 : 50;
+	if (rounds > 0)
+		o->p.rounds = (int)rounds;
+	if (samples > 0)
+		o->p.samples = (uint32_t)samples;
+	if (o->p.samples < (uint32_t)o->p.rounds) {
+		fprintf(stderr, "tickprobe os: --samples %u is fewer than --rounds %d\n", o->p.samples, o->p.rounds);
+		return -1;
+	}
+	return 0;
+}
+
+static bool listed(const struct os_clocksources *cs, const char *name)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->available[i], name))
+			return true;
+	return false;
+}
+
+static void write_begin(struct log *l, int argc, char **argv, const struct opts *o,
+			const struct os_clocksources *cs, char (*todo)[OS_CS_NAME], int ntodo, int cpu)
+{
+	struct utsname u;
+	char cmd[1024];
+	size_t n = 0;
+	struct json *j;
+
+	cmd[0] = 0;
+	for (int i = 0; i < argc && n + 2 < sizeof cmd; i++)
+		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", argv[i]);
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof u);
+	j = log_begin(l, "begin");
+	json_u64(j, "schema", LOG_SCHEMA);
+	json_str(j, "version", TICKPROBE_VERSION);
+	json_str(j, "boot", "linux");
+	json_str(j, "cmdline", cmd);
+	json_object_begin(j, "kernel");
+	json_str(j, "sysname", u.sysname);
+	json_str(j, "release", u.release);
+	json_str(j, "version", u.version);
+	json_str(j, "machine", u.machine);
+	json_object_end(j);
+	json_array_begin(j, "clocksources");
+	for (int i = 0; i < cs->n; i++)
+		json_str(j, NULL, cs->available[i]);
+	json_array_end(j);
+	json_str(j, "current_clocksource", cs->current);
+	json_array_begin(j, "measured_clocksources");
+	for (int i = 0; i < ntodo; i++)
+		json_str(j, NULL, todo[i]);
+	json_array_end(j);
+	json_bool(j, "switching", o->do_switch);
+	json_str(j, "note", o->do_switch ? "each measured clocksource was switched to in turn; the original was put back"
+					 : "the current clocksource only (no --switch): nothing was changed");
+	json_str(j, "clocksource_problem", cs->problem[0] ? cs->problem : NULL);
+	json_object_begin(j, "options");
+	json_str(j, "preset", o->quick ? "quick" : "default");
+	json_u64(j, "rounds", (uint64_t)o->p.rounds);
+	json_u64(j, "samples", o->p.samples);
+	json_u64(j, "samples_per_round", o->p.samples / (uint32_t)o->p.rounds);
+	json_array_begin(j, "counters");
+	for (int i = 0; i < OS_NCALLS; i++)
+		json_str(j, NULL, os_calls[i].call);
+	json_array_end(j);
+	json_bool(j, "switch", o->do_switch);
+	json_bool(j, "raw_io", o->raw_io);
+	json_str(j, "clocksource", o->only);
+	json_str(j, "sysfs_root", o->root);
+	json_u64(j, "throughput_reads", o->p.tp_reads);
+	json_u64(j, "loop_calls", o->p.loop_calls);
+	json_u64(j, "loop_runs", (uint64_t)o->p.loop_runs);
+	json_u64(j, "gap_samples", o->p.gap_samples);
+	json_u64(j, "vdso_calls", o->p.vdso_calls);
+	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
+	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
+	json_i64(j, "cpu", cpu);
+	json_object_end(j);
+	json_array_begin(j, "option_problems");
+	json_array_end(j);
+	log_end(l);
+}
+
+static void write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
+{
+	struct json *j = log_begin(l, "tsc");
+
+	json_fixed(j, "hz", c->hz, 0);
+	json_str(j, "source", "clock_monotonic_raw");
+	json_object_begin(j, "sources");
+	json_fixed(j, "clock_monotonic_raw", c->hz, 0);
+	if (c->cpuid15_hz > 0)
+		json_fixed(j, "cpuid15", c->cpuid15_hz, 0);
+	if (c->cpuid16_hz > 0)
+		json_fixed(j, "cpuid16", c->cpuid16_hz, 0);
+	if (c->hypervisor_hz > 0)
+		json_fixed(j, "hypervisor", c->hypervisor_hz, 0);
+	json_object_end(j);
+	json_fixed(j, "error_ppm", c->err_ppm, 2);
+	json_fixed(j, "interval_s", c->interval_s, 3);
+	json_u64(j, "window_ms", (uint64_t)(c->interval_s * 1e3 + 0.5));
+	json_bool(j, "invariant", invariant);
+	log_end(l);
+}
+
+static double now_s(void)
+{
+	struct timespec t;
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+/* Says why the run stopped, puts the clocksource back, returns 1. */
+static int fail(const char *what)
+{
+	char err[OS_CS_PATH + 128];
+	bool was = os_cs_switched();
+
+	fprintf(stderr, "tickprobe os: %s\n", what);
+	if (os_cs_restore(err, sizeof err) < 0)
+		fprintf(stderr, "tickprobe os: %s\n", err);
+	else if (was)
+		fprintf(stderr, "tickprobe os: clocksource restored\n");
+	os_cs_guard_disarm();
+	return EXIT_USAGE;
+}
+
+int cmd_os(int argc, char **argv)
+{
+	static struct log lg;
+	static struct os_clocksources cs;
+	static char todo[OS_CS_MAX][OS_CS_NAME];
+	struct os_machine m;
+	struct os_tsc_cal cal;
+	struct os_raw_line raw[4];
+	struct os_raw_opts ro;
+	struct os_dist *ovh;
+	struct opts o;
+	char msg[OS_CS_PATH + 256];
+	int ntodo = 0, cpu, nraw, unhealthy = 0;
+	uint64_t subtract;
+	double t_start = now_s();
+
+	if (parse(argc, argv, &o) < 0)
+		return EXIT_USAGE;
+#if !defined(__x86_64__)
+	fprintf(stderr, "tickprobe os: x86-64 only\n");
+	return EXIT_USAGE;
+#endif
+	if (o.do_switch && geteuid() != 0) {
+		fprintf(stderr, "tickprobe os: --switch writes current_clocksource and needs root; "
+				"without it the current clocksource is measured\n");
+		return EXIT_USAGE;
+	}
+	if (os_cs_discover(o.root, &cs) < 0) {
+		if (o.do_switch) {
+			fprintf(stderr, "tickprobe os: %s; cannot switch\n", cs.problem);
+			return EXIT_USAGE;
+		}
+		fprintf(stderr, "tickprobe os: %s; labelling the measurements 'unknown'\n", cs.problem);
+		snprintf(cs.current, sizeof cs.current, "unknown");
+	} else if (cs.problem[0])
+		fprintf(stderr, "tickprobe os: note: %s\n", cs.problem);
+	if (o.only && !o.do_switch && strcmp(o.only, cs.current)) {
+		fprintf(stderr, "tickprobe os: --clocksource %s needs --switch (the current one is %s)\n", o.only,
+			cs.current);
+		return EXIT_USAGE;
+	}
+	if (o.only && o.do_switch && !listed(&cs, o.only)) {
+		fprintf(stderr, "tickprobe os: --clocksource %s is not available here (available:", o.only);
+		for (int i = 0; i < cs.n; i++)
+			fprintf(stderr, " %s", cs.available[i]);
+		fprintf(stderr, ")\n");
+		return EXIT_USAGE;
+	}
+	if (o.only)
+		snprintf(todo[ntodo++], OS_CS_NAME, "%s", o.only);
+	else if (o.do_switch)
+		for (int i = 0; i < cs.n; i++)
+			snprintf(todo[ntodo++], OS_CS_NAME, "%s", cs.available[i]);
+	else
+		snprintf(todo[ntodo++], OS_CS_NAME, "%s", cs.current);
+
+	{
+		int tsc_mode = 0;
+		if (prctl(PR_GET_TSC, &tsc_mode, 0, 0, 0) == 0 && tsc_mode != PR_TSC_ENABLE) {
+			fprintf(stderr, "tickprobe os: rdtsc is disabled for this process (PR_SET_TSC)\n");
+			return EXIT_USAGE;
+		}
+	}
+	if (o.out) {
+		log_fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (log_fd < 0) {
+			fprintf(stderr, "tickprobe os: cannot write %s: %s\n", o.out, strerror(errno));
+			return EXIT_USAGE;
+		}
+	}
+	/* A closed pipe or a full disk must come back as an error (and a restore),
+	 * not kill the process. */
+	signal(SIGPIPE, SIG_IGN);
+	signal(SIGXFSZ, SIG_IGN);
+	os_cs_guard_arm(&cs, isatty(log_fd) ? -1 : log_fd);
+
+	os_machine_read(&m);
+	os_have_rdtscp = m.rdtscp;
+	cpu = os_pin_self();
+	log_init(&lg, sink, NULL);
+
+	fprintf(stderr, "tickprobe os: clocksources:");
+	for (int i = 0; i < cs.n; i++)
+		fprintf(stderr, " %s", cs.available[i]);
+	fprintf(stderr, " (current %s)\n", cs.current);
+	if (o.do_switch)
+		fprintf(stderr, "tickprobe os: switching to each of %d in turn; %s is put back at the end\n", ntodo,
+			cs.current);
+	else
+		fprintf(stderr, "tickprobe os: measuring the current clocksource (%s) only; --switch (root) measures each\n",
+			cs.current);
+
+	write_begin(&lg, argc, argv, &o, &cs, todo, ntodo, cpu);
+	os_write_machine(&lg, &m);
+	os_tsc_calibrate(&cal, o.cal_ms);
+	if (cal.hz <= 0)
+		return fail("could not calibrate the TSC against CLOCK_MONOTONIC_RAW");
+	write_tsc(&lg, &cal, m.invariant_tsc);
+	ovh = os_dist_new();
+	if (!ovh)
+		return fail("out of memory");
+	subtract = os_overhead(ovh, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, cal.hz);
+	os_write_overhead(&lg, os_bracket_name(), ovh, subtract, cal.hz);
+	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "
+			"p50 %llu cycles, min %llu subtracted; pinned to CPU %d\n",
+		cal.hz / 1e6, cal.interval_s, cal.err_ppm, os_bracket_name(),
+		(unsigned long long)hist_quantile(ovh->h, 500000), (unsigned long long)subtract, cpu);
+	os_dist_free(ovh);
+	if (log_errno)
+		goto log_failed;
+
+	/* Raw reads first, before any switch: nothing they do depends on it. */
+	ro = (struct os_raw_opts){ o.root, o.raw_io, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, o.p.tp_reads,
+				   subtract, cal.hz, o.freq_ms };
+	nraw = os_raw_run(&lg, &m, &ro, raw, &unhealthy);
+	fprintf(stderr, "\nraw counters from user space\n");
+	for (int i = 0; i < nraw; i++) {
+		if (raw[i].healthy)
+			fprintf(stderr, "  %-10s p50 %.1f ns, mean %.1f ns\n", raw[i].name, raw[i].p50_ns, raw[i].mean_ns);
+		else
+			fprintf(stderr, "  %-10s skipped: %s\n", raw[i].name, raw[i].reason);
+	}
+	if (!o.raw_io)
+		fprintf(stderr, "  (PM timer and HPET: only with --raw-io, as root)\n");
+	if (log_errno)
+		goto log_failed;
+
+	for (int i = 0; i < ntodo; i++) {
+		char err[OS_CS_PATH + 128], cur[OS_CS_NAME];
+		const char *skip = NULL;
+		if (o.do_switch && (os_cs_read_current(&cs, cur, sizeof cur) < 0 || strcmp(cur, todo[i]))) {
+			if (os_cs_switch(&cs, todo[i], err, sizeof err) < 0) {
+				skip = err;
+				fprintf(stderr, "tickprobe os: %s\n", err);
+			} else {
+				struct timespec settle = { 0, 20000000 }; /* 20 ms for the timekeeping switch */
+				nanosleep(&settle, NULL);
+			}
+		}
+		if (os_measure_clocksource(&lg, &o.p, todo[i], skip, subtract, cal.hz, cpu, &unhealthy) < 0)
+			return fail("out of memory");
+		if (log_errno)
+			goto log_failed;
+	}
+
+	if (o.do_switch) {
+		char err[OS_CS_PATH + 128];
+		bool ok = os_cs_restore(err, sizeof err) == 0;
+		struct json *j = log_begin(&lg, "restore");
+		json_str(j, "clocksource", cs.current);
+		json_bool(j, "ok", ok);
+		log_end(&lg);
+		if (!ok) {
+			log_close(&lg, "failed");
+			return fail(err);
+		}
+		fprintf(stderr, "\ntickprobe os: clocksource %s restored\n", cs.current);
+	}
+	log_close(&lg, unhealthy ? "ok-absent" : "ok");
+	if (log_errno)
+		goto log_failed;
+	os_cs_guard_disarm();
+	fprintf(stderr, "\nrun time %.1f s; %u records%s%s\n", now_s() - t_start, lg.seq, o.out ? " in " : "",
+		o.out ? o.out : "");
+	if (o.out)
+		close(log_fd);
+	return EXIT_CLEAN;
+
+log_failed:
+	snprintf(msg, sizeof msg, "cannot write the log%s%s: %s", o.out ? " " : "", o.out ? o.out : "",
+		 strerror(log_errno));
+	return fail(msg);
+}

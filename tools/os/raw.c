@@ -1,0 +1,311 @@
+/* Raw counter reads from user space (os_raw.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/io.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include "drivers/acpi.h"
+#include "tools/os/bench.h"
+#include "tools/os/raw.h"
+#include "tools/os/record.h"
+
+#define PM_HZ 3579545.0
+
+static uint16_t pm_port;
+static volatile const uint32_t *hpet_counter;
+
+static inline uint32_t inl_port(uint16_t port)
+{
+	uint32_t v;
+	__asm__ volatile("inl %w1, %0" : "=a"(v) : "Nd"(port) : "memory");
+	return v;
+}
+
+static inline uint64_t rdtsc_plain(void)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline uint64_t rdtscp_plain(void)
+{
+	uint32_t lo, hi, aux;
+	__asm__ volatile("rdtscp" : "=a"(lo), "=d"(hi), "=c"(aux));
+	return (uint64_t)hi << 32 | lo;
+}
+
+OS_SAMPLER(s_rdtsc, os_sink = rdtsc_plain())
+OS_SAMPLER(s_rdtscp, os_sink = rdtscp_plain())
+OS_SAMPLER(s_pm, os_sink = inl_port(pm_port))
+OS_SAMPLER(s_hpet, os_sink = *hpet_counter)
+OS_BLOCK(b_rdtsc, os_sink = rdtsc_plain())
+OS_BLOCK(b_rdtscp, os_sink = rdtscp_plain())
+OS_BLOCK(b_pm, os_sink = inl_port(pm_port))
+OS_BLOCK(b_hpet, os_sink = *hpet_counter)
+
+/* A whole file of at most cap bytes; returns its length or -1 (errno set). */
+static long read_file(const char *path, uint8_t *buf, size_t cap)
+{
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	while (got < cap) {
+		ssize_t r = read(fd, buf + got, cap - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		got += (size_t)r;
+	}
+	close(fd);
+	return (long)got;
+}
+
+/* Counter ticks per second against the TSC over ms milliseconds; mask is
+ * the counter's width (a single wrap is undone). */
+static double measure_hz(uint32_t (*read)(void), uint32_t mask, double tsc_hz, int ms)
+{
+	uint64_t t0 = os_tsc_begin(), t1, want = (uint64_t)(tsc_hz * ms / 1000);
+	uint32_t v0 = read(), v1;
+
+	do
+		t1 = os_tsc_begin();
+	while (t1 - t0 < want);
+	v1 = read();
+	return (double)((v1 - v0) & mask) * tsc_hz / (double)(t1 - t0);
+}
+
+static uint32_t read_pm(void) { return inl_port(pm_port); }
+static uint32_t read_hpet(void) { return *hpet_counter; }
+
+/* As the image does: a counter more than 2 % off its nominal rate is not
+ * the device the tables describe (or not running at its rate). */
+static void off_nominal(const struct os_timer_rec *r, char *why, size_t cap)
+{
+	double ppm = (r->measured_hz - r->nominal_hz) / r->nominal_hz * 1e6;
+
+	if (ppm > 20000 || ppm < -20000)
+		snprintf(why, cap, "%s counts at %.0f Hz, nominal %.0f Hz (%.0f ppm)", r->name, r->measured_hz,
+			 r->nominal_hz, ppm);
+}
+
+struct ctx {
+	struct log *l;
+	const struct os_raw_opts *o;
+	struct os_raw_line *lines;
+	int n, *unhealthy;
+};
+
+/* Measure and write one counter, or write why it was skipped (reason set). */
+static void one(struct ctx *c, struct os_timer_rec *r, os_sampler_fn s, os_block_fn b)
+{
+	struct os_raw_line *ln = &c->lines[c->n++];
+	struct os_dist *d = NULL;
+
+	snprintf(ln->name, sizeof ln->name, "%s", r->name);
+	r->hz = c->o->hz;
+	r->subtracted = c->o->subtract;
+	r->samples_requested = c->o->samples_per_round * (uint32_t)c->o->rounds;
+	if (r->healthy) {
+		d = os_dist_new();
+		if (!d) {
+			r->healthy = false;
+			r->reason = "out of memory";
+		}
+	}
+	if (r->healthy) {
+		os_measure(d, s, b, c->o->rounds, c->o->samples_per_round, c->o->tp_reads, c->o->subtract, c->o->hz);
+		r->d = d;
+		ln->p50_ns = os_cyc_to_ns((double)hist_quantile(d->h, 500000), c->o->hz);
+		ln->mean_ns = os_cyc_to_ns(hist_mean(d->h), c->o->hz);
+	} else {
+		snprintf(ln->reason, sizeof ln->reason, "%s", r->reason);
+		(*c->unhealthy)++;
+	}
+	ln->healthy = r->healthy;
+	os_write_timer(c->l, r);
+	os_dist_free(d);
+}
+
+static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi_why)
+{
+	char why[200] = "";
+	struct os_timer_rec r = { .name = "acpi-fast", .call = "inl(pm_timer)",
+				  .method = "one inl from the PM timer port, after ioperm()" };
+	uint32_t mask = 0xffffff;
+
+	if (acpi_why)
+		snprintf(why, sizeof why, "%s", acpi_why);
+	else if (ai->pm_space == ACPI_SPACE_NONE)
+		snprintf(why, sizeof why, "no PM timer: %s", ai->pm_none ? ai->pm_none : "none in the FADT");
+	else if (ai->pm_space != ACPI_SPACE_IO)
+		snprintf(why, sizeof why, "PM timer in memory space at 0x%llx: not read from user space",
+			 (unsigned long long)ai->pm_address);
+	else if (ai->pm_address > 0xfffc)
+		snprintf(why, sizeof why, "PM timer port 0x%llx out of range", (unsigned long long)ai->pm_address);
+	else {
+		pm_port = (uint16_t)ai->pm_address;
+		if (ai->pm_bits == 32)
+			mask = 0xffffffff;
+		r.width = (int)ai->pm_bits;
+		if (ioperm(pm_port, 4, 1) != 0 && iopl(3) != 0)
+			snprintf(why, sizeof why, "ioperm(0x%x) refused: %s", pm_port, strerror(errno));
+		else {
+			uint32_t v0 = read_pm(), v1;
+			uint64_t t0 = os_tsc_begin();
+			while (os_tsc_begin() - t0 < (uint64_t)(c->o->hz / 1000)) /* 1 ms: 3580 ticks */
+				;
+			v1 = read_pm();
+			if (v0 == 0xffffffff || v0 == v1 || (v0 & ~mask))
+				snprintf(why, sizeof why, "PM timer at port 0x%x does not tick (0x%x then 0x%x)",
+					 pm_port, v0, v1);
+		}
+	}
+	r.present = pm_port != 0;
+	r.address = pm_port;
+	if (!why[0]) {
+		r.has_freq = true;
+		r.nominal_hz = PM_HZ;
+		r.measured_hz = measure_hz(read_pm, mask, c->o->hz, c->o->freq_ms);
+		off_nominal(&r, why, sizeof why);
+	}
+	r.healthy = !why[0];
+	r.reason = why;
+	one(c, &r, s_pm, b_pm);
+	if (pm_port) { /* give the access back: nothing later needs it */
+		ioperm(pm_port, 4, 0);
+		iopl(0);
+	}
+}
+
+static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why)
+{
+	char why[200] = "", method[160] = "";
+	struct os_timer_rec r = { .name = "hpet", .call = "load(hpet_counter)" };
+	volatile uint8_t *page = NULL;
+	void *map = NULL; /* the mapping itself: page may sit inside it */
+	size_t maplen = 4096;
+	int fd;
+
+	if (acpi_why)
+		snprintf(why, sizeof why, "%s", acpi_why);
+	else if (!ai->have_hpet)
+		snprintf(why, sizeof why, "no HPET: %s", ai->hpet_none ? ai->hpet_none : "no HPET table");
+	if (!why[0]) {
+		/* /dev/hpet maps the block only with CONFIG_HPET_MMAP and hpet_mmap=1. */
+		fd = open("/dev/hpet", O_RDONLY | O_CLOEXEC);
+		if (fd >= 0) {
+			void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0);
+			close(fd);
+			if (p != MAP_FAILED) {
+				page = map = p;
+				snprintf(method, sizeof method, "a 32-bit load of the main counter, /dev/hpet mapped");
+			}
+		}
+		if (!page) {
+			int e1 = errno;
+			fd = open("/dev/mem", O_RDONLY | O_SYNC | O_CLOEXEC);
+			if (fd >= 0) {
+				void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, (off_t)(ai->hpet_address & ~0xfffull));
+				int e2 = errno;
+				close(fd);
+				if (p != MAP_FAILED) {
+					map = p;
+					page = (volatile uint8_t *)p + (ai->hpet_address & 0xfff);
+					snprintf(method, sizeof method,
+						 "a 32-bit load of the main counter, /dev/mem mapped at 0x%llx",
+						 (unsigned long long)ai->hpet_address);
+				} else
+					snprintf(why, sizeof why, "HPET at 0x%llx: /dev/hpet not mappable (%s), /dev/mem refused (%s)",
+						 (unsigned long long)ai->hpet_address, strerror(e1), strerror(e2));
+			} else
+				snprintf(why, sizeof why, "HPET at 0x%llx: /dev/hpet not mappable (%s), no /dev/mem (%s)",
+					 (unsigned long long)ai->hpet_address, strerror(e1), strerror(errno));
+		}
+	}
+	if (page) {
+		uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
+		uint32_t conf = *(volatile uint32_t *)(page + 0x10);
+		hpet_counter = (volatile const uint32_t *)(page + 0xf0);
+		if (period == 0 || period > 100000000u) /* all ones (nothing answers) is over too */
+			snprintf(why, sizeof why, "HPET period register reads %u fs: not a working HPET", period);
+		else if (!(conf & 1))
+			snprintf(why, sizeof why, "HPET counter halted (ENABLE_CNF clear); not started from here");
+		else {
+			r.has_freq = true;
+			r.nominal_hz = 1e15 / period;
+			r.measured_hz = measure_hz(read_hpet, 0xffffffff, c->o->hz, c->o->freq_ms);
+			off_nominal(&r, why, sizeof why);
+		}
+	}
+	r.method = method[0] ? method : "a 32-bit load of the main counter";
+	r.healthy = !why[0];
+	r.present = !acpi_why && ai->have_hpet;
+	r.address = r.present ? ai->hpet_address : 0;
+	r.width = r.present ? 32 : 0;
+	r.reason = why;
+	one(c, &r, s_hpet, b_hpet);
+	if (map)
+		munmap(map, maplen);
+	hpet_counter = NULL;
+}
+
+/* Decode the FADT and HPET tables Linux exposes under /sys/firmware/acpi/tables. */
+static const char *acpi_tables(const char *root, struct acpi_info *ai, char *why, size_t cap)
+{
+	static uint8_t buf[ACPI_SCRATCH];
+	char path[4200];
+	const char *sep = root[strlen(root) - 1] == '/' ? "" : "/";
+	long n;
+
+	acpi_info_init(ai);
+	snprintf(path, sizeof path, "%s%ssys/firmware/acpi/tables/FACP", root, sep);
+	n = read_file(path, buf, sizeof buf);
+	if (n < 0) {
+		snprintf(why, cap, "cannot read %.120s: %s", path, strerror(errno));
+		return why;
+	}
+	acpi_decode_fadt(buf, (size_t)n, ai);
+	snprintf(path, sizeof path, "%s%ssys/firmware/acpi/tables/HPET", root, sep);
+	n = read_file(path, buf, sizeof buf);
+	if (n >= 0)
+		acpi_decode_hpet(buf, (size_t)n, ai);
+	else
+		ai->hpet_none = "no HPET table in /sys/firmware/acpi/tables";
+	return NULL;
+}
+
+/* *unhealthy is counted up through c.unhealthy, which clang-tidy does not follow. */
+int os_raw_run(struct log *l, const struct os_machine *m, const struct os_raw_opts *o,
+	       struct os_raw_line *lines, int *unhealthy) /* NOLINT(readability-non-const-parameter) */
+{
+	struct ctx c = { l, o, lines, 0, unhealthy };
+	struct os_timer_rec tsc = { .name = "tsc", .call = "rdtsc", .width = 64, .healthy = true, .present = true,
+				    .method = "one rdtsc from user space (CR4.TSD clear)" };
+	struct os_timer_rec tscp = { .name = "rdtscp", .call = "rdtscp", .width = 64, .healthy = m->rdtscp, .present = m->rdtscp,
+				     .method = "one rdtscp from user space",
+				     .reason = "CPUID.80000001h:EDX[27] clear: no RDTSCP" };
+
+	one(&c, &tsc, s_rdtsc, b_rdtsc);
+	one(&c, &tscp, s_rdtscp, b_rdtscp);
+	if (o->raw_io) {
+		struct acpi_info ai;
+		char why[200];
+		const char *aw = NULL;
+		acpi_info_init(&ai);
+		if (geteuid() != 0)
+			aw = "needs root (ioperm, /dev/hpet, /dev/mem and the ACPI tables are root-only)";
+		else
+			aw = acpi_tables(o->root, &ai, why, sizeof why);
+		pm_timer(&c, &ai, aw);
+		hpet(&c, &ai, aw);
+	}
+	return c.n;
+}

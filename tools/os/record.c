@@ -1,0 +1,291 @@
+/* Record writers for `tickprobe os` (os_record.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probe/records.h"
+#include "probe/stats.h"
+#include "tools/os/record.h"
+
+void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_t step)
+{
+	size_t cur = 0;
+	uint64_t v, n, bin = 0, acc = 0;
+	bool have = false;
+
+	json_array_begin(j, key);
+	while (hist_next(h, &cur, &v, &n)) {
+		uint64_t b = step > 1 ? v / step * step : v;
+		if (have && b != bin) {
+			json_pair_u64(j, bin, acc);
+			acc = 0;
+		}
+		bin = b;
+		acc += n;
+		have = true;
+		if (j->overflow)
+			break;
+	}
+	if (have)
+		json_pair_u64(j, bin, acc);
+	json_array_end(j);
+}
+
+void os_json_modes(struct json *j, const char *key, const struct hist *h)
+{
+	struct hist_mode m[5];
+	int n = hist_modes(h, m, 5);
+
+	json_array_begin(j, key);
+	for (int i = 0; i < n; i++)
+		json_pair_u64(j, m[i].value, m[i].count);
+	json_array_end(j);
+}
+
+static void stats_obj(struct json *j, const char *key, const double *v, int n, int decimals)
+{
+	double *tmp = malloc((n ? n : 1) * sizeof *tmp);
+	struct stats s;
+
+	json_object_begin(j, key);
+	if (!tmp || n == 0) {
+		json_null(j, "min"), json_null(j, "median"), json_null(j, "mean");
+		json_null(j, "sd"), json_null(j, "max");
+	} else {
+		memcpy(tmp, v, n * sizeof *tmp);
+		stats_compute(tmp, (size_t)n, &s);
+		json_fixed(j, "min", s.min, decimals);
+		json_fixed(j, "median", s.median, decimals);
+		json_fixed(j, "mean", s.mean, decimals);
+		json_fixed(j, "sd", s.sd, decimals);
+		json_fixed(j, "max", s.max, decimals);
+	}
+	json_object_end(j);
+	free(tmp);
+}
+
+static void rounds_arr(struct json *j, const double *p50, const double *mean, int n)
+{
+	json_array_begin(j, "rounds");
+	for (int i = 0; i < n; i++) {
+		json_object_begin(j, NULL);
+		json_fixed(j, "p50", p50[i], 2);
+		json_fixed(j, "mean", mean[i], 2);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void timer_body(struct log *l, const struct os_timer_rec *r, uint64_t step)
+{
+	struct json *j = log_begin(l, "timer");
+	const struct os_dist *d = r->d;
+
+	json_str(j, "name", r->name);
+	json_str(j, "clocksource", r->clocksource);
+	json_str(j, "call", r->call);
+	json_bool(j, "present", r->present);
+	json_bool(j, "healthy", r->healthy);
+	if (!r->healthy)
+		json_str(j, "reason", r->reason ? r->reason : "unknown");
+	if (r->note)
+		json_str(j, "note", r->note);
+	json_str(j, "method", r->method);
+	if (r->width > 0)
+		json_u64(j, "width", (uint64_t)r->width);
+	else
+		json_null(j, "width");
+	if (r->address)
+		json_u64(j, "address", r->address);
+	if (r->has_vdso) {
+		if (r->vdso < 0)
+			json_null(j, "vdso");
+		else
+			json_bool(j, "vdso", r->vdso == 1);
+		json_object_begin(j, "vdso_evidence");
+		json_str(j, "method", r->vdso_method);
+		json_u64(j, "calls", r->vdso_calls);
+		if (r->syscalls_per_call >= 0)
+			json_fixed(j, "syscalls_per_call", r->syscalls_per_call, 3);
+		else
+			json_null(j, "syscalls_per_call");
+		if (r->cost_ratio >= 0)
+			json_fixed(j, "cost_ratio", r->cost_ratio, 3);
+		else
+			json_null(j, "cost_ratio");
+		json_str(j, "text", r->vdso_text);
+		json_object_end(j);
+	}
+	if (!r->healthy || !d || !d->h->count) {
+		json_u64(j, "samples", 0);
+		return;
+	}
+	json_u64(j, "samples", d->h->count);
+	json_u64(j, "samples_requested", r->samples_requested);
+	json_u64(j, "overhead_cycles", r->subtracted);
+	json_u64(j, "clamped", d->clamped);
+	json_cost(j, "cost_cycles", d->h, 0);
+	json_cost(j, "cost_ns", d->h, r->hz);
+	os_json_hist(j, "hist", d->h, step);
+	if (step > 1)
+		json_u64(j, "hist_bin", step);
+	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
+	os_json_modes(j, "modes", d->h);
+	json_object_begin(j, "throughput");
+	json_u64(j, "reads", d->tp_reads);
+	json_u64(j, "cycles", d->tp_cycles);
+	if (d->tp_cycles && r->hz > 0)
+		json_fixed(j, "reads_per_s", (double)d->tp_reads * r->hz / (double)d->tp_cycles, 1);
+	else
+		json_null(j, "reads_per_s");
+	json_object_end(j);
+	rounds_arr(j, d->round_p50_ns, d->round_mean_ns, d->nrounds);
+	{
+		uint64_t p50 = hist_quantile(d->h, 500000), lim = p50 ? 10 * p50 : 1, over = 0, v, n;
+		size_t cur = 0;
+		while (hist_next(d->h, &cur, &v, &n))
+			if (v > lim)
+				over += n;
+		json_object_begin(j, "outliers");
+		json_array_begin(j, "largest");
+		for (int i = 0; i < OS_TOP && d->top[i]; i++)
+			json_u64(j, NULL, d->top[i]);
+		json_array_end(j);
+		json_u64(j, "over_10x_p50", over);
+		json_object_end(j);
+	}
+	if (r->has_freq) {
+		json_object_begin(j, "freq");
+		json_u64(j, "nominal_hz", (uint64_t)(r->nominal_hz + 0.5));
+		json_fixed(j, "measured_hz", r->measured_hz, 1);
+		json_fixed(j, "ppm", (r->measured_hz - r->nominal_hz) / r->nominal_hz * 1e6, 2);
+		json_null(j, "err_ppm");
+		json_bool(j, "reference", false);
+		json_object_end(j);
+	} else
+		json_null(j, "freq");
+	json_null(j, "smi");
+}
+
+void os_write_timer(struct log *l, const struct os_timer_rec *r)
+{
+	uint64_t step = 1;
+
+	/* A histogram of thousands of distinct costs (a slow, noisy clock) can pass
+	 * the 96 KB record limit; then bins are merged, 8x at a time, and the
+	 * record says so with hist_bin rather than being lost. */
+	for (;;) {
+		timer_body(l, r, step);
+		if (!l->j.overflow || step >= 4096)
+			break;
+		step *= 8;
+	}
+	log_end(l);
+}
+
+void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted,
+		       double hz)
+{
+	struct json *j = log_begin(l, "overhead");
+
+	json_str(j, "sequence", sequence);
+	/* One candidate only: the image's other bracket uses CPUID, a VM exit. */
+	json_array_begin(j, "candidates");
+	json_object_begin(j, NULL);
+	json_str(j, "sequence", sequence);
+	json_u64(j, "min", d->h->count ? d->h->min : 0);
+	json_u64(j, "p50", hist_quantile(d->h, 500000));
+	{
+		double lo = 0, hi = 0;
+		for (int i = 0; i < d->nrounds; i++) {
+			lo = i == 0 || d->round_min[i] < lo ? d->round_min[i] : lo;
+			hi = i == 0 || d->round_min[i] > hi ? d->round_min[i] : hi;
+		}
+		json_u64(j, "round_min_spread", (uint64_t)(hi - lo));
+	}
+	json_object_end(j);
+	json_array_end(j);
+	json_u64(j, "samples", d->h->count);
+	json_cost(j, "cycles", d->h, 0);
+	json_cost(j, "ns", d->h, hz);
+	os_json_hist(j, "hist", d->h, 1);
+	json_u64(j, "hist_exact_below", HIST_EXACT);
+	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
+	json_u64(j, "subtracted", subtracted);
+	log_end(l);
+}
+
+void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns)
+{
+	char name[96];
+	struct json *j;
+
+	snprintf(name, sizeof name, "loop:clock_gettime(MONOTONIC)@%s", clocksource);
+	j = log_begin(l, "rate");
+	json_str(j, "name", name);
+	json_str(j, "clocksource", clocksource);
+	json_str(j, "call", "clock_gettime(MONOTONIC)");
+	json_str(j, "method", "back-to-back calls in a loop, the loop timed with the TSC");
+	json_u64(j, "calls", calls);
+	json_array_begin(j, "runs");
+	for (int i = 0; i < nruns; i++)
+		json_fixed(j, NULL, runs[i], 1);
+	json_array_end(j);
+	stats_obj(j, "calls_per_s", runs, nruns, 1);
+	log_end(l);
+}
+
+void os_write_gaps(struct log *l, const char *clocksource, const struct hist *h, uint64_t backwards)
+{
+	char name[96];
+	struct json *j;
+
+	snprintf(name, sizeof name, "gaps:clock_gettime(MONOTONIC)@%s", clocksource);
+	j = log_begin(l, "gaps");
+	json_str(j, "name", name);
+	json_str(j, "clocksource", clocksource);
+	json_str(j, "call", "clock_gettime(MONOTONIC)");
+	json_u64(j, "samples", h->count);
+	json_object_begin(j, "gap_ns");
+	if (h->count) {
+		json_u64(j, "min", h->min);
+		json_u64(j, "p50", hist_quantile(h, 500000));
+		json_fixed(j, "mean", hist_mean(h), 2);
+		json_fixed(j, "sd", hist_sd(h), 2);
+		json_u64(j, "max", h->max);
+	} else {
+		json_null(j, "min"), json_null(j, "p50"), json_null(j, "mean");
+		json_null(j, "sd"), json_null(j, "max");
+	}
+	json_object_end(j);
+	os_json_modes(j, "modes", h);
+	json_u64(j, "backwards", backwards);
+	os_json_hist(j, "hist", h, 1);
+	log_end(l);
+}
+
+void os_write_ctxsw(struct log *l, const char *clocksource, const struct os_ctxsw *c)
+{
+	char name[96];
+	struct json *j;
+
+	snprintf(name, sizeof name, "ctxsw@%s", clocksource);
+	j = log_begin(l, "ctxsw");
+	json_str(j, "name", name);
+	json_str(j, "clocksource", clocksource);
+	json_bool(j, "healthy", c->ok);
+	if (!c->ok)
+		json_str(j, "reason", c->why);
+	json_str(j, "method", "one-byte pipe ping-pong between two processes pinned to one CPU, timed with the TSC");
+	json_i64(j, "cpu", c->cpu);
+	json_u64(j, "batches", c->batches);
+	json_u64(j, "round_trips", c->trips);
+	json_u64(j, "switches", c->switches);
+	json_fixed(j, "seconds", c->seconds, 3);
+	rounds_arr(j, c->round_p50_ns, c->round_mean_ns, c->nrounds);
+	json_array_begin(j, "runs");
+	for (int i = 0; i < c->nrounds; i++)
+		json_fixed(j, NULL, c->round_per_s[i], 1);
+	json_array_end(j);
+	stats_obj(j, "switches_per_s", c->round_per_s, c->nrounds, 1);
+	log_end(l);
+}

@@ -1,0 +1,461 @@
+/* tickprobe qemu: boot the probe in QEMU, capture the serial log, and exit
+ * with the probe's status.
+ *
+ * The image (build/tickprobe.img) boots through its menus, as on a machine.
+ * To choose a preset without a keyboard, the run uses a private copy of the
+ * image whose environment block (tickprobe.env: 512 bytes, present twice, in
+ * the ISO for GRUB and in the ESP for the UEFI app) is rewritten in place with
+ * tp_preset, tp_options and tp_timeout=0.  --kernel boots the multiboot ELF32
+ * through QEMU's -kernel instead (BIOS only, about 0.1 s to the probe).  The
+ * files, presets and the copy are in tools/qemu/image.c. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tools/commands.h"
+#include "tools/qemu/image.h"
+#include "probe/exit_status.h"
+
+#define RC_OK 0
+#define RC_OK_ABSENT 10
+#define RC_FAILED 11
+#define RC_OTHER 12
+#define RC_MISSING 2
+
+#define MAX_ARGS 96
+
+struct run {
+	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
+	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
+	int memory, menu_timeout;
+	double timeout;
+	char **extra;
+	int nextra;
+};
+
+static const char usage_text[] =
+	"usage: tickprobe qemu [options] [-- extra QEMU arguments]\n"
+	"Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
+	"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
+	"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
+	"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
+	"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
+	"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
+	"                        program, build/, or PREFIX/share/tickprobe)\n"
+	"  --cdrom               attach the image as a CD rather than a disk\n"
+	"  --kernel[=PATH]       boot tickprobe.elf32 with -kernel/-append (BIOS only)\n"
+	"  --preset NAME         a preset from presets.cfg (default: \"default\")\n"
+	"  --options \"k=v ...\"   more probe options, after the preset's\n"
+	"  --menu                boot the image untouched: its menu waits as on a machine\n"
+	"  --menu-timeout S      the menu's wait in the copy booted (default 0: none)\n"
+	"  --icount              -icount shift=0,sleep=off: deterministic, TSC at 1 GHz\n"
+	"  -o FILE               write the serial log to FILE (default: to stdout)\n"
+	"  --timeout S           kill QEMU after S seconds (default 600)\n"
+	"  --memory MB           guest memory (default 256)\n"
+	"  --display             show QEMU's window (default: -display none)\n"
+	"  --ovmf PATH           OVMF firmware file (default /usr/share/ovmf/OVMF.fd)\n"
+	"  --qemu PATH           QEMU binary (default qemu-system-x86_64)\n"
+	"  -n, --dry-run         print the QEMU command and stop;  -v: print it and run\n"
+	"Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
+	"12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
+	"2 QEMU, firmware or image missing.\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "tickprobe qemu: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n(tickprobe qemu --help for the options)\n");
+	return EXIT_USAGE;
+}
+
+/* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
+ * KVM) runs guests 100-1000x slower than TCG, traps rdtsc (about 3 us) and
+ * OVMF dies on it.  Returns NULL when KVM looks usable, else why not. */
+static const char *kvm_problem(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int version;
+	if (fd < 0)
+		return errno == ENOENT ? "/dev/kvm does not exist" : "/dev/kvm cannot be opened read-write";
+	version = ioctl(fd, 0xAE00 /* KVM_GET_API_VERSION */, 0);
+	close(fd);
+	if (version != 12)
+		return "/dev/kvm answers with an unknown API version";
+	if (access("/sys/module/kvm_pvm", F_OK) == 0)
+		return "/dev/kvm here is kvm-pvm, a paravirtual nested KVM: guests run 100-1000x slower than "
+		       "under TCG, rdtsc traps (about 3 us a read) and OVMF dies on an emulation failure, so its "
+		       "timings mean nothing; use --tcg";
+	return NULL;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static volatile sig_atomic_t interrupted;
+static void on_signal(int sig) { interrupted = sig; }
+
+/* Runs argv with a deadline.  Returns the wait status, or -1 when it had to
+ * be killed (timeout or our own SIGINT/SIGTERM), -2 when it could not start. */
+static int run_with_timeout(char **argv, double timeout)
+{
+	pid_t pid;
+	int status = 0, exec_err[2];
+	double deadline = now() + timeout;
+	struct sigaction sa, old_int, old_term;
+
+	if (pipe2(exec_err, O_CLOEXEC) < 0)
+		return -2;
+	pid = fork();
+	if (pid < 0)
+		return -2;
+	if (pid == 0) {
+		int e;
+		close(exec_err[0]);
+		execvp(argv[0], argv);
+		e = errno;
+		if (write(exec_err[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(exec_err[1]);
+	{
+		int e = 0;
+		ssize_t got = read(exec_err[0], &e, sizeof e);
+		close(exec_err[0]);
+		if (got == (ssize_t)sizeof e) {
+			waitpid(pid, &status, 0);
+			errno = e;
+			return -2;
+		}
+	}
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (interrupted || now() > deadline) {
+			int i;
+			kill(pid, SIGTERM);
+			for (i = 0; i < 40 && waitpid(pid, &status, WNOHANG) == 0; i++)
+				usleep(50000);
+			if (i == 40) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+			}
+			status = -1;
+			break;
+		}
+		usleep(20000);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return status;
+}
+
+/* The status of the log's last end record, or "" (cut short, or no log). */
+static void log_summary(const char *path, char *status, size_t cap, long *bytes)
+{
+	FILE *f = fopen(path, "rb");
+	char line[8192];
+
+	snprintf(status, cap, "%s", "");
+	*bytes = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *t = strstr(line, "{\"type\":\"end\""), *s;
+		if (t && (s = strstr(t, "\"status\":\""))) {
+			s += 10;
+			s[strcspn(s, "\"")] = 0;
+			snprintf(status, cap, "%s", s);
+		} else if (strstr(line, "{\"type\":\"begin\"")) {
+			snprintf(status, cap, "%s", ""); /* a new run starts */
+		}
+	}
+	*bytes = ftell(f);
+	fclose(f);
+}
+
+static int parse_args(struct run *r, int argc, char **argv)
+{
+	int i;
+	for (i = 1; i < argc; i++) {
+		char *a = argv[i], *val = NULL, *eq;
+		char name[32];
+		if (!strcmp(a, "--")) {
+			r->extra = argv + i + 1;
+			r->nextra = argc - i - 1;
+			return 0;
+		}
+		snprintf(name, sizeof name, "%s", a);
+		if (!strncmp(a, "--", 2) && (eq = strchr(a, '='))) {
+			name[eq - a < (long)sizeof name ? eq - a : (long)sizeof name - 1] = 0;
+			val = eq + 1;
+		}
+#define FLAG(s, field) if (!strcmp(name, s) && !val) { r->field = true; continue; }
+		FLAG("--kvm", kvm) FLAG("--icount", icount) FLAG("--cdrom", cdrom) FLAG("--display", display)
+		FLAG("--menu", menu) FLAG("--dry-run", dry_run) FLAG("-n", dry_run) FLAG("-v", verbose)
+		FLAG("--verbose", verbose)
+#undef FLAG
+		if (!strcmp(name, "--tcg") && !val) {
+			r->kvm = false;
+			continue;
+		}
+		if (!strcmp(name, "--kernel")) {
+			r->use_kernel = true;
+			if (val)
+				r->kernel = val;
+			continue;
+		}
+		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+			fputs(usage_text, stdout);
+			return -1;
+		}
+		if (!val) {
+			if (i + 1 >= argc)
+				return usage_error("%s needs a value", a);
+			val = argv[++i];
+		}
+		if (!strcmp(name, "--firmware")) r->firmware = val;
+		else if (!strcmp(name, "--machine")) r->machine = val;
+		else if (!strcmp(name, "--cpu")) r->cpu = val;
+		else if (!strcmp(name, "--preset")) r->preset = val;
+		else if (!strcmp(name, "--options")) r->options = val;
+		else if (!strcmp(name, "-o") || !strcmp(name, "--output")) r->out = val;
+		else if (!strcmp(name, "--image")) r->image = val;
+		else if (!strcmp(name, "--ovmf")) r->ovmf = val;
+		else if (!strcmp(name, "--qemu")) r->qemu = val;
+		else if (!strcmp(name, "--timeout") || !strcmp(name, "--memory") || !strcmp(name, "--menu-timeout")) {
+			char *end;
+			double v = strtod(val, &end);
+			bool whole = strcmp(name, "--timeout") != 0;
+			if (*end || end == val || v < 0 || v > 1e6 || (whole && v != (int)v))
+				return usage_error("not a number: %s", val);
+			if (!whole) r->timeout = v;
+			else if (!strcmp(name, "--memory")) r->memory = (int)v;
+			else r->menu_timeout = (int)v;
+		} else
+			return usage_error("unknown option %s", a);
+	}
+	return 0;
+}
+
+int cmd_qemu(int argc, char **argv)
+{
+	struct run r = { .firmware = "bios", .machine = "pc", .qemu = "qemu-system-x86_64",
+			 .memory = 256, .timeout = 600 };
+	char *qa[MAX_ARGS + 64];
+	int n = 0, rc, status, i;
+	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX], tmp_img[] = "/tmp/tickprobe-qemu-XXXXXX";
+	char tmp_log[] = "/tmp/tickprobe-serial-XXXXXX", drive[PATH_MAX + 64], chardev[PATH_MAX + 64];
+	char cmdline[1024] = "", popts[512] = "", mem[16], endstatus[32], msg[256];
+	const char *cfg, *what, *log_path;
+	bool have_tmp_img = false, have_tmp_log = false;
+	double t0;
+	long bytes;
+
+	if ((rc = parse_args(&r, argc, argv)) != 0)
+		return rc < 0 ? EXIT_CLEAN : rc;
+	if (strcmp(r.firmware, "bios") && strcmp(r.firmware, "uefi"))
+		return usage_error("--firmware is bios or uefi, not %s", r.firmware);
+	if (strncmp(r.machine, "pc", 2) && strncmp(r.machine, "q35", 3))
+		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
+	if (r.machine[r.machine[0] == 'p' ? 2 : 3] && r.machine[r.machine[0] == 'p' ? 2 : 3] != ',')
+		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
+	if (r.use_kernel && !strcmp(r.firmware, "uefi"))
+		return usage_error("%s", "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
+	if (r.use_kernel && (r.cdrom || r.menu))
+		return usage_error("%s", "--cdrom and --menu are for the image, not --kernel");
+	if (r.nextra > MAX_ARGS)
+		return usage_error("%s", "too many extra QEMU arguments");
+	if (r.kvm && r.icount)
+		return usage_error("%s", "--icount works under TCG only");
+	if (r.kvm && (what = kvm_problem())) {
+		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
+		return RC_MISSING;
+	}
+
+	cfg = qemu_locate("presets.cfg", "image/presets.cfg", cfg_buf, sizeof cfg_buf);
+	if (r.preset && cfg && !qemu_preset_options(cfg, r.preset, popts, sizeof popts))
+		return EXIT_USAGE;
+	if (r.preset && !cfg && r.use_kernel) {
+		fprintf(stderr, "tickprobe qemu: presets.cfg not found; use --options\n");
+		return RC_MISSING;
+	}
+
+	qa[n++] = (char *)r.qemu;
+	qa[n++] = "-machine";
+	qa[n++] = (char *)r.machine;
+	qa[n++] = "-accel";
+	qa[n++] = r.kvm ? "kvm" : "tcg";
+	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
+	 * TCG emulates. */
+	qa[n++] = "-cpu";
+	qa[n++] = (char *)(r.cpu ? r.cpu : r.kvm ? "host" : "max");
+	snprintf(mem, sizeof mem, "%d", r.memory);
+	qa[n++] = "-m";
+	qa[n++] = mem;
+	if (!strcmp(r.firmware, "uefi")) {
+		const char *cands[] = { r.ovmf, getenv("TICKPROBE_OVMF"), "/usr/share/ovmf/OVMF.fd",
+					"/usr/share/OVMF/OVMF.fd", "/usr/share/qemu/OVMF.fd" };
+		const char *fw = NULL;
+		for (i = 0; i < 5 && !fw; i++)
+			if (cands[i] && (qemu_readable(cands[i]) || (i == 0 && r.dry_run)))
+				fw = cands[i];
+		if (!fw) {
+			fprintf(stderr, "tickprobe qemu: no OVMF firmware (%s); install the ovmf package\n",
+				r.ovmf ? r.ovmf : "/usr/share/ovmf/OVMF.fd");
+			return RC_MISSING;
+		}
+		qa[n++] = "-bios";
+		qa[n++] = (char *)fw;
+	}
+
+	if (r.use_kernel) {
+		const char *k = r.kernel ? r.kernel : qemu_locate("tickprobe.elf32", NULL, kern_buf, sizeof kern_buf);
+		if (!k || (!qemu_readable(k) && !r.dry_run)) {
+			fprintf(stderr, "tickprobe qemu: no kernel %s (make kernel)\n", k ? k : "tickprobe.elf32");
+			return RC_MISSING;
+		}
+		if (!r.preset && cfg)
+			qemu_preset_options(cfg, "default", popts, sizeof popts);
+		snprintf(cmdline, sizeof cmdline, "%s%s%s", popts, *popts && r.options ? " " : "", r.options ? r.options : "");
+		qa[n++] = "-kernel";
+		qa[n++] = (char *)k;
+		qa[n++] = "-append";
+		qa[n++] = cmdline;
+	} else {
+		const char *img = r.image ? r.image : qemu_locate("tickprobe.img", NULL, img_buf, sizeof img_buf);
+		if (!img || (!qemu_readable(img) && !r.dry_run)) {
+			fprintf(stderr, "tickprobe qemu: no image %s (make image)\n", img ? img : "tickprobe.img");
+			return RC_MISSING;
+		}
+		if (!r.menu && !r.dry_run) {
+			char blk[QEMU_ENV_SIZE];
+			int fd = mkstemp(tmp_img), got;
+			if (fd < 0) {
+				perror("tickprobe qemu: temporary image");
+				return RC_MISSING;
+			}
+			have_tmp_img = true;
+			if (!qemu_env_block(blk, r.preset ? r.preset : "", r.menu_timeout, r.options ? r.options : "")) {
+				close(fd);
+				unlink(tmp_img);
+				return usage_error("%s", "--options too long for the image's 512-byte block");
+			}
+			got = qemu_patch_copy(img, fd, blk);
+			close(fd);
+			if (got <= 0) {
+				fprintf(stderr, "tickprobe qemu: %s: %s\n", img,
+					got < 0 ? "cannot copy it" : "no tickprobe.env block (an old image? make image)");
+				unlink(tmp_img);
+				return RC_MISSING;
+			}
+			img = tmp_img;
+		}
+		snprintf(drive, sizeof drive, "file=%s,format=raw,%s", img,
+			 r.cdrom ? "media=cdrom,readonly=on" : (have_tmp_img ? "media=disk" : "media=disk,snapshot=on"));
+		qa[n++] = "-drive";
+		qa[n++] = drive;
+	}
+
+	if (r.out) {
+		log_path = r.out;
+		snprintf(chardev, sizeof chardev, "file,id=ser0,path=%s", r.out);
+	} else {
+		int fd = r.dry_run ? -1 : mkstemp(tmp_log);
+		if (fd >= 0) {
+			close(fd);
+			have_tmp_log = true;
+		}
+		log_path = tmp_log;
+		snprintf(chardev, sizeof chardev, "stdio,id=ser0,signal=on%s%s", have_tmp_log ? ",logfile=" : "",
+			 have_tmp_log ? tmp_log : "");
+	}
+	qa[n++] = "-chardev";
+	qa[n++] = chardev;
+	qa[n++] = "-serial";
+	qa[n++] = "chardev:ser0";
+	if (r.icount) {
+		qa[n++] = "-icount";
+		qa[n++] = "shift=0,sleep=off";
+	}
+	qa[n++] = "-device";
+	qa[n++] = "isa-debug-exit,iobase=0xf4,iosize=0x04";
+	qa[n++] = "-no-reboot";
+	qa[n++] = "-nic"; /* no NIC: OVMF would otherwise load iPXE and try PXE */
+	qa[n++] = "none";
+	qa[n++] = "-monitor";
+	qa[n++] = "none";
+	if (!r.display) {
+		qa[n++] = "-display";
+		qa[n++] = "none";
+	}
+	for (i = 0; i < r.nextra; i++)
+		qa[n++] = r.extra[i];
+	qa[n] = NULL;
+
+	if (r.dry_run || r.verbose) {
+		for (i = 0; i < n; i++)
+			fprintf(r.dry_run ? stdout : stderr, "%s%s", i ? " " : "", qa[i]);
+		fprintf(r.dry_run ? stdout : stderr, "\n");
+		if (r.dry_run)
+			return EXIT_CLEAN;
+	}
+
+	t0 = now();
+	status = run_with_timeout(qa, r.timeout);
+	if (have_tmp_img)
+		unlink(tmp_img);
+	log_summary(log_path, endstatus, sizeof endstatus, &bytes);
+	if (have_tmp_log)
+		unlink(tmp_log);
+	fflush(stdout);
+
+	if (status == -2) {
+		fprintf(stderr, "tickprobe qemu: cannot run %s: %s (install qemu-system-x86)\n", r.qemu, strerror(errno));
+		return RC_MISSING;
+	}
+	if (status == -1) {
+		rc = RC_OTHER;
+		snprintf(msg, sizeof msg, interrupted ? "interrupted, QEMU stopped" : "timed out after %.0f s, QEMU killed",
+			 r.timeout);
+	} else if (WIFSIGNALED(status)) {
+		rc = RC_OTHER;
+		snprintf(msg, sizeof msg, "QEMU died of signal %d", WTERMSIG(status));
+	} else {
+		int q = WEXITSTATUS(status);
+		rc = q == QEMU_EXIT_OK ? RC_OK : q == QEMU_EXIT_OK_ABSENT ? RC_OK_ABSENT : q == QEMU_EXIT_FAILED ? RC_FAILED : RC_OTHER;
+		if (rc != RC_OTHER)
+			snprintf(msg, sizeof msg, "%s (QEMU exit %d)",
+				 rc == RC_OK ? "ok" : rc == RC_OK_ABSENT ? "ok-absent" : "failed", q);
+		else if (q == 0)
+			snprintf(msg, sizeof msg, "no status: QEMU exit 0, the guest reset or powered off "
+				 "(a triple fault under -no-reboot, or a firmware shutdown)");
+		else
+			snprintf(msg, sizeof msg, "no status: QEMU exit %d (it failed to start, or stopped on an error)", q);
+	}
+	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r.use_kernel ? "kernel" : r.cdrom ? "cd" : "disk",
+		r.firmware, r.machine, r.kvm ? " kvm" : r.icount ? " tcg icount" : " tcg", now() - t0);
+	if (bytes >= 0)
+		fprintf(stderr, " | log %s%s: %ld bytes, end %s", r.out ? "" : "(stdout)", r.out ? r.out : "", bytes,
+			*endstatus ? endstatus : "missing");
+	fprintf(stderr, "\n");
+	return rc;
+}

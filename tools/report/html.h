@@ -1,0 +1,78 @@
+/* `tickprobe report`: one self-contained HTML page from one or more logs.
+ *
+ * The page is built in parts, one file each: the frame, header and escaping
+ * (report_html.c), one section per run (report_machine.c), the histograms
+ * as inline SVG (report_svg.c), the ministat-style comparisons
+ * (report_compare.c) and the kernel's clock calls over the bare hardware
+ * reads (report_lineup.c, its rows from tools/compare/lineup.h).  Everything
+ * printed from a log goes through rp_esc*: logs come from machines we do
+ * not control. */
+#ifndef TOOLS_REPORT_HTML_H
+#define TOOLS_REPORT_HTML_H
+
+#include <stdio.h>
+#include <stddef.h>
+#include "tools/log/logset.h"
+
+#define RP_MAX_LOGS 64
+#define RP_MAX_KEYS 128
+#define RP_KEY_LEN 128
+
+struct rp_log {
+	const struct lrun *run;
+	int os;          /* begin.boot is "linux": a `tickprobe os` log */
+	double hz;       /* tsc.hz, 0 when the log has none */
+};
+
+struct rp_ctx {
+	FILE *out;
+	const struct logfile *files;
+	size_t nfiles;
+	struct rp_log logs[RP_MAX_LOGS];
+	size_t nlogs;
+	char keys[RP_MAX_KEYS][RP_KEY_LEN]; /* timer keys, in order of first appearance */
+	size_t nkeys;
+	double conf;     /* confidence in percent */
+	int ci;          /* its stats_conf_index */
+	const char *title;
+	const char *generated; /* "2025-01-31 12:00:00 UTC" */
+};
+
+/* HTML text: & < > " ' become entities; valid UTF-8 passes; control bytes
+ * and bytes that are not UTF-8 are shown as \xNN. */
+void rp_esc(FILE *o, const char *s);
+void rp_esc_n(FILE *o, const char *s, size_t n);
+/* Any JSON value as compact escaped text: strings bare, numbers as written,
+ * bools yes/no, arrays "a, b", objects "k: v; …".  `none` for NULL or null. */
+void rp_value(FILE *o, const struct lr_node *n, const char *none);
+/* A number with `decimals` (negative: as written), or "–". */
+void rp_num(FILE *o, const struct lr_node *n, int decimals);
+/* An unsigned integer in hex ("0x608"), or `none`. */
+void rp_hex(FILE *o, const struct lr_node *n, const char *none);
+
+/* The colour of log i (hex "#rrggbb"); the palette repeats after 8. */
+const char *rp_colour(size_t i);
+/* A small coloured square and "[i+1]": how the page names log i. */
+void rp_swatch(FILE *o, size_t i);
+
+/* Timer keys, as `tickprobe compare` lines them up: an OS clock call (it
+ * names a clocksource) is "os:NAME", every other timer just NAME. */
+void rp_timer_key(const struct lr_node *t, char *buf, size_t cap);
+const struct lr_node *rp_find_key(const struct lrun *r, const char *key);
+/* The key as shown: the name, with "(OS call)" for os: keys. */
+void rp_key_label(FILE *o, const char *key);
+
+/* The parts of the page, in order: the at-a-glance parts first (the p50
+ * table and the overlaid histograms), the details after. */
+void rp_head(const struct rp_ctx *c);
+void rp_summary(const struct rp_ctx *c);             /* report_compare.c */
+void rp_histograms(const struct rp_ctx *c);          /* report_svg.c */
+void rp_compare(const struct rp_ctx *c);             /* report_compare.c */
+/* Whether the page has the kernel-path section: some log is a `tickprobe
+ * os` log and some other is not. */
+int rp_has_lineup(const struct rp_ctx *c);           /* report_lineup.c */
+void rp_lineup(const struct rp_ctx *c);              /* report_lineup.c */
+void rp_machine(const struct rp_ctx *c, size_t i);   /* report_machine.c */
+void rp_foot(const struct rp_ctx *c);
+
+#endif

@@ -1,0 +1,257 @@
+/* `tickprobe report`: one inline SVG histogram per counter, every log that
+ * measured it overlaid in its own colour, from the timer records' `hist`
+ * pairs ([cycles, count]).
+ *
+ * Both axes are logarithmic.  x, because one counter's costs span three to
+ * four decades on one machine (TCG: an HPET read is 130 ns at best and 39 us
+ * at worst) and machines differ by more: a linear axis would squeeze every
+ * read but the slowest into the first few pixels.  y, because the mode holds
+ * thousands of reads and the tail single ones.  The x unit is ns when every
+ * log involved gives its TSC frequency (so machines at different clock rates
+ * line up), else cycles. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/report/html.h"
+
+#define W 920            /* SVG width, px */
+#define ML 62            /* left margin: y labels */
+#define MR 18
+#define PH 190           /* plot height */
+#define MB 46            /* bottom: x labels and axis title */
+#define ROW 17           /* one legend row */
+#define CW 3             /* histogram column width, px: 280 columns */
+#define ZW 28            /* the column for reads that cost 0 (below the subtracted overhead) */
+#define NAME_SHOW 60     /* bytes of a log's name shown in a legend */
+
+struct series {
+	size_t log;                  /* index into c->logs */
+	const struct lr_node *timer;
+	const struct lr_node *hist;  /* NULL: no histogram (unhealthy, absent) */
+	double scale;                /* cycles -> x unit */
+	double *cols;                /* ncols + 1 (the last: zero-cost reads) */
+};
+
+static void tick_label(char *b, size_t cap, double v)
+{
+	if (v >= 1e6)
+		snprintf(b, cap, "%gM", v / 1e6);
+	else if (v >= 1e4)
+		snprintf(b, cap, "%gk", v / 1e3);
+	else
+		snprintf(b, cap, "%g", v);
+}
+
+/* The run's name, its last NAME_SHOW bytes when longer. */
+static void short_name(FILE *o, const char *s)
+{
+	size_t n = strlen(s);
+	if (n > NAME_SHOW)
+		fputs("&hellip;", o), s += n - NAME_SHOW;
+	rp_esc(o, s);
+}
+
+static void legend_row(FILE *o, const struct rp_ctx *c, const struct series *s, int y, int ns)
+{
+	const struct lr_node *t = s->timer;
+	double v;
+
+	fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", ML, y - 10,
+		rp_colour(s->log));
+	fprintf(o, "<text x=\"%d\" y=\"%d\">[%zu] ", ML + 18, y, s->log + 1);
+	short_name(o, c->logs[s->log].run->name);
+	if (!lr_true(lr_get(t, "healthy"))) {
+		fputs(" &#8212; not healthy: ", o);
+		rp_value(o, lr_get(t, "reason"), "no reason given");
+	}
+	if (lr_num(lr_path(t, ns ? "cost_ns.p50" : "cost_cycles.p50"), &v))
+		fprintf(o, " &#8212; p50 %.1f %s", v, ns ? "ns" : "cycles");
+	if (lr_num(lr_get(t, "samples"), &v))
+		fprintf(o, ", %.0f reads", v);
+	if (!s->hist)
+		fputs(" (no histogram)", o);
+	fputs("</text>\n", o);
+}
+
+static void one(const struct rp_ctx *c, const char *key)
+{
+	FILE *o = c->out;
+	struct series s[RP_MAX_LOGS];
+	size_t ns = 0, ncols, with_hist = 0;
+	int unit_ns = 1, zero = 0;
+	double xmin = INFINITY, xmax = 0, ymax = 0, lo, hi, l0, lspan;
+	int top, x0, pw, base, h, D;
+	const struct lr_node *p;
+	char lab[32];
+
+	for (size_t j = 0; j < c->nlogs; j++) {
+		const struct lr_node *t = rp_find_key(c->logs[j].run, key), *hs;
+		if (!t)
+			continue;
+		hs = lr_get(t, "hist");
+		s[ns].log = j, s[ns].timer = t, s[ns].cols = NULL;
+		s[ns].hist = hs && hs->kind == LR_ARR && hs->len ? hs : NULL;
+		if (s[ns].hist && !(c->logs[j].hz > 0))
+			unit_ns = 0;
+		with_hist += s[ns].hist != NULL;
+		ns++;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		s[k].scale = unit_ns ? 1e9 / c->logs[s[k].log].hz : 1;
+		for (p = s[k].hist ? s[k].hist->child : NULL; p; p = p->next) {
+			double v, n;
+			if (!lr_num(lr_at(p, 0), &v) || !lr_num(lr_at(p, 1), &n) || n <= 0 || v < 0)
+				continue;
+			v *= s[k].scale;
+			if (v == 0)
+				zero = 1;
+			else
+				xmin = v < xmin ? v : xmin, xmax = v > xmax ? v : xmax;
+		}
+	}
+	if (!(xmax > 0))
+		xmin = 1, xmax = 10;
+	lo = xmin / 1.3, hi = xmax * 1.3;
+	if (hi / lo < 10) { /* at least one decade, centred on the data */
+		double mid = sqrt(lo * hi);
+		lo = mid / sqrt(10), hi = mid * sqrt(10);
+	}
+	l0 = log10(lo), lspan = log10(hi) - l0;
+	x0 = ML + (zero ? ZW : 0);
+	pw = W - MR - x0;
+	ncols = (size_t)pw / CW;
+
+	for (size_t k = 0; k < ns; k++) {
+		s[k].cols = calloc(ncols + 1, sizeof *s[k].cols);
+		if (!s[k].cols)
+			continue;
+		for (p = s[k].hist ? s[k].hist->child : NULL; p; p = p->next) {
+			double v, n;
+			size_t col;
+			if (!lr_num(lr_at(p, 0), &v) || !lr_num(lr_at(p, 1), &n) || n <= 0 || v < 0)
+				continue;
+			v *= s[k].scale;
+			col = v == 0 ? ncols : (size_t)((log10(v) - l0) / lspan * (double)ncols);
+			if (v != 0 && col >= ncols)
+				col = ncols - 1;
+			s[k].cols[col] += n;
+			if (s[k].cols[col] > ymax)
+				ymax = s[k].cols[col];
+		}
+	}
+	D = ymax > 1 ? (int)ceil(log10(ymax) - 1e-9) : 1;
+	if (D < 1)
+		D = 1;
+	top = 8 + ROW * (int)ns + 14;
+	base = top + PH;
+	h = base + MB;
+
+	fprintf(o, "<figure>\n<svg class=\"hist\" data-counter=\"");
+	rp_esc(o, key);
+	fprintf(o, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		   "role=\"img\" font-family=\"system-ui,sans-serif\" font-size=\"12\">\n<title>",
+		W, h, W, h);
+	rp_esc(o, key);
+	fputs(": cost per read</title>\n", o);
+	for (size_t k = 0; k < ns; k++)
+		legend_row(o, c, &s[k], 8 + ROW * (int)(k + 1) - 4, unit_ns);
+
+	/* Grid and axes.  A count of c sits at (log10 c + 0.3) / (D + 0.3) of the
+	 * height, so a single read (log 0) still shows as a 0.3-decade bar. */
+	fprintf(o, "<g stroke=\"#e3e3ea\">");
+	for (int d = 0; d <= D; d++) {
+		int y = base - (int)((d + 0.3) / (D + 0.3) * PH);
+		fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", ML, y, W - MR, y);
+	}
+	fputs("</g>\n<g fill=\"#444\" text-anchor=\"end\">", o);
+	for (int d = 0; d <= D; d++) {
+		int y = base - (int)((d + 0.3) / (D + 0.3) * PH);
+		tick_label(lab, sizeof lab, pow(10, d));
+		fprintf(o, "<text x=\"%d\" y=\"%d\">%s</text>", ML - 6, y + 4, lab);
+	}
+	fputs("</g>\n<g fill=\"#444\" text-anchor=\"middle\">", o);
+	for (int d = (int)floor(l0); d <= (int)ceil(l0 + lspan); d++) {
+		static const double mant[3] = { 1, 2, 5 };
+		for (int m = 0; m < 3; m++) {
+			double v = mant[m] * pow(10, d), f = (log10(v) - l0) / lspan;
+			int x;
+			if (f < 0 || f > 1)
+				continue;
+			x = x0 + (int)(f * pw);
+			tick_label(lab, sizeof lab, v);
+			fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\"/>"
+				   "<text x=\"%d\" y=\"%d\">%s</text>",
+				x, top, x, base + 4, m ? "#f0f0f4" : "#e3e3ea", x, base + 17, lab);
+		}
+	}
+	if (zero)
+		fprintf(o, "<text x=\"%d\" y=\"%d\">0</text>", ML + ZW / 2, base + 17);
+	fprintf(o, "<text x=\"%d\" y=\"%d\">cost per read, %s (log scale)</text></g>\n", x0 + pw / 2, base + 36,
+		unit_ns ? "ns" : "cycles");
+	fprintf(o, "<text x=\"14\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">"
+		   "reads (log)</text>\n", top + PH / 2, top + PH / 2);
+	fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#888\" fill=\"none\"/>\n", ML, top, base, W - MR);
+
+	/* Bars: a light fill and a firm top edge per log, so overlaid logs stay
+	 * readable where their columns coincide. */
+	for (size_t k = 0; k < ns; k++) {
+		const char *col = rp_colour(s[k].log);
+		if (!s[k].cols || !s[k].hist)
+			continue;
+		for (int pass = 0; pass < 2; pass++) {
+			fprintf(o, pass ? "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"" :
+					  "<path fill=\"%s\" fill-opacity=\"0.3\" d=\"", col);
+			for (size_t j = 0; j <= ncols; j++) {
+				double n = s[k].cols[j];
+				int x = j == ncols ? ML + 6 : x0 + (int)(j * CW), w = j == ncols ? ZW - 12 : CW;
+				int y;
+				if (n <= 0)
+					continue;
+				y = base - (int)((log10(n) + 0.3) / (D + 0.3) * PH + 0.5);
+				if (pass)
+					fprintf(o, "M%d %dh%d", x, y, w);
+				else
+					fprintf(o, "M%d %dV%dh%dV%dZ", x, base, y, w, base);
+			}
+			fputs("\"/>\n", o);
+		}
+	}
+	/* p50 of each log: dashed, labelled at the top, labels staggered. */
+	for (size_t k = 0; k < ns; k++) {
+		double v;
+		int x;
+		if (!lr_num(lr_path(s[k].timer, unit_ns ? "cost_ns.p50" : "cost_cycles.p50"), &v) || !s[k].hist)
+			continue;
+		if (v <= 0)
+			x = ML + ZW / 2;
+		else if ((log10(v) - l0) / lspan < 0 || (log10(v) - l0) / lspan > 1)
+			continue;
+		else
+			x = x0 + (int)((log10(v) - l0) / lspan * pw);
+		fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
+			   "stroke-dasharray=\"5 3\"/><text x=\"%d\" y=\"%d\" fill=\"%s\" font-size=\"11\">p50</text>\n",
+			x, top - 2, x, base, rp_colour(s[k].log), x + 3, top + 10 + 12 * (int)k, rp_colour(s[k].log));
+	}
+	if (!with_hist)
+		fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#b00020\">no histogram in any "
+			   "log (see the health column)</text>\n", x0 + pw / 2, top + PH / 2);
+	fputs("</svg>\n<figcaption><b>", o);
+	rp_key_label(o, key);
+	fprintf(o, "</b>: reads per %d-pixel column of cost; dashed lines mark each log's p50.</figcaption>\n"
+		   "</figure>\n", CW);
+	for (size_t k = 0; k < ns; k++)
+		free(s[k].cols);
+}
+
+void rp_histograms(const struct rp_ctx *c)
+{
+	fputs("<section id=\"distributions\">\n<h2>Distributions</h2>\n<p>One histogram per counter from "
+	      "each timer record's <code>hist</code> (cost per read, harness overhead taken off); every log "
+	      "that measured the counter is overlaid in its colour. Both axes are logarithmic; the x axis is "
+	      "in ns when every log gives its TSC frequency, else in cycles.</p>\n", c->out);
+	for (size_t i = 0; i < c->nkeys; i++)
+		one(c, c->keys[i]);
+	if (!c->nkeys)
+		fputs("<p class=\"dim\">No timer records in the logs.</p>\n", c->out);
+	fputs("</section>\n", c->out);
+}
