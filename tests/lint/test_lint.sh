@@ -1,9 +1,60 @@
 #!/bin/sh
-# Static checks as a test: `make lint` must find nothing, and each checker must
-# still catch a planted bug with this tree's configuration (a broken
-# .clang-tidy or an over-wide suppression would otherwise pass silently).
+# SPDX-License-Identifier: BSD-2-Clause
+# Static checks as a test: the tree checks of tests/lint/tree.sh and `make
+# lint` must find nothing, and each check must still catch a planted fault
+# (a broken .clang-tidy, an over-wide suppression or a pattern that matches
+# nothing would otherwise pass silently).
 # About 70 s of CPU; run with the repo root as cwd, BUILD set by tests/run.sh.
 BUILD=${BUILD:-build}
+HERE=$(dirname "$0")
+
+# ---- tree checks: first on a small planted tree, then on this one ----------
+tree=$BUILD/lint/tree-canary
+rm -rf "$tree" && mkdir -p "$tree/tests/data" "$tree/tools"
+tag="SPDX-License-Identifier: BSD-2-Clause"
+up=.. shared=shared
+printf '/* %s */\nint ok;\n' "$tag" >"$tree/good.c"
+printf '#!/bin/sh\n# %s\n' "$tag" >"$tree/good.sh"
+printf 'int no_tag;\n' >"$tree/bad.c"
+printf '#!/bin/sh\n#\n#\n# %s\n' "$tag" >"$tree/late.sh"	# line 4: too late
+printf 'all:\n' >"$tree/tools/Makefile"
+printf 'int data_is_exempt;\n' >"$tree/tests/data/table.c"
+printf 'see %s/%s/data/x\n' "$up" "$shared" >"$tree/notes.md"
+printf 'DATA=/work/%s/data\n' "$shared" >"$tree/tests/data/old.txt"
+if command -v git >/dev/null 2>&1 && git -C "$tree" init -q 2>/dev/null; then
+	git -C "$tree" add .
+	# Not tracked, so not part of the tree: must not be listed.
+	printf 'int untracked;\n%s/%s\n' "$up" "$shared" >"$tree/untracked.c"
+fi
+canary() { # check, expected list (sorted, space-separated)
+	got=$(sh "$HERE/tree.sh" "$1" "$tree")
+	rc=$?
+	got=$(printf '%s\n' "$got" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ *$//')
+	if [ "$rc" -eq 1 ] && [ "$got" = "$2" ]; then
+		echo "PASS: tree canary: $1 lists exactly the planted files ($2)"
+	else
+		echo "FAIL: tree canary: $1 exited $rc listing '$got', expected 1 listing '$2'"
+	fi
+}
+canary outside "notes.md tests/data/old.txt"
+canary spdx "bad.c late.sh tools/Makefile"
+
+out=$(sh "$HERE/tree.sh" outside .)
+case $? in
+0) echo "PASS: no file refers to data outside the tree" ;;
+1) echo "FAIL: $(printf '%s\n' "$out" | wc -l) file(s) refer to data outside the tree (tests/data/ holds it):"
+   printf '%s\n' "$out" | sed 's/^/  /' ;;
+*) echo "FAIL: tree.sh outside failed" ;;
+esac
+out=$(sh "$HERE/tree.sh" spdx .)
+case $? in
+0) echo "PASS: every source file carries $tag" ;;
+1) echo "FAIL: $(printf '%s\n' "$out" | wc -l) source file(s) lack '$tag' in their first 3 lines:"
+   printf '%s\n' "$out" | sed 's/^/  /' ;;
+*) echo "FAIL: tree.sh spdx failed" ;;
+esac
+
+# ---- clang-tidy and cppcheck ----------------------------------------------
 dir=$BUILD/lint/canary
 mkdir -p "$dir"
 
