@@ -1,8 +1,18 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Run every test: the host unit tests in BUILD/tests, then each script in
-# tests/*/ named test_*.sh.  Every test prints "PASS: …" or "FAIL: …" lines;
-# this counts them and ends with one "N passed, N failed" line.
+# tests/*/ named test_*.sh, in name order.  Every test prints "PASS: …" or
+# "FAIL: …" lines; this counts them, prints one "name: N passed, N failed"
+# line per test and ends with one "N passed, N failed" line; it exits 1 when
+# any test failed.
+#
+#   run.sh [BUILD [unit]]    unit: the host unit tests only (make unit)
 BUILD=${1:-build}
+ONLY=${2:-}
+case $ONLY in
+'' | unit) ;;
+*) echo "usage: run.sh [BUILD [unit]]" >&2; exit 2 ;;
+esac
 LOGDIR=$BUILD/test-logs
 mkdir -p "$LOGDIR"
 pass=0 fail=0 broken=""
@@ -22,13 +32,19 @@ tally() { # name, log, exit status
 	echo "$1: $p passed, $f failed"
 }
 
+units=0
 for t in "$BUILD"/tests/test_*; do
-	[ -x "$t" ] || continue
+	[ -f "$t" ] && [ -x "$t" ] || continue
 	n=$(basename "$t")
+	units=$((units + 1))
 	"$t" >"$LOGDIR/$n.log" 2>&1; rc=$?
 	tally "$n" "$LOGDIR/$n.log" $rc
 done
-for t in tests/*/test_*.sh; do
+if [ "$units" -eq 0 ]; then
+	echo "  no unit test binary in $BUILD/tests (make unit-build makes them)"
+	fail=$((fail + 1)) broken="$broken unit"
+fi
+[ "$ONLY" = unit ] || for t in tests/*/test_*.sh; do
 	[ -f "$t" ] || continue
 	n=$(basename "$t" .sh)
 	start=$(date +%s)
