@@ -59,7 +59,8 @@ FUZZ_SEEDS_STALE := $(if $(wildcard $(BUILD)/tickprobe.elf32),$(if $(wildcard $(
 	$(wildcard $(BUILD)/tests/test_logread),$(if $(wildcard $(FUZZ_DIR)/fixtures/*),,x))
 
 .PHONY: fuzz-seeds-stale
-$(FUZZ_STAMP): tests/fuzz/mkseeds.py image/presets.cfg $(if $(FUZZ_SEEDS_STALE),fuzz-seeds-stale)
+$(FUZZ_STAMP): tests/fuzz/mkseeds.py image/presets.cfg $(wildcard $(FUZZ_DATA)/acpi/linuxhw/*.csv) \
+		$(if $(FUZZ_SEEDS_STALE),fuzz-seeds-stale)
 	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/fixtures $(FUZZ_DIR)/qemu-seed.log
 	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/fixtures
 	@if [ -f $(BUILD)/tickprobe.elf32 ] && command -v qemu-system-x86_64 >/dev/null 2>&1; then \

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Generate the fuzz seed corpora from the real test data in tests/data:
 mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
 
-  OUTDIR/acpi/      raw FADT/HPET tables of distinct shapes, and fake physical
+  OUTDIR/acpi/      raw FADT/HPET/MADT tables of distinct shapes, and fake physical
                     memories for the walk and the BIOS search (the input
                     format of fuzz_acpi.c: a mode byte, then regions
                     u64 address, u32 length, bytes)
@@ -13,10 +14,19 @@ mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
 """
 import csv, os, struct, sys
 
+if len(sys.argv) < 3:
+    sys.exit('usage: mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]')
 out, data = sys.argv[1], sys.argv[2]
 qlog = sys.argv[3] if len(sys.argv) > 3 and sys.argv[3] else None
 fixtures = sys.argv[4] if len(sys.argv) > 4 and sys.argv[4] else None
 acpi = os.path.join(data, 'acpi')
+# The data is part of the tree: a missing piece is a broken checkout, not
+# something to fuzz without.
+for need in ('acpi/linuxhw/expected.csv', 'acpi/linuxhw/expected_madt.csv', 'acpi/walk',
+             'acpi/corrupt/fwts02_corrupted_checksums', 'ministat'):
+    if not os.path.exists(os.path.join(data, need)):
+        sys.exit('mkseeds.py: %s missing (tests/data/README.md lists what belongs there)'
+                 % os.path.join(data, need))
 
 
 def put(harness, name, blob):
@@ -41,8 +51,7 @@ def listdir(p):
 
 
 seen = set()
-hw = os.path.join(acpi, 'linuxhw', 'expected.csv')
-with open(hw if os.path.exists(hw) else os.devnull) as f:
+with open(os.path.join(acpi, 'linuxhw', 'expected.csv')) as f:
     for row in csv.DictReader(f):
         d = os.path.join(acpi, 'linuxhw', row['machine'])
         key = (row['fadt_rev'], row['fadt_len'], row['hw_reduced'], row['x_space'],
@@ -52,6 +61,19 @@ with open(hw if os.path.exists(hw) else os.devnull) as f:
         seen.add(key)
         for t in ('FACP', 'HPET', 'HPET2'):
             p = os.path.join(d, t + '.bin')
+            if os.path.exists(p):
+                put('acpi', 'raw-%s-%s' % (row['machine'], t), b'\x00' + read(p))
+# MADTs: one per (revision, entry kinds, undefined entry types, tables) shape.
+seen = set()
+with open(os.path.join(acpi, 'linuxhw', 'expected_madt.csv')) as f:
+    for row in csv.DictReader(f):
+        key = (row['madt_rev'], row['n_lapic'] != '0', row['n_x2apic'] != '0',
+               row['other_types'], row['n_madt'], row['pcat_compat'])
+        if key in seen:
+            continue
+        seen.add(key)
+        for t in ('APIC', 'APIC2'):
+            p = os.path.join(acpi, 'linuxhw', row['machine'], t + '.bin')
             if os.path.exists(p):
                 put('acpi', 'raw-%s-%s' % (row['machine'], t), b'\x00' + read(p))
 for p in listdir(os.path.join(acpi, 'corrupt', 'fwts02_corrupted_checksums')):
