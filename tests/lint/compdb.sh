@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Write a compile_commands.json for the static checkers, one entry per C file
 # with the flags the Makefile really builds it with, so clang-tidy and cppcheck
 # see -ffreestanding, the EFI include paths and the defines of each side.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Static checks (included by the Makefile).
 #
 #   make lint      clang-tidy (.clang-tidy) and cppcheck (tests/lint/cppcheck.supp)

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Run clang-tidy (.clang-tidy) and cppcheck (tests/lint/cppcheck.supp) over
 # FILES with the compile database in DIR (tests/lint/lint.mk writes it).
 # Prints every finding, then one summary line per tool,
