@@ -1,8 +1,10 @@
 /* The subcommands of the host `tickprobe` command, one file each (tools/PART/cmd_NAME.c).
- * Each takes the arguments after its name (argv[0] is the subcommand name)
- * and returns the process exit status:
+ * Each takes the arguments after its name (argv[0] is the subcommand name),
+ * reads them with tools/common/args.h, and returns the process exit status:
  *   0 clean, 1 usage error, 2 input could not be read, 3 input damaged but partly used.
- * `tickprobe qemu` returns the probe's status instead (see cmd_qemu.c). */
+ * `tickprobe qemu` returns the probe's status instead (see cmd_qemu.c).
+ * A new subcommand is a cmd_NAME.c with its struct args_spec (the example in
+ * tools/common/args.h), a declaration here and a line in tools/tickprobe.c. */
 #ifndef TOOLS_COMMANDS_H
 #define TOOLS_COMMANDS_H
 

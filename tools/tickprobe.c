@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 
 static const struct command {
 	const char *name;
@@ -27,7 +28,7 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tickprobe COMMAND [options]   (tickprobe COMMAND --help for more)\n\n");
 	for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
 		fprintf(f, "  %-8s  %s\n", commands[i].name, commands[i].summary);
-	fprintf(f, "\nExit status: 0 clean, 1 usage error, 2 input unreadable, 3 input damaged but partly used.\n");
+	fprintf(f, "\n%s", ARGS_EXIT_TEXT);
 }
 
 int main(int argc, char **argv)

@@ -12,14 +12,21 @@
 #include "drivers/acpi.h"
 #include "probe/json.h"
 #include "tools/commands.h"
+#include "tools/common/args.h"
 
 #define SYSFS_TABLES "/sys/firmware/acpi/tables"
 
-static void acpi_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tickprobe acpi [--json] [FILE|DIR]...\n"
-		"\n"
+enum { OPT_JSON = ARGS_OPT_FIRST };
+
+static const struct option acpi_options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec acpi_spec = {
+	.name = "acpi",
+	.synopsis = "[--json] [FILE|DIR]...",
+	.help = "\n"
 		"Decode the ACPI tables that locate the PM timer (FADT) and the HPET.\n"
 		"With no argument, read this host's tables from " SYSFS_TABLES " (root only).\n"
 		"A FILE is one raw table: FACP/HPET from sysfs, facp.dat/hpet.dat from\n"
@@ -28,10 +35,14 @@ static void acpi_usage(FILE *f)
 		"\n"
 		"  --json   print one JSON object with the members of the log's acpi record\n"
 		"           (pm_timer, hpet, problems, ...)\n"
-		"\n"
-		"Exit status: 0 clean, 1 usage error, 2 a path could not be read,\n"
-		"3 a table was damaged (reported, not used).\n");
-}
+		"\n",
+	.exits = "Exit status: 0 clean, 1 usage error, 2 a path could not be read,\n"
+		 "3 a table was damaged (reported, not used).\n",
+	.longopts = acpi_options,
+	.operand = "FILE or DIR",
+	.min_operands = 0, /* none: this host's tables */
+	.max_operands = ARGS_MANY,
+};
 
 /* The last two components of a path: enough to tell FACP.bin files apart. */
 static const char *short_name(const char *path)
@@ -193,48 +204,29 @@ static int print_json(const struct acpi_info *info)
 int cmd_acpi(int argc, char **argv)
 {
 	static struct acpi_info info;
-	int i, json = 0, paths = 0, rc = 0;
+	int json = 0, rc = 0, c;
+	struct args a;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			acpi_usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(argv[i], "--json")) {
+	args_start(&a, &acpi_spec, argc, argv);
+	while ((c = args_next(&a)) > 0)
+		if (c == OPT_JSON)
 			json = 1;
-		} else if (!strcmp(argv[i], "--")) {
-			paths += argc - i - 1;
-			break;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "tickprobe acpi: unknown option '%s'\n", argv[i]);
-			acpi_usage(stderr);
-			return EXIT_USAGE;
-		} else {
-			paths++;
-		}
-	}
+	if (c == ARGS_STOP)
+		return a.status;
 
 	acpi_info_init(&info);
-	if (!paths) {
+	if (!a.noperands)
 		rc = add_dir(SYSFS_TABLES, &info);
-	} else {
-		int opts = 1;
-		for (i = 1; i < argc && !rc; i++) {
-			struct stat st;
-			const char *a = argv[i];
-			if (opts && !strcmp(a, "--")) {
-				opts = 0;
-				continue;
-			}
-			if (opts && a[0] == '-' && a[1])
-				continue;
-			if (stat(a, &st)) {
-				say_unreadable(a);
-				rc = EXIT_UNREADABLE;
-			} else if (S_ISDIR(st.st_mode)) {
-				rc = add_dir(a, &info);
-			} else {
-				rc = add_file(a, &info);
-			}
+	for (int i = 0; i < a.noperands && !rc; i++) {
+		struct stat st;
+		const char *path = a.operands[i];
+		if (stat(path, &st)) {
+			say_unreadable(path);
+			rc = EXIT_UNREADABLE;
+		} else if (S_ISDIR(st.st_mode)) {
+			rc = add_dir(path, &info);
+		} else {
+			rc = add_file(path, &info);
 		}
 	}
 	if (rc)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/compare/lineup.h"
 #include "tools/log/logset.h"
 #include "tools/stat/ministat_print.h"
@@ -17,14 +18,30 @@
 #define MAX_LOGS 64
 #define MAX_KEYS 64
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tickprobe compare LOG LOG... [--counter NAME]... [--metric p50|mean] [-c LEVEL]\n"
-		   "  Compare the per-round values of each counter with the first log, ministat-style.\n"
-		   "  A file with several runs counts as several logs (FILE#N).\n"
-		   "  -c: confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
-		   "Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged but partly used.\n");
-}
+enum { OPT_COUNTER = ARGS_OPT_FIRST, OPT_METRIC };
+
+static const struct option compare_options[] = {
+	{ "counter", required_argument, NULL, OPT_COUNTER },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec compare_spec = {
+	.name = "compare",
+	.synopsis = "LOG LOG... [--counter NAME]... [--metric p50|mean] [-c LEVEL]",
+	.help = "  Compare the per-round values of each counter with the first log, ministat-style.\n"
+		"  A file with several runs counts as several logs (FILE#N); at most 64 in all.\n"
+		"  --counter NAME  only this counter (repeat for more); default: every one\n"
+		"  --metric        which per-round value: p50 (default) or mean\n"
+		"  -c LEVEL        confidence level 80, 90, 95 (default), 98, 99 or 99.5\n",
+	.shortopts = "c:",
+	.longopts = compare_options,
+	.operand = "LOG",
+	.min_operands = 1, /* one file may hold the two runs */
+	.max_operands = MAX_LOGS,
+};
+
+static const char *const compare_metrics[] = { "p50", "mean", NULL };
 
 /* A timer's key in the per-counter comparison: OS-side clock calls (which
  * name a clocksource) never mix with a hardware counter of the same name; an
@@ -128,54 +145,45 @@ int cmd_compare(int argc, char **argv)
 {
 	static struct logfile files[MAX_LOGS];
 	static char keys[MAX_KEYS][128];
-	const struct lrun *logs[MAX_LOGS];
+	const struct lrun *logs[MAX_LOGS + 1]; /* one more: to see that there are too many */
 	const char *only[MAX_KEYS], *metric = "p50", *confs = "95";
 	size_t nfiles = 0, nlogs = 0, nkeys = 0, nonly = 0;
-	int status = EXIT_CLEAN, ci;
-	double conf;
-	char *end;
+	int status = EXIT_CLEAN, ci = stats_conf_index(95), opt;
+	double conf = 95;
+	struct args a;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "--counter") && has) {
-			if (nonly < MAX_KEYS)
-				only[nonly++] = argv[++i];
-		} else if (!strcmp(a, "--metric") && has) {
-			metric = argv[++i];
-		} else if (!strcmp(a, "-c") && has) {
-			confs = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tickprobe compare: unknown option or missing value: '%s'\n", a);
-			usage(stderr);
-			return EXIT_USAGE;
-		} else if (nfiles < MAX_LOGS) {
-			files[nfiles++].path = (char *)a; /* loaded below */
+	args_start(&a, &compare_spec, argc, argv);
+	while ((opt = args_next(&a)) > 0) {
+		if (opt == OPT_COUNTER) {
+			if (nonly == MAX_KEYS)
+				return args_fail(&a, "more than %d --counter options", MAX_KEYS);
+			only[nonly++] = a.value;
+		} else if (opt == OPT_METRIC) {
+			if (args_choice(&a, compare_metrics, NULL))
+				return EXIT_USAGE;
+			metric = a.value;
+		} else if (opt == 'c') {
+			if (args_conf(&a, &conf, &ci))
+				return EXIT_USAGE;
+			confs = a.value;
 		}
 	}
-	conf = strtod(confs, &end);
-	if (*end || (ci = stats_conf_index(conf)) < 0) {
-		fprintf(stderr, "tickprobe compare: -c must be 80, 90, 95, 98, 99 or 99.5, not '%s'\n", confs);
-		return EXIT_USAGE;
-	}
-	if (strcmp(metric, "p50") && strcmp(metric, "mean")) {
-		fprintf(stderr, "tickprobe compare: --metric must be p50 or mean\n");
-		return EXIT_USAGE;
-	}
-	if (!nfiles) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (opt == ARGS_STOP)
+		return a.status;
+	for (int i = 0; i < a.noperands; i++)
+		files[nfiles++].path = a.operands[i]; /* loaded below */
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *path = files[i].path;
 		logfile_load(&files[i], path);
 		logfile_report(&files[i], stderr, "tickprobe compare");
 		status = exit_worse(status, files[i].status);
 	}
-	nlogs = lineup_runs(files, nfiles, logs, MAX_LOGS);
+	nlogs = lineup_runs(files, nfiles, logs, MAX_LOGS + 1);
+	if (nlogs > MAX_LOGS) {
+		for (size_t i = 0; i < nfiles; i++)
+			logfile_free(&files[i]);
+		return args_fail(&a, "the LOGs hold more than %d runs: compare fewer at a time", MAX_LOGS);
+	}
 	if (status == EXIT_UNREADABLE || nlogs < 2) {
 		if (status != EXIT_UNREADABLE)
 			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);

@@ -17,16 +17,30 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/log/logset.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tickprobe capture DEVICE [--baud N] [-o FILE] [--timeout S]\n"
-		   "  Record the probe's serial output from DEVICE (e.g. /dev/ttyUSB0) into FILE\n"
-		   "  (default capture-YYYYmmdd-HHMMSS.log) until the end record arrives or S\n"
-		   "  seconds pass (default 900; 0 waits forever).  Baud default 115200, 8N1.\n"
-		   "Exit status: 0 complete and undamaged, 1 usage, 2 cannot open, 3 damaged or partial.\n");
-}
+enum { OPT_BAUD = ARGS_OPT_FIRST, OPT_TIMEOUT };
+
+static const struct option capture_options[] = {
+	{ "baud", required_argument, NULL, OPT_BAUD },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec capture_spec = {
+	.name = "capture",
+	.synopsis = "DEVICE [--baud N] [-o FILE] [--timeout S]",
+	.help = "  Record the probe's serial output from DEVICE (e.g. /dev/ttyUSB0) into FILE\n"
+		"  (default capture-YYYYmmdd-HHMMSS.log) until the end record arrives or S\n"
+		"  seconds pass (default 900; 0 waits forever).  Baud default 115200, 8N1.\n",
+	.exits = "Exit status: 0 complete and undamaged, 1 usage, 2 cannot open, 3 damaged or partial.\n",
+	.shortopts = "o:",
+	.longopts = capture_options,
+	.operand = "DEVICE",
+	.min_operands = 1,
+	.max_operands = 1,
+};
 
 static const struct { long baud; speed_t code; } speeds[] = {
 	{ 1200, B1200 }, { 2400, B2400 }, { 4800, B4800 }, { 9600, B9600 }, { 19200, B19200 },
@@ -128,10 +142,10 @@ static void show_progress(const struct progress *p, double elapsed, int tty, int
 int cmd_capture(int argc, char **argv)
 {
 	const char *dev = NULL, *outpath = NULL;
-	char defname[64], *end, tline[256];
+	char defname[64], tline[256];
 	long baud = 115200;
 	double timeout = 900, start, last_shown = 0;
-	speed_t speed = 0;
+	speed_t speed = B115200;
 	struct progress prog;
 	static char linebuf[LR_LINE_MAX + 1], strs[LR_LINE_MAX + 16];
 	static struct lr_node nodes[64 * 1024];
@@ -139,50 +153,33 @@ int cmd_capture(int argc, char **argv)
 	struct lr_sink sink = { &prog, NULL, on_record, NULL, on_run_end };
 	struct logfile f;
 	size_t tlen = 0;
-	int fd, tty = isatty(2), st;
+	int fd, tty = isatty(2), st, c;
 	FILE *out;
 	char buf[4096];
+	struct args a;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "--baud") && has) {
-			baud = strtol(argv[++i], &end, 10);
-			if (*end)
-				baud = -1;
-		} else if (!strcmp(a, "-o") && has) {
-			outpath = argv[++i];
-		} else if (!strcmp(a, "--timeout") && has) {
-			timeout = strtod(argv[++i], &end);
-			if (*end || timeout < 0) {
-				fprintf(stderr, "tickprobe capture: --timeout takes seconds (0: none)\n");
+	args_start(&a, &capture_spec, argc, argv);
+	while ((c = args_next(&a)) > 0) {
+		if (c == 'o') {
+			outpath = a.value;
+		} else if (c == OPT_TIMEOUT) {
+			if (args_double(&a, 0, 1e6, &timeout))
 				return EXIT_USAGE;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tickprobe capture: unknown option or missing value: '%s'\n", a);
-			usage(stderr);
-			return EXIT_USAGE;
-		} else if (!dev) {
-			dev = a;
-		} else {
-			fprintf(stderr, "tickprobe capture: one DEVICE only ('%s')\n", a);
-			return EXIT_USAGE;
+		} else if (c == OPT_BAUD) {
+			if (args_long(&a, 1, LONG_MAX, &baud))
+				return EXIT_USAGE;
+			speed = 0;
+			for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
+				if (speeds[i].baud == baud)
+					speed = speeds[i].code;
+			if (!speed)
+				return args_fail(&a, "--baud %ld is not a rate this tool sets (1200 to 4000000, "
+						      "e.g. 115200)", baud);
 		}
 	}
-	for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
-		if (speeds[i].baud == baud)
-			speed = speeds[i].code;
-	if (!speed) {
-		fprintf(stderr, "tickprobe capture: unsupported baud rate (try 115200)\n");
-		return EXIT_USAGE;
-	}
-	if (!dev) {
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (c == ARGS_STOP)
+		return a.status;
+	dev = a.operands[0];
 	if (!outpath) {
 		time_t t = time(NULL);
 		strftime(defname, sizeof defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));

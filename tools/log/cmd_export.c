@@ -10,21 +10,39 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/log/logset.h"
 
 #define MAX_COUNTERS 32
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tickprobe export LOG... [--format raw|csv|json] [--counter NAME]...\n"
-		   "                        [--samples] [--metric p50|mean] [--run N]\n"
-		   "  raw   per-round values in ns (--metric, default p50), one per line; with\n"
-		   "        --samples every read's cost in cycles from the histogram\n"
-		   "  csv   one row per counter and run\n"
-		   "  json  the run's good records, one per line, unchanged\n"
-		   "  --counter may be repeated or take a comma list; default: every counter.\n"
-		   "Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged but partly used.\n");
-}
+enum { OPT_FORMAT = ARGS_OPT_FIRST, OPT_COUNTER, OPT_SAMPLES, OPT_METRIC, OPT_RUN };
+
+static const struct option export_options[] = {
+	{ "format", required_argument, NULL, OPT_FORMAT },
+	{ "counter", required_argument, NULL, OPT_COUNTER },
+	{ "samples", no_argument, NULL, OPT_SAMPLES },
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "run", required_argument, NULL, OPT_RUN },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec export_spec = {
+	.name = "export",
+	.synopsis = "LOG... [--format raw|csv|json] [--counter NAME]...\n"
+		    "                        [--samples] [--metric p50|mean] [--run N]",
+	.help = "  raw   per-round values in ns (--metric, default p50), one per line; with\n"
+		"        --samples every read's cost in cycles from the histogram\n"
+		"  csv   one row per counter and run\n"
+		"  json  the run's good records, one per line, unchanged\n"
+		"  --counter may be repeated or take a comma list; default: every counter.\n",
+	.longopts = export_options,
+	.operand = "LOG",
+	.min_operands = 1,
+	.max_operands = ARGS_MANY, /* each LOG is read, written and freed in turn */
+};
+
+static const char *const export_formats[] = { "raw", "csv", "json", NULL };
+static const char *const export_metrics[] = { "p50", "mean", NULL };
 
 struct opts {
 	const char *format, *metric;
@@ -125,55 +143,34 @@ static int add_counters(struct opts *o, char *list)
 int cmd_export(int argc, char **argv)
 {
 	struct opts o = { "raw", "p50", { 0 }, 0, 0, 0, NULL };
-	const char *files[256];
-	int nfiles = 0, status = EXIT_CLEAN, used[MAX_COUNTERS] = { 0 };
+	int status = EXIT_CLEAN, used[MAX_COUNTERS] = { 0 }, opt;
 	size_t values = 0, counters_out = 0;
-	char *end;
+	struct args a;
 
 	o.used = used;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "--samples")) {
+	args_start(&a, &export_spec, argc, argv);
+	while ((opt = args_next(&a)) > 0) {
+		if (opt == OPT_SAMPLES) {
 			o.samples = 1;
-		} else if (!strcmp(a, "--format") && has) {
-			o.format = argv[++i];
-		} else if (!strcmp(a, "--metric") && has) {
-			o.metric = argv[++i];
-		} else if (!strcmp(a, "--counter") && has) {
-			if (add_counters(&o, argv[++i])) {
-				fprintf(stderr, "tickprobe export: more than %d counters\n", MAX_COUNTERS);
+		} else if (opt == OPT_FORMAT) {
+			if (args_choice(&a, export_formats, NULL))
 				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--run") && has) {
-			if ((o.run = strtol(argv[++i], &end, 10)) < 1 || *end) {
-				fprintf(stderr, "tickprobe export: --run needs a run number (1, 2, ...)\n");
+			o.format = a.value;
+		} else if (opt == OPT_METRIC) {
+			if (args_choice(&a, export_metrics, NULL))
 				return EXIT_USAGE;
-			}
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tickprobe export: unknown option or missing value: '%s'\n", a);
-			usage(stderr);
+			o.metric = a.value;
+		} else if (opt == OPT_COUNTER) {
+			if (add_counters(&o, a.value))
+				return args_fail(&a, "more than %d counters", MAX_COUNTERS);
+		} else if (opt == OPT_RUN && args_long(&a, 1, LONG_MAX, &o.run)) {
 			return EXIT_USAGE;
-		} else if (nfiles < 256) {
-			files[nfiles++] = a;
 		}
 	}
-	if (strcmp(o.format, "raw") && strcmp(o.format, "csv") && strcmp(o.format, "json")) {
-		fprintf(stderr, "tickprobe export: --format must be raw, csv or json, not '%s'\n", o.format);
-		return EXIT_USAGE;
-	}
-	if (strcmp(o.metric, "p50") && strcmp(o.metric, "mean")) {
-		fprintf(stderr, "tickprobe export: --metric must be p50 or mean, not '%s'\n", o.metric);
-		return EXIT_USAGE;
-	}
-	if (!nfiles) {
-		fprintf(stderr, "tickprobe export: no LOG given\n");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (opt == ARGS_STOP)
+		return a.status;
+	char **files = a.operands;
+	int nfiles = a.noperands;
 	if (!strcmp(o.format, "csv"))
 		printf("log,run,cpu_brand,hypervisor,counter,healthy,samples,p50_ns,min_ns,mean_ns,sd_ns,"
 		       "p99_ns,max_ns,reads_per_s,freq_ppm,freq_err_ppm,p50_cycles,reason\n");

@@ -8,16 +8,28 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/log/logset.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tickprobe show LOG... [--json] [--run N]\n"
-		   "  Show the results of each run in LOG as a table (or, with --json, as one\n"
-		   "  JSON document).  A file with several runs shows each as FILE#N; --run N\n"
-		   "  picks one.  Problems go to stderr as FILE:LINE: reason.\n"
-		   "Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged but partly used.\n");
-}
+enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN };
+
+static const struct option show_options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "run", required_argument, NULL, OPT_RUN },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec show_spec = {
+	.name = "show",
+	.synopsis = "LOG... [--json] [--run N]",
+	.help = "  Show the results of each run in LOG as a table (or, with --json, as one\n"
+		"  JSON document).  A file with several runs shows each as FILE#N; --run N\n"
+		"  picks one.  Problems go to stderr as FILE:LINE: reason.\n",
+	.longopts = show_options,
+	.operand = "LOG",
+	.min_operands = 1,
+	.max_operands = ARGS_MANY, /* each LOG is read, shown and freed in turn */
+};
 
 static void jstr(FILE *o, const char *s)
 {
@@ -254,40 +266,24 @@ static void show_json(const struct lrun *r, int first)
 
 int cmd_show(int argc, char **argv)
 {
-	int json = 0, status = EXIT_CLEAN, first = 1, shown = 0;
+	int json = 0, status = EXIT_CLEAN, first = 1, c;
 	long want = 0;
-	char *end;
+	struct args a;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(argv[i], "--json")) {
+	args_start(&a, &show_spec, argc, argv);
+	while ((c = args_next(&a)) > 0) {
+		if (c == OPT_JSON)
 			json = 1;
-		} else if (!strcmp(argv[i], "--run")) {
-			if (i + 1 >= argc || (want = strtol(argv[i + 1], &end, 10)) < 1 || *end) {
-				fprintf(stderr, "tickprobe show: --run needs a run number (1, 2, ...)\n");
-				return EXIT_USAGE;
-			}
-			i++;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "tickprobe show: unknown option '%s'\n", argv[i]);
-			usage(stderr);
+		else if (c == OPT_RUN && args_long(&a, 1, LONG_MAX, &want))
 			return EXIT_USAGE;
-		}
 	}
+	if (c == ARGS_STOP)
+		return a.status;
 	if (json)
 		printf("{\"runs\":[\n");
-	for (int i = 1; i < argc; i++) {
+	for (int i = 0; i < a.noperands; i++) {
 		struct logfile f;
-		if (!strcmp(argv[i], "--run")) {
-			i++;
-			continue;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			continue;
-		shown++;
-		logfile_load(&f, argv[i]);
+		logfile_load(&f, a.operands[i]);
 		logfile_report(&f, stderr, "tickprobe show");
 		status = exit_worse(status, f.status);
 		if (want && (size_t)want > f.nruns)
@@ -308,10 +304,5 @@ int cmd_show(int argc, char **argv)
 	}
 	if (json)
 		printf("\n]}\n");
-	if (!shown) {
-		fprintf(stderr, "tickprobe show: no LOG given\n");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
 	return status;
 }

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "probe/log.h"
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
 #include "tools/os/clocksource.h"
@@ -55,11 +56,24 @@ static void sink(void *ctx, const char *s, size_t n)
 	}
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: tickprobe os [options]\n"
-		"Measures what this Linux system's clock calls cost (clock_gettime, gettimeofday,\n"
+enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
+       OPT_SYSFS_ROOT };
+
+static const struct option os_options[] = {
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "switch", no_argument, NULL, OPT_SWITCH },
+	{ "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
+	{ "raw-io", no_argument, NULL, OPT_RAW_IO },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec os_spec = {
+	.name = "os",
+	.synopsis = "[options]",
+	.help = "Measures what this Linux system's clock calls cost (clock_gettime, gettimeofday,\n"
 		"time), per clocksource, plus raw rdtsc/rdtscp reads and context switches, and\n"
 		"writes a tickprobe log (JSON lines) with a summary on stderr.\n\n"
 		"  -o FILE            write the log to FILE (default: stdout)\n"
@@ -70,59 +84,45 @@ static void usage(FILE *f)
 		"                     the original is always put back, also on SIGINT/SIGTERM\n"
 		"  --clocksource NAME with --switch: measure only NAME\n"
 		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
+		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
 		"  --help             this text\n\n"
-		"Without --switch only the current clocksource is measured and nothing is changed.\n"
-		"Exit status: 0 done, 1 usage error or the run could not be completed.\n");
-}
+		"Without --switch only the current clocksource is measured and nothing is changed.\n",
+	.exits = "Exit status: 0 done, 1 usage error or the run could not be completed.\n",
+	.shortopts = "o:",
+	.longopts = os_options,
+	/* no operands */
+};
 
-static int parse_u(const char *s, unsigned long lo, unsigned long hi, unsigned long *v)
-{
-	char *end;
-	errno = 0;
-	*v = strtoul(s, &end, 10);
-	return !errno && end != s && !*end && *v >= lo && *v <= hi && s[0] != '-' ? 0 : -1;
-}
-
+/* -1 to go on and measure, or the exit status to stop with (after --help,
+ * or a usage error said). */
 static int parse(int argc, char **argv, struct opts *o)
 {
 	long rounds = -1, samples = -1;
+	struct args args, *a = &args;
+	int c;
 
 	memset(o, 0, sizeof *o);
 	o->root = "/";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		unsigned long n;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			exit(EXIT_CLEAN);
-		} else if (!strcmp(a, "--switch"))
+	args_start(a, &os_spec, argc, argv);
+	while ((c = args_next(a)) > 0) {
+		if (c == OPT_SWITCH)
 			o->do_switch = true;
-		else if (!strcmp(a, "--raw-io"))
+		else if (c == OPT_RAW_IO)
 			o->raw_io = true;
-		else if (!strcmp(a, "--quick"))
+		else if (c == OPT_QUICK)
 			o->quick = true;
-		else if (v && (!strcmp(a, "--rounds") || !strcmp(a, "--samples"))) {
-			bool r = !strcmp(a, "--rounds");
-			if (parse_u(v, 1, r ? OS_MAX_ROUNDS : 100000000, &n) < 0) {
-				fprintf(stderr, "tickprobe os: %s wants a number from 1 to %d, not '%s'\n", a,
-					r ? OS_MAX_ROUNDS : 100000000, v);
-				return -1;
-			}
-			*(r ? &rounds : &samples) = (long)n;
-			i++;
-		} else if (v && !strcmp(a, "--clocksource"))
-			o->only = argv[++i];
-		else if (v && !strcmp(a, "--sysfs-root"))
-			o->root = argv[++i];
-		else if (v && !strcmp(a, "-o"))
-			o->out = argv[++i];
-		else {
-			fprintf(stderr, "tickprobe os: unknown option or missing value: '%s'\n", a);
-			usage(stderr);
-			return -1;
-		}
+		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
+			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)))
+			return EXIT_USAGE;
+		else if (c == OPT_CLOCKSOURCE)
+			o->only = a->value;
+		else if (c == OPT_SYSFS_ROOT && !*(o->root = a->value))
+			return args_fail(a, "--sysfs-root wants a directory, not ''");
+		else if (c == 'o')
+			o->out = a->value;
 	}
+	if (c == ARGS_STOP)
+		return a->status;
 	/* Defaults: 1.0 s on a 2-CPU KVM guest on tsc (vDSO calls); --quick 0.15 s. */
 	o->p.rounds = o->quick ? 5 : 10;
 	o->p.samples = o->quick ? 20000 : 100000;
@@ -139,11 +139,9 @@ static int parse(int argc, char **argv, struct opts *o)
 		o->p.rounds = (int)rounds;
 	if (samples > 0)
 		o->p.samples = (uint32_t)samples;
-	if (o->p.samples < (uint32_t)o->p.rounds) {
-		fprintf(stderr, "tickprobe os: --samples %u is fewer than --rounds %d\n", o->p.samples, o->p.rounds);
-		return -1;
-	}
-	return 0;
+	if (o->p.samples < (uint32_t)o->p.rounds)
+		return args_fail(a, "--samples %u is fewer than --rounds %d", o->p.samples, o->p.rounds);
+	return -1;
 }
 
 static bool listed(const struct os_clocksources *cs, const char *name)
@@ -274,12 +272,12 @@ int cmd_os(int argc, char **argv)
 	struct os_dist *ovh;
 	struct opts o;
 	char msg[OS_CS_PATH + 256];
-	int ntodo = 0, cpu, nraw, unhealthy = 0;
+	int ntodo = 0, cpu, nraw, unhealthy = 0, rc;
 	uint64_t subtract;
 	double t_start = now_s();
 
-	if (parse(argc, argv, &o) < 0)
-		return EXIT_USAGE;
+	if ((rc = parse(argc, argv, &o)) >= 0)
+		return rc;
 #if !defined(__x86_64__)
 	fprintf(stderr, "tickprobe os: x86-64 only\n");
 	return EXIT_USAGE;

@@ -22,6 +22,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/qemu/image.h"
 #include "probe/exit_status.h"
 
@@ -42,40 +43,70 @@ struct run {
 	int nextra;
 };
 
-static const char usage_text[] =
-	"usage: tickprobe qemu [options] [-- extra QEMU arguments]\n"
-	"Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
-	"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
-	"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
-	"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
-	"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
-	"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
-	"                        program, build/, or PREFIX/share/tickprobe)\n"
-	"  --cdrom               attach the image as a CD rather than a disk\n"
-	"  --kernel[=PATH]       boot tickprobe.elf32 with -kernel/-append (BIOS only)\n"
-	"  --preset NAME         a preset from presets.cfg (default: \"default\")\n"
-	"  --options \"k=v ...\"   more probe options, after the preset's\n"
-	"  --menu                boot the image untouched: its menu waits as on a machine\n"
-	"  --menu-timeout S      the menu's wait in the copy booted (default 0: none)\n"
-	"  --icount              -icount shift=0,sleep=off: deterministic, TSC at 1 GHz\n"
-	"  -o FILE               write the serial log to FILE (default: to stdout)\n"
-	"  --timeout S           kill QEMU after S seconds (default 600)\n"
-	"  --memory MB           guest memory (default 256)\n"
-	"  --display             show QEMU's window (default: -display none)\n"
-	"  --ovmf PATH           OVMF firmware file (default /usr/share/ovmf/OVMF.fd)\n"
-	"  --qemu PATH           QEMU binary (default qemu-system-x86_64)\n"
-	"  -n, --dry-run         print the QEMU command and stop;  -v: print it and run\n"
-	"Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
-	"12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
-	"2 QEMU, firmware or image missing.\n";
+enum {
+	OPT_FIRMWARE = ARGS_OPT_FIRST, OPT_MACHINE, OPT_TCG, OPT_KVM, OPT_CPU, OPT_IMAGE, OPT_CDROM, OPT_KERNEL,
+	OPT_PRESET, OPT_OPTIONS, OPT_MENU, OPT_MENU_TIMEOUT, OPT_ICOUNT, OPT_OUTPUT, OPT_TIMEOUT, OPT_MEMORY,
+	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE,
+};
 
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "tickprobe qemu: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n(tickprobe qemu --help for the options)\n");
-	return EXIT_USAGE;
-}
+static const struct option qemu_options[] = {
+	{ "firmware", required_argument, NULL, OPT_FIRMWARE },
+	{ "machine", required_argument, NULL, OPT_MACHINE },
+	{ "tcg", no_argument, NULL, OPT_TCG },
+	{ "kvm", no_argument, NULL, OPT_KVM },
+	{ "cpu", required_argument, NULL, OPT_CPU },
+	{ "image", required_argument, NULL, OPT_IMAGE },
+	{ "cdrom", no_argument, NULL, OPT_CDROM },
+	{ "kernel", optional_argument, NULL, OPT_KERNEL },
+	{ "preset", required_argument, NULL, OPT_PRESET },
+	{ "options", required_argument, NULL, OPT_OPTIONS },
+	{ "menu", no_argument, NULL, OPT_MENU },
+	{ "menu-timeout", required_argument, NULL, OPT_MENU_TIMEOUT },
+	{ "icount", no_argument, NULL, OPT_ICOUNT },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "memory", required_argument, NULL, OPT_MEMORY },
+	{ "display", no_argument, NULL, OPT_DISPLAY },
+	{ "ovmf", required_argument, NULL, OPT_OVMF },
+	{ "qemu", required_argument, NULL, OPT_QEMU },
+	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec qemu_spec = {
+	.name = "qemu",
+	.synopsis = "[options] [-- extra QEMU arguments]",
+	.help = "Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
+		"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
+		"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
+		"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
+		"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
+		"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
+		"                        program, build/, or PREFIX/share/tickprobe)\n"
+		"  --cdrom               attach the image as a CD rather than a disk\n"
+		"  --kernel[=PATH]       boot tickprobe.elf32 with -kernel/-append (BIOS only)\n"
+		"  --preset NAME         a preset from presets.cfg (default: \"default\")\n"
+		"  --options \"k=v ...\"   more probe options, after the preset's\n"
+		"  --menu                boot the image untouched: its menu waits as on a machine\n"
+		"  --menu-timeout S      the menu's wait in the copy booted (default 0: none)\n"
+		"  --icount              -icount shift=0,sleep=off: deterministic, TSC at 1 GHz\n"
+		"  -o, --output FILE     write the serial log to FILE (default: to stdout)\n"
+		"  --timeout S           kill QEMU after S seconds (default 600)\n"
+		"  --memory MB           guest memory (default 256)\n"
+		"  --display             show QEMU's window (default: -display none)\n"
+		"  --ovmf PATH           OVMF firmware file (default /usr/share/ovmf/OVMF.fd)\n"
+		"  --qemu PATH           QEMU binary (default qemu-system-x86_64)\n"
+		"  -n, --dry-run         print the QEMU command and stop;  -v, --verbose: print it and run\n",
+	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
+		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
+		 "2 QEMU, firmware or image missing.\n",
+	.shortopts = "o:nv",
+	.longopts = qemu_options,
+	.passthrough = 1, /* no operands; after "--", QEMU's own arguments */
+};
+
+static const char *const qemu_firmwares[] = { "bios", "uefi", NULL };
 
 /* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
  * KVM) runs guests 100-1000x slower than TCG, traps rdtsc (about 3 us) and
@@ -192,68 +223,62 @@ static void log_summary(const char *path, char *status, size_t cap, long *bytes)
 	fclose(f);
 }
 
-static int parse_args(struct run *r, int argc, char **argv)
+/* -1 to go on and boot, or the exit status to stop with (after --help, or
+ * a usage error said). */
+static int parse_args(struct args *a, struct run *r, int argc, char **argv)
 {
-	int i;
-	for (i = 1; i < argc; i++) {
-		char *a = argv[i], *val = NULL, *eq;
-		char name[32];
-		if (!strcmp(a, "--")) {
-			r->extra = argv + i + 1;
-			r->nextra = argc - i - 1;
-			return 0;
-		}
-		snprintf(name, sizeof name, "%s", a);
-		if (!strncmp(a, "--", 2) && (eq = strchr(a, '='))) {
-			name[eq - a < (long)sizeof name ? eq - a : (long)sizeof name - 1] = 0;
-			val = eq + 1;
-		}
-#define FLAG(s, field) if (!strcmp(name, s) && !val) { r->field = true; continue; }
-		FLAG("--kvm", kvm) FLAG("--icount", icount) FLAG("--cdrom", cdrom) FLAG("--display", display)
-		FLAG("--menu", menu) FLAG("--dry-run", dry_run) FLAG("-n", dry_run) FLAG("-v", verbose)
-		FLAG("--verbose", verbose)
-#undef FLAG
-		if (!strcmp(name, "--tcg") && !val) {
-			r->kvm = false;
-			continue;
-		}
-		if (!strcmp(name, "--kernel")) {
+	long whole;
+	int c;
+
+	args_start(a, &qemu_spec, argc, argv);
+	while ((c = args_next(a)) > 0) {
+		char *v = a->value;
+		switch (c) {
+		case OPT_KVM: r->kvm = true; break;
+		case OPT_TCG: r->kvm = false; break;
+		case OPT_ICOUNT: r->icount = true; break;
+		case OPT_CDROM: r->cdrom = true; break;
+		case OPT_DISPLAY: r->display = true; break;
+		case OPT_MENU: r->menu = true; break;
+		case 'n': case OPT_DRY_RUN: r->dry_run = true; break;
+		case 'v': case OPT_VERBOSE: r->verbose = true; break;
+		case OPT_KERNEL:
 			r->use_kernel = true;
-			if (val)
-				r->kernel = val;
-			continue;
+			if (v)
+				r->kernel = v;
+			break;
+		case OPT_FIRMWARE:
+			if (args_choice(a, qemu_firmwares, NULL))
+				return EXIT_USAGE;
+			r->firmware = v;
+			break;
+		case OPT_MACHINE: r->machine = v; break;
+		case OPT_CPU: r->cpu = v; break;
+		case OPT_PRESET: r->preset = v; break;
+		case OPT_OPTIONS: r->options = v; break;
+		case 'o': case OPT_OUTPUT: r->out = v; break;
+		case OPT_IMAGE: r->image = v; break;
+		case OPT_OVMF: r->ovmf = v; break;
+		case OPT_QEMU: r->qemu = v; break;
+		case OPT_TIMEOUT:
+			if (args_double(a, 0, 1e6, &r->timeout))
+				return EXIT_USAGE;
+			break;
+		case OPT_MEMORY:
+		case OPT_MENU_TIMEOUT:
+			if (args_long(a, c == OPT_MEMORY ? 1 : 0, 1000000, &whole))
+				return EXIT_USAGE;
+			*(c == OPT_MEMORY ? &r->memory : &r->menu_timeout) = (int)whole;
+			break;
+		default:
+			break;
 		}
-		if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
-			fputs(usage_text, stdout);
-			return -1;
-		}
-		if (!val) {
-			if (i + 1 >= argc)
-				return usage_error("%s needs a value", a);
-			val = argv[++i];
-		}
-		if (!strcmp(name, "--firmware")) r->firmware = val;
-		else if (!strcmp(name, "--machine")) r->machine = val;
-		else if (!strcmp(name, "--cpu")) r->cpu = val;
-		else if (!strcmp(name, "--preset")) r->preset = val;
-		else if (!strcmp(name, "--options")) r->options = val;
-		else if (!strcmp(name, "-o") || !strcmp(name, "--output")) r->out = val;
-		else if (!strcmp(name, "--image")) r->image = val;
-		else if (!strcmp(name, "--ovmf")) r->ovmf = val;
-		else if (!strcmp(name, "--qemu")) r->qemu = val;
-		else if (!strcmp(name, "--timeout") || !strcmp(name, "--memory") || !strcmp(name, "--menu-timeout")) {
-			char *end;
-			double v = strtod(val, &end);
-			bool whole = strcmp(name, "--timeout") != 0;
-			if (*end || end == val || v < 0 || v > 1e6 || (whole && v != (int)v))
-				return usage_error("not a number: %s", val);
-			if (!whole) r->timeout = v;
-			else if (!strcmp(name, "--memory")) r->memory = (int)v;
-			else r->menu_timeout = (int)v;
-		} else
-			return usage_error("unknown option %s", a);
 	}
-	return 0;
+	if (c == ARGS_STOP)
+		return a->status;
+	r->extra = a->passed;
+	r->nextra = a->npassed;
+	return -1;
 }
 
 int cmd_qemu(int argc, char **argv)
@@ -269,23 +294,22 @@ int cmd_qemu(int argc, char **argv)
 	bool have_tmp_img = false, have_tmp_log = false;
 	double t0;
 	long bytes;
+	struct args a;
 
-	if ((rc = parse_args(&r, argc, argv)) != 0)
-		return rc < 0 ? EXIT_CLEAN : rc;
-	if (strcmp(r.firmware, "bios") && strcmp(r.firmware, "uefi"))
-		return usage_error("--firmware is bios or uefi, not %s", r.firmware);
+	if ((rc = parse_args(&a, &r, argc, argv)) >= 0)
+		return rc;
 	if (strncmp(r.machine, "pc", 2) && strncmp(r.machine, "q35", 3))
-		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
+		return args_fail(&a, "--machine is pc or q35 (with ,options), not %s", r.machine);
 	if (r.machine[r.machine[0] == 'p' ? 2 : 3] && r.machine[r.machine[0] == 'p' ? 2 : 3] != ',')
-		return usage_error("--machine is pc or q35 (with ,options), not %s", r.machine);
+		return args_fail(&a, "--machine is pc or q35 (with ,options), not %s", r.machine);
 	if (r.use_kernel && !strcmp(r.firmware, "uefi"))
-		return usage_error("%s", "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
+		return args_fail(&a, "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
 	if (r.use_kernel && (r.cdrom || r.menu))
-		return usage_error("%s", "--cdrom and --menu are for the image, not --kernel");
+		return args_fail(&a, "--cdrom and --menu are for the image, not --kernel");
 	if (r.nextra > MAX_ARGS)
-		return usage_error("%s", "too many extra QEMU arguments");
+		return args_fail(&a, "more than %d extra QEMU arguments", MAX_ARGS);
 	if (r.kvm && r.icount)
-		return usage_error("%s", "--icount works under TCG only");
+		return args_fail(&a, "--icount works under TCG only");
 	if (r.kvm && (what = kvm_problem())) {
 		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
 		return RC_MISSING;
@@ -357,7 +381,7 @@ int cmd_qemu(int argc, char **argv)
 			if (!qemu_env_block(blk, r.preset ? r.preset : "", r.menu_timeout, r.options ? r.options : "")) {
 				close(fd);
 				unlink(tmp_img);
-				return usage_error("%s", "--options too long for the image's 512-byte block");
+				return args_fail(&a, "--options too long for the image's 512-byte block");
 			}
 			got = qemu_patch_copy(img, fd, blk);
 			close(fd);

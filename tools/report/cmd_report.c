@@ -15,27 +15,40 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/compare/lineup.h"
 #include "tools/report/html.h"
 #include "probe/stats.h"
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: tickprobe report LOG... -o FILE [-c LEVEL] [--title TEXT]\n"
-		   "  Write one self-contained HTML page about the logs: their integrity, each\n"
-		   "  machine's fingerprint and results, a histogram per counter with every log\n"
-		   "  overlaid, each log's per-round values compared with the first log's, and,\n"
-		   "  given both a bare-metal and a `tickprobe os` log, the kernel's clock call\n"
-		   "  lined up with the hardware read under it.\n"
-		   "  A file with several runs counts as several logs (FILE#N).\n"
-		   "  -o FILE       the page; \"-\" for stdout (required)\n"
-		   "  -c LEVEL      confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
-		   "  --title TEXT  the page's title (default \"tickprobe report\")\n"
-		   "The page is written whenever some log has records, even when another log is\n"
-		   "damaged or unreadable; the damage is shown on the page and on stderr.\n"
-		   "Exit status: 0 clean, 1 usage or the page could not be written, 2 a log was\n"
-		   "unreadable, 3 a log was damaged but partly used.\n");
-}
+enum { OPT_TITLE = ARGS_OPT_FIRST };
+
+static const struct option report_options[] = {
+	{ "title", required_argument, NULL, OPT_TITLE },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec report_spec = {
+	.name = "report",
+	.synopsis = "LOG... -o FILE [-c LEVEL] [--title TEXT]",
+	.help = "  Write one self-contained HTML page about the logs: their integrity, each\n"
+		"  machine's fingerprint and results, a histogram per counter with every log\n"
+		"  overlaid, each log's per-round values compared with the first log's, and,\n"
+		"  given both a bare-metal and a `tickprobe os` log, the kernel's clock call\n"
+		"  lined up with the hardware read under it.\n"
+		"  A file with several runs counts as several logs (FILE#N); at most 64 in all.\n"
+		"  -o FILE       the page; \"-\" for stdout (required)\n"
+		"  -c LEVEL      confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
+		"  --title TEXT  the page's title (default \"tickprobe report\")\n"
+		"The page is written whenever some log has records, even when another log is\n"
+		"damaged or unreadable; the damage is shown on the page and on stderr.\n",
+	.exits = "Exit status: 0 clean, 1 usage or the page could not be written, 2 a log was\n"
+		 "unreadable, 3 a log was damaged but partly used.\n",
+	.shortopts = "o:c:",
+	.longopts = report_options,
+	.operand = "LOG",
+	.min_operands = 1,
+	.max_operands = RP_MAX_LOGS,
+};
 
 /* "2025-01-31 12:00:00 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible pages. */
 static void now_text(char *buf, size_t cap)
@@ -122,51 +135,41 @@ int cmd_report(int argc, char **argv)
 {
 	static struct logfile files[RP_MAX_LOGS];
 	static struct rp_ctx c;
-	const char *out = NULL, *confs = "95";
+	const struct lrun *runs[RP_MAX_LOGS + 1];
+	const char *out = NULL;
 	static char when[64]; /* c.generated points here, and c is static */
-	char *page = NULL, *end;
+	char *page = NULL;
 	size_t nfiles = 0, npage = 0;
-	int status = EXIT_CLEAN;
+	int status = EXIT_CLEAN, opt;
+	struct args a;
 
 	memset(&c, 0, sizeof c);
 	c.title = "tickprobe report";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int has = i + 1 < argc;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
-			return EXIT_CLEAN;
-		} else if (!strcmp(a, "-o") && has) {
-			out = argv[++i];
-		} else if (!strcmp(a, "-c") && has) {
-			confs = argv[++i];
-		} else if (!strcmp(a, "--title") && has) {
-			c.title = argv[++i];
-		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tickprobe report: unknown option or missing value: '%s'\n", a);
-			usage(stderr);
+	c.conf = 95;
+	c.ci = stats_conf_index(95);
+	args_start(&a, &report_spec, argc, argv);
+	while ((opt = args_next(&a)) > 0) {
+		if (opt == 'o')
+			out = a.value;
+		else if (opt == OPT_TITLE)
+			c.title = a.value;
+		else if (opt == 'c' && args_conf(&a, &c.conf, &c.ci))
 			return EXIT_USAGE;
-		} else if (nfiles < RP_MAX_LOGS) {
-			files[nfiles++].path = (char *)a; /* loaded below */
-		} else {
-			fprintf(stderr, "tickprobe report: at most %d logs\n", RP_MAX_LOGS);
-			return EXIT_USAGE;
-		}
 	}
-	c.conf = strtod(confs, &end);
-	if (*end || (c.ci = stats_conf_index(c.conf)) < 0) {
-		fprintf(stderr, "tickprobe report: -c must be 80, 90, 95, 98, 99 or 99.5, not '%s'\n", confs);
-		return EXIT_USAGE;
-	}
-	if (!out || !*out || !nfiles) {
-		fprintf(stderr, "tickprobe report: %s\n", !nfiles ? "no logs given" : "-o FILE is required");
-		usage(stderr);
-		return EXIT_USAGE;
-	}
+	if (opt == ARGS_STOP)
+		return a.status;
+	if (!out || !*out)
+		return args_fail(&a, "-o FILE is required (\"-\" for stdout)");
+	for (int i = 0; i < a.noperands; i++)
+		files[nfiles++].path = a.operands[i];
 	for (size_t i = 0; i < nfiles; i++) {
 		logfile_load(&files[i], files[i].path);
 		logfile_report(&files[i], stderr, "tickprobe report");
 		status = exit_worse(status, files[i].status);
+	}
+	if (lineup_runs(files, nfiles, runs, RP_MAX_LOGS + 1) > RP_MAX_LOGS) {
+		status = args_fail(&a, "the LOGs hold more than %d runs: report fewer at a time", RP_MAX_LOGS);
+		goto done;
 	}
 	c.files = files;
 	c.nfiles = nfiles;

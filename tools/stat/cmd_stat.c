@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include "probe/stats.h"
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/stat/ministat_print.h"
 #include "tools/stat/input.h"
 
@@ -37,26 +38,27 @@ struct opts {
 	unsigned char delim[256];
 };
 
-static void usage(const char *whine)
-{
-	int i;
-
-	if (whine)
-		fprintf(stderr, "tickprobe stat: %s\n", whine);
-	fprintf(stderr, "usage: tickprobe stat [-C column] [-c confidence] [-d delimiter(s)] [-AnPqs] "
-			"[-w width] [file ...]\n\tconfidence = {");
-	for (i = 0; i < STATS_NCONF; i++)
-		fprintf(stderr, "%s%g%%", i ? ", " : "", stats_conf_levels[i]);
-	fprintf(stderr, "}\n"
-			"\t-A : print statistics only, suppress the graph\n"
-			"\t-C : column number to extract (starts and defaults to 1)\n"
-			"\t-d : delimiter(s) string, default \" \\t\"\n"
-			"\t-n : print summary statistics only, no graph/test\n"
-			"\t-P : standard deviation of the whole population (n), no test\n"
-			"\t-q : suppress the summary-statistics header and data-set names\n"
-			"\t-s : print avg/median/stddev bars on separate lines\n"
-			"\t-w : width of graph (default 74, or the terminal's width)\n");
-}
+/* ministat's usage text.  The confidence levels listed are probe/stats.c's
+ * (tests/tools/test_args.sh tries each one). */
+static const struct args_spec stat_spec = {
+	.name = "stat",
+	.synopsis = "[-C column] [-c confidence] [-d delimiter(s)] [-AnPqs] [-w width] [file ...]",
+	.help = "\tconfidence = {80%, 90%, 95%, 98%, 99%, 99.5%}\n"
+		"\t-A : print statistics only, suppress the graph\n"
+		"\t-C : column number to extract (starts and defaults to 1)\n"
+		"\t-d : delimiter(s) string, default \" \\t\"\n"
+		"\t-n : print summary statistics only, no graph/test\n"
+		"\t-P : standard deviation of the whole population (n), no test\n"
+		"\t-q : suppress the summary-statistics header and data-set names\n"
+		"\t-s : print avg/median/stddev bars on separate lines\n"
+		"\t-w : width of graph (default 74, or the terminal's width)\n",
+	.exits = "Exit status: 0 clean, 1 usage error, 2 a file unreadable, invalid or too short.\n",
+	.shortopts = "AC:c:d:nPqsw:",
+	.operand = "file",
+	.max_operands = ARGS_MANY, /* MAX_SETS, with ministat's message: parse_opts */
+	.stop_at_operand = 1, /* as ministat: the first file ends the options */
+	.help_on_error = 1,
+};
 
 /* ---- reading --------------------------------------------------------------- */
 
@@ -106,10 +108,14 @@ static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 
 /* ---- options and output ------------------------------------------------------ */
 
-static int parse_opts(int argc, char **argv, struct opts *o, int *first)
+/* -1 to go on, or the exit status to stop with (after --help, or a usage
+ * error said as ministat says it).  The files are a->operands. */
+static int parse_opts(struct args *a, int argc, char **argv, struct opts *o)
 {
-	int i;
 	const char *delim = " \t";
+	double d;
+	long l;
+	int c, r;
 
 	memset(o, 0, sizeof *o);
 	o->column = 1;
@@ -118,95 +124,56 @@ static int parse_opts(int argc, char **argv, struct opts *o, int *first)
 	if (isatty(STDOUT_FILENO)) {
 		struct winsize ws;
 		const char *cols = getenv("COLUMNS");
-		char *endp;
-		long w = cols ? strtol(cols, &endp, 10) : 0;
-		if (cols && *cols && !*endp && w > 0 && w < 100000)
-			o->width = (int)w;
+		if (cols && *cols && args_to_long(cols, &l) == ARGS_NUM_OK && l > 0 && l < 100000)
+			o->width = (int)l;
 		else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) != -1 && ws.ws_col > 0)
 			o->width = ws.ws_col - 2;
 	}
-	for (i = 1; i < argc && argv[i][0] == '-' && argv[i][1]; i++) {
-		const char *a = argv[i] + 1;
-		if (!strcmp(argv[i], "--")) {
-			i++;
+	args_start(a, &stat_spec, argc, argv);
+	while ((c = args_next(a)) > 0) {
+		switch (c) {
+		case 'A': o->flag_a = 1; break;
+		case 'n': o->flag_n = 1; break;
+		case 'P': o->flag_p = 1; break;
+		case 'q': o->flag_q = 1; break;
+		case 's': o->flag_s = 1; break;
+		case 'C':
+			r = args_to_long(a->value, &l);
+			if (r == ARGS_NUM_BAD)
+				return args_fail(a, "Invalid column number.");
+			if (r != ARGS_NUM_OK || l <= 0 || l > 1000000)
+				return args_fail(a, "Column number should be positive.");
+			o->column = (int)l;
+			break;
+		case 'c':
+			if (args_to_double(a->value, &d) == ARGS_NUM_BAD)
+				return args_fail(a, "Not a floating point number");
+			if ((o->conf = stats_conf_index(d)) < 0)
+				return args_fail(a, "No support for confidence level");
+			break;
+		case 'd':
+			if (!*a->value)
+				return args_fail(a, "Can't use empty delimiter string");
+			delim = a->value;
+			break;
+		case 'w':
+			r = args_to_long(a->value, &l);
+			if (r == ARGS_NUM_BAD)
+				return args_fail(a, "Invalid width, not a number.");
+			if (r != ARGS_NUM_OK || l < 0 || l > 100000)
+				return args_fail(a, "Unable to move beyond left margin.");
+			o->width = (int)l;
+			break;
+		default:
 			break;
 		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			usage(NULL);
-			return -1;
-		}
-		for (; *a; a++) {
-			const char *arg = NULL;
-			char *endp;
-			double d;
-			long l;
-
-			if (*a == 'C' || *a == 'c' || *a == 'd' || *a == 'w') {
-				arg = a[1] ? a + 1 : i + 1 < argc ? argv[++i] : NULL;
-				if (!arg) {
-					usage("option requires an argument");
-					return EXIT_USAGE;
-				}
-			}
-			switch (*a) {
-			case 'A': o->flag_a = 1; break;
-			case 'n': o->flag_n = 1; break;
-			case 'P': o->flag_p = 1; break;
-			case 'q': o->flag_q = 1; break;
-			case 's': o->flag_s = 1; break;
-			case 'C':
-				l = strtol(arg, &endp, 10);
-				if (*endp || endp == arg) {
-					usage("Invalid column number.");
-					return EXIT_USAGE;
-				}
-				if (l <= 0 || l > 1000000) {
-					usage("Column number should be positive.");
-					return EXIT_USAGE;
-				}
-				o->column = (int)l;
-				break;
-			case 'c':
-				d = strtod(arg, &endp);
-				if (*endp || endp == arg) {
-					usage("Not a floating point number");
-					return EXIT_USAGE;
-				}
-				if ((o->conf = stats_conf_index(d)) < 0) {
-					usage("No support for confidence level");
-					return EXIT_USAGE;
-				}
-				break;
-			case 'd':
-				if (!*arg) {
-					usage("Can't use empty delimiter string");
-					return EXIT_USAGE;
-				}
-				delim = arg;
-				break;
-			case 'w':
-				l = strtol(arg, &endp, 10);
-				if (*endp || endp == arg) {
-					usage("Invalid width, not a number.");
-					return EXIT_USAGE;
-				}
-				if (l < 0 || l > 100000) {
-					usage("Unable to move beyond left margin.");
-					return EXIT_USAGE;
-				}
-				o->width = (int)l;
-				break;
-			default:
-				usage("Unknown option");
-				return EXIT_USAGE;
-			}
-			if (arg)
-				break;
-		}
 	}
+	if (c == ARGS_STOP)
+		return a->status;
+	if (a->noperands > MAX_SETS)
+		return args_fail(a, "Too many datasets.");
 	stat_input_delims(o->delim, delim);
-	*first = i;
-	return EXIT_CLEAN;
+	return -1;
 }
 
 /* ministat's test always takes the sample variance, also under -P. */
@@ -225,23 +192,20 @@ int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
 	struct dataset ds[MAX_SETS];
-	int first, nds, i, rc;
+	struct args a;
+	int nds, i, rc;
 
-	rc = parse_opts(argc, argv, &o, &first);
-	if (rc)
-		return rc < 0 ? EXIT_CLEAN : rc;
-	nds = argc - first;
-	if (nds > MAX_SETS) {
-		usage("Too many datasets.");
-		return EXIT_USAGE;
-	}
+	if ((rc = parse_opts(&a, argc, argv, &o)) >= 0)
+		return rc;
+	rc = EXIT_CLEAN;
+	nds = a.noperands;
 	memset(ds, 0, sizeof ds);
 	if (nds == 0) {
 		nds = 1;
 		rc = read_set(&ds[0], NULL, &o);
 	} else {
 		for (i = 0; i < nds && !rc; i++)
-			rc = read_set(&ds[i], argv[first + i], &o);
+			rc = read_set(&ds[i], a.operands[i], &o);
 	}
 	if (!rc) {
 		/* Nothing has been written yet: a big buffer keeps a tall plot
