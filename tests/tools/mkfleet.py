@@ -123,7 +123,7 @@ def main():
                     if r["type"] == "timer" and r.get("healthy") and r.get("rounds"):
                         name = r["name"]
                         if kind == "os" and "@" not in name:
-                            name = "os:" + name
+                            name = "user:" + name
                         rounds.setdefault(name, []).append(
                             {"p50": [x["p50"] for x in r["rounds"]],
                              "run_p50": r["cost_ns"]["p50"]})

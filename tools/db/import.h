@@ -36,8 +36,4 @@ void importer_free(struct importer *im);
  * the run has no machine record. */
 char *machine_key(const struct lrun *r, const char *name);
 
-/* The histogram of a timer record as [[cycles,count],…] text, whichever way
- * the log encodes it; NULL when it has none. */
-char *hist_pairs_text(const struct lr_node *rec);
-
 #endif

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
+#define _GNU_SOURCE /* qsort_r */
 /* Summary and paired comparison over the fleet store (query.h).  SQL picks
  * the rows; the statistics are done here, with the same ministat t table as
  * `tickprobe compare`, so a fleet verdict and a two-log verdict agree. */
@@ -69,9 +70,10 @@ static const char *group_column(const char *by)
 
 /* A counter's name across the store: a hardware read as the log names it
  * ("hpet"), a clock call with its clocksource ("clock_gettime(MONOTONIC)@hpet"),
- * and the raw reads that `tickprobe os` makes from user space with "os:" in
- * front ("os:hpet"), so that they are never pooled with the bare-metal read. */
-#define COUNTER_KEY "CASE WHEN r.kind='os' AND instr(c.name,'@')=0 THEN 'os:'||c.name ELSE c.name END"
+ * and the raw reads that `tickprobe os` makes from user space with "user:"
+ * in front ("user:hpet"), so that they are never pooled with the bare-metal
+ * read of the same name. */
+#define COUNTER_KEY "CASE WHEN r.kind='os' AND instr(c.name,'@')=0 THEN 'user:'||c.name ELSE c.name END"
 
 static bool same(const char *a, const char *b) { return (!a && !b) || (a && b && !strcmp(a, b)); }
 
@@ -305,4 +307,130 @@ void pair_result_free(struct pair_result *r)
 		free(r->m[i].label);
 	free(r->m);
 	memset(r, 0, sizeof *r);
+}
+
+/* ---- the fleet as a table ---------------------------------------------------- */
+
+static size_t counter_index(struct fleet_matrix *m, const char *name)
+{
+	for (size_t i = 0; i < m->ncounters; i++)
+		if (!strcmp(m->counters[i], name))
+			return i;
+	m->counters = xrealloc(m->counters, (m->ncounters + 1) * sizeof *m->counters);
+	m->machines_with = xrealloc(m->machines_with, (m->ncounters + 1) * sizeof *m->machines_with);
+	m->counters[m->ncounters] = xstrdup(name);
+	m->machines_with[m->ncounters] = 0;
+	return m->ncounters++;
+}
+
+static int by_presence(const void *a, const void *b, void *ctx)
+{
+	const struct fleet_matrix *m = ctx;
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	if (m->machines_with[i] != m->machines_with[j])
+		return m->machines_with[i] > m->machines_with[j] ? -1 : 1;
+	return strcmp(m->counters[i], m->counters[j]);
+}
+
+int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
+{
+	struct cell { long long mid; size_t col; double p50; } *cells = NULL;
+	size_t ncells = 0, capc = 0, *order, *rank;
+	sqlite3_stmt *st;
+	int rc;
+
+	memset(m, 0, sizeof *m);
+	st = store_prepare(s, "SELECT m.id, COALESCE(m.name, m.cpu_brand, m.key), m.cpu_vendor, m.firmware, "
+			      "group_concat(DISTINCT r.boot), COUNT(r.id), SUM(r.damaged_records) FROM machines m "
+			      "JOIN runs r ON r.machine_id=m.id GROUP BY m.id ORDER BY m.id");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fleet_row *row;
+		m->rows = xrealloc(m->rows, (m->nrows + 1) * sizeof *m->rows);
+		row = &m->rows[m->nrows++];
+		memset(row, 0, sizeof *row);
+		row->machine_id = sqlite3_column_int64(st, 0);
+		row->label = xstrdup((const char *)sqlite3_column_text(st, 1));
+		row->vendor = xstrdup((const char *)sqlite3_column_text(st, 2));
+		row->firmware = xstrdup((const char *)sqlite3_column_text(st, 3));
+		row->boots = xstrdup((const char *)sqlite3_column_text(st, 4));
+		row->runs = sqlite3_column_int64(st, 5);
+		row->damaged_records = sqlite3_column_int64(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto db_error;
+	st = store_prepare(s, "SELECT r.machine_id, " COUNTER_KEY ", c.p50_ns FROM counters c JOIN runs r ON "
+			      "r.id=c.run_id WHERE c.healthy=1 AND c.p50_ns IS NOT NULL ORDER BY r.machine_id, 2");
+	{
+		struct dvec runs = { 0 };
+		long long mid = -1;
+		size_t col = 0;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			long long id = sqlite3_column_int64(st, 0);
+			size_t c = counter_index(m, (const char *)sqlite3_column_text(st, 1));
+			if (runs.n && (id != mid || c != col)) {
+				if (ncells == capc)
+					capc = capc ? capc * 2 : 256, cells = xrealloc(cells, capc * sizeof *cells);
+				cells[ncells++] = (struct cell){ mid, col, median_of(&runs) };
+				runs.n = 0;
+			}
+			mid = id, col = c;
+			dvec_push(&runs, sqlite3_column_double(st, 2));
+		}
+		if (runs.n) {
+			if (ncells == capc)
+				capc = capc ? capc * 2 : 256, cells = xrealloc(cells, capc * sizeof *cells);
+			cells[ncells++] = (struct cell){ mid, col, median_of(&runs) };
+		}
+		free(runs.v);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		goto db_error;
+	/* Columns: the counters most machines have first. */
+	for (size_t i = 0; i < ncells; i++)
+		m->machines_with[cells[i].col]++;
+	order = xrealloc(NULL, (m->ncounters + 1) * sizeof *order);
+	rank = xrealloc(NULL, (m->ncounters + 1) * sizeof *rank);
+	for (size_t i = 0; i < m->ncounters; i++)
+		order[i] = i;
+	qsort_r(order, m->ncounters, sizeof *order, by_presence, m);
+	for (size_t i = 0; i < m->ncounters; i++)
+		rank[order[i]] = i;
+	{
+		char **names = xrealloc(NULL, (m->ncounters + 1) * sizeof *names);
+		size_t *with = xrealloc(NULL, (m->ncounters + 1) * sizeof *with);
+		for (size_t i = 0; i < m->ncounters; i++)
+			names[rank[i]] = m->counters[i], with[rank[i]] = m->machines_with[i];
+		free(m->counters), free(m->machines_with);
+		m->counters = names, m->machines_with = with;
+	}
+	for (size_t r = 0, i = 0; r < m->nrows; r++) {
+		m->rows[r].p50 = xrealloc(NULL, (m->ncounters + 1) * sizeof *m->rows[r].p50);
+		for (size_t c = 0; c < m->ncounters; c++)
+			m->rows[r].p50[c] = __builtin_nan("");
+		/* cells and rows are both in machine order */
+		for (; i < ncells && cells[i].mid <= m->rows[r].machine_id; i++)
+			if (cells[i].mid == m->rows[r].machine_id)
+				m->rows[r].p50[rank[cells[i].col]] = cells[i].p50;
+	}
+	free(order), free(rank), free(cells);
+	return 0;
+db_error:
+	snprintf(why, cap, "%s: %s", s->path, sqlite3_errmsg(s->db));
+	free(cells);
+	fleet_matrix_free(m);
+	return -1;
+}
+
+void fleet_matrix_free(struct fleet_matrix *m)
+{
+	for (size_t i = 0; i < m->ncounters; i++)
+		free(m->counters[i]);
+	for (size_t r = 0; r < m->nrows; r++) {
+		free(m->rows[r].label), free(m->rows[r].vendor), free(m->rows[r].firmware), free(m->rows[r].boots);
+		free(m->rows[r].p50);
+	}
+	free(m->counters), free(m->machines_with), free(m->rows);
+	memset(m, 0, sizeof *m);
 }

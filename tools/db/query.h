@@ -58,4 +58,25 @@ int fleet_pair(struct store *s, const char *a, const char *b, const char *metric
 	       struct pair_result *out, char *why, size_t cap);
 void pair_result_free(struct pair_result *r);
 
+
+/* The fleet as a table: one row per machine, one column per counter, each
+ * cell the machine's p50 (median over its runs), NaN where it has none. */
+struct fleet_row {
+	long long machine_id;
+	char *label, *vendor, *firmware, *boots; /* boots: "bios,uefi" */
+	long long runs, damaged_records;
+	double *p50;                             /* ncounters values */
+};
+
+struct fleet_matrix {
+	char **counters;
+	size_t ncounters;   /* ordered by how many machines have them, then by name */
+	size_t *machines_with;
+	struct fleet_row *rows;
+	size_t nrows;
+};
+
+int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap);
+void fleet_matrix_free(struct fleet_matrix *m);
+
 #endif
