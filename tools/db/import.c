@@ -44,8 +44,8 @@ struct importer *importer_new(struct store *s, const struct import_options *o)
 	im->machine_id = store_prepare(s, "SELECT id FROM machines WHERE key=?");
 	im->machine_fw = store_prepare(s, "UPDATE machines SET firmware=? WHERE id=? AND firmware IS NULL");
 	im->run_ins = store_prepare(s, "INSERT OR IGNORE INTO runs(content_key,machine_id,source,kind,boot,"
-		"version,log_schema,preset,status,complete,records,damaged_records,tsc_hz,clocksource,imported_at,log)"
-		" VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+		"version,log_schema,preset,status,complete,records,damaged_records,tsc_hz,clocksource,imported_at,log,"
+		"log_bytes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	record_statements_prepare(&im->records, s);
 	return im;
 }
@@ -137,10 +137,12 @@ static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r)
 		k += r->recs[j].len;
 		text[k++] = '\n';
 	}
-	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 6) == Z_OK)
+	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 6) == Z_OK) {
 		sqlite3_bind_blob(st, i, z, (int)zlen, free);
-	else
+		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)n);
+	} else {
 		sqlite3_bind_null(st, i), free(z);
+	}
 	free(text);
 }
 

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "probe/stats.h"
+#include <zlib.h>
 #include "tools/commands.h"
 
 static void *xrealloc(void *p, size_t n)
@@ -433,4 +434,30 @@ void fleet_matrix_free(struct fleet_matrix *m)
 	}
 	free(m->counters), free(m->machines_with), free(m->rows);
 	memset(m, 0, sizeof *m);
+}
+
+char *machine_log(struct store *s, long long machine_id, size_t *len)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT log, log_bytes FROM runs WHERE machine_id=? AND log IS NOT "
+					    "NULL ORDER BY id");
+	char *out = NULL;
+	size_t n = 0;
+
+	sqlite3_bind_int64(st, 1, machine_id);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const void *z = sqlite3_column_blob(st, 0);
+		uLongf want = (uLongf)sqlite3_column_int64(st, 1);
+		uLong zlen = (uLong)sqlite3_column_bytes(st, 0);
+		out = xrealloc(out, n + want + 1);
+		if (uncompress((Bytef *)out + n, &want, z, zlen) == Z_OK)
+			n += want;
+	}
+	sqlite3_finalize(st);
+	if (!n) {
+		free(out);
+		return NULL;
+	}
+	out[n] = 0;
+	*len = n;
+	return out;
 }

@@ -79,4 +79,9 @@ struct fleet_matrix {
 int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap);
 void fleet_matrix_free(struct fleet_matrix *m);
 
+/* A machine's runs as one log text (each run's records as logged, in the
+ * order imported), malloc'd; NULL when it has none.  Every reader takes it
+ * through logfile_load_mem. */
+char *machine_log(struct store *s, long long machine_id, size_t *len);
+
 #endif

@@ -35,7 +35,7 @@ static const char schema_sql[] =
 	" status TEXT, complete INTEGER NOT NULL,"
 	" records INTEGER NOT NULL, damaged_records INTEGER NOT NULL,"
 	" tsc_hz REAL, clocksource TEXT, imported_at TEXT NOT NULL,"
-	" log BLOB);"
+	" log BLOB, log_bytes INTEGER);"
 	"CREATE INDEX runs_machine ON runs(machine_id);"
 	"CREATE TABLE counters("
 	" run_id INTEGER NOT NULL REFERENCES runs(id),"
