@@ -17,7 +17,7 @@ CC      ?= cc
 # --- host side: probe/ and the ACPI parser, compiled hosted -----------------
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
-HOST_LDLIBS := -lm
+HOST_LDLIBS := -lm -lsqlite3 -lz
 
 CORE_SRC  := $(wildcard probe/*.c) $(wildcard drivers/acpi*.c)
 TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c tools/*/*.c))

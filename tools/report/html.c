@@ -196,6 +196,8 @@ static const char css[] =
 	"svg.hist{max-width:100%;height:auto;border:1px solid #e0e0e8;background:#fcfcfe}"
 	"nav a{margin-right:12px}section.run{margin-top:12px}td b,.nw{white-space:nowrap}";
 
+const char *rp_css(void) { return css; }
+
 static void run_row(const struct rp_ctx *c, size_t i)
 {
 	FILE *o = c->out;

@@ -50,6 +50,9 @@ void rp_num(FILE *o, const struct lr_node *n, int decimals);
 /* An unsigned integer in hex ("0x608"), or `none`. */
 void rp_hex(FILE *o, const struct lr_node *n, const char *none);
 
+/* The page's style sheet, shared with the fleet page. */
+const char *rp_css(void);
+
 /* The colour of log i (hex "#rrggbb"); the palette repeats after 8. */
 const char *rp_colour(size_t i);
 /* A small coloured square and "[i+1]": how the page names log i. */

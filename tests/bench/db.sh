@@ -1,0 +1,42 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The fleet store's speed, printed, never asserted: import of N logs made
+# from real QEMU and OS captures (tests/tools/mkfleet.py), summary and paired
+# comparison on the store, the fleet report, peak memory, the store's size,
+# and, for scale, reading the same logs again without the store.
+#   sh tests/bench/db.sh [BUILD] [N]     (N logs, default 10000)
+BUILD=${1:-build}
+N=${2:-10000}
+T=$BUILD/tickprobe
+D=$(mktemp -d /tmp/tickprobe-dbbench.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+
+secs() { # command...: wall seconds and peak RSS (KiB) of one run
+	/usr/bin/time -f "%e %M" -o "$D/time" "$@" >"$D/out" 2>&1
+	cat "$D/time"
+}
+timeout 120 "$T" qemu --kernel -o "$D/bare.log" >/dev/null 2>&1
+timeout 120 "$T" os --quick -o "$D/os.log" >/dev/null 2>&1
+start=$(date +%s)
+python3 "$(dirname "$0")/../tools/mkfleet.py" "$D/fleet" $((N / 2)) 1 "$D/bare.log" "$D/os.log"
+echo "generated $N logs ($(du -sh "$D/fleet" | cut -f1)) in $(( $(date +%s) - start )) s"
+
+set -- $(secs "$T" db import -q "$D/fleet.db" "$D/fleet")
+echo "import $N logs: $1 s, peak RSS $2 KiB ($(tail -1 "$D/out"))"
+size=$(stat -c %s "$D/fleet.db")
+echo "store: $size bytes, $((size / (N / 1000))) bytes per 1,000 runs"
+set -- $(secs "$T" db import -q "$D/fleet.db" "$D/fleet")
+echo "import again (nothing new): $1 s"
+set -- $(secs "$T" db summary "$D/fleet.db")
+echo "summary: $1 s, peak RSS $2 KiB"
+set -- $(secs "$T" db summary "$D/fleet.db" --by vendor)
+echo "summary --by vendor: $1 s"
+set -- $(secs "$T" db compare "$D/fleet.db" hpet acpi-fast)
+echo "compare hpet acpi-fast: $1 s, peak RSS $2 KiB"
+sed 's/^/    /' "$D/out"
+if "$T" report --help 2>&1 | grep -q -- '--db'; then
+	set -- $(secs "$T" report --db "$D/fleet.db" -o "$D/fleet.html")
+	echo "fleet report: $1 s, peak RSS $2 KiB, $(stat -c %s "$D/fleet.html") bytes"
+fi
+set -- $(secs sh -c "find '$D/fleet' -name '*.log' | xargs '$T' show --json >/dev/null")
+echo "without the store, show --json over the same $N logs: $1 s"

@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Make a fleet of logs from real captures: mkfleet.py OUTDIR N SEED LOG...
+
+Each of the N machines gets its own CPU identity (vendor, brand, family,
+model, cores), firmware OEM ID, boot path, and its own cost for every counter:
+the real log's values scaled by a per-machine, per-counter factor, with
+per-round noise.  Every record is written back with its CRC, and the end
+record with the run's count and CRC, so the logs read as complete and
+undamaged.  The hpet/acpi-fast factors are drawn so that on most machines,
+but not all, the HPET is the faster: the seed's question has a non-trivial
+answer.
+
+Prints one JSON line per machine to OUTDIR/truth.jsonl: the values the test
+recomputes its expectations from (never from the store).
+"""
+import json
+import os
+import random
+import sys
+import zlib
+
+VENDORS = ["GenuineIntel", "AuthenticAMD"]
+FIRMWARE = ["ALASKA", "DELL", "LENOVO", "HPQOEM", "INSYDE", "BOCHS"]
+SCALED = ("min", "p50", "mean", "sd", "p99", "p999", "max")
+
+
+def read_runs(path):
+    """The records of each run in a capture, as parsed objects (noise skipped)."""
+    runs, cur = [], None
+    with open(path, "rb") as f:
+        for raw in f:
+            line = raw.decode("utf-8", "replace").strip()
+            if not line.startswith("{"):
+                continue
+            rec = json.loads(line)
+            if rec.get("type") == "begin":
+                cur = []
+                runs.append(cur)
+            if cur is not None:
+                cur.append(rec)
+    return runs
+
+
+def write_run(records, out):
+    """Writes records with fresh seq, CRCs and end record; returns the bytes."""
+    lines, crc_all = [], 0
+    body = [r for r in records if r["type"] != "end"]
+    status = next((r.get("status") for r in records if r["type"] == "end"), "ok")
+    for seq, rec in enumerate(body):
+        rec = dict(rec)
+        rec.pop("crc", None)
+        rec["seq"] = seq
+        ordered = {"type": rec.pop("type"), "seq": rec.pop("seq")}
+        ordered.update(rec)
+        text = json.dumps(ordered, separators=(",", ":"))
+        assert text.endswith("}")
+        head = text[:-1]
+        line = '%s,"crc":"%08x"}\n' % (head, zlib.crc32(head.encode()))
+        crc_all = zlib.crc32(line.encode(), crc_all)
+        lines.append(line)
+    nbytes = sum(len(l) for l in lines)
+    end = '{"type":"end","seq":%d,"records":%d,"crc32":"%08x","status":"%s","bytes":%d' % (
+        len(body), len(body), crc_all, status, nbytes)
+    lines.append('%s,"crc":"%08x"}\n' % (end, zlib.crc32(end.encode())))
+    out.write("".join(lines))
+
+
+def scale_obj(obj, keys, f, decimals):
+    if not isinstance(obj, dict):
+        return
+    for k in keys:
+        if isinstance(obj.get(k), (int, float)):
+            obj[k] = round(obj[k] * f, decimals)
+
+
+def vary(records, k, rng, factors):
+    out = []
+    for rec in records:
+        rec = json.loads(json.dumps(rec))
+        t = rec["type"]
+        if t == "machine":
+            rec["cpu_vendor"] = VENDORS[k % 2]
+            rec["family"] = 6 if k % 2 == 0 else 25
+            rec["model"] = 100 + k % 37
+            rec["cpu_brand"] = "Fleet %s %d-%d" % (rec["cpu_vendor"][-5:], rec["family"], k)
+            rec["cores"] = [2, 4, 8, 16, 32][k % 5]
+            rec["microcode"] = 0x100 + k
+            rec["hypervisor"] = None
+        elif t == "acpi" and isinstance(rec.get("fadt"), dict):
+            rec["fadt"]["oem_id"] = FIRMWARE[k % len(FIRMWARE)]
+        elif t == "begin" and rec.get("boot") in ("bios", "uefi"):
+            rec["boot"] = "uefi" if k % 3 == 0 else "bios"
+        elif t == "timer" and rec.get("healthy"):
+            f = factors.setdefault(rec["name"], rng.lognormvariate(0, 0.3))
+            scale_obj(rec.get("cost_ns"), SCALED, f, 1)
+            for r in rec.get("rounds") or []:
+                scale_obj(r, ("p50", "mean"), f * rng.uniform(0.98, 1.02), 2)
+        out.append(rec)
+    return out
+
+
+def main():
+    outdir, n, seed, logs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4:]
+    rng = random.Random(seed)
+    sources = [run for path in logs for run in read_runs(path)]
+    os.makedirs(outdir, exist_ok=True)
+    with open(os.path.join(outdir, "truth.jsonl"), "w") as truth:
+        for k in range(n):
+            # HPET faster than ACPI-fast on about 70 % of the machines.
+            hpet_f = rng.lognormvariate(0, 0.25)
+            factors = {"hpet": hpet_f, "acpi-fast": hpet_f * rng.choice([0.5, 2.2, 2.5, 3.0]) *
+                       rng.uniform(0.9, 1.1)}
+            mdir = os.path.join(outdir, "m%04d" % k)
+            os.makedirs(mdir, exist_ok=True)
+            rounds = {}
+            for i, run in enumerate(sources):
+                recs = vary(run, k, rng, factors)
+                with open(os.path.join(mdir, "%d.log" % i), "w") as f:
+                    write_run(recs, f)
+                kind = "os" if recs[0].get("boot") == "linux" else "bare"
+                for r in recs:
+                    if r["type"] == "timer" and r.get("healthy") and r.get("rounds"):
+                        name = r["name"]
+                        if kind == "os" and "@" not in name:
+                            name = "user:" + name
+                        rounds.setdefault(name, []).append(
+                            {"p50": [x["p50"] for x in r["rounds"]],
+                             "run_p50": r["cost_ns"]["p50"]})
+            truth.write(json.dumps({"machine": k, "counters": rounds}) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# tickprobe db: import real QEMU and OS logs turned into a fleet
+# (tests/tools/mkfleet.py), damaged, truncated, multi-boot and duplicate
+# logs, two importers at once, a store of a newer schema; summary and the
+# paired comparison against values computed here from the logs themselves.
+BUILD=${BUILD:-build}
+T=$BUILD/tickprobe
+D=$(mktemp -d /tmp/tickprobe-db.XXXXXX)
+trap 'rm -rf "$D"' EXIT
+HERE=$(dirname "$0")
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; }
+check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
+code() { # name, expected exit, command...
+	n=$1 want=$2; shift 2
+	"$@" >"$D/out" 2>"$D/err"; got=$?
+	check "exit $want: $n" "[ $got = $want ]" "got $got: $(head -c 300 "$D/err")"
+}
+sq() { sqlite3 "$1" "$2"; }
+
+[ -x "$T" ] || { fail setup "build $T first"; exit 1; }
+command -v sqlite3 >/dev/null || { fail setup "sqlite3 not installed (tests/deps.sh)"; exit 1; }
+
+# Real captures: the image under QEMU, and this host's OS side.
+timeout 120 "$T" qemu --kernel --preset quick -o "$D/bare.log" >/dev/null 2>&1
+check "real bare-metal capture" "grep -q '\"type\":\"end\"' '$D/bare.log'" "tickprobe qemu gave no end record"
+timeout 120 "$T" os --quick -o "$D/os.log" >/dev/null 2>&1
+check "real OS capture" "grep -q '\"type\":\"end\"' '$D/os.log'" "tickprobe os gave no end record"
+
+python3 "$HERE/mkfleet.py" "$D/fleet" 40 7 "$D/bare.log" "$D/os.log" || fail mkfleet "generator failed"
+DB=$D/fleet.db
+code "import a fleet directory" 0 "$T" db import "$DB" "$D/fleet"
+check "import counts" "grep -q '80 runs: 80 imported, 0 already' '$D/out'" "$(cat "$D/out")"
+check "machines: bare and OS runs of one machine pair up" "[ \"\$(sq "$DB" 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
+	"$(sq "$DB" 'SELECT COUNT(*) FROM machines')"
+code "import again" 0 "$T" db import "$DB" "$D/fleet"
+check "import is idempotent" "grep -q '80 runs: 0 imported, 80 already' '$D/out' && [ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs')\" = 80 ]" "$(cat "$D/out")"
+check "every run complete" "[ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs WHERE complete=1')\" = 80 ]" ""
+check "per-round values and histograms stored" \
+	"[ \"\$(sq "$DB" \"SELECT COUNT(*) FROM counters WHERE name='hpet' AND json_array_length(rounds_p50)=10 AND json_array_length(hist)>0\")\" = 40 ]" ""
+check "OS calls stored" "[ \"\$(sq "$DB" 'SELECT COUNT(DISTINCT run_id) FROM os_rates')\" = 40 ]" ""
+
+# --- summary and compare against values computed from the logs ---------------
+"$T" db summary "$DB" --json >"$D/summary.json" 2>"$D/err" || fail "summary --json" "$(cat "$D/err")"
+"$T" db compare "$DB" hpet acpi-fast --json >"$D/pair.json" 2>"$D/err" || fail "compare --json" "$(cat "$D/err")"
+"$T" db compare "$DB" 'clock_gettime(MONOTONIC)@tsc' tsc --json >"$D/pair2.json" 2>"$D/err" || fail "compare call --json" "$(cat "$D/err")"
+python3 - "$D" <<'PY'
+import json, math, sys
+d = sys.argv[1]
+truth = [json.loads(l) for l in open(d + "/fleet/truth.jsonl")]
+
+def q7(v, q):  # linear between closest ranks
+    v = sorted(v); h = (len(v) - 1) * q; i = int(math.floor(h))
+    return v[i] + (h - i) * (v[i + 1] - v[i]) if i + 1 < len(v) else v[i]
+
+def close(a, b):
+    return abs(a - b) <= 1e-4 * max(1.0, abs(b))
+
+s = json.load(open(d + "/summary.json"))
+ok = s["runs"] == 80 and s["machines"] == 40 and s["damaged_records"] == 0
+print(("PASS" if ok else "FAIL") + ": summary totals" + ("" if ok else ": %r" % {k: s[k] for k in ("runs", "machines", "damaged_records")}))
+names = sorted({n for t in truth for n in t["counters"]})
+bad = []
+for n in names:
+    per = [q7([r["run_p50"] for r in t["counters"][n]], 0.5) for t in truth if n in t["counters"]]
+    got = s["counters"].get(n)
+    want = dict(machines=len(per), median_p50_ns=q7(per, .5), iqr_p50_ns=q7(per, .75) - q7(per, .25),
+                min_p50_ns=min(per), max_p50_ns=max(per))
+    if not got or any(not close(got[k], want[k]) for k in want):
+        bad.append((n, got, want))
+print(("PASS" if not bad else "FAIL") + ": summary of %d counters equals the independent computation" % len(names)
+      + ("" if not bad else ": %r" % bad[:2]))
+
+# Student's t, two-sided 95 %, by degrees of freedom: 10 + 10 rounds (bare
+# metal) and 10 + 5 (a quick OS run against bare metal).
+T95 = {18: 2.101, 13: 2.160}
+def pair(a, b):
+    res = dict(machines=0, a_faster=0, b_faster=0, no_difference=0); ratios = []
+    for t in truth:
+        if a not in t["counters"] or b not in t["counters"]:
+            continue
+        x = [v for r in t["counters"][a] for v in r["p50"]]; y = [v for r in t["counters"][b] for v in r["p50"]]
+        nx, ny = len(x), len(y)
+        mx, my = sum(x) / nx, sum(y) / ny
+        vx = sum((v - mx) ** 2 for v in x) / (nx - 1); vy = sum((v - my) ** 2 for v in y) / (ny - 1)
+        df = nx + ny - 2
+        e = T95[df] * math.sqrt(((nx - 1) * vx + (ny - 1) * vy) / df) * math.sqrt(1 / nx + 1 / ny)
+        res["machines"] += 1
+        if abs(mx - my) <= e: res["no_difference"] += 1
+        elif mx < my: res["a_faster"] += 1
+        else: res["b_faster"] += 1
+        ratios.append(mx / my)
+    res["ratio"] = dict(median=q7(ratios, .5), min=min(ratios), max=max(ratios))
+    return res
+
+for f, a, b in (("pair.json", "hpet", "acpi-fast"), ("pair2.json", "clock_gettime(MONOTONIC)@tsc", "tsc")):
+    got, want = json.load(open(d + "/" + f)), pair(a, b)
+    ok = all(got[k] == want[k] for k in ("machines", "a_faster", "b_faster", "no_difference")) and \
+        all(close(got["ratio"][k], want["ratio"][k]) for k in ("median", "min", "max"))
+    print(("PASS" if ok else "FAIL") + ": compare %s %s equals the independent t-test (%d/%d/%d of %d)" % (
+        a, b, want["a_faster"], want["b_faster"], want["no_difference"], want["machines"])
+        + ("" if ok else ": got %r want %r" % (got, want)))
+ok = 0 < json.load(open(d + "/pair.json"))["b_faster"] < 40
+print(("PASS" if ok else "FAIL") + ": the fleet answer is not one-sided (both verdicts occur)")
+PY
+for by in cpu vendor firmware boot; do
+	code "summary --by $by" 0 "$T" db summary "$DB" --by $by --json
+	check "summary --by $by groups" "python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))[\"groups\"]; sys.exit(0 if sum(x[\"runs\"] for x in g)==80 and len(g)>1 else 1)' '$D/out'" "$(head -c 300 "$D/out")"
+done
+code "summary text" 0 "$T" db summary "$DB"
+check "summary text lists hpet" "grep -q '^  hpet ' '$D/out'" "$(head -5 "$D/out")"
+
+# --- damaged input -------------------------------------------------------------
+B=$D/bad; mkdir -p "$B"
+python3 - "$D/bare.log" "$B" "$D/os.log" <<'PY'
+import sys
+src, out = sys.argv[1], sys.argv[2]
+lines = open(src).read().splitlines(keepends=True)
+t = next(i for i, l in enumerate(lines) if '"type":"timer"' in l)
+flipped = lines[:]; flipped[t] = flipped[t].replace('"healthy":true', '"healthy":trve', 1)
+open(out + "/damaged.log", "w").write("".join(flipped))
+cut = "".join(lines); open(out + "/truncated.log", "w").write(cut[: cut.index('"type":"timer"') + 500])
+open(out + "/twoboots.log", "w").write("".join(lines) + "\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001\r\n" + open(sys.argv[3]).read())
+PY
+cp "$D/bare.log" "$B/dup1.log"; cp "$D/bare.log" "$B/dup2.log"
+BD=$D/bad.db
+code "import damaged, truncated, two-boot and duplicate logs" 3 "$T" db import "$BD" "$B"
+check "damaged counts exact" "grep -q '5 files, 6 runs: 4 imported, 2 already' '$D/out'" "$(cat "$D/out")"
+check "damaged records counted on their runs" "[ \"\$(sq "$BD" \"SELECT group_concat(damaged_records) FROM (SELECT damaged_records FROM runs ORDER BY source)\")\" = 1,0,1,0 ]" "$(sq "$BD" 'SELECT source, damaged_records FROM runs')"
+check "truncated run kept, marked incomplete" "[ \"\$(sq "$BD" 'SELECT COUNT(*) FROM runs WHERE complete=0')\" = 2 ]" "$(sq "$BD" 'SELECT source, complete FROM runs')"
+check "the damaged record is not in the store" "[ \"\$(sq "$BD" \"SELECT COUNT(*) FROM counters c JOIN runs r ON r.id=c.run_id WHERE r.source LIKE '%damaged.log'\")\" = \"\$(( \$(grep -c '\"type\":\"timer\"' "$D/bare.log") - 1 ))\" ]" ""
+code "summary of a damaged store" 0 "$T" db summary "$BD" --json
+check "summary says the damaged records" "grep -q '\"damaged_records\":2,' '$D/out'" "$(head -c 200 "$D/out")"
+
+# --- two importers at once -----------------------------------------------------
+CD=$D/concurrent.db
+"$T" db import -q "$CD" "$D/fleet" >"$D/c1" 2>&1 & p1=$!
+"$T" db import -q --batch 7 "$CD" "$D/fleet" >"$D/c2" 2>&1 & p2=$!
+wait $p1; r1=$?; wait $p2; r2=$?
+check "two importers both succeed" "[ $r1 = 0 ] && [ $r2 = 0 ]" "exit $r1 and $r2: $(cat "$D/c1" "$D/c2")"
+check "two importers: every run once" "[ \"\$(sq "$CD" 'SELECT COUNT(*) FROM runs')\" = 80 ] && [ \"\$(sq "$CD" 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
+	"runs $(sq "$CD" 'SELECT COUNT(*) FROM runs')"
+check "two importers: store intact" "[ \"\$(sq "$CD" 'PRAGMA integrity_check')\" = ok ]" ""
+
+# --- stores that are not ours ----------------------------------------------------
+cp "$DB" "$D/newer.db"; sq "$D/newer.db" 'PRAGMA user_version=99'
+code "summary of a newer schema" 2 "$T" db summary "$D/newer.db"
+check "newer schema message" "grep -q 'newer than this tickprobe' '$D/err'" "$(cat "$D/err")"
+code "import into a newer schema" 2 "$T" db import "$D/newer.db" "$D/bare.log"
+echo "not a database" >"$D/text.db"
+code "summary of a text file" 2 "$T" db summary "$D/text.db"
+code "summary of a missing store" 2 "$T" db summary "$D/none.db"
+sq "$D/other.db" 'CREATE TABLE t(x)'
+code "import into someone else's database" 2 "$T" db import "$D/other.db" "$D/bare.log"
+code "compare extra operand" 1 "$T" db compare "$DB" hpet acpi-fast tsc
+code "compare bad -c" 1 "$T" db compare -c 97 "$DB" hpet acpi-fast
+code "summary bad --by" 1 "$T" db summary "$DB" --by colour
+code "import nothing" 1 "$T" db import "$DB"
+code "db unknown command" 1 "$T" db frobnicate
+code "db --help" 0 "$T" db --help

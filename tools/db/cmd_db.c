@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* tickprobe db: many machines' logs in one SQLite store (docs/db.md).
+ *
+ *   tickprobe db import DB LOG|DIR…     every run, once, whoever imports it
+ *   tickprobe db summary DB [--by …]    each counter across machines
+ *   tickprobe db compare DB A B         A against B, machine by machine
+ *
+ * The seed question, "on how many machines is the HPET faster than
+ * ACPI-fast, and by how much?", is `tickprobe db compare DB hpet acpi-fast`. */
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include "probe/stats.h"
+#include "tools/commands.h"
+#include "tools/db/import.h"
+#include "tools/db/query.h"
+#include "tools/db/store.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: tickprobe db import DB LOG|DIR... [--machine NAME | --machine-from-dir] [--batch N] [-q]\n"
+		"       tickprobe db summary DB [--by cpu|vendor|firmware|boot] [--json]\n"
+		"       tickprobe db compare DB COUNTER_A COUNTER_B [-c 95] [--metric p50|mean] [--json] [-v]\n"
+		"  import   reads logs (a directory: every *.log below it) into the SQLite store DB,\n"
+		"           creating it; a run already there is skipped, so importing twice adds nothing.\n"
+		"           A run's machine is the CPU its machine record names, or --machine NAME, or\n"
+		"           with --machine-from-dir the name of the directory the log is in.\n"
+		"  summary  per counter across machines: machines, median, IQR, min and max of their p50s.\n"
+		"  compare  on every machine with both counters, Student's t on their per-round values:\n"
+		"           how many machines find A faster, B faster, or no difference, and the A/B ratio.\n"
+		"           COUNTER is a hardware counter (hpet) or a clock call (clock_gettime(MONOTONIC)@hpet).\n"
+		"Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged input partly used.\n");
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "tickprobe db: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- import ----------------------------------------------------------------- */
+
+struct pathlist {
+	char **v;
+	size_t n, cap;
+};
+
+static void push_path(struct pathlist *l, const char *p)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 64;
+		l->v = realloc(l->v, l->cap * sizeof *l->v);
+		if (!l->v)
+			exit(EXIT_UNREADABLE);
+	}
+	l->v[l->n++] = strdup(p);
+}
+
+static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static bool ends_with(const char *s, const char *tail)
+{
+	size_t n = strlen(s), k = strlen(tail);
+	return n >= k && !strcmp(s + n - k, tail);
+}
+
+/* Every *.log below dir, in name order, so that imports are repeatable. */
+static int collect(const char *dir, struct pathlist *out, int depth)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct pathlist here = { 0 };
+	int status = EXIT_CLEAN;
+
+	if (!d) {
+		fprintf(stderr, "tickprobe db: %s: %s\n", dir, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	while ((e = readdir(d))) {
+		char path[4096];
+		struct stat st;
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		if (stat(path, &st) != 0)
+			continue;
+		if (S_ISDIR(st.st_mode) && depth < 16)
+			push_path(&here, path); /* marked as a directory below by stat again */
+		else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".log"))
+			push_path(&here, path);
+	}
+	closedir(d);
+	qsort(here.v, here.n, sizeof *here.v, by_name);
+	for (size_t i = 0; i < here.n; i++) {
+		struct stat st;
+		if (stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode))
+			status = exit_worse(status, collect(here.v[i], out, depth + 1));
+		else
+			push_path(out, here.v[i]);
+		free(here.v[i]);
+	}
+	free(here.v);
+	return status;
+}
+
+static int db_import(int argc, char **argv)
+{
+	static const struct option longs[] = { { "machine", required_argument, NULL, 'm' },
+					       { "machine-from-dir", no_argument, NULL, 'D' },
+					       { "batch", required_argument, NULL, 'b' },
+					       { "quiet", no_argument, NULL, 'q' },
+					       { "help", no_argument, NULL, 'h' },
+					       { NULL, 0, NULL, 0 } };
+	struct import_options o = { .batch = 500 };
+	struct import_totals t = { 0 };
+	struct pathlist files = { 0 };
+	struct store s;
+	struct importer *im;
+	char why[512], *end;
+	int c, status = EXIT_CLEAN;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "qh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'm': o.machine = optarg; break;
+		case 'D': o.machine_from_dir = true; break;
+		case 'b':
+			errno = 0;
+			o.batch = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || o.batch < 1 || o.batch > 1000000)
+				return usage_error("--batch: '%s' is not a number in 1..1000000", optarg);
+			break;
+		case 'q': o.quiet = true; break;
+		case 'h': usage(stdout); return EXIT_CLEAN;
+		default: return usage_error("import: %s", "bad option");
+		}
+	}
+	if (o.machine && o.machine_from_dir)
+		return usage_error("import: %s", "--machine and --machine-from-dir exclude each other");
+	if (argc - optind < 2)
+		return usage_error("import: %s", "needs DB and at least one LOG or DIR");
+	for (int i = optind + 1; i < argc; i++) {
+		struct stat st;
+		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
+			status = exit_worse(status, collect(argv[i], &files, 0));
+		else
+			push_path(&files, argv[i]);
+	}
+	if (store_open(&s, argv[optind], true, why, sizeof why) != EXIT_CLEAN) {
+		fprintf(stderr, "tickprobe db: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	im = importer_new(&s, &o);
+	for (size_t i = 0; i < files.n; i++) {
+		int rc = importer_file(im, files.v[i], &t, why, sizeof why);
+		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
+			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
+			status = EXIT_UNREADABLE;
+			break;
+		}
+		status = exit_worse(status, rc);
+		why[0] = 0;
+	}
+	if (status != EXIT_UNREADABLE || !why[0]) {
+		if (!importer_finish(im, why, sizeof why)) {
+			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
+			status = EXIT_UNREADABLE;
+		}
+	}
+	importer_free(im);
+	store_close(&s);
+	printf("tickprobe db: %llu files, %llu runs: %llu imported, %llu already in the store, "
+	       "%llu without a machine record; %llu new machines; %llu damaged records left out\n",
+	       (unsigned long long)t.files, (unsigned long long)t.runs_seen, (unsigned long long)t.runs_new,
+	       (unsigned long long)t.duplicates, (unsigned long long)t.skipped,
+	       (unsigned long long)t.machines_new, (unsigned long long)t.damaged_records);
+	for (size_t i = 0; i < files.n; i++)
+		free(files.v[i]);
+	free(files.v);
+	return status;
+}
+
+/* ---- summary ---------------------------------------------------------------- */
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch == '"' || ch == '\\')
+			printf("\\%c", ch);
+		else if (ch < 0x20)
+			printf("\\u%04x", ch);
+		else
+			putchar(ch);
+	}
+	putchar('"');
+}
+
+static void json_counters(const struct fleet_group *g)
+{
+	printf("\"counters\":{");
+	for (size_t k = 0; k < g->ncounters; k++) {
+		const struct fleet_counter *c = &g->counters[k];
+		printf("%s", k ? "," : "");
+		json_string(c->name);
+		printf(":{\"machines\":%zu,\"median_p50_ns\":%.6g,\"iqr_p50_ns\":%.6g,\"q1_p50_ns\":%.6g,"
+		       "\"q3_p50_ns\":%.6g,\"min_p50_ns\":%.6g,\"max_p50_ns\":%.6g}",
+		       c->machines, c->median, c->q3 - c->q1, c->q1, c->q3, c->min, c->max);
+	}
+	printf("}");
+}
+
+static void text_counters(const struct fleet_group *g)
+{
+	printf("  %-40s %8s %12s %10s %10s %10s\n", "counter", "machines", "median p50", "IQR", "min", "max");
+	for (size_t k = 0; k < g->ncounters; k++) {
+		const struct fleet_counter *c = &g->counters[k];
+		printf("  %-40s %8zu %12.1f %10.1f %10.1f %10.1f\n", c->name, c->machines, c->median, c->q3 - c->q1,
+		       c->min, c->max);
+	}
+}
+
+static int db_summary(int argc, char **argv)
+{
+	static const struct option longs[] = { { "by", required_argument, NULL, 'b' },
+					       { "json", no_argument, NULL, 'j' },
+					       { "help", no_argument, NULL, 'h' },
+					       { NULL, 0, NULL, 0 } };
+	const char *by = NULL;
+	bool json = false;
+	struct fleet_group *all, *groups = NULL;
+	struct store s;
+	char why[512];
+	int c, n, ng = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+		switch (c) {
+		case 'b': by = optarg; break;
+		case 'j': json = true; break;
+		case 'h': usage(stdout); return EXIT_CLEAN;
+		default: return usage_error("summary: %s", "bad option");
+		}
+	}
+	if (argc - optind != 1)
+		return usage_error("summary: %s", argc - optind ? "takes one DB, no more" : "needs DB");
+	if (by && strcmp(by, "cpu") && strcmp(by, "vendor") && strcmp(by, "firmware") && strcmp(by, "boot"))
+		return usage_error("summary: --by is cpu, vendor, firmware or boot, not '%s'", by);
+	if (store_open(&s, argv[optind], false, why, sizeof why) != EXIT_CLEAN) {
+		fprintf(stderr, "tickprobe db: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	n = fleet_summary(&s, NULL, &all, why, sizeof why);
+	if (n > 0 && by)
+		ng = fleet_summary(&s, by, &groups, why, sizeof why);
+	store_close(&s);
+	if (n < 0 || ng < 0) {
+		fprintf(stderr, "tickprobe db: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	if (json) {
+		printf("{\"runs\":%lld,\"machines\":%lld,\"damaged_records\":%lld,", all->runs, all->machines,
+		       all->damaged_records);
+		json_counters(all);
+		if (by) {
+			printf(",\"by\":\"%s\",\"groups\":[", by);
+			for (int i = 0; i < ng; i++) {
+				printf("%s{\"group\":", i ? "," : "");
+				if (groups[i].group)
+					json_string(groups[i].group);
+				else
+					printf("null");
+				printf(",\"runs\":%lld,\"machines\":%lld,\"damaged_records\":%lld,", groups[i].runs,
+				       groups[i].machines, groups[i].damaged_records);
+				json_counters(&groups[i]);
+				printf("}");
+			}
+			printf("]");
+		}
+		printf("}\n");
+	} else {
+		printf("%lld runs, %lld machines, %lld damaged records left out; p50 per read in ns, one value "
+		       "per machine (the median of its runs)\n", all->runs, all->machines, all->damaged_records);
+		if (!by)
+			text_counters(all);
+		for (int i = 0; i < ng; i++) {
+			printf("\n%s %s: %lld runs, %lld machines\n", by, groups[i].group ? groups[i].group : "(unknown)",
+			       groups[i].runs, groups[i].machines);
+			text_counters(&groups[i]);
+		}
+	}
+	fleet_groups_free(all, n);
+	fleet_groups_free(groups, ng);
+	return EXIT_CLEAN;
+}
+
+/* ---- compare ---------------------------------------------------------------- */
+
+static int db_compare(int argc, char **argv)
+{
+	static const struct option longs[] = { { "metric", required_argument, NULL, 'm' },
+					       { "json", no_argument, NULL, 'j' },
+					       { "verbose", no_argument, NULL, 'v' },
+					       { "help", no_argument, NULL, 'h' },
+					       { NULL, 0, NULL, 0 } };
+	const char *metric = "p50", *a, *b;
+	double conf = 95;
+	bool json = false, verbose = false;
+	struct pair_result r;
+	struct store s;
+	char why[512], *end;
+	int c, ci;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "c:vh", longs, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			conf = strtod(optarg, &end);
+			if (*end || stats_conf_index(conf) < 0)
+				return usage_error("compare: -c is one of 80, 90, 95, 98, 99, 99.5, not '%s'", optarg);
+			break;
+		case 'm':
+			if (strcmp(optarg, "p50") && strcmp(optarg, "mean"))
+				return usage_error("compare: --metric is p50 or mean, not '%s'", optarg);
+			metric = optarg;
+			break;
+		case 'j': json = true; break;
+		case 'v': verbose = true; break;
+		case 'h': usage(stdout); return EXIT_CLEAN;
+		default: return usage_error("compare: %s", "bad option");
+		}
+	}
+	if (argc - optind != 3)
+		return usage_error("compare: %s", argc - optind > 3 ? "takes DB COUNTER_A COUNTER_B, no more"
+									: "needs DB COUNTER_A COUNTER_B");
+	ci = stats_conf_index(conf);
+	a = argv[optind + 1], b = argv[optind + 2];
+	if (store_open(&s, argv[optind], false, why, sizeof why) != EXIT_CLEAN) {
+		fprintf(stderr, "tickprobe db: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	if (fleet_pair(&s, a, b, metric, ci, &r, why, sizeof why) < 0) {
+		store_close(&s);
+		fprintf(stderr, "tickprobe db: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	store_close(&s);
+	if (json) {
+		printf("{\"a\":");
+		json_string(a);
+		printf(",\"b\":");
+		json_string(b);
+		printf(",\"metric\":\"%s\",\"confidence\":%g,\"machines\":%zu,\"too_few_rounds\":%zu,"
+		       "\"a_faster\":%zu,\"b_faster\":%zu,\"no_difference\":%zu,\"ratio\":{\"median\":%.6g,"
+		       "\"q1\":%.6g,\"q3\":%.6g,\"min\":%.6g,\"max\":%.6g}}\n",
+		       metric, conf, r.n, r.too_few, r.a_faster, r.b_faster, r.no_difference, r.ratio_median,
+		       r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
+	} else if (!r.n) {
+		printf("no machine has both %s and %s with at least 2 rounds each (%zu have both with fewer)\n", a, b,
+		       r.too_few);
+	} else {
+		printf("%s against %s: per-round %s, Student's t at %g%% confidence, on %zu machines with both\n", a, b,
+		       metric, conf, r.n);
+		printf("  %s faster on %zu, %s faster on %zu, no difference proven on %zu\n", a, r.a_faster, b,
+		       r.b_faster, r.no_difference);
+		printf("  ratio %s/%s: median %.3f, quartiles %.3f-%.3f, min %.3f, max %.3f\n", a, b, r.ratio_median,
+		       r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
+		if (r.too_few)
+			printf("  %zu more machines have both with fewer than 2 rounds on a side: not compared\n",
+			       r.too_few);
+		if (verbose)
+			for (size_t i = 0; i < r.n; i++)
+				printf("  %-40s %10.2f %10.2f %7.3f  %s\n", r.m[i].label, r.m[i].mean_a, r.m[i].mean_b,
+				       r.m[i].ratio, r.m[i].verdict < 0 ? "A faster" : r.m[i].verdict > 0 ? "B faster" : "-");
+	}
+	pair_result_free(&r);
+	return EXIT_CLEAN;
+}
+
+int cmd_db(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return EXIT_CLEAN;
+	}
+	if (!strcmp(argv[1], "import"))
+		return db_import(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "summary"))
+		return db_summary(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "compare"))
+		return db_compare(argc - 1, argv + 1);
+	return usage_error("unknown db command '%s'", argv[1]);
+}

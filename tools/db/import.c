@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Logs into the fleet store: every good record of every run, the typed
+ * tables for what people query (machines, counters, the OS calls, the CPUs,
+ * TSC sync, contention) and the rest kept whole in other_records, so nothing
+ * a log said is lost.  The reader's rules decide what is good: a damaged
+ * record never reaches the store, and is counted on its run. */
+#include "tools/db/import.h"
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+#include "probe/crc32.h"
+#include "tools/commands.h"
+#include "tools/db/decode.h"
+#include "tools/db/text.h"
+
+struct importer {
+	struct store *s;
+	struct import_options o;
+	unsigned pending;   /* runs in the open transaction */
+	bool open;
+	char now[32];
+	sqlite3_stmt *machine_ins, *machine_id, *machine_fw, *run_ins;
+	struct record_statements records;
+};
+
+struct importer *importer_new(struct store *s, const struct import_options *o)
+{
+	struct importer *im = calloc(1, sizeof *im);
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!im)
+		return NULL;
+	im->s = s;
+	im->o = *o;
+	if (!im->o.batch)
+		im->o.batch = 500;
+	gmtime_r(&t, &tm);
+	strftime(im->now, sizeof im->now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	im->machine_ins = store_prepare(s, "INSERT OR IGNORE INTO machines(key,name,cpu_vendor,cpu_brand,"
+		"family,model,stepping,microcode,hypervisor,cores,memory_mib,firmware) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
+	im->machine_id = store_prepare(s, "SELECT id FROM machines WHERE key=?");
+	im->machine_fw = store_prepare(s, "UPDATE machines SET firmware=? WHERE id=? AND firmware IS NULL");
+	im->run_ins = store_prepare(s, "INSERT OR IGNORE INTO runs(content_key,machine_id,source,kind,boot,"
+		"version,log_schema,preset,status,complete,records,damaged_records,tsc_hz,clocksource,imported_at,log,"
+		"log_bytes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+	record_statements_prepare(&im->records, s);
+	return im;
+}
+
+void importer_free(struct importer *im)
+{
+	sqlite3_stmt *all[] = { im->machine_ins, im->machine_id, im->machine_fw, im->run_ins };
+	record_statements_finalize(&im->records);
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+		sqlite3_finalize(all[i]);
+	free(im);
+}
+
+/* ---- identities ------------------------------------------------------------ */
+
+char *machine_key(const struct lrun *r, const char *name)
+{
+	static const char *const fields[] = { "cpu_vendor", "cpu_brand", "family", "model", "stepping",
+					      "microcode", "hypervisor", "cores" };
+	const struct lr_node *m = lrun_first(r, "machine");
+	struct text t = { 0 };
+	char b[64];
+	uint32_t crc;
+
+	if (name) {
+		text_printf(&t, "name:%s", name);
+		return t.s;
+	}
+	if (!m)
+		return NULL;
+	/* The CPU as CPUID tells it, the same in the image and under Linux on
+	 * one machine; not the memory size, which the two paths count apart. */
+	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
+		const struct lr_node *n = lr_get(m, fields[i]);
+		text_printf(&t, "%s=%s;", fields[i], n && n->kind == LR_STR ? n->str : fmt_num(b, sizeof b, n, -1));
+	}
+	crc = crc32_update(0, t.s, t.len);
+	/* Two CRCs over the text and its reverse: 64 bits against collisions
+	 * among a fleet's thousands of CPU identities. */
+	for (size_t i = 0; i < t.len / 2; i++) {
+		char c = t.s[i];
+		t.s[i] = t.s[t.len - 1 - i];
+		t.s[t.len - 1 - i] = c;
+	}
+	snprintf(b, sizeof b, "cpu:%08x%08x", crc, crc32_update(0, t.s, t.len));
+	free(t.s);
+	return strdup(b);
+}
+
+/* A complete run is known by its end record, which CRCs every record before
+ * it; a run cut short, by a CRC over the good records it has. */
+static char *content_key(const struct lrun *r, const char *mkey)
+{
+	const struct lr_node *end = lrun_first(r, "end");
+	struct text t = { 0 };
+	uint32_t crc = 0;
+
+	if (r->info.has_end && r->info.end_ok && end) {
+		text_printf(&t, "end:%08x:%llu:%s", r->info.end_crc32, (unsigned long long)r->info.end_records, mkey);
+		return t.s;
+	}
+	for (size_t i = 0; i < r->nrecs; i++)
+		crc = crc32_update(crc, r->recs[i].text, r->recs[i].len);
+	text_printf(&t, "part:%08x:%zu:%s", crc, r->nrecs, mkey);
+	return t.s;
+}
+
+/* The run's good records, one line each as logged, deflated: the whole run
+ * can be read back (store_run_log) and shown by every reader, and costs
+ * about a fifth of its text. */
+static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r)
+{
+	size_t n = 0, k = 0;
+	char *text;
+	uLongf zlen;
+	Bytef *z;
+
+	for (size_t j = 0; j < r->nrecs; j++)
+		n += r->recs[j].len + 1;
+	text = malloc(n ? n : 1);
+	zlen = compressBound((uLong)n);
+	z = malloc(zlen);
+	if (!text || !z) {
+		fprintf(stderr, "tickprobe: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
+	for (size_t j = 0; j < r->nrecs; j++) {
+		memcpy(text + k, r->recs[j].text, r->recs[j].len);
+		k += r->recs[j].len;
+		text[k++] = '\n';
+	}
+	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 6) == Z_OK) {
+		sqlite3_bind_blob(st, i, z, (int)zlen, free);
+		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)n);
+	} else {
+		sqlite3_bind_null(st, i), free(z);
+	}
+	free(text);
+}
+
+/* ---- one run ------------------------------------------------------------------- */
+
+static bool put_machine(struct importer *im, const struct lrun *r, const char *key, const char *name,
+			sqlite3_int64 *id, bool *is_new, char *why, size_t cap)
+{
+	const struct lr_node *m = lrun_first(r, "machine");
+	const char *fw = lr_str(lr_path(lrun_first(r, "acpi"), "fadt.oem_id"));
+	sqlite3_stmt *st = im->machine_ins;
+
+	db_bind_str(st, 1, key);
+	db_bind_str(st, 2, name);
+	db_bind_str(st, 3, lr_str(lr_get(m, "cpu_vendor")));
+	db_bind_str(st, 4, lr_str(lr_get(m, "cpu_brand")));
+	db_bind_num(st, 5, lr_get(m, "family"));
+	db_bind_num(st, 6, lr_get(m, "model"));
+	db_bind_num(st, 7, lr_get(m, "stepping"));
+	db_bind_num(st, 8, lr_get(m, "microcode"));
+	db_bind_str(st, 9, lr_str(lr_get(m, "hypervisor")));
+	db_bind_num(st, 10, lr_get(m, "cores"));
+	db_bind_num(st, 11, lr_get(m, "memory_mib"));
+	db_bind_str(st, 12, fw);
+	if (!db_step(im->s, st, why, cap))
+		return false;
+	*is_new = sqlite3_changes(im->s->db) > 0;
+	db_bind_str(im->machine_id, 1, key);
+	if (sqlite3_step(im->machine_id) != SQLITE_ROW) {
+		snprintf(why, cap, "%s: machine %s vanished: %s", im->s->path, key, sqlite3_errmsg(im->s->db));
+		sqlite3_reset(im->machine_id);
+		return false;
+	}
+	*id = sqlite3_column_int64(im->machine_id, 0);
+	sqlite3_reset(im->machine_id);
+	sqlite3_clear_bindings(im->machine_id);
+	if (fw && !*is_new) { /* an OS run came first: the bare-metal run names the firmware */
+		db_bind_str(im->machine_fw, 1, fw);
+		sqlite3_bind_int64(im->machine_fw, 2, *id);
+		return db_step(im->s, im->machine_fw, why, cap);
+	}
+	return true;
+}
+
+static int import_run(struct importer *im, const struct lrun *r, const char *dir_name,
+		      struct import_totals *tot, char *why, size_t cap)
+{
+	const char *name = im->o.machine ? im->o.machine : dir_name;
+	const struct lr_node *begin = lrun_first(r, "begin"), *tsc = lrun_first(r, "tsc");
+	char *mkey = machine_key(r, name), *ckey;
+	sqlite3_int64 mid, run;
+	bool new_machine, ok = true;
+	const char *boot = lrun_boot(r);
+
+	tot->runs_seen++;
+	if (!mkey) {
+		tot->skipped++;
+		if (!im->o.quiet)
+			fprintf(stderr, "tickprobe db: %s: no machine record, not imported (use --machine NAME)\n", r->name);
+		return EXIT_DAMAGED;
+	}
+	ckey = content_key(r, mkey);
+	if (!put_machine(im, r, mkey, name, &mid, &new_machine, why, cap)) {
+		free(mkey), free(ckey);
+		return EXIT_UNREADABLE;
+	}
+	sqlite3_stmt *st = im->run_ins;
+	db_bind_str(st, 1, ckey);
+	sqlite3_bind_int64(st, 2, mid);
+	db_bind_str(st, 3, r->name);
+	db_bind_str(st, 4, boot && !strcmp(boot, "linux") ? "os" : "bare");
+	db_bind_str(st, 5, boot);
+	db_bind_str(st, 6, lr_str(lr_get(begin, "version")));
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->info.schema);
+	db_bind_str(st, 8, lr_str(lr_path(begin, "options.preset")));
+	db_bind_str(st, 9, r->info.has_end ? r->info.status : NULL);
+	sqlite3_bind_int(st, 10, !lrun_damaged(r) && r->info.has_begin && r->info.has_end && r->info.end_ok);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)r->nrecs);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->info.excluded);
+	db_bind_num(st, 13, lr_get(tsc, "hz"));
+	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
+	db_bind_str(st, 15, im->now);
+	bind_log(st, 16, r);
+	free(mkey), free(ckey);
+	if (!db_step(im->s, st, why, cap))
+		return EXIT_UNREADABLE;
+	if (sqlite3_changes(im->s->db) == 0) {
+		tot->duplicates++;
+		return EXIT_CLEAN;
+	}
+	run = sqlite3_last_insert_rowid(im->s->db);
+	tot->runs_new++;
+	tot->machines_new += new_machine;
+	tot->damaged_records += r->info.excluded;
+	for (size_t i = 0; ok && i < r->nrecs; i++)
+		ok = record_put(&im->records, run, &r->recs[i], why, cap);
+	if (!ok)
+		return EXIT_UNREADABLE;
+	return lrun_damaged(r) ? EXIT_DAMAGED : EXIT_CLEAN;
+}
+
+int importer_file(struct importer *im, const char *path, struct import_totals *tot, char *why, size_t cap)
+{
+	struct logfile f;
+	int status = logfile_load(&f, path), rc;
+	char *dir = NULL;
+
+	tot->files++;
+	if (!im->o.quiet)
+		logfile_report(&f, stderr, "tickprobe db");
+	if (status == EXIT_UNREADABLE) {
+		logfile_free(&f);
+		return EXIT_UNREADABLE;
+	}
+	if (im->o.machine_from_dir) {
+		char *copy = strdup(path);
+		dir = strdup(basename(dirname(copy)));
+		free(copy);
+	}
+	for (size_t i = 0; i < f.nruns; i++) {
+		if (!im->open) {
+			if (!store_begin(im->s, why, cap)) {
+				status = EXIT_UNREADABLE;
+				break;
+			}
+			im->open = true;
+		}
+		rc = import_run(im, &f.runs[i], dir, tot, why, cap);
+		status = exit_worse(status, rc);
+		if (rc == EXIT_UNREADABLE) {
+			store_rollback(im->s);
+			im->open = false;
+			break;
+		}
+		if (++im->pending >= im->o.batch && !importer_finish(im, why, cap)) {
+			status = EXIT_UNREADABLE;
+			break;
+		}
+	}
+	free(dir);
+	logfile_free(&f);
+	return status;
+}
+
+bool importer_finish(struct importer *im, char *why, size_t cap)
+{
+	im->pending = 0;
+	if (!im->open)
+		return true;
+	im->open = false;
+	if (store_commit(im->s, why, cap))
+		return true;
+	store_rollback(im->s);
+	return false;
+}

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `tickprobe db import`: logs into the fleet store (docs/db.md). */
+#ifndef TOOLS_DB_IMPORT_H
+#define TOOLS_DB_IMPORT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tools/db/store.h"
+#include "tools/log/logset.h"
+
+struct import_options {
+	const char *machine;   /* every run belongs to this machine name; NULL: from its records */
+	bool machine_from_dir; /* the machine name is the log's directory name */
+	unsigned batch;        /* runs per transaction */
+	bool quiet;            /* no per-file problem lines */
+};
+
+struct import_totals {
+	uint64_t files, runs_seen, runs_new, duplicates, machines_new;
+	uint64_t damaged_records; /* record lines left out, over the new runs */
+	uint64_t skipped;         /* runs with nothing to identify their machine */
+};
+
+/* Imports one loaded log file's runs; returns the worst exit status seen
+ * (damage: EXIT_DAMAGED; a store error: EXIT_UNREADABLE, with why). */
+struct importer;
+struct importer *importer_new(struct store *s, const struct import_options *o);
+int importer_file(struct importer *im, const char *path, struct import_totals *t, char *why, size_t cap);
+/* Commits what is pending; false with why on a store error. */
+bool importer_finish(struct importer *im, char *why, size_t cap);
+void importer_free(struct importer *im);
+
+/* The machine identity of a run (docs/db.md): "name:NAME" when given, else
+ * "cpu:" and a hash of the CPU's identity in the machine record; NULL when
+ * the run has no machine record. */
+char *machine_key(const struct lrun *r, const char *name);
+
+#endif

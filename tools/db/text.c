@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "tools/db/text.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "tools/commands.h"
+#include "tools/log/logset.h"
+
+static void reserve(struct text *t, size_t more)
+{
+	if (t->len + more + 1 <= t->cap)
+		return;
+	t->cap = (t->len + more + 1) * 2;
+	t->s = realloc(t->s, t->cap);
+	if (!t->s) {
+		fprintf(stderr, "tickprobe: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
+}
+
+void text_putc(struct text *t, char c)
+{
+	reserve(t, 1);
+	t->s[t->len++] = c;
+	t->s[t->len] = 0;
+}
+
+void text_printf(struct text *t, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	reserve(t, (size_t)n);
+	va_start(ap, fmt);
+	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	t->len += (size_t)n;
+}
+
+static void json_string(struct text *t, const char *s, size_t n)
+{
+	text_putc(t, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\')
+			text_printf(t, "\\%c", c);
+		else if (c < 0x20)
+			text_printf(t, "\\u%04x", c);
+		else
+			text_putc(t, (char)c);
+	}
+	text_putc(t, '"');
+}
+
+void text_json(struct text *t, const struct lr_node *n)
+{
+	char b[64];
+	const struct lr_node *c;
+	switch (n->kind) {
+	case LR_NULL: text_printf(t, "null"); break;
+	case LR_BOOL: text_printf(t, n->b ? "true" : "false"); break;
+	case LR_NUM: text_printf(t, "%s", fmt_num(b, sizeof b, n, -1)); break;
+	case LR_STR: json_string(t, n->str, n->len); break;
+	case LR_ARR:
+	case LR_OBJ:
+		text_putc(t, n->kind == LR_ARR ? '[' : '{');
+		for (c = n->child; c; c = c->next) {
+			if (c != n->child)
+				text_putc(t, ',');
+			if (n->kind == LR_OBJ) {
+				json_string(t, c->key, strlen(c->key));
+				text_putc(t, ':');
+			}
+			text_json(t, c);
+		}
+		text_putc(t, n->kind == LR_ARR ? ']' : '}');
+		break;
+	default: text_printf(t, "null"); break;
+	}
+}

@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* A growing string for the store's text columns and the fleet page. */
+#ifndef TOOLS_DB_TEXT_H
+#define TOOLS_DB_TEXT_H
+
+#include <stddef.h>
+#include "probe/json_parse.h"
+
+struct text {
+	char *s;       /* NUL-terminated; NULL until something is added */
+	size_t len, cap;
+};
+
+void text_putc(struct text *t, char c);
+__attribute__((format(printf, 2, 3))) void text_printf(struct text *t, const char *fmt, ...);
+/* A parsed JSON value written back as compact JSON, numbers as written. */
+void text_json(struct text *t, const struct lr_node *n);
+
+#endif

@@ -1,0 +1,20 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The fleet page: every machine of a store on one page (fleet.c). */
+#ifndef TOOLS_REPORT_FLEET_H
+#define TOOLS_REPORT_FLEET_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include "tools/db/store.h"
+
+struct rp_fleet_options {
+	const char *title;
+	double conf;            /* confidence in percent */
+	int ci;                 /* its stats_conf_index */
+	const char *pages_href; /* machine pages as HREFmachine-ID.html; NULL: no links */
+};
+
+/* Writes the page; -1 with why on a store error. */
+int rp_fleet(struct store *s, FILE *out, const struct rp_fleet_options *opt, char *why, size_t cap);
+
+#endif
