@@ -9,41 +9,42 @@
  * ACPI-fast, and by how much?", is `tickprobe db compare DB hpet acpi-fast`. */
 #include <dirent.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include "probe/stats.h"
 #include "tools/commands.h"
+#include "tools/common/args.h"
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/db/store.h"
 
+static const char import_help[] =
+	"  Reads logs (a directory: every *.log below it, in name order) into the SQLite store DB,\n"
+	"  creating it.  A run already in the store is skipped, so importing twice adds nothing.\n"
+	"  A run's machine is the CPU its machine record names, or --machine NAME, or with\n"
+	"  --machine-from-dir the name of the directory the log is in.\n"
+	"  --batch N   runs per transaction (default 500)\n"
+	"  -q          no per-file problem lines\n";
+static const char summary_help[] =
+	"  Per counter across machines: machines, median, IQR, min and max of their p50s.\n"
+	"  --by cpu|vendor|firmware|boot   one table per CPU brand, vendor, firmware or boot path\n"
+	"  --json                          one JSON document (docs/db.md)\n";
+static const char compare_help[] =
+	"  On every machine with both counters, Student's t on their per-round values: how many\n"
+	"  machines find A faster, B faster, or no difference, and the A/B ratio.  COUNTER is a\n"
+	"  hardware counter (hpet) or a clock call (clock_gettime(MONOTONIC)@hpet).\n"
+	"  -c LEVEL         confidence: 80, 90, 95 (default), 98, 99, 99.5\n"
+	"  --metric p50|mean  which per-round value\n"
+	"  --json           one JSON document;  -v  every machine\n";
+
 static void usage(FILE *f)
 {
-	fprintf(f,
-		"usage: tickprobe db import DB LOG|DIR... [--machine NAME | --machine-from-dir] [--batch N] [-q]\n"
-		"       tickprobe db summary DB [--by cpu|vendor|firmware|boot] [--json]\n"
-		"       tickprobe db compare DB COUNTER_A COUNTER_B [-c 95] [--metric p50|mean] [--json] [-v]\n"
-		"  import   reads logs (a directory: every *.log below it) into the SQLite store DB,\n"
-		"           creating it; a run already there is skipped, so importing twice adds nothing.\n"
-		"           A run's machine is the CPU its machine record names, or --machine NAME, or\n"
-		"           with --machine-from-dir the name of the directory the log is in.\n"
-		"  summary  per counter across machines: machines, median, IQR, min and max of their p50s.\n"
-		"  compare  on every machine with both counters, Student's t on their per-round values:\n"
-		"           how many machines find A faster, B faster, or no difference, and the A/B ratio.\n"
-		"           COUNTER is a hardware counter (hpet) or a clock call (clock_gettime(MONOTONIC)@hpet).\n"
-		"Exit status: 0 clean, 1 usage, 2 unreadable, 3 damaged input partly used.\n");
-}
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "tickprobe db: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\n");
-	usage(stderr);
-	return EXIT_USAGE;
+	fprintf(f, "usage: tickprobe db import DB LOG|DIR... [--machine NAME | --machine-from-dir] [--batch N] [-q]\n"
+		   "       tickprobe db summary DB [--by cpu|vendor|firmware|boot] [--json]\n"
+		   "       tickprobe db compare DB COUNTER_A COUNTER_B [-c 95] [--metric p50|mean] [--json] [-v]\n"
+		   "  (tickprobe db COMMAND --help for more)\n" ARGS_EXIT_TEXT);
 }
 
 /* ---- import ----------------------------------------------------------------- */
@@ -113,48 +114,52 @@ static int collect(const char *dir, struct pathlist *out, int depth)
 
 static int db_import(int argc, char **argv)
 {
-	static const struct option longs[] = { { "machine", required_argument, NULL, 'm' },
-					       { "machine-from-dir", no_argument, NULL, 'D' },
-					       { "batch", required_argument, NULL, 'b' },
-					       { "quiet", no_argument, NULL, 'q' },
-					       { "help", no_argument, NULL, 'h' },
-					       { NULL, 0, NULL, 0 } };
+	enum { OPT_MACHINE = ARGS_OPT_FIRST, OPT_FROM_DIR, OPT_BATCH, OPT_QUIET };
+	static const struct option longopts[] = { { "machine", required_argument, NULL, OPT_MACHINE },
+						  { "machine-from-dir", no_argument, NULL, OPT_FROM_DIR },
+						  { "batch", required_argument, NULL, OPT_BATCH },
+						  { "quiet", no_argument, NULL, OPT_QUIET },
+						  ARGS_OPTIONS_END };
+	static const struct args_spec spec = {
+		.name = "db import", .synopsis = "DB LOG|DIR... [--machine NAME | --machine-from-dir] [--batch N] [-q]",
+		.help = import_help, .shortopts = "q", .longopts = longopts, .operand = "DB LOG|DIR",
+		.min_operands = 2, .max_operands = ARGS_MANY,
+	};
 	struct import_options o = { .batch = 500 };
 	struct import_totals t = { 0 };
 	struct pathlist files = { 0 };
 	struct store s;
 	struct importer *im;
-	char why[512], *end;
+	struct args a;
+	char why[512];
+	long batch;
 	int c, status = EXIT_CLEAN;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "qh", longs, NULL)) != -1) {
-		switch (c) {
-		case 'm': o.machine = optarg; break;
-		case 'D': o.machine_from_dir = true; break;
-		case 'b':
-			errno = 0;
-			o.batch = (unsigned)strtoul(optarg, &end, 10);
-			if (errno || *end || o.batch < 1 || o.batch > 1000000)
-				return usage_error("--batch: '%s' is not a number in 1..1000000", optarg);
-			break;
-		case 'q': o.quiet = true; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: return usage_error("import: %s", "bad option");
-		}
+	args_start(&a, &spec, argc, argv);
+	while ((c = args_next(&a)) > 0) {
+		if (c == OPT_MACHINE)
+			o.machine = a.value;
+		else if (c == OPT_FROM_DIR)
+			o.machine_from_dir = true;
+		else if (c == OPT_BATCH) {
+			if (args_long(&a, 1, 1000000, &batch))
+				return EXIT_USAGE;
+			o.batch = (unsigned)batch;
+		} else if (c == 'q' || c == OPT_QUIET)
+			o.quiet = true;
 	}
+	if (c == ARGS_STOP)
+		return a.status;
 	if (o.machine && o.machine_from_dir)
-		return usage_error("import: %s", "--machine and --machine-from-dir exclude each other");
-	if (argc - optind < 2)
-		return usage_error("import: %s", "needs DB and at least one LOG or DIR");
-	for (int i = optind + 1; i < argc; i++) {
+		return args_fail(&a, "--machine and --machine-from-dir exclude each other");
+	for (int i = 1; i < a.noperands; i++) {
 		struct stat st;
-		if (stat(argv[i], &st) == 0 && S_ISDIR(st.st_mode))
-			status = exit_worse(status, collect(argv[i], &files, 0));
+		if (stat(a.operands[i], &st) == 0 && S_ISDIR(st.st_mode))
+			status = exit_worse(status, collect(a.operands[i], &files, 0));
 		else
-			push_path(&files, argv[i]);
+			push_path(&files, a.operands[i]);
 	}
-	if (store_open(&s, argv[optind], true, why, sizeof why) != EXIT_CLEAN) {
+	if (store_open(&s, a.operands[0], true, why, sizeof why) != EXIT_CLEAN) {
 		fprintf(stderr, "tickprobe db: %s\n", why);
 		return EXIT_UNREADABLE;
 	}
@@ -231,31 +236,35 @@ static void text_counters(const struct fleet_group *g)
 
 static int db_summary(int argc, char **argv)
 {
-	static const struct option longs[] = { { "by", required_argument, NULL, 'b' },
-					       { "json", no_argument, NULL, 'j' },
-					       { "help", no_argument, NULL, 'h' },
-					       { NULL, 0, NULL, 0 } };
+	enum { OPT_BY = ARGS_OPT_FIRST, OPT_JSON };
+	static const struct option longopts[] = { { "by", required_argument, NULL, OPT_BY },
+						  { "json", no_argument, NULL, OPT_JSON },
+						  ARGS_OPTIONS_END };
+	static const struct args_spec spec = {
+		.name = "db summary", .synopsis = "DB [--by cpu|vendor|firmware|boot] [--json]", .help = summary_help,
+		.longopts = longopts, .operand = "DB", .min_operands = 1, .max_operands = 1,
+	};
+	static const char *const groupings[] = { "cpu", "vendor", "firmware", "boot", NULL };
 	const char *by = NULL;
 	bool json = false;
 	struct fleet_group *all, *groups = NULL;
 	struct store s;
+	struct args a;
 	char why[512];
-	int c, n, ng = 0;
+	int c, n, ng = 0, k;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-		switch (c) {
-		case 'b': by = optarg; break;
-		case 'j': json = true; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: return usage_error("summary: %s", "bad option");
-		}
+	args_start(&a, &spec, argc, argv);
+	while ((c = args_next(&a)) > 0) {
+		if (c == OPT_BY) {
+			if (args_choice(&a, groupings, &k))
+				return EXIT_USAGE;
+			by = groupings[k];
+		} else if (c == OPT_JSON)
+			json = true;
 	}
-	if (argc - optind != 1)
-		return usage_error("summary: %s", argc - optind ? "takes one DB, no more" : "needs DB");
-	if (by && strcmp(by, "cpu") && strcmp(by, "vendor") && strcmp(by, "firmware") && strcmp(by, "boot"))
-		return usage_error("summary: --by is cpu, vendor, firmware or boot, not '%s'", by);
-	if (store_open(&s, argv[optind], false, why, sizeof why) != EXIT_CLEAN) {
+	if (c == ARGS_STOP)
+		return a.status;
+	if (store_open(&s, a.operands[0], false, why, sizeof why) != EXIT_CLEAN) {
 		fprintf(stderr, "tickprobe db: %s\n", why);
 		return EXIT_UNREADABLE;
 	}
@@ -307,48 +316,48 @@ static int db_summary(int argc, char **argv)
 
 static int db_compare(int argc, char **argv)
 {
-	static const struct option longs[] = { { "metric", required_argument, NULL, 'm' },
-					       { "json", no_argument, NULL, 'j' },
-					       { "verbose", no_argument, NULL, 'v' },
-					       { "help", no_argument, NULL, 'h' },
-					       { NULL, 0, NULL, 0 } };
-	const char *metric = "p50", *a, *b;
+	enum { OPT_METRIC = ARGS_OPT_FIRST, OPT_JSON, OPT_VERBOSE };
+	static const struct option longopts[] = { { "metric", required_argument, NULL, OPT_METRIC },
+						  { "json", no_argument, NULL, OPT_JSON },
+						  { "verbose", no_argument, NULL, OPT_VERBOSE },
+						  ARGS_OPTIONS_END };
+	static const struct args_spec spec = {
+		.name = "db compare", .synopsis = "DB COUNTER_A COUNTER_B [-c 95] [--metric p50|mean] [--json] [-v]",
+		.help = compare_help, .shortopts = "c:v", .longopts = longopts, .operand = "DB COUNTER_A COUNTER_B",
+		.min_operands = 3, .max_operands = 3,
+	};
+	static const char *const metrics[] = { "p50", "mean", NULL };
+	const char *metric = "p50", *a_name, *b_name;
 	double conf = 95;
 	bool json = false, verbose = false;
 	struct pair_result r;
 	struct store s;
-	char why[512], *end;
-	int c, ci;
+	struct args a;
+	char why[512];
+	int c, ci = stats_conf_index(95), k;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "c:vh", longs, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			conf = strtod(optarg, &end);
-			if (*end || stats_conf_index(conf) < 0)
-				return usage_error("compare: -c is one of 80, 90, 95, 98, 99, 99.5, not '%s'", optarg);
-			break;
-		case 'm':
-			if (strcmp(optarg, "p50") && strcmp(optarg, "mean"))
-				return usage_error("compare: --metric is p50 or mean, not '%s'", optarg);
-			metric = optarg;
-			break;
-		case 'j': json = true; break;
-		case 'v': verbose = true; break;
-		case 'h': usage(stdout); return EXIT_CLEAN;
-		default: return usage_error("compare: %s", "bad option");
-		}
+	args_start(&a, &spec, argc, argv);
+	while ((c = args_next(&a)) > 0) {
+		if (c == 'c') {
+			if (args_conf(&a, &conf, &ci))
+				return EXIT_USAGE;
+		} else if (c == OPT_METRIC) {
+			if (args_choice(&a, metrics, &k))
+				return EXIT_USAGE;
+			metric = metrics[k];
+		} else if (c == OPT_JSON)
+			json = true;
+		else if (c == 'v' || c == OPT_VERBOSE)
+			verbose = true;
 	}
-	if (argc - optind != 3)
-		return usage_error("compare: %s", argc - optind > 3 ? "takes DB COUNTER_A COUNTER_B, no more"
-									: "needs DB COUNTER_A COUNTER_B");
-	ci = stats_conf_index(conf);
-	a = argv[optind + 1], b = argv[optind + 2];
-	if (store_open(&s, argv[optind], false, why, sizeof why) != EXIT_CLEAN) {
+	if (c == ARGS_STOP)
+		return a.status;
+	a_name = a.operands[1], b_name = a.operands[2];
+	if (store_open(&s, a.operands[0], false, why, sizeof why) != EXIT_CLEAN) {
 		fprintf(stderr, "tickprobe db: %s\n", why);
 		return EXIT_UNREADABLE;
 	}
-	if (fleet_pair(&s, a, b, metric, ci, &r, why, sizeof why) < 0) {
+	if (fleet_pair(&s, a_name, b_name, metric, ci, &r, why, sizeof why) < 0) {
 		store_close(&s);
 		fprintf(stderr, "tickprobe db: %s\n", why);
 		return EXIT_UNREADABLE;
@@ -356,23 +365,23 @@ static int db_compare(int argc, char **argv)
 	store_close(&s);
 	if (json) {
 		printf("{\"a\":");
-		json_string(a);
+		json_string(a_name);
 		printf(",\"b\":");
-		json_string(b);
+		json_string(b_name);
 		printf(",\"metric\":\"%s\",\"confidence\":%g,\"machines\":%zu,\"too_few_rounds\":%zu,"
 		       "\"a_faster\":%zu,\"b_faster\":%zu,\"no_difference\":%zu,\"ratio\":{\"median\":%.6g,"
 		       "\"q1\":%.6g,\"q3\":%.6g,\"min\":%.6g,\"max\":%.6g}}\n",
 		       metric, conf, r.n, r.too_few, r.a_faster, r.b_faster, r.no_difference, r.ratio_median,
 		       r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
 	} else if (!r.n) {
-		printf("no machine has both %s and %s with at least 2 rounds each (%zu have both with fewer)\n", a, b,
+		printf("no machine has both %s and %s with at least 2 rounds each (%zu have both with fewer)\n", a_name, b_name,
 		       r.too_few);
 	} else {
-		printf("%s against %s: per-round %s, Student's t at %g%% confidence, on %zu machines with both\n", a, b,
+		printf("%s against %s: per-round %s, Student's t at %g%% confidence, on %zu machines with both\n", a_name, b_name,
 		       metric, conf, r.n);
-		printf("  %s faster on %zu, %s faster on %zu, no difference proven on %zu\n", a, r.a_faster, b,
+		printf("  %s faster on %zu, %s faster on %zu, no difference proven on %zu\n", a_name, r.a_faster, b_name,
 		       r.b_faster, r.no_difference);
-		printf("  ratio %s/%s: median %.3f, quartiles %.3f-%.3f, min %.3f, max %.3f\n", a, b, r.ratio_median,
+		printf("  ratio %s/%s: median %.3f, quartiles %.3f-%.3f, min %.3f, max %.3f\n", a_name, b_name, r.ratio_median,
 		       r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
 		if (r.too_few)
 			printf("  %zu more machines have both with fewer than 2 rounds on a side: not compared\n",
@@ -402,5 +411,6 @@ int cmd_db(int argc, char **argv)
 		return db_summary(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "compare"))
 		return db_compare(argc - 1, argv + 1);
-	return usage_error("unknown db command '%s'", argv[1]);
+	fprintf(stderr, "tickprobe db: unknown command '%s' (import, summary or compare)\n", argv[1]);
+	return EXIT_USAGE;
 }
