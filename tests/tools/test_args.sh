@@ -190,7 +190,7 @@ good "tickprobe --help" 0 "$T" --help
 
 # --- README.md's table of subcommands names only options they have ------------------------
 grep '^| `tickprobe [a-z]* ' README.md >"$D/rows"
-[ "$(wc -l <"$D/rows")" = 9 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 9"
+[ "$(wc -l <"$D/rows")" = 12 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 12"
 while IFS= read -r row; do
 	syn=$(printf '%s\n' "$row" | cut -d'`' -f2)
 	sub=$(printf '%s\n' "$syn" | cut -d' ' -f2)
