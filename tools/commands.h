@@ -23,5 +23,6 @@ int cmd_report(int argc, char **argv);
 int cmd_acpi(int argc, char **argv);
 int cmd_os(int argc, char **argv);
 int cmd_db(int argc, char **argv);
+int cmd_logs(int argc, char **argv);
 
 #endif

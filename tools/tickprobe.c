@@ -12,6 +12,7 @@ static const struct command {
 	const char *summary;
 } commands[] = {
 	{ "qemu", cmd_qemu, "boot the probe image in QEMU and capture its log" },
+	{ "logs", cmd_logs, "list the logs a run without a cable left on a stick or the ESP" },
 	{ "capture", cmd_capture, "record a serial log from a real machine" },
 	{ "show", cmd_show, "one machine's results as a table" },
 	{ "compare", cmd_compare, "compare logs ministat-style, per counter" },

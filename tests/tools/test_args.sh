@@ -95,7 +95,7 @@ bad "bad word" export "--format wants raw, csv or json, not 'xml'" "$A" --format
 bad "bad metric" export "--metric wants p50 or mean, not 'max'" "$A" --metric max
 bad "no operand" export "no LOG given" --format csv
 
-# --- compare LOG LOG... (at most 64) -----------------------------------------------------
+# --- compare LOG LOG... -----------------------------------------------------------------
 bad "unknown option" compare "unknown option '-z'" -z "$A" "$B"
 bad "missing value" compare "option '-c' needs a value" "$A" "$B" -c
 bad "bad number" compare "-c wants a confidence level of 80, 90, 95, 98, 99 or 99.5, not 'x'" -c x "$A" "$B"
@@ -103,23 +103,28 @@ bad "unsupported level" compare "-c wants a confidence level of 80, 90, 95, 98, 
 bad "bad word" compare "--metric wants p50 or mean, not 'max'" --metric max "$A" "$B"
 bad "no operand" compare "no LOG given" -c 95
 # shellcheck disable=SC2046 # one operand a line, no blanks in the names
+set -- $(many 3 "$A")
+COLUMNS=200 good "compare of 3 LOGs" 0 "$T" compare "$@"
+grep -q '^counter ' "$D/out" && pass "compare of 3 LOGs: the summary has logs as columns" ||
+	fail "compare of 3 LOGs" "no counter-by-log summary: $(tail -3 "$D/out")"
 set -- $(many 65 "$A")
-bad "extra operand (65 LOGs)" compare "extra operand '$A': compare takes at most 64 LOGs" "$@"
-set -- $(many 64 "$A")
-good "compare of 64 LOGs, the most it takes" 0 "$T" compare "$@"
+COLUMNS=200 good "compare of 65 LOGs" 0 "$T" compare "$@"
+grep -q '^log ' "$D/out" && grep -q '^\[65\] ' "$D/out" && pass "compare of 65 LOGs: the summary has logs as rows" ||
+	fail "compare of 65 LOGs" "no log-by-counter summary: $(tail -3 "$D/out")"
 many 65 "$(cat "$A")" >"$D/runs65.log" # one file, 65 runs
-bad "65 runs in one LOG" compare "the LOGs hold more than 64 runs" "$D/runs65.log"
+good "compare of 65 runs in one LOG" 0 "$T" compare "$D/runs65.log"
 
-# --- report LOG... -o FILE (at most 64) ----------------------------------------------------
+# --- report LOG...|--db DB -o FILE ------------------------------------------------------
 bad "unknown option" report "unknown option '--bogus'" --bogus "$A" -o "$D/r.html"
 bad "missing value" report "option '-o' needs a value" "$A" -o
 bad "bad number" report "-c wants a confidence level of 80, 90, 95, 98, 99 or 99.5, not '9x'" -c 9x "$A" -o "$D/r.html"
 bad "no -o" report "-o FILE is required" "$A"
 bad "no operand" report "no LOG given" -o "$D/r.html"
-set -- $(many 65 "$A")
-bad "extra operand (65 LOGs)" report "extra operand '$A': report takes at most 64 LOGs" "$@" -o "$D/r.html"
-bad "65 runs in one LOG" report "the LOGs hold more than 64 runs" "$D/runs65.log" -o "$D/r.html"
+bad "LOGs and --db" report "--db DB or LOGs, not both" "$A" --db "$D/x.db" -o "$D/r.html"
 [ ! -e "$D/r.html" ] && pass "report: no page written by any usage error" || fail "report usage errors" "$D/r.html written"
+set -- $(many 65 "$A")
+good "report of 65 LOGs" 0 "$T" report "$@" -o "$D/r.html"
+grep -q 'id="fleet"' "$D/r.html" && pass "report of 65 LOGs: the fleet page" || fail "report of 65 LOGs" "not the fleet page"
 
 # --- capture DEVICE --------------------------------------------------------------------
 bad "unknown option" capture "unknown option '--bogus'" /dev/null --bogus

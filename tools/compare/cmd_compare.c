@@ -6,39 +6,47 @@
  * are not).  Then a summary table counter x log, and, when an OS-side log
  * (boot "linux") is among them, what the kernel's clock call adds on top of
  * the bare hardware read of the same counter. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/lineup.h"
+#include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/stat/ministat_print.h"
 
-#define MAX_LOGS 64
 #define MAX_KEYS 64
+#define CELL_W 18       /* one summary cell: "123.4 *+12.3%" */
+#define DEFAULT_WIDTH 120
 
-enum { OPT_COUNTER = ARGS_OPT_FIRST, OPT_METRIC };
+enum { OPT_COUNTER = ARGS_OPT_FIRST, OPT_METRIC, OPT_LATEST };
 
 static const struct option compare_options[] = {
 	{ "counter", required_argument, NULL, OPT_COUNTER },
 	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "latest", no_argument, NULL, OPT_LATEST },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec compare_spec = {
 	.name = "compare",
-	.synopsis = "LOG LOG... [--counter NAME]... [--metric p50|mean] [-c LEVEL]",
+	.synopsis = "LOG|DIR... [--counter NAME]... [--metric p50|mean] [-c LEVEL] [--latest]",
 	.help = "  Compare the per-round values of each counter with the first log, ministat-style.\n"
-		"  A file with several runs counts as several logs (FILE#N); at most 64 in all.\n"
+		"  A file with several runs counts as several logs (FILE#N).  When the summary\n"
+		"  is wider than the terminal ($COLUMNS, else 120), it lists the logs as rows.\n"
+		"  A DIR stands for every *.log below it.  --latest puts the newest log (of the\n"
+		"  DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks) first:\n"
+		"  `tickprobe compare --latest os.log` is the last bare-metal run against Linux.\n"
 		"  --counter NAME  only this counter (repeat for more); default: every one\n"
 		"  --metric        which per-round value: p50 (default) or mean\n"
 		"  -c LEVEL        confidence level 80, 90, 95 (default), 98, 99 or 99.5\n",
 	.shortopts = "c:",
 	.longopts = compare_options,
 	.operand = "LOG",
-	.min_operands = 1, /* one file may hold the two runs */
-	.max_operands = MAX_LOGS,
+	.min_operands = 0, /* one file may hold the two runs; --latest may be the only one */
+	.max_operands = ARGS_MANY,
 };
 
 static const char *const compare_metrics[] = { "p50", "mean", NULL };
@@ -71,10 +79,61 @@ struct cell {
 	double pct;
 };
 
+static void cell_text(const struct cell *c, char *b, size_t cap)
+{
+	if (!c->present)
+		snprintf(b, cap, "-");
+	else if (!c->has_p50)
+		snprintf(b, cap, "unhealthy");
+	else if (c->significant)
+		snprintf(b, cap, "%.1f *%+.1f%%", c->p50, c->pct);
+	else
+		snprintf(b, cap, "%.1f", c->p50);
+}
+
+static int out_width(void)
+{
+	const char *e = getenv("COLUMNS");
+	long v = 0;
+	if (e && args_to_long(e, &v) == ARGS_NUM_OK && v >= 40 && v <= 100000)
+		return (int)v;
+	return DEFAULT_WIDTH;
+}
+
+/* Logs as rows, the counters in as many blocks of columns as the width
+ * needs: 200 logs stay 200 lines a block, never 200 columns. */
+static void summary_rows(char keys[][128], size_t nkeys, size_t nlogs, const struct cell *cells, int width)
+{
+	int label = 7;
+	for (size_t k = 0; k < nkeys;) {
+		size_t first = k, cols = 0;
+		int used = label;
+		while (k < nkeys && (cols == 0 || used + 1 + (int)(strlen(keys[k]) > CELL_W ? strlen(keys[k]) : CELL_W) <= width)) {
+			used += 1 + (int)(strlen(keys[k]) > CELL_W ? strlen(keys[k]) : CELL_W);
+			k++, cols++;
+		}
+		printf("\n%-*s", label, "log");
+		for (size_t i = first; i < k; i++)
+			printf(" %*s", (int)(strlen(keys[i]) > CELL_W ? strlen(keys[i]) : CELL_W), keys[i]);
+		printf("\n");
+		for (size_t j = 0; j < nlogs; j++) {
+			char h[24];
+			snprintf(h, sizeof h, "[%zu]", j + 1);
+			printf("%-*s", label, h);
+			for (size_t i = first; i < k; i++) {
+				char b[48];
+				cell_text(&cells[i * nlogs + j], b, sizeof b);
+				printf(" %*s", (int)(strlen(keys[i]) > CELL_W ? strlen(keys[i]) : CELL_W), b);
+			}
+			printf("\n");
+		}
+	}
+}
+
 static void summary(char keys[][128], size_t nkeys, const struct lrun *const *logs, size_t nlogs,
 		    struct cell *cells, const char *conf)
 {
-	int w = 7;
+	int w = 7, width = out_width();
 	for (size_t i = 0; i < nkeys; i++)
 		if ((int)strlen(keys[i]) > w)
 			w = (int)strlen(keys[i]);
@@ -82,27 +141,23 @@ static void summary(char keys[][128], size_t nkeys, const struct lrun *const *lo
 	       "confidence (difference of per-round means)\n", conf);
 	for (size_t j = 0; j < nlogs; j++)
 		printf("  [%zu] %s\n", j + 1, logs[j]->name);
+	if (w + (int)nlogs * (CELL_W + 1) > width) {
+		summary_rows(keys, nkeys, nlogs, cells, width);
+		return;
+	}
 	printf("%-*s", w, "counter");
 	for (size_t j = 0; j < nlogs; j++) {
-		char h[16];
+		char h[24];
 		snprintf(h, sizeof h, "[%zu]", j + 1);
-		printf(" %18s", h);
+		printf(" %*s", CELL_W, h);
 	}
 	printf("\n");
 	for (size_t i = 0; i < nkeys; i++) {
 		printf("%-*s", w, keys[i]);
 		for (size_t j = 0; j < nlogs; j++) {
-			const struct cell *c = &cells[i * nlogs + j];
 			char b[48];
-			if (!c->present)
-				snprintf(b, sizeof b, "-");
-			else if (!c->has_p50)
-				snprintf(b, sizeof b, "unhealthy");
-			else if (c->significant)
-				snprintf(b, sizeof b, "%.1f *%+.1f%%", c->p50, c->pct);
-			else
-				snprintf(b, sizeof b, "%.1f", c->p50);
-			printf(" %18s", b);
+			cell_text(&cells[i * nlogs + j], b, sizeof b);
+			printf(" %*s", CELL_W, b);
 		}
 		printf("\n");
 	}
@@ -143,13 +198,15 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 
 int cmd_compare(int argc, char **argv)
 {
-	static struct logfile files[MAX_LOGS];
 	static char keys[MAX_KEYS][128];
-	const struct lrun *logs[MAX_LOGS + 1]; /* one more: to see that there are too many */
+	struct logfile *files;
+	const struct lrun **logs;
 	const char *only[MAX_KEYS], *metric = "p50", *confs = "95";
 	size_t nfiles = 0, nlogs = 0, nkeys = 0, nonly = 0;
 	int status = EXIT_CLEAN, ci = stats_conf_index(95), opt;
 	double conf = 95;
+	bool latest = false;
+	struct loglist paths = { 0 };
 	struct args a;
 
 	args_start(&a, &compare_spec, argc, argv);
@@ -162,6 +219,8 @@ int cmd_compare(int argc, char **argv)
 			if (args_choice(&a, compare_metrics, NULL))
 				return EXIT_USAGE;
 			metric = a.value;
+		} else if (opt == OPT_LATEST) {
+			latest = true;
 		} else if (opt == 'c') {
 			if (args_conf(&a, &conf, &ci))
 				return EXIT_USAGE;
@@ -170,25 +229,36 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (opt == ARGS_STOP)
 		return a.status;
-	for (int i = 0; i < a.noperands; i++)
-		files[nfiles++].path = a.operands[i]; /* loaded below */
+	if (!a.noperands && !latest)
+		return args_fail(&a, "no LOG given (nor --latest)");
+	status = loglist_from_operands(&paths, a.operands, (size_t)a.noperands, latest, "tickprobe compare");
+	files = calloc(paths.n + 1, sizeof *files);
+	if (!files) {
+		fprintf(stderr, "tickprobe compare: out of memory\n");
+		return EXIT_UNREADABLE;
+	}
+	for (size_t i = 0; i < paths.n; i++)
+		files[nfiles++].path = paths.paths[i]; /* loaded below */
 	for (size_t i = 0; i < nfiles; i++) {
 		const char *path = files[i].path;
 		logfile_load(&files[i], path);
 		logfile_report(&files[i], stderr, "tickprobe compare");
 		status = exit_worse(status, files[i].status);
 	}
-	nlogs = lineup_runs(files, nfiles, logs, MAX_LOGS + 1);
-	if (nlogs > MAX_LOGS) {
+	{
+		size_t runs = 0;
 		for (size_t i = 0; i < nfiles; i++)
-			logfile_free(&files[i]);
-		return args_fail(&a, "the LOGs hold more than %d runs: compare fewer at a time", MAX_LOGS);
+			runs += files[i].nruns;
+		logs = calloc(runs + 1, sizeof *logs);
+		nlogs = logs ? lineup_runs(files, nfiles, logs, runs + 1) : 0;
 	}
 	if (status == EXIT_UNREADABLE || nlogs < 2) {
 		if (status != EXIT_UNREADABLE)
 			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);
 		for (size_t i = 0; i < nfiles; i++)
 			logfile_free(&files[i]);
+		free(files), free(logs);
+		loglist_free(&paths);
 		return status == EXIT_UNREADABLE ? status : EXIT_USAGE;
 	}
 	/* Counters in order of first appearance. */
@@ -214,12 +284,16 @@ int cmd_compare(int argc, char **argv)
 
 	struct cell *cells = calloc(nkeys * nlogs + 1, sizeof *cells);
 	for (size_t i = 0; i < nkeys && cells; i++) {
-		struct ms_set sets[MAX_LOGS];
-		struct ms_result res[MAX_LOGS];
-		size_t idx[MAX_LOGS], nsets = 0;
-		double *vals[MAX_LOGS];
+		struct ms_set *sets = calloc(nlogs, sizeof *sets);
+		struct ms_result *res = calloc(nlogs, sizeof *res);
+		size_t *idx = calloc(nlogs, sizeof *idx), nsets = 0;
+		double **vals = calloc(nlogs, sizeof *vals);
 		struct ms_opts mo = { 0, conf, 0, 0 };
 
+		if (!sets || !res || !idx || !vals) {
+			fprintf(stderr, "tickprobe compare: out of memory\n");
+			exit(EXIT_UNREADABLE);
+		}
 		printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", keys[i], metric);
 		for (size_t j = 0; j < nlogs; j++) {
 			const struct lr_node *t = find_key(logs[j], keys[i]);
@@ -255,6 +329,7 @@ int cmd_compare(int argc, char **argv)
 		}
 		for (size_t s = 0; s < nsets; s++)
 			free(vals[s]);
+		free(sets), free(res), free(idx), free(vals);
 	}
 	if (cells && nkeys)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
@@ -262,5 +337,7 @@ int cmd_compare(int argc, char **argv)
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);
+	free(files), free(logs);
+	loglist_free(&paths);
 	return status;
 }

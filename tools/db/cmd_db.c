@@ -7,18 +7,16 @@
  *
  * The seed question, "on how many machines is the HPET faster than
  * ACPI-fast, and by how much?", is `tickprobe db compare DB hpet acpi-fast`. */
-#include <dirent.h>
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include "probe/stats.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/db/store.h"
+#include "tools/log/logdir.h"
 
 static const char import_help[] =
 	"  Reads logs (a directory: every *.log below it, in name order) into the SQLite store DB,\n"
@@ -49,69 +47,6 @@ static void usage(FILE *f)
 
 /* ---- import ----------------------------------------------------------------- */
 
-struct pathlist {
-	char **v;
-	size_t n, cap;
-};
-
-static void push_path(struct pathlist *l, const char *p)
-{
-	if (l->n == l->cap) {
-		l->cap = l->cap ? l->cap * 2 : 64;
-		l->v = realloc(l->v, l->cap * sizeof *l->v);
-		if (!l->v)
-			exit(EXIT_UNREADABLE);
-	}
-	l->v[l->n++] = strdup(p);
-}
-
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-static bool ends_with(const char *s, const char *tail)
-{
-	size_t n = strlen(s), k = strlen(tail);
-	return n >= k && !strcmp(s + n - k, tail);
-}
-
-/* Every *.log below dir, in name order, so that imports are repeatable. */
-static int collect(const char *dir, struct pathlist *out, int depth)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	struct pathlist here = { 0 };
-	int status = EXIT_CLEAN;
-
-	if (!d) {
-		fprintf(stderr, "tickprobe db: %s: %s\n", dir, strerror(errno));
-		return EXIT_UNREADABLE;
-	}
-	while ((e = readdir(d))) {
-		char path[4096];
-		struct stat st;
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		if (stat(path, &st) != 0)
-			continue;
-		if (S_ISDIR(st.st_mode) && depth < 16)
-			push_path(&here, path); /* marked as a directory below by stat again */
-		else if (S_ISREG(st.st_mode) && ends_with(e->d_name, ".log"))
-			push_path(&here, path);
-	}
-	closedir(d);
-	qsort(here.v, here.n, sizeof *here.v, by_name);
-	for (size_t i = 0; i < here.n; i++) {
-		struct stat st;
-		if (stat(here.v[i], &st) == 0 && S_ISDIR(st.st_mode))
-			status = exit_worse(status, collect(here.v[i], out, depth + 1));
-		else
-			push_path(out, here.v[i]);
-		free(here.v[i]);
-	}
-	free(here.v);
-	return status;
-}
-
 static int db_import(int argc, char **argv)
 {
 	enum { OPT_MACHINE = ARGS_OPT_FIRST, OPT_FROM_DIR, OPT_BATCH, OPT_QUIET };
@@ -127,7 +62,7 @@ static int db_import(int argc, char **argv)
 	};
 	struct import_options o = { .batch = 500 };
 	struct import_totals t = { 0 };
-	struct pathlist files = { 0 };
+	struct loglist files = { 0 };
 	struct store s;
 	struct importer *im;
 	struct args a;
@@ -152,20 +87,14 @@ static int db_import(int argc, char **argv)
 		return a.status;
 	if (o.machine && o.machine_from_dir)
 		return args_fail(&a, "--machine and --machine-from-dir exclude each other");
-	for (int i = 1; i < a.noperands; i++) {
-		struct stat st;
-		if (stat(a.operands[i], &st) == 0 && S_ISDIR(st.st_mode))
-			status = exit_worse(status, collect(a.operands[i], &files, 0));
-		else
-			push_path(&files, a.operands[i]);
-	}
+	status = loglist_expand(&files, a.operands + 1, (size_t)a.noperands - 1, "tickprobe db");
 	if (store_open(&s, a.operands[0], true, why, sizeof why) != EXIT_CLEAN) {
 		fprintf(stderr, "tickprobe db: %s\n", why);
 		return EXIT_UNREADABLE;
 	}
 	im = importer_new(&s, &o);
 	for (size_t i = 0; i < files.n; i++) {
-		int rc = importer_file(im, files.v[i], &t, why, sizeof why);
+		int rc = importer_file(im, files.paths[i], &t, why, sizeof why);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
 			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
 			status = EXIT_UNREADABLE;
@@ -187,9 +116,7 @@ static int db_import(int argc, char **argv)
 	       (unsigned long long)t.files, (unsigned long long)t.runs_seen, (unsigned long long)t.runs_new,
 	       (unsigned long long)t.duplicates, (unsigned long long)t.skipped,
 	       (unsigned long long)t.machines_new, (unsigned long long)t.damaged_records);
-	for (size_t i = 0; i < files.n; i++)
-		free(files.v[i]);
-	free(files.v);
+	loglist_free(&files);
 	return status;
 }
 

@@ -6,16 +6,18 @@
  *         expanded from the `hist` pairs [cycles, count];
  *   csv   one row per counter and run, with the machine's identity;
  *   json  the good records, one per line, exactly as written. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
+#include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 
 #define MAX_COUNTERS 32
 
-enum { OPT_FORMAT = ARGS_OPT_FIRST, OPT_COUNTER, OPT_SAMPLES, OPT_METRIC, OPT_RUN };
+enum { OPT_FORMAT = ARGS_OPT_FIRST, OPT_COUNTER, OPT_SAMPLES, OPT_METRIC, OPT_RUN, OPT_LATEST };
 
 static const struct option export_options[] = {
 	{ "format", required_argument, NULL, OPT_FORMAT },
@@ -23,21 +25,24 @@ static const struct option export_options[] = {
 	{ "samples", no_argument, NULL, OPT_SAMPLES },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "run", required_argument, NULL, OPT_RUN },
+	{ "latest", no_argument, NULL, OPT_LATEST },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec export_spec = {
 	.name = "export",
-	.synopsis = "LOG... [--format raw|csv|json] [--counter NAME]...\n"
-		    "                        [--samples] [--metric p50|mean] [--run N]",
+	.synopsis = "LOG|DIR... [--format raw|csv|json] [--counter NAME]...\n"
+		    "                        [--samples] [--metric p50|mean] [--run N] [--latest]",
 	.help = "  raw   per-round values in ns (--metric, default p50), one per line; with\n"
 		"        --samples every read's cost in cycles from the histogram\n"
 		"  csv   one row per counter and run\n"
 		"  json  the run's good records, one per line, unchanged\n"
-		"  --counter may be repeated or take a comma list; default: every counter.\n",
+		"  --counter may be repeated or take a comma list; default: every counter.\n"
+		"  A DIR stands for every *.log below it; --latest takes only the newest log\n"
+		"  (of the DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks).\n",
 	.longopts = export_options,
 	.operand = "LOG",
-	.min_operands = 1,
+	.min_operands = 0, /* LOG... or --latest: checked below */
 	.max_operands = ARGS_MANY, /* each LOG is read, written and freed in turn */
 };
 
@@ -145,6 +150,8 @@ int cmd_export(int argc, char **argv)
 	struct opts o = { "raw", "p50", { 0 }, 0, 0, 0, NULL };
 	int status = EXIT_CLEAN, used[MAX_COUNTERS] = { 0 }, opt;
 	size_t values = 0, counters_out = 0;
+	bool latest = false;
+	struct loglist logs = { 0 };
 	struct args a;
 
 	o.used = used;
@@ -163,14 +170,19 @@ int cmd_export(int argc, char **argv)
 		} else if (opt == OPT_COUNTER) {
 			if (add_counters(&o, a.value))
 				return args_fail(&a, "more than %d counters", MAX_COUNTERS);
+		} else if (opt == OPT_LATEST) {
+			latest = true;
 		} else if (opt == OPT_RUN && args_long(&a, 1, LONG_MAX, &o.run)) {
 			return EXIT_USAGE;
 		}
 	}
 	if (opt == ARGS_STOP)
 		return a.status;
-	char **files = a.operands;
-	int nfiles = a.noperands;
+	if (!a.noperands && !latest)
+		return args_fail(&a, "no LOG given (nor --latest)");
+	status = loglist_from_operands(&logs, a.operands, (size_t)a.noperands, latest, "tickprobe export");
+	char **files = logs.paths;
+	int nfiles = (int)logs.n;
 	if (!strcmp(o.format, "csv"))
 		printf("log,run,cpu_brand,hypervisor,counter,healthy,samples,p50_ns,min_ns,mean_ns,sd_ns,"
 		       "p99_ns,max_ns,reads_per_s,freq_ppm,freq_err_ppm,p50_cycles,reason\n");
@@ -221,5 +233,6 @@ int cmd_export(int argc, char **argv)
 			status = EXIT_UNREADABLE;
 		}
 	}
+	loglist_free(&logs);
 	return status;
 }

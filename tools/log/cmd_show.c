@@ -4,30 +4,36 @@
  * health), then the machine fingerprint, the TSC frequency and its sources,
  * the harness overhead and the ACPI findings.  Damage is stated up front and
  * every problem goes to stderr as FILE:LINE: reason. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
+#include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 
-enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN };
+enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
 
 static const struct option show_options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "run", required_argument, NULL, OPT_RUN },
+	{ "latest", no_argument, NULL, OPT_LATEST },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec show_spec = {
 	.name = "show",
-	.synopsis = "LOG... [--json] [--run N]",
+	.synopsis = "LOG|DIR... [--json] [--run N] [--latest]",
 	.help = "  Show the results of each run in LOG as a table (or, with --json, as one\n"
 		"  JSON document).  A file with several runs shows each as FILE#N; --run N\n"
-		"  picks one.  Problems go to stderr as FILE:LINE: reason.\n",
+		"  picks one.  A DIR stands for every *.log below it; --latest reads only the\n"
+		"  newest log of the DIRs given, or of the places a cable-less run leaves its\n"
+		"  logs (/boot/efi/tickprobe/logs, tickprobe/logs on a mounted stick).\n"
+		"  Problems go to stderr as FILE:LINE: reason.\n",
 	.longopts = show_options,
 	.operand = "LOG",
-	.min_operands = 1,
+	.min_operands = 0, /* LOG... or --latest: checked below */
 	.max_operands = ARGS_MANY, /* each LOG is read, shown and freed in turn */
 };
 
@@ -268,22 +274,29 @@ int cmd_show(int argc, char **argv)
 {
 	int json = 0, status = EXIT_CLEAN, first = 1, c;
 	long want = 0;
+	bool latest = false;
+	struct loglist logs = { 0 };
 	struct args a;
 
 	args_start(&a, &show_spec, argc, argv);
 	while ((c = args_next(&a)) > 0) {
 		if (c == OPT_JSON)
 			json = 1;
+		else if (c == OPT_LATEST)
+			latest = true;
 		else if (c == OPT_RUN && args_long(&a, 1, LONG_MAX, &want))
 			return EXIT_USAGE;
 	}
 	if (c == ARGS_STOP)
 		return a.status;
+	if (!a.noperands && !latest)
+		return args_fail(&a, "no LOG given (nor --latest)");
+	status = loglist_from_operands(&logs, a.operands, (size_t)a.noperands, latest, "tickprobe show");
 	if (json)
 		printf("{\"runs\":[\n");
-	for (int i = 0; i < a.noperands; i++) {
+	for (size_t i = 0; i < logs.n; i++) {
 		struct logfile f;
-		logfile_load(&f, a.operands[i]);
+		logfile_load(&f, logs.paths[i]);
 		logfile_report(&f, stderr, "tickprobe show");
 		status = exit_worse(status, f.status);
 		if (want && (size_t)want > f.nruns)
@@ -304,5 +317,6 @@ int cmd_show(int argc, char **argv)
 	}
 	if (json)
 		printf("\n]}\n");
+	loglist_free(&logs);
 	return status;
 }

@@ -8,6 +8,7 @@
  * given), and one section per machine.
  * The page is built in memory and written in one go: a failed run leaves no
  * half page behind (with -o FILE, through FILE.tmp and a rename). */
+#include <stdbool.h>
 #include <stdio.h>
 #include <sys/stat.h>
 #include <stdlib.h>
@@ -17,25 +18,38 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/lineup.h"
+#include "tools/log/logdir.h"
+#include "tools/report/fleet.h"
 #include "tools/report/html.h"
 #include "probe/stats.h"
 
-enum { OPT_TITLE = ARGS_OPT_FIRST };
+enum { OPT_TITLE = ARGS_OPT_FIRST, OPT_DB, OPT_FLEET, OPT_NO_PAGES, OPT_LATEST };
 
 static const struct option report_options[] = {
 	{ "title", required_argument, NULL, OPT_TITLE },
+	{ "db", required_argument, NULL, OPT_DB },
+	{ "fleet", no_argument, NULL, OPT_FLEET },
+	{ "no-pages", no_argument, NULL, OPT_NO_PAGES },
+	{ "latest", no_argument, NULL, OPT_LATEST },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec report_spec = {
 	.name = "report",
-	.synopsis = "LOG... -o FILE [-c LEVEL] [--title TEXT]",
+	.synopsis = "LOG|DIR...|--db DB -o FILE [-c LEVEL] [--title TEXT] [--fleet] [--no-pages] [--latest]",
 	.help = "  Write one self-contained HTML page about the logs: their integrity, each\n"
 		"  machine's fingerprint and results, a histogram per counter with every log\n"
 		"  overlaid, each log's per-round values compared with the first log's, and,\n"
 		"  given both a bare-metal and a `tickprobe os` log, the kernel's clock call\n"
 		"  lined up with the hardware read under it.\n"
-		"  A file with several runs counts as several logs (FILE#N); at most 64 in all.\n"
+		"  A DIR stands for every *.log below it; --latest puts the newest log (of the\n"
+		"  DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks) first.\n"
+		"  A file with several runs counts as several logs (FILE#N).  Over 64 of them,\n"
+		"  or with --fleet or --db DB (a `tickprobe db` store), the page is the fleet\n"
+		"  page instead: machines as rows and counters as columns, a box plot per\n"
+		"  counter across machines, the paired comparisons, and a link to each\n"
+		"  machine's own page, written beside FILE in FILE-machines/ (not with\n"
+		"  --no-pages, nor for -o -).\n"
 		"  -o FILE       the page; \"-\" for stdout (required)\n"
 		"  -c LEVEL      confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
 		"  --title TEXT  the page's title (default \"tickprobe report\")\n"
@@ -46,8 +60,8 @@ static const struct args_spec report_spec = {
 	.shortopts = "o:c:",
 	.longopts = report_options,
 	.operand = "LOG",
-	.min_operands = 1,
-	.max_operands = RP_MAX_LOGS,
+	.min_operands = 0, /* LOG... or --db DB: checked below */
+	.max_operands = ARGS_MANY,
 };
 
 /* "2025-01-31 12:00:00 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible pages. */
@@ -68,7 +82,7 @@ static void now_text(char *buf, size_t cap)
 		snprintf(buf, cap, "unknown time");
 }
 
-static int write_page(const char *path, const char *data, size_t n)
+int rp_write_file(const char *path, const char *data, size_t n)
 {
 	struct stat st;
 	char *tmp;
@@ -131,61 +145,29 @@ static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
 	}
 }
 
-int cmd_report(int argc, char **argv)
+/* The page of one set of runs, built in memory: -1 when no run has records. */
+int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,
+	      size_t *npage)
 {
-	static struct logfile files[RP_MAX_LOGS];
-	static struct rp_ctx c;
-	const struct lrun *runs[RP_MAX_LOGS + 1];
-	const char *out = NULL;
-	static char when[64]; /* c.generated points here, and c is static */
-	char *page = NULL;
-	size_t nfiles = 0, npage = 0;
-	int status = EXIT_CLEAN, opt;
-	struct args a;
+	static struct rp_ctx c; /* large: the runs, keys and their names */
+	static char when[64];    /* c.generated points here */
 
 	memset(&c, 0, sizeof c);
-	c.title = "tickprobe report";
-	c.conf = 95;
-	c.ci = stats_conf_index(95);
-	args_start(&a, &report_spec, argc, argv);
-	while ((opt = args_next(&a)) > 0) {
-		if (opt == 'o')
-			out = a.value;
-		else if (opt == OPT_TITLE)
-			c.title = a.value;
-		else if (opt == 'c' && args_conf(&a, &c.conf, &c.ci))
-			return EXIT_USAGE;
-	}
-	if (opt == ARGS_STOP)
-		return a.status;
-	if (!out || !*out)
-		return args_fail(&a, "-o FILE is required (\"-\" for stdout)");
-	for (int i = 0; i < a.noperands; i++)
-		files[nfiles++].path = a.operands[i];
-	for (size_t i = 0; i < nfiles; i++) {
-		logfile_load(&files[i], files[i].path);
-		logfile_report(&files[i], stderr, "tickprobe report");
-		status = exit_worse(status, files[i].status);
-	}
-	if (lineup_runs(files, nfiles, runs, RP_MAX_LOGS + 1) > RP_MAX_LOGS) {
-		status = args_fail(&a, "the LOGs hold more than %d runs: report fewer at a time", RP_MAX_LOGS);
-		goto done;
-	}
+	c.title = title;
+	c.conf = conf;
+	c.ci = ci;
 	c.files = files;
 	c.nfiles = nfiles;
 	collect(&c, files, nfiles);
-	if (!c.nlogs) {
-		fprintf(stderr, "tickprobe report: no log with usable records: no page written\n");
-		status = exit_worse(status, EXIT_UNREADABLE);
-		goto done;
-	}
+	if (!c.nlogs)
+		return -1;
 	now_text(when, sizeof when);
 	c.generated = when;
-	c.out = open_memstream(&page, &npage);
+	*page = NULL;
+	c.out = open_memstream(page, npage);
 	if (!c.out) {
 		fprintf(stderr, "tickprobe report: out of memory\n");
-		status = EXIT_USAGE;
-		goto done;
+		exit(EXIT_UNREADABLE);
 	}
 	rp_head(&c);
 	rp_summary(&c);
@@ -195,16 +177,89 @@ int cmd_report(int argc, char **argv)
 	for (size_t j = 0; j < c.nlogs; j++)
 		rp_machine(&c, j);
 	rp_foot(&c);
-	if (fclose(c.out) != 0 || write_page(out, page, npage) != 0) {
+	if (fclose(c.out) != 0) {
+		fprintf(stderr, "tickprobe report: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
+	return (int)c.nlogs;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static struct logfile files[RP_MAX_LOGS];
+	const struct lrun *runs[RP_MAX_LOGS + 1];
+	struct rp_fleet_options fo = { .title = NULL, .conf = 95 };
+	const char *out = NULL, *title = NULL, *db = NULL;
+	char *page = NULL;
+	size_t nfiles = 0, npage = 0;
+	int status = EXIT_CLEAN, opt, nruns;
+	bool fleet = false, pages = true, latest = false;
+	struct loglist logs = { 0 };
+	struct args a;
+
+	fo.ci = stats_conf_index(95);
+	args_start(&a, &report_spec, argc, argv);
+	while ((opt = args_next(&a)) > 0) {
+		if (opt == 'o')
+			out = a.value;
+		else if (opt == OPT_TITLE)
+			title = a.value;
+		else if (opt == OPT_DB)
+			db = a.value;
+		else if (opt == OPT_FLEET)
+			fleet = true;
+		else if (opt == OPT_NO_PAGES)
+			pages = false;
+		else if (opt == OPT_LATEST)
+			latest = true;
+		else if (opt == 'c' && args_conf(&a, &fo.conf, &fo.ci))
+			return EXIT_USAGE;
+	}
+	if (opt == ARGS_STOP)
+		return a.status;
+	if (!out || !*out)
+		return args_fail(&a, "-o FILE is required (\"-\" for stdout)");
+	if (db && (a.noperands || latest))
+		return args_fail(&a, "--db DB or LOGs, not both");
+	if (!db && !a.noperands && !latest)
+		return args_fail(&a, "no LOG given (nor --db DB)");
+	if (!db)
+		status = loglist_from_operands(&logs, a.operands, (size_t)a.noperands, latest, "tickprobe report");
+	/* More logs than one page compares side by side: the fleet page. */
+	if (db || fleet || logs.n > RP_MAX_LOGS) {
+		fo.title = title ? title : "tickprobe fleet report";
+		status = exit_worse(status, rp_fleet_report(db, logs.paths, logs.n, out, pages, &fo));
+		loglist_free(&logs);
+		return status;
+	}
+	for (size_t i = 0; i < logs.n; i++)
+		files[nfiles++].path = logs.paths[i];
+	for (size_t i = 0; i < nfiles; i++) {
+		logfile_load(&files[i], files[i].path);
+		logfile_report(&files[i], stderr, "tickprobe report");
+		status = exit_worse(status, files[i].status);
+	}
+	if (lineup_runs(files, nfiles, runs, RP_MAX_LOGS + 1) > RP_MAX_LOGS) {
+		for (size_t i = 0; i < nfiles; i++)
+			logfile_free(&files[i]);
+		fo.title = title ? title : "tickprobe fleet report";
+		status = exit_worse(status, rp_fleet_report(NULL, logs.paths, logs.n, out, pages, &fo));
+		loglist_free(&logs);
+		return status;
+	}
+	nruns = rp_render(files, nfiles, title ? title : "tickprobe report", fo.conf, fo.ci, &page, &npage);
+	if (nruns < 0) {
+		fprintf(stderr, "tickprobe report: no log with usable records: no page written\n");
+		status = exit_worse(status, EXIT_UNREADABLE);
+	} else if (rp_write_file(out, page, npage) != 0) {
 		fprintf(stderr, "tickprobe report: cannot write %s\n", out);
 		status = EXIT_USAGE;
 	} else if (strcmp(out, "-")) {
-		fprintf(stderr, "tickprobe report: wrote %s: %zu bytes, %zu run(s), %zu counter(s)\n", out, npage,
-			c.nlogs, c.nkeys);
+		fprintf(stderr, "tickprobe report: wrote %s: %zu bytes, %d run(s)\n", out, npage, nruns);
 	}
-done:
 	free(page);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);
+	loglist_free(&logs);
 	return status;
 }

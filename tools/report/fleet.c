@@ -11,6 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <sys/stat.h>
+#include "tools/commands.h"
+#include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/report/html.h"
 
@@ -94,8 +98,8 @@ static void machine_table(FILE *o, const struct fleet_matrix *m, const char *pag
 /* x position of a cost on the plots' log axis: 1 ns .. 100 µs. */
 #define AX_LO 0.0   /* log10(1 ns) */
 #define AX_HI 5.0   /* log10(100 µs) */
-#define PLOT_X0 260
-#define PLOT_W 700
+#define PLOT_X0 330
+#define PLOT_W 640
 static double xpos(double ns)
 {
 	double l = ns > 0 ? log10(ns) : AX_LO;
@@ -247,4 +251,123 @@ int rp_fleet(struct store *s, FILE *o, const struct rp_fleet_options *opt, char 
 	fleet_matrix_free(&m);
 	fleet_groups_free(all, n);
 	return 0;
+}
+
+/* OUT-machines/ for OUT.html (or OUT): where the machine pages go. */
+static char *pages_dir(const char *out)
+{
+	size_t n = strlen(out);
+	char *d = malloc(n + 16);
+	if (!d)
+		return NULL;
+	memcpy(d, out, n + 1);
+	if (n > 5 && !strcmp(d + n - 5, ".html"))
+		d[n - 5] = 0;
+	strcat(d, "-machines");
+	return d;
+}
+
+static int machine_pages(struct store *s, const char *dir, const struct rp_fleet_options *opt, size_t *written)
+{
+	sqlite3_stmt *st = store_prepare(s, "SELECT id, COALESCE(name, cpu_brand, key) FROM machines ORDER BY id");
+	int status = EXIT_CLEAN;
+
+	*written = 0;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		long long id = sqlite3_column_int64(st, 0);
+		const char *label = (const char *)sqlite3_column_text(st, 1);
+		char path[4096], title[300], *page = NULL;
+		size_t n = 0, npage = 0;
+		char *log = machine_log(s, id, &n);
+		struct logfile f;
+
+		if (!log)
+			continue;
+		snprintf(title, sizeof title, "tickprobe: %s", label ? label : "machine");
+		snprintf(path, sizeof path, "%s/machine-%lld.html", dir, id);
+		logfile_load_mem(&f, label ? label : "machine", log, n);
+		if (rp_render(&f, 1, title, opt->conf, opt->ci, &page, &npage) >= 0) {
+			if (rp_write_file(path, page, npage) != 0) {
+				fprintf(stderr, "tickprobe report: cannot write %s: %s\n", path, strerror(errno));
+				status = EXIT_USAGE;
+				free(page);
+				logfile_free(&f);
+				free(log);
+				break;
+			}
+			++*written;
+		}
+		free(page);
+		logfile_free(&f);
+		free(log);
+	}
+	sqlite3_finalize(st);
+	return status;
+}
+
+int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, bool pages,
+		    const struct rp_fleet_options *opt)
+{
+	struct rp_fleet_options o = *opt;
+	struct store s;
+	char why[512], *page = NULL, *dir = NULL, *href = NULL;
+	size_t npage = 0, written = 0;
+	int status = EXIT_CLEAN;
+	FILE *mem;
+
+	if (store_open(&s, db ? db : ":memory:", !db, why, sizeof why) != EXIT_CLEAN) {
+		fprintf(stderr, "tickprobe report: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	if (!db) {
+		struct import_options io = { .batch = 100000 };
+		struct import_totals t = { 0 };
+		struct importer *im = importer_new(&s, &io);
+		for (size_t i = 0; i < nlogs; i++) {
+			int rc = importer_file(im, logs[i], &t, why, sizeof why);
+			status = exit_worse(status, rc);
+		}
+		importer_finish(im, why, sizeof why);
+		importer_free(im);
+		if (!t.runs_new) {
+			fprintf(stderr, "tickprobe report: no log with usable records: no page written\n");
+			store_close(&s);
+			return exit_worse(status, EXIT_UNREADABLE);
+		}
+	}
+	if (pages && strcmp(out, "-")) {
+		dir = pages_dir(out);
+		if (dir && mkdir(dir, 0777) != 0 && errno != EEXIST) {
+			fprintf(stderr, "tickprobe report: cannot make %s: %s\n", dir, strerror(errno));
+			free(dir);
+			dir = NULL;
+			status = exit_worse(status, EXIT_USAGE);
+		}
+		if (dir) {
+			const char *base = strrchr(dir, '/');
+			href = malloc(strlen(dir) + 2);
+			if (href)
+				sprintf(href, "%s/", base ? base + 1 : dir);
+			o.pages_href = href;
+		}
+	}
+	mem = open_memstream(&page, &npage);
+	if (!mem || rp_fleet(&s, mem, &o, why, sizeof why) < 0) {
+		fprintf(stderr, "tickprobe report: %s\n", mem ? why : "out of memory");
+		if (mem)
+			fclose(mem);
+		status = EXIT_UNREADABLE;
+	} else if (fclose(mem) != 0 || rp_write_file(out, page, npage) != 0) {
+		fprintf(stderr, "tickprobe report: cannot write %s\n", out);
+		status = exit_worse(status, EXIT_USAGE);
+	} else {
+		if (dir)
+			status = exit_worse(status, machine_pages(&s, dir, &o, &written));
+		if (strcmp(out, "-"))
+			fprintf(stderr, "tickprobe report: wrote %s: %zu bytes; %zu machine pages%s%s\n", out, npage,
+				written, dir ? " in " : "", dir ? dir : "");
+	}
+	free(page), free(dir), free(href);
+	store_close(&s);
+	return status;
 }

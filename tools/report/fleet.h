@@ -3,6 +3,7 @@
 #ifndef TOOLS_REPORT_FLEET_H
 #define TOOLS_REPORT_FLEET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include "tools/db/store.h"
@@ -16,5 +17,12 @@ struct rp_fleet_options {
 
 /* Writes the page; -1 with why on a store error. */
 int rp_fleet(struct store *s, FILE *out, const struct rp_fleet_options *opt, char *why, size_t cap);
+
+/* `tickprobe report` for a fleet: from the store db, or (db NULL) from the
+ * logs, imported into a store in memory; the page to out, and with pages
+ * each machine's own page (the ordinary report of its runs) into
+ * OUT-machines/ beside it.  Returns the exit status. */
+int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, bool pages,
+		    const struct rp_fleet_options *opt);
 
 #endif

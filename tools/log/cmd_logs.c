@@ -1,0 +1,140 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* tickprobe logs [DIR...] [--json]: the logs a cable-less run left on a
+ * stick or the ESP, one line each: number, date, machine, status and
+ * whether the log is whole.  With no DIR, the places the image writes to
+ * (logdir.h). */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include "tools/commands.h"
+#include "tools/common/args.h"
+#include "tools/log/logdir.h"
+#include "tools/log/logset.h"
+
+enum { OPT_JSON = ARGS_OPT_FIRST };
+
+static const struct option logs_options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec logs_spec = {
+	.name = "logs",
+	.synopsis = "[DIR...] [--json]",
+	.help = "  List the logs in each DIR (every *.log below it), default the places a run\n"
+		"  without a serial cable leaves them: /boot/efi/tickprobe/logs (also /efi and\n"
+		"  /boot) and tickprobe/logs on every mounted USB stick or card.  One line a log:\n"
+		"  its number, the file's date, the machine, the run's status, and whether the\n"
+		"  log is complete and undamaged.  Read one with `tickprobe show FILE`, the\n"
+		"  newest with `tickprobe show --latest`.\n",
+	.longopts = logs_options,
+	.operand = "DIR",
+	.min_operands = 0,
+	.max_operands = ARGS_MANY,
+};
+
+static void json_str(const char *s)
+{
+	putchar('"');
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static void one(const char *path, bool json, bool first)
+{
+	struct logfile f;
+	struct stat st;
+	char date[32] = "?", state[200] = "unreadable";
+	const char *b = strrchr(path, '/'), *machine = NULL, *status = NULL, *boot = NULL;
+	int number = -1;
+
+	b = b ? b + 1 : path;
+	if (*b >= '0' && *b <= '9')
+		number = atoi(b);
+	if (stat(path, &st) == 0) {
+		struct tm tm;
+		localtime_r(&st.st_mtime, &tm);
+		strftime(date, sizeof date, "%Y-%m-%d %H:%M", &tm);
+	}
+	logfile_load(&f, path);
+	if (f.nruns) {
+		const struct lrun *r = &f.runs[f.nruns - 1]; /* the last boot in the file */
+		machine = lr_str(lr_get(lrun_first(r, "machine"), "cpu_brand"));
+		boot = lrun_boot(r);
+		status = r->info.has_end ? r->info.status : NULL;
+		lrun_state(r, state, sizeof state);
+	} else if (f.status != EXIT_UNREADABLE) {
+		snprintf(state, sizeof state, "no records");
+	}
+	if (json) {
+		printf("%s{\"path\":", first ? "" : ",\n");
+		json_str(path);
+		printf(",\"number\":");
+		number >= 0 ? printf("%d", number) : printf("null");
+		printf(",\"date\":");
+		json_str(date);
+		printf(",\"machine\":");
+		machine ? json_str(machine) : (void)printf("null");
+		printf(",\"boot\":");
+		boot ? json_str(boot) : (void)printf("null");
+		printf(",\"status\":");
+		status ? json_str(status) : (void)printf("null");
+		printf(",\"runs\":%zu,\"integrity\":", f.nruns);
+		json_str(state);
+		printf(",\"clean\":%s}", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
+	} else {
+		char num[16];
+		snprintf(num, sizeof num, number >= 0 ? "%04d" : "-", number);
+		printf("%-6s %-16s %-32.32s %-5s %-10s %s%s\n", num, date, machine ? machine : "?",
+		       boot ? boot : "?", status ? status : "-", state, f.nruns > 1 ? " (several boots)" : "");
+	}
+	logfile_free(&f);
+}
+
+int cmd_logs(int argc, char **argv)
+{
+	struct loglist dirs = { 0 }, files = { 0 };
+	bool json = false;
+	struct args a;
+	int c, status;
+
+	args_start(&a, &logs_spec, argc, argv);
+	while ((c = args_next(&a)) > 0)
+		if (c == OPT_JSON)
+			json = true;
+	if (c == ARGS_STOP)
+		return a.status;
+	if (a.noperands)
+		for (int i = 0; i < a.noperands; i++)
+			loglist_push(&dirs, a.operands[i]);
+	else if (!logdirs_default(&dirs)) {
+		fprintf(stderr, "tickprobe logs: no log directory here: /boot/efi/tickprobe/logs does not exist "
+				"and no mounted stick has tickprobe/logs; name a DIR\n");
+		return EXIT_UNREADABLE;
+	}
+	status = loglist_expand(&files, dirs.paths, dirs.n, "tickprobe logs");
+	if (json)
+		printf("{\"logs\":[\n");
+	else if (files.n)
+		printf("%-6s %-16s %-32s %-5s %-10s %s\n", "number", "date", "machine", "boot", "status", "integrity");
+	for (size_t i = 0; i < files.n; i++)
+		one(files.paths[i], json, i == 0);
+	if (json)
+		printf("\n]}\n");
+	else if (!files.n)
+		printf("no logs in %s%s\n", dirs.paths[0], dirs.n > 1 ? " and the others" : "");
+	loglist_free(&dirs);
+	loglist_free(&files);
+	return status;
+}
