@@ -93,8 +93,10 @@ int loglist_expand(struct loglist *l, char *const *operands, size_t n, const cha
 		if (is_dir(operands[i])) {
 			size_t before = l->n;
 			status = exit_worse(status, walk(l, operands[i], 0, prog));
-			if (l->n == before)
+			if (l->n == before) {
 				fprintf(stderr, "%s: %s: no *.log files in it\n", prog, operands[i]);
+				status = exit_worse(status, EXIT_UNREADABLE);
+			}
 		} else {
 			loglist_push(l, operands[i]);
 		}
