@@ -169,7 +169,7 @@ static void print_madt(const struct acpi_madt *d)
 	if (d->lapic_override)
 		printf("  local APIC 0x%llx from a type 5 override (table: 0x%08x)\n",
 		       (unsigned long long)d->lapic_address, d->lapic_address32);
-	printf("CPUs (%u listed, %u disabled entries not):\n", d->ncpus, d->disabled);
+	printf("CPUs: %u listed (%u disabled entries left out):\n", d->ncpus, d->disabled);
 	printf("  %4s %10s %10s  %-14s %s\n", "#", "APIC ID", "UID", "state", "entry");
 	for (i = 0; i < d->ncpus; i++) {
 		const struct madt_cpu *c = &d->cpus[i];
