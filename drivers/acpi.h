@@ -138,7 +138,7 @@ void acpi_json(const struct acpi_info *info, struct json *j);
 /* Human lines, each ending in '\n', for the screen and `tickprobe acpi`:
  *	PM timer: io 0x608, 24-bit
  *	HPET: 0xfed00000, block id 0x8086a201 (vendor 8086)
- *	MADT: 8 CPUs (0 x2APIC), 0 online-capable, 1 I/O APIC, local APIC 0xfee00000
+ *	MADT: 8 CPUs, 1 I/O APIC, local APIC 0xfee00000
  * (or "...: none (why)").  Problems are not included.  Returns the length the
  * whole text would have had, like snprintf. */
 int acpi_summary(const struct acpi_info *info, char *buf, size_t cap);

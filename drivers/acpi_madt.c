@@ -376,14 +376,18 @@ void madt_cpu_json(const struct madt_cpu *c, struct json *j)
 int acpi_madt_summary(const struct acpi_madt *d, char *buf, size_t cap)
 {
 	unsigned io = d->count[MADT_IO_APIC];
-	char more[32] = "";
+	char x2[24] = "", oc[32] = "", more[32] = "";
 
 	if (!d->present)
 		return tp_snprintf(buf, cap, "MADT: none (%s)\n", d->none ? d->none : "unknown");
+	/* Short: the probe's screen shows it with the other ACPI lines in 256 bytes. */
+	if (d->x2apic_enabled)
+		tp_snprintf(x2, sizeof x2, " (%u x2APIC)", d->x2apic_enabled);
+	if (d->online_capable)
+		tp_snprintf(oc, sizeof oc, " + %u online-capable", d->online_capable);
 	if (d->tables > 1)
 		tp_snprintf(more, sizeof more, ", first of %u MADTs", d->tables);
-	return tp_snprintf(buf, cap, "MADT: %u CPU%s (%u x2APIC), %u online-capable, %u I/O APIC%s, "
-			   "local APIC 0x%llx%s\n", d->enabled, d->enabled == 1 ? "" : "s",
-			   d->x2apic_enabled, d->online_capable, io, io == 1 ? "" : "s",
+	return tp_snprintf(buf, cap, "MADT: %u CPU%s%s%s, %u I/O APIC%s, local APIC 0x%llx%s\n",
+			   d->enabled, d->enabled == 1 ? "" : "s", x2, oc, io, io == 1 ? "" : "s",
 			   (unsigned long long)d->lapic_address, more);
 }

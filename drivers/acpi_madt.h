@@ -108,7 +108,8 @@ void acpi_madt_json(const struct acpi_madt *d, struct json *j);
 void madt_cpu_json(const struct madt_cpu *c, struct json *j);
 
 /* One human line ending in '\n', like
- *	MADT: 8 CPUs enabled (0 x2APIC), 0 online-capable; 1 I/O APIC; local APIC 0xfee00000
+ *	MADT: 8 CPUs, 1 I/O APIC, local APIC 0xfee00000
+ *	MADT: 6 CPUs (6 x2APIC) + 2 online-capable, 1 I/O APIC, local APIC 0xfee00000, first of 2 MADTs
  * or "MADT: none (why)".  Returns the length it would have had, like snprintf. */
 int acpi_madt_summary(const struct acpi_madt *d, char *buf, size_t cap);
 

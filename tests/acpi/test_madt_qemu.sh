@@ -36,7 +36,7 @@ boot() {
 		--expect acpi.madt.online_capable=0 --expect acpi.madt.x2apic=0 \
 		--expect acpi.madt.ioapics=1 --expect acpi.madt.lapic_address=$((0xFEE00000)) \
 		--expect acpi.madt.tables=1 --expect acpi.madt.problems=0 --expect acpi.madt.oem_id='"BOCHS"' \
-		--text "MADT: $enabled CPU$s (0 x2APIC), 0 online-capable, 1 I/O APIC, local APIC 0xfee00000"; then
+		--text "MADT: $enabled CPU$s, 1 I/O APIC, local APIC 0xfee00000"; then
 		failures=$((failures + 1))
 	fi
 }
