@@ -76,8 +76,8 @@ struct topology {
 	const char *problem;    /* an inconsistency seen (NULL: none), for the log */
 };
 
-/* Fill t for the CPU that cpuid runs on. */
-void topology_read(topo_cpuid_fn cpuid, void *ctx, struct topology *t);
+/* Fill t for the CPU that fn runs CPUID on. */
+void topology_read(topo_cpuid_fn fn, void *ctx, struct topology *t);
 
 /* "cpuid_1f", "cpuid_b", "amd_8000001e", "amd_80000008", "cpuid_1_4", "none". */
 const char *topology_source_name(enum topo_source s);
