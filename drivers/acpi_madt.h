@@ -40,8 +40,8 @@ enum madt_type {
 	MADT_PLATFORM_INT = 8,
 	MADT_LOCAL_X2APIC = 9,
 	MADT_LOCAL_X2APIC_NMI = 10,
-	MADT_X86_TYPES = 11, /* types 11..0x1B are the GIC, LoongArch and RISC-V ones */
-	MADT_DEFINED_TYPES = 0x1c /* 0x1C..0x7F reserved, 0x80..0xFF OEM */
+	MADT_X86_TYPES = 11, /* 11..0x17: GIC and LoongArch (ACPI 6.5), 0x18..0x1B: RISC-V (6.6) */
+	MADT_DEFINED_TYPES = 0x1c /* 0x1C..0x7F reserved, 0x80..0xFF OEM: "undefined" here */
 };
 
 struct madt_cpu {
