@@ -8,8 +8,11 @@
  *   mode bit 2: decode it a second time into the same info (the two-MADT path)
  *   mode bit 3: also walk it in place from an RSDP and RSDT in a fake memory
  *   mode bits 4..7: the size of the output buffers (small ones truncate)
- *   repeat: the entries from offset 44 are laid out 1 + repeat times over,
- *           so an input of 1 KiB can list more CPUs than the list holds.
+ *   repeat: the entries from offset 44 are laid out 1 + (repeat & 0x7f) times
+ *           over, so an input of 1 KiB can list more CPUs than the list
+ *           holds; with bit 7 set every type 0 and 9 entry found by walking
+ *           the lengths then gets the next APIC ID, so the copies do not
+ *           merely repeat IDs (which the decoder flags and drops).
  * Invariants on the result are checked after each decode. */
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +27,18 @@ static void put32(uint8_t *p, uint32_t v)
 {
 	for (int i = 0; i < 4; i++)
 		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void renumber(uint8_t *t, size_t len)
+{
+	uint32_t next = 0;
+
+	for (size_t off = 44; off + 2 <= len && t[off + 1] >= 2 && t[off + 1] <= len - off; off += t[off + 1]) {
+		if (t[off] == 0 && t[off + 1] >= 4)
+			t[off + 3] = (uint8_t)(next++ % 0xff);
+		else if (t[off] == 9 && t[off + 1] >= 8)
+			put32(t + off + 4, next++);
+	}
 }
 
 static void invariants(const struct acpi_info *info)
@@ -135,7 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mode = data[0], repeat = data[1];
 	data += 2, size -= 2;
 	body = size > 44 ? size - 44 : 0;
-	len = size + body * repeat;
+	len = size + body * (repeat & 0x7f);
 	if (len > MAX_TABLE)
 		len = size, body = 0;
 	/* Exactly len bytes on the heap, so ASan sees any read past the table. */
@@ -143,6 +158,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(t, data, size);
 	for (size_t off = size; body && off + body <= len; off += body)
 		memcpy(t + off, data + 44, body);
+	if (repeat & 0x80)
+		renumber(t, len);
 	if (len >= 8 && (mode & 1))
 		put32(t + 4, (uint32_t)len);
 	if (len >= 10 && (mode & 2)) {

@@ -118,9 +118,10 @@ with open(hw if os.path.exists(hw) else os.devnull) as f:
             p = os.path.join(d, t + '.bin')
             if os.path.exists(p):
                 # As found; then Length and checksum fixed, decoded twice, walked
-                # in place, and the entries laid out 8 times over.
+                # in place, and the entries laid out 8 (or 80, renumbered) times over.
                 put('madt', 'lhw-%s-%s' % (row['machine'], t), b'\x00\x00' + read(p))
                 put('madt', 'lhw-%s-%s-x8' % (row['machine'], t), b'\xff\x07' + read(p))
+                put('madt', 'lhw-%s-%s-x80' % (row['machine'], t), b'\xff\xcf' + read(p))
 for w in listdir(os.path.join(acpi, 'walk')):
     mem = os.path.join(acpi, 'walk', w, 'memory')
     for p in listdir(mem):
