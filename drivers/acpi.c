@@ -1,9 +1,9 @@
-/* ACPI discovery: RSDP -> XSDT/RSDT -> FADT (PM timer) and HPET.
+/* ACPI discovery: RSDP -> XSDT/RSDT -> FADT (PM timer), HPET and MADT (CPUs).
  * Freestanding: firmware tables are read through struct acpi_mem with bounded
  * sizes, checked (signature, length, checksum) before any field is believed,
  * and a bad table is reported and skipped so the walk always ends.  This file
  * finds and checks the tables; drivers/acpi_tables.c decodes the FADT and the
- * HPET table and writes the results out. */
+ * HPET table and writes the results out, drivers/acpi_madt.c the MADT. */
 #include <stdarg.h>
 #include "drivers/acpi.h"
 #include "drivers/acpi_internal.h"
@@ -19,6 +19,7 @@ void acpi_info_init(struct acpi_info *info)
 	tp_memset(info, 0, sizeof *info);
 	info->pm_none = "no FADT";
 	info->hpet_none = "no table";
+	info->madt.none = "no table";
 }
 
 void acpi_problem(struct acpi_info *info, const char *fmt, ...)
@@ -128,6 +129,10 @@ void acpi_rejected(const uint8_t *hdr, size_t avail, const char *where, const ch
 			out->hpet_none = "table damaged";
 	} else if (avail >= 4 && !tp_memcmp(hdr, "FACP", 4) && !out->have_fadt) {
 		out->pm_none = "FADT damaged";
+	} else if (avail >= 4 && !tp_memcmp(hdr, "APIC", 4)) {
+		out->madt.tables++;
+		if (!out->madt.present)
+			out->madt.none = "table damaged";
 	}
 }
 
@@ -174,7 +179,7 @@ static const char *check_mem_table(const struct acpi_mem *m, uint64_t addr, cons
 	return s ? R_CHECKSUM : NULL;
 }
 
-/* One table listed by the root: only FACP and HPET are read past the header. */
+/* One table listed by the root: only FACP, HPET and APIC are read past the header. */
 static void visit(const struct acpi_mem *m, uint64_t addr, const char *list, unsigned i,
 		  struct acpi_info *out)
 {
@@ -188,9 +193,10 @@ static void visit(const struct acpi_mem *m, uint64_t addr, const char *list, uns
 			     (unsigned long long)addr);
 		return;
 	}
-	if (tp_memcmp(hdr, "FACP", 4) && tp_memcmp(hdr, "HPET", 4))
+	if (tp_memcmp(hdr, "FACP", 4) && tp_memcmp(hdr, "HPET", 4) && tp_memcmp(hdr, "APIC", 4))
 		return;
-	tp_snprintf(where, sizeof where, "%s at 0x%llx", hdr[0] == 'F' ? "FADT" : "HPET table",
+	tp_snprintf(where, sizeof where, "%s at 0x%llx",
+		    hdr[0] == 'F' ? "FADT" : hdr[0] == 'H' ? "HPET table" : "MADT",
 		    (unsigned long long)addr);
 	why = check_mem_table(m, addr, NULL, hdr);
 	if (why) {
@@ -198,6 +204,11 @@ static void visit(const struct acpi_mem *m, uint64_t addr, const char *list, uns
 		return;
 	}
 	len = tp_le32(hdr + 4);
+	if (hdr[0] == 'A') {
+		/* Walked in place: its entries are read a few bytes at a time. */
+		acpi_madt_checked(m, addr, len, len, where, true, addr, out);
+		return;
+	}
 	if (len > ACPI_SCRATCH)
 		len = ACPI_SCRATCH; /* every field used lies in the first 220 bytes */
 	if (rd(m, addr, scratch, len)) {
@@ -355,5 +366,7 @@ int acpi_walk(const struct acpi_mem *m, uint64_t rsdp, struct acpi_info *out)
 		out->pm_none = "no usable RSDT or XSDT";
 	if (!out->have_hpet)
 		out->hpet_none = "no usable RSDT or XSDT";
+	if (!out->madt.present)
+		out->madt.none = "no usable RSDT or XSDT";
 	return -1;
 }

@@ -16,6 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "drivers/acpi_madt.h"
 
 struct json;
 
@@ -26,8 +27,8 @@ struct acpi_mem {
 	void *ctx;
 };
 
-/* Bounds.  Real FADTs are 116..276 bytes and HPET tables 56; the largest table
- * in 654 real dumps is a 60 KiB VFCT.  Anything past these limits is damage. */
+/* Bounds.  Real FADTs are 116..276 bytes, HPET tables 56 and MADTs 90..1822;
+ * the largest table in 654 real dumps is a 60 KiB VFCT.  Anything past these limits is damage. */
 #define ACPI_HEADER_LEN 36
 #define ACPI_TABLE_MAX (1u << 20)  /* 1 MiB: any table longer is refused */
 #define ACPI_ROOT_MAX_ENTRIES 512  /* real root tables list 10..40 */
@@ -79,6 +80,9 @@ struct acpi_info {
 	unsigned hpet_tables; /* HPET tables seen, valid or not */
 	const char *hpet_none;
 
+	/* The MADT (the first valid one): CPUs, local APIC, I/O APICs. */
+	struct acpi_madt madt;
+
 	/* Tables refused as damaged (bad checksum, length, signature). */
 	unsigned bad_tables;
 
@@ -101,13 +105,15 @@ const char *acpi_check_table(const uint8_t *t, size_t avail, const char *sig);
 /* Decoders for one raw table (a file, or a copy) of `len` bytes.  Each checks
  * the table first (a damaged one is counted in bad_tables, reported and not
  * used) and fills the info; a second FADT is reported and ignored, every HPET
- * table is counted and the first valid one used.  Problems name the table
- * "FADT" / "HPET table"; acpi_decode_table() takes the name as `where`
- * ("hpet.dat"; NULL gives the default).  Returns ACPI_USED, ACPI_BAD or
- * ACPI_OTHER. */
+ * table and MADT is counted and the first valid one used (a second MADT is
+ * reported when it lists other CPUs).  A MADT file longer than its Length is
+ * noted.  Problems name the table "FADT" / "HPET table" / "MADT";
+ * acpi_decode_table() takes the name as `where` ("hpet.dat"; NULL gives the
+ * default).  Returns ACPI_USED, ACPI_BAD or ACPI_OTHER. */
 int acpi_decode_fadt(const uint8_t *t, size_t len, struct acpi_info *out);
 int acpi_decode_hpet(const uint8_t *t, size_t len, struct acpi_info *out);
-/* By signature: FACP or HPET are decoded, another valid table gives ACPI_OTHER. */
+int acpi_decode_madt(const uint8_t *t, size_t len, struct acpi_info *out);
+/* By signature: FACP, HPET or APIC are decoded, another valid table gives ACPI_OTHER. */
 int acpi_decode_table(const uint8_t *t, size_t len, const char *where, struct acpi_info *out);
 
 /* The legacy BIOS search: the first KiB of the EBDA (segment at 0x40E), then
@@ -119,18 +125,20 @@ int acpi_decode_table(const uint8_t *t, size_t len, const char *where, struct ac
 uint64_t acpi_find_rsdp_bios(const struct acpi_mem *m, struct acpi_info *info);
 
 /* From the RSDP: the XSDT when revision >= 2 and its address is non-zero, else
- * the RSDT (also when the XSDT is damaged, with a problem); then every FACP and
- * HPET it lists, each checked and decoded.  Other tables are not read past their
- * header.  Returns 0 when a table list was walked, -1 when none could be. */
+ * the RSDT (also when the XSDT is damaged, with a problem); then every FACP,
+ * HPET and APIC (MADT) it lists, each checked and decoded.  Other tables are
+ * not read past their header.  Returns 0 when a table list was walked, -1 when none could be. */
 int acpi_walk(const struct acpi_mem *m, uint64_t rsdp_addr, struct acpi_info *out);
 
 /* The members of the log's `acpi` record (docs/log-format.md), written into an
- * object the caller has opened: rsdp, root, fadt, pm_timer, hpet, problems. */
+ * object the caller has opened: rsdp, root, fadt, pm_timer, hpet, madt
+ * (a summary: the CPU list is in info->madt.cpus), problems. */
 void acpi_json(const struct acpi_info *info, struct json *j);
 
 /* Human lines, each ending in '\n', for the screen and `tickprobe acpi`:
  *	PM timer: io 0x608, 24-bit
  *	HPET: 0xfed00000, block id 0x8086a201 (vendor 8086)
+ *	MADT: 8 CPUs, 1 I/O APIC, local APIC 0xfee00000
  * (or "...: none (why)").  Problems are not included.  Returns the length the
  * whole text would have had, like snprintf. */
 int acpi_summary(const struct acpi_info *info, char *buf, size_t cap);

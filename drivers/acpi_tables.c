@@ -1,4 +1,5 @@
-/* ACPI table decoders and output: the FADT (PM timer) and the HPET table,
+/* ACPI table decoders and output: the FADT (PM timer) and the HPET table
+ * (the MADT has drivers/acpi_madt.c),
  * from a checked table in a buffer (drivers/acpi.c finds and checks them in
  * memory; `tickprobe acpi` and the tests hand in files), and the acpi_info
  * they fill written out as the log's JSON members or as human lines.
@@ -165,6 +166,8 @@ int acpi_decode_checked(const uint8_t *t, size_t len, const char *where,
 		}
 		return hpet_body(t, len, where, out);
 	}
+	if (!tp_memcmp(t, "APIC", 4))
+		return acpi_madt_buffer(t, len, where, addr_known, addr, out);
 	return ACPI_OTHER;
 }
 
@@ -180,6 +183,8 @@ static int decode_raw(const uint8_t *t, size_t len, const char *sig, const char 
 			where = "FADT";
 		else if (!tp_memcmp(s, "HPET", 4))
 			where = "HPET table";
+		else if (!tp_memcmp(s, "APIC", 4))
+			where = "MADT";
 		else {
 			tp_snprintf(label, sizeof label, "table '%.4s'",
 				    acpi_printable_sig(s) ? (const char *)s : "????");
@@ -190,6 +195,8 @@ static int decode_raw(const uint8_t *t, size_t len, const char *sig, const char 
 		acpi_rejected(t, len, where, why, out);
 		return ACPI_BAD;
 	}
+	if (!tp_memcmp(t, "APIC", 4)) /* it notes bytes past the Length */
+		return acpi_madt_buffer(t, len, where, false, 0, out);
 	return acpi_decode_checked(t, tp_le32(t + 4), where, false, 0, out);
 }
 
@@ -201,6 +208,11 @@ int acpi_decode_fadt(const uint8_t *t, size_t len, struct acpi_info *out)
 int acpi_decode_hpet(const uint8_t *t, size_t len, struct acpi_info *out)
 {
 	return decode_raw(t, len, "HPET", NULL, out);
+}
+
+int acpi_decode_madt(const uint8_t *t, size_t len, struct acpi_info *out)
+{
+	return decode_raw(t, len, "APIC", NULL, out);
 }
 
 int acpi_decode_table(const uint8_t *t, size_t len, const char *where, struct acpi_info *out)
@@ -259,6 +271,7 @@ void acpi_json(const struct acpi_info *info, struct json *j)
 	} else {
 		json_null(j, "hpet");
 	}
+	acpi_madt_json(&info->madt, j);
 	json_array_begin(j, "problems");
 	for (i = 0; i < info->nproblems; i++)
 		json_str(j, NULL, info->problems[i]);
@@ -298,6 +311,8 @@ int acpi_summary(const struct acpi_info *info, char *buf, size_t cap)
 		    info->hpet_tables > 1 ? ", first of several tables" : "");
 	else
 		PUT("HPET: none (%s)\n", info->hpet_none ? info->hpet_none : "unknown");
+	w = acpi_madt_summary(&info->madt, buf + (n < cap ? n : cap), n < cap ? cap - n : 0);
+	n += (size_t)(w > 0 ? w : 0);
 #undef PUT
 	return (int)n;
 }

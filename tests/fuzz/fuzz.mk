@@ -21,7 +21,7 @@
 FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
 FUZZ_DIR       := $(BUILD)/fuzz
-FUZZ_HARNESSES := acpi logread ministat options
+FUZZ_HARNESSES := acpi logread madt ministat options
 FUZZ_DATA      := tests/data
 FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -fno-math-errno -fno-omit-frame-pointer \

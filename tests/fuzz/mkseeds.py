@@ -7,6 +7,8 @@ mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
                     memories for the walk and the BIOS search (the input
                     format of fuzz_acpi.c: a mode byte, then regions
                     u64 address, u32 length, bytes)
+  OUTDIR/madt/      real MADTs of distinct shapes, with fuzz_madt.c's mode and
+                    repeat bytes in front
   OUTDIR/logread/   a real serial log and the unit test's fixture logs, each
                     with fuzz_logread.c's three setup bytes in front
   OUTDIR/ministat/  the reference data sets, two option bytes in front
@@ -92,7 +94,7 @@ def memmap(walkdir):
             addr, length, sig, name = line.split()
             blob = read(os.path.join(walkdir, 'memory', name))
             # The walk reads only the header of tables other than these.
-            if sig not in ('RSDP', 'RSDT', 'XSDT', 'FACP', 'HPET'):
+            if sig not in ('RSDP', 'RSDT', 'XSDT', 'FACP', 'HPET', 'APIC'):
                 blob = blob[:36]
             tables.append((int(addr, 16), sig, name, blob))
     tables.sort(key=lambda t: t[1] != 'RSDP')  # the RSDP first: fuzz_acpi walks from it
@@ -122,6 +124,31 @@ if os.path.isdir(fw) and os.path.isdir(bad):
         'XSDT_1.bin': read(os.path.join(bad, 'XSDT_bad_checksum.bin')),
         'FACP_2.bin': read(os.path.join(bad, 'FACP_bad_checksum.bin')),
         'HPET_1.bin': read(os.path.join(bad, 'HPET_bad_checksum.bin'))}))
+
+# ---- madt: one real MADT per (revision, entry kinds, undefined types) -------
+seen = set()
+hw = os.path.join(acpi, 'linuxhw', 'expected_madt.csv')
+with open(hw if os.path.exists(hw) else os.devnull) as f:
+    for row in csv.DictReader(f):
+        d = os.path.join(acpi, 'linuxhw', row['machine'])
+        key = (row['madt_rev'], row['n_lapic'] != '0', row['n_x2apic'] != '0',
+               row['n_enabled'] != row['n_lapic'], row['other_types'], row['n_madt'])
+        if key in seen:
+            continue
+        seen.add(key)
+        for t in ('APIC', 'APIC2'):
+            p = os.path.join(d, t + '.bin')
+            if os.path.exists(p):
+                # As found; then Length and checksum fixed, decoded twice, walked
+                # in place, and the entries laid out 8 (or 80, renumbered) times over.
+                put('madt', 'lhw-%s-%s' % (row['machine'], t), b'\x00\x00' + read(p))
+                put('madt', 'lhw-%s-%s-x8' % (row['machine'], t), b'\xff\x07' + read(p))
+                put('madt', 'lhw-%s-%s-x80' % (row['machine'], t), b'\xff\xcf' + read(p))
+for w in listdir(os.path.join(acpi, 'walk')):
+    mem = os.path.join(acpi, 'walk', w, 'memory')
+    for p in listdir(mem):
+        if p.startswith('APIC'):
+            put('madt', 'walk-%s-%s' % (w, p), b'\x0c\x00' + read(os.path.join(mem, p)))
 
 # ---- logread ----------------------------------------------------------------
 logs = []

@@ -1,6 +1,6 @@
-/* tickprobe acpi: the PM timer and HPET that the probe will find, decoded from
- * this host's tables (/sys/firmware/acpi/tables) or from dumped table files
- * (`acpidump -b` writes facp.dat, hpet.dat; linuxhw dumps hold FACP.bin).
+/* tickprobe acpi: the PM timer, HPET and CPUs that the probe will find, decoded
+ * from this host's tables (/sys/firmware/acpi/tables) or from dumped table files
+ * (`acpidump -b` writes facp.dat, hpet.dat, apic.dat; linuxhw dumps hold FACP.bin).
  * The decoding is drivers/acpi.c, the same code the image runs. */
 #include <dirent.h>
 #include <errno.h>
@@ -27,14 +27,15 @@ static const struct args_spec acpi_spec = {
 	.name = "acpi",
 	.synopsis = "[--json] [FILE|DIR]...",
 	.help = "\n"
-		"Decode the ACPI tables that locate the PM timer (FADT) and the HPET.\n"
+		"Decode the ACPI tables that locate the PM timer (FADT) and the HPET, and\n"
+		"list the CPUs and I/O APICs of the MADT (APIC).\n"
 		"With no argument, read this host's tables from " SYSFS_TABLES " (root only).\n"
-		"A FILE is one raw table: FACP/HPET from sysfs, facp.dat/hpet.dat from\n"
-		"`acpidump -b`, FACP.bin/HPET.bin; the signature inside decides what it is.\n"
-		"In a DIR, the files whose names start with facp or hpet (any case) are read.\n"
+		"A FILE is one raw table: FACP/HPET/APIC from sysfs, facp.dat/hpet.dat/apic.dat\n"
+		"from `acpidump -b`, FACP.bin/HPET.bin/APIC.bin; the signature inside decides.\n"
+		"In a DIR, the files whose names start with facp, hpet or apic (any case) are read.\n"
 		"\n"
 		"  --json   print one JSON object with the members of the log's acpi record\n"
-		"           (pm_timer, hpet, problems, ...)\n"
+		"           (pm_timer, hpet, madt, problems, ...), then cpus and ioapics\n"
 		"\n",
 	.exits = "Exit status: 0 clean, 1 usage error, 2 a path could not be read,\n"
 		 "3 a table was damaged (reported, not used).\n",
@@ -123,7 +124,7 @@ static int add_file(const char *path, struct acpi_info *info)
 		name = strrchr(name, '/') + 1;
 	snprintf(where, sizeof where, "%s", name);
 	if (acpi_decode_table(buf, len, where, info) == ACPI_OTHER)
-		fprintf(stderr, "tickprobe acpi: %s: a '%.4s' table, not FADT or HPET: skipped\n",
+		fprintf(stderr, "tickprobe acpi: %s: a '%.4s' table, not FADT, HPET or MADT: skipped\n",
 			path, (const char *)buf);
 	free(buf);
 	return 0;
@@ -131,7 +132,8 @@ static int add_file(const char *path, struct acpi_info *info)
 
 static int table_name(const struct dirent *d)
 {
-	return !strncasecmp(d->d_name, "facp", 4) || !strncasecmp(d->d_name, "hpet", 4);
+	return !strncasecmp(d->d_name, "facp", 4) || !strncasecmp(d->d_name, "hpet", 4) ||
+	       !strncasecmp(d->d_name, "apic", 4);
 }
 
 static int by_name(const struct dirent **a, const struct dirent **b)
@@ -161,8 +163,37 @@ static int add_dir(const char *path, struct acpi_info *info)
 	}
 	free(list);
 	if (!rc && !files)
-		fprintf(stderr, "tickprobe acpi: %s: no FACP or HPET table files\n", path);
+		fprintf(stderr, "tickprobe acpi: %s: no FACP, HPET or APIC table files\n", path);
 	return rc;
+}
+
+/* The MADT's CPUs and I/O APICs, one per line, in table order. */
+static void print_madt(const struct acpi_madt *d)
+{
+	unsigned i;
+
+	if (!d->present)
+		return;
+	printf("MADT: revision %u, %u bytes, OEM \"%s\" \"%s\", flags 0x%08x%s, %u entries\n",
+	       d->revision, d->length, d->oem, d->oem_table, d->flags,
+	       d->pcat_compat ? " (PCAT_COMPAT)" : "", d->entries);
+	if (d->lapic_override)
+		printf("  local APIC 0x%llx from a type 5 override (table: 0x%08x)\n",
+		       (unsigned long long)d->lapic_address, d->lapic_address32);
+	printf("CPUs: %u listed (%u disabled entries left out):\n", d->ncpus, d->disabled);
+	printf("  %4s %10s %10s  %-14s %s\n", "#", "APIC ID", "UID", "state", "entry");
+	for (i = 0; i < d->ncpus; i++) {
+		const struct madt_cpu *c = &d->cpus[i];
+		printf("  %4u %10u %10u  %-14s %s\n", i, c->apic_id, c->uid,
+		       c->enabled ? "enabled" : "online-capable", c->x2apic ? "x2APIC" : "local APIC");
+	}
+	if (d->cpus_dropped)
+		printf("  (%u more not kept)\n", d->cpus_dropped);
+	for (i = 0; i < d->nioapics; i++)
+		printf("I/O APIC %u: 0x%08x, GSI base %u\n", d->ioapics[i].id, d->ioapics[i].address,
+		       d->ioapics[i].gsi_base);
+	if (d->count[MADT_IO_APIC] > d->nioapics)
+		printf("  (%u more I/O APICs not kept)\n", d->count[MADT_IO_APIC] - d->nioapics);
 }
 
 static void print_human(const struct acpi_info *info)
@@ -176,6 +207,7 @@ static void print_human(const struct acpi_info *info)
 		       info->fadt_oem_table, info->fadt_flags);
 	acpi_summary(info, text, sizeof text);
 	fputs(text, stdout);
+	print_madt(&info->madt);
 	if (info->nproblems)
 		printf("Problems:\n");
 	for (i = 0; i < info->nproblems; i++)
@@ -186,12 +218,31 @@ static void print_human(const struct acpi_info *info)
 
 static int print_json(const struct acpi_info *info)
 {
-	static char buf[8192];
+	/* 256 CPUs of about 80 bytes each, and the acpi members. */
+	static char buf[64 * 1024];
+	const struct acpi_madt *d = &info->madt;
 	struct json j;
+	unsigned i;
 
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, NULL);
 	acpi_json(info, &j);
+	json_array_begin(&j, "cpus");
+	for (i = 0; i < d->ncpus; i++) {
+		json_object_begin(&j, NULL);
+		madt_cpu_json(&d->cpus[i], &j);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	json_array_begin(&j, "ioapics");
+	for (i = 0; i < d->nioapics; i++) {
+		json_object_begin(&j, NULL);
+		json_u64(&j, "id", d->ioapics[i].id);
+		json_u64(&j, "address", d->ioapics[i].address);
+		json_u64(&j, "gsi_base", d->ioapics[i].gsi_base);
+		json_object_end(&j);
+	}
+	json_array_end(&j);
 	json_object_end(&j);
 	if (j.overflow) {
 		fprintf(stderr, "tickprobe acpi: JSON output overflowed %zu bytes\n", sizeof buf);
