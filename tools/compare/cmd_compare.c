@@ -249,7 +249,7 @@ int cmd_compare(int argc, char **argv)
 		size_t runs = 0;
 		for (size_t i = 0; i < nfiles; i++)
 			runs += files[i].nruns;
-		logs = calloc(runs + 1, sizeof *logs);
+		logs = calloc(runs + 1, sizeof(const struct lrun *));
 		nlogs = logs ? lineup_runs(files, nfiles, logs, runs + 1) : 0;
 	}
 	if (status == EXIT_UNREADABLE || nlogs < 2) {

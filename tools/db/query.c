@@ -4,6 +4,7 @@
  * the rows; the statistics are done here, with the same ministat t table as
  * `tickprobe compare`, so a fleet verdict and a two-log verdict agree. */
 #include "tools/db/query.h"
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "probe/stats.h"
@@ -20,7 +21,11 @@ static void *xrealloc(void *p, size_t n)
 	return q;
 }
 
-static char *xstrdup(const char *s) { return s ? strcpy(xrealloc(NULL, strlen(s) + 1), s) : NULL; }
+static char *xstrdup(const char *s)
+{
+	size_t n = s ? strlen(s) + 1 : 0;
+	return s ? memcpy(xrealloc(NULL, n), s, n) : NULL;
+}
 
 double quantile_sorted(const double *v, size_t n, double q)
 {
@@ -256,6 +261,7 @@ int fleet_pair(struct store *s, const char *a, const char *b, const char *metric
 {
 	struct dvec va = { 0 }, vb = { 0 }, ratios = { 0 };
 	struct pair_machine pm = { .machine_id = -1 };
+	bool have = false;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -272,15 +278,16 @@ int fleet_pair(struct store *s, const char *a, const char *b, const char *metric
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		long long mid = sqlite3_column_int64(st, 0);
 		const char *name = (const char *)sqlite3_column_text(st, 2);
-		if (mid != pm.machine_id) {
-			if (pm.machine_id >= 0)
+		if (!have || mid != pm.machine_id) {
+			if (have)
 				finish_machine(out, &pm, &va, &vb, conf_index);
+			have = true;
 			pm.machine_id = mid;
 			pm.label = xstrdup((const char *)sqlite3_column_text(st, 1));
 		}
 		parse_numbers((const char *)sqlite3_column_text(st, 3), name && !strcmp(name, a) ? &va : &vb);
 	}
-	if (pm.machine_id >= 0)
+	if (have)
 		finish_machine(out, &pm, &va, &vb, conf_index);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
@@ -392,7 +399,9 @@ int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
 	for (size_t i = 0; i < ncells; i++)
 		m->machines_with[cells[i].col]++;
 	order = xrealloc(NULL, (m->ncounters + 1) * sizeof *order);
-	rank = xrealloc(NULL, (m->ncounters + 1) * sizeof *rank);
+	rank = calloc(m->ncounters + 1, sizeof *rank);
+	if (!rank)
+		exit(EXIT_UNREADABLE);
 	for (size_t i = 0; i < m->ncounters; i++)
 		order[i] = i;
 	qsort_r(order, m->ncounters, sizeof *order, by_presence, m);

@@ -61,7 +61,7 @@ static void one(const char *path, bool json, bool first)
 
 	b = b ? b + 1 : path;
 	if (*b >= '0' && *b <= '9')
-		number = atoi(b);
+		number = (int)strtol(b, NULL, 10);
 	if (stat(path, &st) == 0) {
 		struct tm tm;
 		localtime_r(&st.st_mtime, &tm);
@@ -133,7 +133,7 @@ int cmd_logs(int argc, char **argv)
 	if (json)
 		printf("\n]}\n");
 	else if (!files.n)
-		printf("no logs in %s%s\n", dirs.paths[0], dirs.n > 1 ? " and the others" : "");
+		printf("no logs in %s%s\n", dirs.n ? dirs.paths[0] : "?", dirs.n > 1 ? " and the others" : "");
 	loglist_free(&dirs);
 	loglist_free(&files);
 	return status;

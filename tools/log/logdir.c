@@ -75,7 +75,8 @@ static int walk(struct loglist *out, const char *dir, int depth, const char *pro
 			loglist_push(&here, path);
 	}
 	closedir(d);
-	qsort(here.paths, here.n, sizeof *here.paths, by_name);
+	if (here.n)
+		qsort(here.paths, here.n, sizeof *here.paths, by_name);
 	for (size_t i = 0; i < here.n; i++) {
 		if (is_dir(here.paths[i]))
 			status = exit_worse(status, walk(out, here.paths[i], depth + 1, prog));

@@ -260,10 +260,9 @@ static char *pages_dir(const char *out)
 	char *d = malloc(n + 16);
 	if (!d)
 		return NULL;
-	memcpy(d, out, n + 1);
-	if (n > 5 && !strcmp(d + n - 5, ".html"))
-		d[n - 5] = 0;
-	strcat(d, "-machines");
+	if (n > 5 && !strcmp(out + n - 5, ".html"))
+		n -= 5;
+	snprintf(d, n + 16, "%.*s-machines", (int)n, out);
 	return d;
 }
 
