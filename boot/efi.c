@@ -199,6 +199,21 @@ static void at_end(void *ctx, const char *status)
 		efi_screen_write(ctx, where, sizeof where - 1);
 }
 
+/* The run's buffers (about 820 KiB): pages from the firmware at run time,
+ * zeroed here.  As static data they would be stored in the binary, since
+ * gnu-efi's linker script folds .bss into .data. */
+static void *efi_alloc(void *ctx, size_t bytes)
+{
+	EFI_PHYSICAL_ADDRESS base = 0;
+	UINTN pages = (bytes + 4095) / 4096;
+
+	(void)ctx;
+	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base) != EFI_SUCCESS)
+		return NULL;
+	ZeroMem((void *)(UINTN)base, pages * 4096);
+	return (void *)(UINTN)base;
+}
+
 /* tickprobe_main never returns, so the switch to the new stack needs no way
  * back.  The old frame stays allocated and untouched. */
 __attribute__((noreturn)) static void run_core(void)
@@ -253,9 +268,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	}
 	if (screen) {
 		uefi_call_wrapper(screen->ClearScreen, 1, screen);
-		bi.screen_write = efi_screen_write;
-		bi.screen_ctx = screen;
+		bi.consoles[bi.n_consoles++] = (struct console){ "screen", efi_screen_write, screen, false, true };
 	}
+	bi.alloc = efi_alloc;
 	bi.at_end = at_end;
+	bi.at_end_ctx = screen;
 	run_core();
 }

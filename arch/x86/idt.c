@@ -19,6 +19,7 @@ void exception_dispatch(struct exception_frame *f);
 
 static struct gate idt[256] __attribute__((aligned(16)));
 static exception_hook report;
+static void *report_ctx;
 static void *volatile resume_at;
 static volatile int *volatile resume_flag;
 static volatile int depth;
@@ -40,12 +41,13 @@ const char *exception_name(uint64_t vector)
 	return vector < 32 ? names[vector] : "interrupt";
 }
 
-void idt_install(exception_hook hook)
+void idt_install(exception_hook hook, void *ctx)
 {
 	struct idt_pointer old, now;
 	uint16_t cs;
 
 	report = hook;
+	report_ctx = ctx;
 	__asm__ volatile("sidt %0" : "=m"(old));
 	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
 	tp_memset(idt, 0, sizeof idt);
@@ -94,7 +96,7 @@ void exception_dispatch(struct exception_frame *f)
 	if (depth++ || !report)
 		for (;;)
 			__asm__ volatile("cli; hlt");
-	report(f);
+	report(report_ctx, f);
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }
