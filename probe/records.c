@@ -98,7 +98,7 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		json_u64(j, "insns", (uint64_t)w->insns);
 	if (w->more)
 		w->more(j, w->more_ctx);
-	if (!w->healthy || !f || !f->cost->count) {
+	if (!w->healthy || !f || !f->cost || !f->cost->count) {
 		json_u64(j, "samples", 0);
 		return;
 	}

@@ -57,28 +57,32 @@ void run_calibrate(struct run *r)
 void run_choose_bracket(struct run *r)
 {
 	const struct platform *p = r->p;
+	/* A platform that names no bracket has the clock's own. */
+	const struct platform_bracket own = { r->clock.bracket_name, r->clock.bracket };
+	const struct platform_bracket *list = p->n_brackets ? p->brackets : &own;
 	struct overhead_candidate cand[8];
 	struct counter empty = { .name = "empty", .read = r->clock.empty };
-	unsigned n = p->n_brackets < 8 ? p->n_brackets : 8, best = 0;
+	unsigned n = p->n_brackets < 8 ? (p->n_brackets ? p->n_brackets : 1) : 8, best = 0;
 
 	r->step = "harness overhead";
+	tp_memset(cand, 0, sizeof cand);
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t lo = ~0ull, hi = 0;
-		r->clock.bracket = p->brackets[k].fn;
+		r->clock.bracket = list[k].fn;
 		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
 				&r->result);
 		for (uint32_t i = 0; i < r->result.rounds; i++) {
 			lo = r->result.round_min[i] < lo ? r->result.round_min[i] : lo;
 			hi = r->result.round_min[i] > hi ? r->result.round_min[i] : hi;
 		}
-		cand[k] = (struct overhead_candidate){ p->brackets[k].name, r->cost->min,
+		cand[k] = (struct overhead_candidate){ list[k].name, r->cost->min,
 						       hist_quantile(r->cost, 500000), hi - lo };
 		if (k == 0 || cand[k].round_min_spread < cand[best].round_min_spread ||
 		    (cand[k].round_min_spread == cand[best].round_min_spread && cand[k].min < cand[best].min))
 			best = k;
 	}
-	r->clock.bracket = p->brackets[best].fn;
-	r->clock.bracket_name = p->brackets[best].name;
+	r->clock.bracket = list[best].fn;
+	r->clock.bracket_name = list[best].name;
 	if (best != n - 1) /* the histogram in hand is another bracket's */
 		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
 				&r->result);

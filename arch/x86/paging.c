@@ -48,7 +48,7 @@ static bool translate(uint64_t va, int levels, uint64_t *pa, uint64_t *page)
 
 bool phys_mapped(uint64_t addr, uint64_t len)
 {
-	int levels = read_cr4() & CR4_LA57 ? 5 : 4;
+	int levels = (read_cr4() & CR4_LA57) ? 5 : 4;
 	uint64_t last = addr + (len ? len - 1 : 0);
 
 	if (last < addr)
@@ -57,8 +57,8 @@ bool phys_mapped(uint64_t addr, uint64_t len)
 		uint64_t pa, page, next;
 		if (!translate(va, levels, &pa, &page) || pa != va)
 			return false;
-		next = (va | (page - 1)) + 1;
-		if (next == 0 || next > last)
+		next = (va | (page - 1)) + 1; /* va is below 2^56: no wrap */
+		if (next > last)
 			return true;
 		va = next;
 	}
