@@ -37,8 +37,11 @@ KERNEL_CFLAGS := $(KERNEL_COMMON) -fno-pic -fno-pie -mcmodel=small
 EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
 	-I/usr/include/efi -I/usr/include/efi/x86_64
 
+# Only what the image calls goes into it: the log reader, the JSON parser and
+# the statistics serve the host tool and the tests alone.
+HOST_ONLY_SRC := probe/logread.c probe/json_parse.c probe/stats.c
 SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) \
-	$(wildcard drivers/*.c) $(wildcard probe/*.c)
+	$(wildcard drivers/*.c) $(filter-out $(HOST_ONLY_SRC),$(wildcard probe/*.c))
 KERNEL_SRC := boot/multiboot.S boot/bios.c $(SHARED_SRC)
 EFI_SRC    := $(wildcard boot/efi*.c) $(SHARED_SRC)
 

@@ -16,9 +16,12 @@
 #define CMDLINE_MAX 512
 #define CFG_FILE_MAX (16 * 1024)
 
-static struct boot_info bi;
-static struct efi_cfg cfg;
-static char cmdline[CMDLINE_MAX];
+/* The one struct this part owns. */
+static struct {
+	struct boot_info bi;
+	struct efi_cfg cfg;
+	char cmdline[CMDLINE_MAX];
+} efi;
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
 static EFI_GUID acpi10_guid = ACPI_TABLE_GUID;
@@ -179,11 +182,11 @@ static void read_config(EFI_LOADED_IMAGE *li)
 		return;
 	image_dir(li, dir, sizeof dir / sizeof dir[0]);
 	if ((text = read_file(root, dir, L"presets.cfg", &len))) {
-		cfg_parse_presets(&cfg, text, len);
+		cfg_parse_presets(&efi.cfg, text, len);
 		FreePool(text);
 	}
 	if ((text = read_file(root, dir, L"tickprobe.env", &len))) {
-		cfg_parse_env(&cfg, text, len);
+		cfg_parse_env(&efi.cfg, text, len);
 		FreePool(text);
 	}
 	uefi_call_wrapper(root->Close, 1, root);
@@ -199,6 +202,21 @@ static void at_end(void *ctx, const char *status)
 		efi_screen_write(ctx, where, sizeof where - 1);
 }
 
+/* The run's buffers (about 820 KiB): pages from the firmware at run time,
+ * zeroed here.  As static data they would be stored in the binary, since
+ * gnu-efi's linker script folds .bss into .data. */
+static void *efi_alloc(void *ctx, size_t bytes)
+{
+	EFI_PHYSICAL_ADDRESS base = 0;
+	UINTN pages = (bytes + 4095) / 4096;
+
+	(void)ctx;
+	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base) != EFI_SUCCESS)
+		return NULL;
+	ZeroMem((void *)(UINTN)base, pages * 4096);
+	return (void *)(UINTN)base;
+}
+
 /* tickprobe_main never returns, so the switch to the new stack needs no way
  * back.  The old frame stays allocated and untouched. */
 __attribute__((noreturn)) static void run_core(void)
@@ -207,14 +225,14 @@ __attribute__((noreturn)) static void run_core(void)
 	uint64_t top;
 
 	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, (UINTN)STACK_PAGES, &base) != EFI_SUCCESS)
-		tickprobe_main(&bi); /* the firmware stack, then */
+		tickprobe_main(&efi.bi); /* the firmware stack, then */
 	top = base + STACK_PAGES * 4096ull;
 	__asm__ volatile("mov %0, %%rsp\n\t"
 			 "xor %%ebp, %%ebp\n\t"
 			 "call tickprobe_main\n\t"
 			 "ud2"
 			 :
-			 : "r"(top), "D"(&bi)
+			 : "r"(top), "D"(&efi.bi)
 			 : "memory");
 	__builtin_unreachable();
 }
@@ -231,31 +249,32 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	 * long preset would be reset in the middle of a measurement. */
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0ull, 0, NULL);
 
-	bi.boot = "uefi";
-	bi.boot_services = "active";
-	bi.rsdp = find_rsdp();
-	bi.memory_mib = memory_mib();
+	efi.bi.boot = "uefi";
+	efi.bi.boot_services = "active";
+	efi.bi.rsdp = find_rsdp();
+	efi.bi.memory_mib = memory_mib();
 	screen = efi_find_screen();
-	cfg_init(&cfg);
+	cfg_init(&efi.cfg);
 
 	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) == EFI_SUCCESS &&
-	    load_options(li, cmdline, sizeof cmdline)) {
-		bi.cmdline = cmdline;
+	    load_options(li, efi.cmdline, sizeof efi.cmdline)) {
+		efi.bi.cmdline = efi.cmdline;
 	} else {
 		int pick;
 		if (li)
 			read_config(li);
 		/* Headless with a serial console: the menu goes to ConOut, and so
 		 * shows in the serial capture before the log's begin record. */
-		pick = efi_menu(screen ? screen : ST->ConOut, &cfg);
-		cfg_cmdline(&cfg, pick, cmdline, sizeof cmdline);
-		bi.cmdline = cmdline;
+		pick = efi_menu(screen ? screen : ST->ConOut, &efi.cfg);
+		cfg_cmdline(&efi.cfg, pick, efi.cmdline, sizeof efi.cmdline);
+		efi.bi.cmdline = efi.cmdline;
 	}
 	if (screen) {
 		uefi_call_wrapper(screen->ClearScreen, 1, screen);
-		bi.screen_write = efi_screen_write;
-		bi.screen_ctx = screen;
+		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "screen", efi_screen_write, screen, false, true };
 	}
-	bi.at_end = at_end;
+	efi.bi.alloc = efi_alloc;
+	efi.bi.at_end = at_end;
+	efi.bi.at_end_ctx = screen;
 	run_core();
 }

@@ -1,4 +1,5 @@
 #include "drivers/acpi_pm.h"
+#include "arch/x86/paging.h"
 #include "probe/fmt.h"
 #include "probe/util.h"
 
@@ -65,9 +66,11 @@ __asm__(".text\n"
  * 1 (address) + 6 (setup) + 12 (one triple, jz taken) + 2 (result). */
 #define SAFE_INSNS 21
 
-void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits,
-		   const char *why_absent, struct counter *fast, struct counter *safe)
+void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits, const char *why_absent,
+		   struct counter d[ACPI_PM_COUNTERS], struct counter_state s[ACPI_PM_COUNTERS])
 {
+	struct counter *fast = &d[0], *safe = &d[1];
+
 	counter_describe(fast, "acpi-fast", mmio ? acpi_pm_read_mmio : acpi_pm_read_io,
 			 3 /* address, load, mask */,
 			 mmio ? "one 32-bit MMIO load, masked to the timer width"
@@ -79,9 +82,15 @@ void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits,
 	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;
 	fast->nominal_hz = safe->nominal_hz = ACPI_PM_HZ;
 	fast->is_counter = safe->is_counter = true;
-	fast->present = safe->present = present && address;
-	if (!fast->present) {
-		tp_snprintf(fast->reason, sizeof fast->reason, "%s", why_absent ? why_absent : "no PM timer in the FADT");
-		tp_memcpy(safe->reason, fast->reason, sizeof safe->reason);
+	counter_state_init(&s[0]);
+	s[0].present = present && address;
+	if (!s[0].present)
+		tp_snprintf(s[0].reason, sizeof s[0].reason, "%s", why_absent ? why_absent : "no PM timer in the FADT");
+	else if (mmio && !phys_mapped(address, 4)) {
+		s[0].present = false;
+		tp_snprintf(s[0].reason, sizeof s[0].reason,
+			    "PM timer at 0x%llx cannot be reached: the address is outside this boot's memory map",
+			    (unsigned long long)address);
 	}
+	s[1] = s[0];
 }

@@ -1,5 +1,6 @@
 #include "drivers/hpet.h"
 #include "arch/x86/cpu.h"
+#include "arch/x86/paging.h"
 #include "probe/fmt.h"
 #include "probe/util.h"
 
@@ -8,6 +9,7 @@
 #define HPET_COUNTER 0xf0
 #define CAP_COUNT_SIZE (1u << 13)
 #define MAX_PERIOD_FS 100000000u /* the spec: at most 100 ns a tick, 10 MHz at least */
+#define HPET_BLOCK_LEN 1024     /* the register block: 1 KiB */
 
 uint64_t hpet_read32(const struct counter *c);
 uint64_t hpet_read64(const struct counter *c);
@@ -21,21 +23,24 @@ __asm__(".text\n"
 	"	mov 0xf0(%rax), %rax\n"
 	"	ret\n");
 
-static void absent(struct counter *c, const char *why)
+static void absent(struct counter_state *s, const char *why)
 {
-	c->present = false;
-	tp_snprintf(c->reason, sizeof c->reason, "%s", why);
+	s->present = false;
+	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
 }
 
-void hpet_setup(uint64_t base, const char *why_absent, struct counter *h32, struct counter *h64)
+void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COUNTERS],
+		struct counter_state s[HPET_COUNTERS])
 {
+	struct counter *h32 = &d[0], *h64 = &d[1];
 	uint32_t cap = 0, period = 0;
 	uint64_t start;
 	char why[112];
 
 	counter_describe(h32, "hpet", hpet_read32, 2, "32-bit MMIO load of the main counter (base + 0xF0)");
 	counter_describe(h64, "hpet64", hpet_read64, 2, "64-bit MMIO load of the main counter (base + 0xF0)");
-	h32->present = h64->present = false; /* until the block answers */
+	counter_state_init(&s[0]);
+	counter_state_init(&s[1]);
 	h32->width = 32;
 	h64->width = 64;
 	h32->is_counter = h64->is_counter = true;
@@ -44,8 +49,15 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter *h32, stru
 	h64->mask = ~0ull;
 	if (!base) {
 		tp_snprintf(why, sizeof why, "no HPET: %s", why_absent ? why_absent : "no table in ACPI");
-		absent(h32, why);
-		absent(h64, why);
+		absent(&s[0], why);
+		absent(&s[1], why);
+		return;
+	}
+	if (!phys_mapped(base, HPET_BLOCK_LEN)) {
+		tp_snprintf(why, sizeof why, "HPET at 0x%llx cannot be reached: the address is outside this boot's memory map",
+			    (unsigned long long)base);
+		absent(&s[0], why);
+		absent(&s[1], why);
 		return;
 	}
 
@@ -64,25 +76,24 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter *h32, stru
 	if (cap == 0xffffffffu && period == 0xffffffffu) {
 		tp_snprintf(why, sizeof why, "HPET at 0x%llx reads all-ones: nothing answers there",
 			    (unsigned long long)base);
-		absent(h32, why);
-		absent(h64, why);
+		absent(&s[0], why);
+		absent(&s[1], why);
 		return;
 	}
 	if (!period || period > MAX_PERIOD_FS) {
 		tp_snprintf(why, sizeof why, "HPET at 0x%llx: period %u fs is outside 1..100000000",
 			    (unsigned long long)base, period);
-		absent(h32, why);
-		absent(h64, why);
+		absent(&s[0], why);
+		absent(&s[1], why);
 		return;
 	}
-	h32->present = h64->present = true;
 	h32->nominal_hz = h64->nominal_hz = (1000000000000000ull + period / 2) / period;
 	if (!(cap & CAP_COUNT_SIZE))
-		absent(h64, "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
+		absent(&s[1], "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
 
 	if (!(mmio_read32(base + HPET_CONFIG) & 1)) {
 		mmio_write32(base + HPET_CONFIG, mmio_read32(base + HPET_CONFIG) | 1);
-		tp_snprintf(h32->note, sizeof h32->note, "the counter was halted; tickprobe started it");
-		tp_memcpy(h64->note, h32->note, sizeof h64->note);
+		tp_snprintf(s[0].note, sizeof s[0].note, "the counter was halted; tickprobe started it");
+		tp_memcpy(s[1].note, s[0].note, sizeof s[1].note);
 	}
 }

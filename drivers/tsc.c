@@ -37,14 +37,16 @@ static void describe(struct counter *c, const char *name, counter_read_fn fn, un
 	c->is_counter = true;
 }
 
-void tsc_describe(struct counter *tsc, struct counter *rdtscp, struct counter *lfence)
+void tsc_describe(struct counter d[TSC_COUNTERS], struct counter_state s[TSC_COUNTERS])
 {
-	describe(tsc, "tsc", tsc_read_rdtsc, 3, "rdtsc, EDX:EAX joined");
-	describe(rdtscp, "rdtscp", tsc_read_rdtscp, 3, "rdtscp (waits for earlier instructions), EDX:EAX joined");
-	describe(lfence, "tsc-lfence", tsc_read_lfence, 4, "lfence; rdtsc (Linux's rdtsc_ordered)");
+	describe(&d[0], "tsc", tsc_read_rdtsc, 3, "rdtsc, EDX:EAX joined");
+	describe(&d[1], "rdtscp", tsc_read_rdtscp, 3, "rdtscp (waits for earlier instructions), EDX:EAX joined");
+	describe(&d[2], "tsc-lfence", tsc_read_lfence, 4, "lfence; rdtsc (Linux's rdtsc_ordered)");
+	for (int i = 0; i < TSC_COUNTERS; i++)
+		counter_state_init(&s[i]);
 	if (!cpu_has_rdtscp()) {
-		rdtscp->present = false;
-		tp_memcpy(rdtscp->reason, "CPUID 0x80000001 EDX bit 27: no RDTSCP", 39);
+		s[1].present = false;
+		tp_memcpy(s[1].reason, "CPUID 0x80000001 EDX bit 27: no RDTSCP", 39);
 	}
 }
 

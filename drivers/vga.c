@@ -7,7 +7,10 @@
 #define ATTR 0x07 /* light grey on black */
 
 static volatile uint16_t *const screen = (volatile uint16_t *)0xB8000;
-static int row, col;
+/* The cursor: the one state this part owns. */
+static struct {
+	int row, col;
+} vga;
 
 static void scroll(void)
 {
@@ -15,12 +18,12 @@ static void scroll(void)
 		screen[i] = screen[i + COLS];
 	for (int i = (ROWS - 1) * COLS; i < ROWS * COLS; i++)
 		screen[i] = ATTR << 8 | ' ';
-	row = ROWS - 1;
+	vga.row = ROWS - 1;
 }
 
 static void cursor(void)
 {
-	uint16_t pos = (uint16_t)(row * COLS + col);
+	uint16_t pos = (uint16_t)(vga.row * COLS + vga.col);
 	outb(0x3d4, 0x0f);
 	outb(0x3d5, pos & 0xff);
 	outb(0x3d4, 0x0e);
@@ -31,7 +34,7 @@ void vga_init(void)
 {
 	for (int i = 0; i < ROWS * COLS; i++)
 		screen[i] = ATTR << 8 | ' ';
-	row = col = 0;
+	vga.row = vga.col = 0;
 	cursor();
 }
 
@@ -41,20 +44,20 @@ void vga_write(void *ctx, const char *s, size_t n)
 	while (n--) {
 		char c = *s++;
 		if (c == '\n') {
-			col = 0;
-			row++;
+			vga.col = 0;
+			vga.row++;
 		} else if (c == '\r') {
-			col = 0;
+			vga.col = 0;
 		} else {
-			if (col == COLS) {
-				col = 0;
-				row++;
+			if (vga.col == COLS) {
+				vga.col = 0;
+				vga.row++;
 			}
-			if (row == ROWS)
+			if (vga.row == ROWS)
 				scroll();
-			screen[row * COLS + col++] = (uint16_t)(ATTR << 8 | (uint8_t)c);
+			screen[vga.row * COLS + vga.col++] = (uint16_t)(ATTR << 8 | (uint8_t)c);
 		}
-		if (row == ROWS)
+		if (vga.row == ROWS)
 			scroll();
 	}
 	cursor();

@@ -5,6 +5,6 @@
 #include <stddef.h>
 
 void vga_init(void);
-void vga_write(void *ctx, const char *s, size_t n); /* fits struct boot_info.screen_write */
+void vga_write(void *ctx, const char *s, size_t n); /* fits struct console.write */
 
 #endif

@@ -3,19 +3,20 @@
 #include "probe/util.h"
 
 struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_claims *claims,
-				const struct probe_clock *pc, uint32_t window_ms, void (*say)(const char *line))
+				const struct probe_clock *pc, uint32_t window_ms,
+				void (*say)(void *say_ctx, const char *line), void *say_ctx)
 {
 	struct tsc_choice best = { 0, -1, "none", NULL };
 	char why[112];
 
 	for (int k = 0; k < n; k++) {
-		struct counter *c = cal[k].c;
+		const struct counter *c = cal[k].c;
 		cal[k].ok = false;
-		if (!c->healthy)
+		if (!cal[k].s->healthy)
 			continue;
 		cal[k].ok = counter_rate(c, pc, c->nominal_hz * window_ms / 1000, &cal[k].rate, why, sizeof why);
 		if (!cal[k].ok) {
-			say(why);
+			say(say_ctx, why);
 			continue;
 		}
 		if (!best.reference || cal[k].rate.err_ppm < best.err_ppm)
@@ -64,8 +65,8 @@ void record_tsc(struct log *l, const struct tsc_choice *t, const struct calibrat
 	log_end(l);
 }
 
-void frequency_check(struct counter *c, const struct calibrator *cal, const struct tsc_choice *tsc,
-		     struct freq_check *f)
+void frequency_check(const struct counter *c, struct counter_state *s, const struct calibrator *cal,
+		     const struct tsc_choice *tsc, struct freq_check *f)
 {
 	tp_memset(f, 0, sizeof *f);
 	if (c->tsc_based || !c->is_counter || !cal || !cal->ok || tsc->hz <= 0)
@@ -81,8 +82,8 @@ void frequency_check(struct counter *c, const struct calibrator *cal, const stru
 		   : __builtin_sqrt(cal->rate.err_ppm * cal->rate.err_ppm +
 				    (tsc->err_ppm > 0 ? tsc->err_ppm * tsc->err_ppm : 0));
 	if (f->ppm > PLAUSIBLE_PPM || f->ppm < -PLAUSIBLE_PPM) {
-		c->healthy = false;
-		tp_snprintf(c->reason, sizeof c->reason, "%s counts at %.0f Hz, nominal %llu Hz (%.0f ppm)",
+		s->healthy = false;
+		tp_snprintf(s->reason, sizeof s->reason, "%s counts at %.0f Hz, nominal %llu Hz (%.0f ppm)",
 			    c->name, f->measured_hz, (unsigned long long)c->nominal_hz, f->ppm);
 	}
 }

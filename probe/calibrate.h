@@ -22,7 +22,8 @@ struct tsc_claims {
 };
 
 struct calibrator {
-	struct counter *c;
+	const struct counter *c;
+	const struct counter_state *s; /* only its health is read */
 	const char *source; /* the source's name in the tsc record: "hpet", "pm_timer", "pit" */
 	struct rate rate;
 	bool ok;
@@ -39,17 +40,18 @@ struct tsc_choice {
  * to be: far outside any crystal's tolerance, inside any real fault. */
 #define PLAUSIBLE_PPM 20000.0
 
-/* Times each healthy calibrator over window_ms; say() gets a line for each
- * one that fails.  pc's wait bounds must cover the window. */
+/* Times each healthy calibrator over window_ms; say(say_ctx, line) gets a
+ * line for each one that fails.  pc's wait bounds must cover the window. */
 struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_claims *claims,
-				const struct probe_clock *pc, uint32_t window_ms, void (*say)(const char *line));
+				const struct probe_clock *pc, uint32_t window_ms,
+				void (*say)(void *say_ctx, const char *line), void *say_ctx);
 
 void record_tsc(struct log *l, const struct tsc_choice *t, const struct calibrator *cal, int n,
 		const struct tsc_claims *claims, uint32_t window_ms, bool invariant);
 
 /* c's measured frequency through cal (the calibrator timing the same device;
- * NULL: none), against nominal.  Marks c unhealthy when implausible. */
-void frequency_check(struct counter *c, const struct calibrator *cal, const struct tsc_choice *tsc,
-		     struct freq_check *f);
+ * NULL: none), against nominal.  Marks s unhealthy when implausible. */
+void frequency_check(const struct counter *c, struct counter_state *s, const struct calibrator *cal,
+		     const struct tsc_choice *tsc, struct freq_check *f);
 
 #endif

@@ -1,7 +1,11 @@
 /* A counter descriptor, in the spirit of FreeBSD's struct timecounter: what
  * the counter is called, how one read is done, its width and its nominal
  * frequency.  One descriptor per read path: "hpet" and "hpet64" read the same
- * device two ways and get one each. */
+ * device two ways and get one each.
+ *
+ * The descriptor is filled once, by its driver's setup, and is constant for
+ * the rest of the run; what the run finds out about the counter (there, and
+ * healthy, and why not) is its struct counter_state, kept by the run. */
 #ifndef PROBE_COUNTER_H
 #define PROBE_COUNTER_H
 
@@ -29,11 +33,16 @@ struct counter {
 	                       * exact cost under qemu -icount shift=0 */
 	bool tsc_based;       /* counts TSC cycles: no frequency check of its own */
 	bool is_counter;      /* a counter (delta/frequency checks apply), not a bare port access */
+};
 
-	bool present;         /* the hardware is there */
-	bool healthy;         /* and it passed the checks */
-	char reason[112];     /* why not, when !present or !healthy */
-	char note[112];       /* something worth saying even when healthy */
+#define COUNTER_TEXT 112
+
+/* What a run finds out about one counter. */
+struct counter_state {
+	bool present;              /* the hardware is there */
+	bool healthy;              /* and it passed the checks */
+	char reason[COUNTER_TEXT]; /* why not, when !present or !healthy */
+	char note[COUNTER_TEXT];   /* something worth saying even when healthy */
 };
 
 #define COUNTER_HW_OFFSET 0
@@ -41,8 +50,7 @@ struct counter {
 _Static_assert(__builtin_offsetof(struct counter, hw) == COUNTER_HW_OFFSET, "read functions load hw at 0");
 _Static_assert(__builtin_offsetof(struct counter, mask) == COUNTER_MASK_OFFSET, "read functions load mask at 8");
 
-/* A fresh descriptor: zero but for what every read path has; present until
- * its driver finds otherwise. */
+/* A fresh descriptor: zero but for what every read path has. */
 static inline void counter_describe(struct counter *c, const char *name, counter_read_fn read,
 				    unsigned insns, const char *method)
 {
@@ -51,7 +59,13 @@ static inline void counter_describe(struct counter *c, const char *name, counter
 	c->read = read;
 	c->insns = insns;
 	c->method = method;
-	c->present = true;
+}
+
+/* A fresh state: present until its driver finds otherwise, not yet checked. */
+static inline void counter_state_init(struct counter_state *s)
+{
+	tp_memset(s, 0, sizeof *s);
+	s->present = true;
 }
 
 #endif

@@ -19,24 +19,24 @@ static const char *where(const struct counter *c, char *buf, unsigned cap)
 	return buf;
 }
 
-bool counter_check(struct counter *c, const struct probe_clock *pc)
+bool counter_check(const struct counter *c, struct counter_state *s, const struct probe_clock *pc)
 {
 	char at[48];
 	uint64_t v0, v, prev, start, backwards = 0, ones = 0;
 	uint64_t loops;
 
-	c->healthy = false;
-	if (!c->present)
+	s->healthy = false;
+	if (!s->present)
 		return false;
 	if (!c->is_counter) { /* a bare port access: nothing to count */
-		c->healthy = true;
+		s->healthy = true;
 		return true;
 	}
 	for (int i = 0; i < ALL_ONES_READS; i++)
 		if ((c->read(c) & c->mask) == c->mask)
 			ones++;
 	if (ones == ALL_ONES_READS && c->mask != ~0ull) {
-		tp_snprintf(c->reason, sizeof c->reason, "%s reads 0x%llx (all ones): nothing answers",
+		tp_snprintf(s->reason, sizeof s->reason, "%s reads 0x%llx (all ones): nothing answers",
 			    where(c, at, sizeof at), (unsigned long long)c->mask);
 		return false;
 	}
@@ -49,7 +49,7 @@ bool counter_check(struct counter *c, const struct probe_clock *pc)
 		if (v != v0)
 			break;
 		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
-			tp_snprintf(c->reason, sizeof c->reason,
+			tp_snprintf(s->reason, sizeof s->reason,
 				    "%s does not count (stuck at 0x%llx for %llu reads, %llu TSC cycles)",
 				    where(c, at, sizeof at), (unsigned long long)v0,
 				    (unsigned long long)loops, (unsigned long long)(pc->tsc() - start));
@@ -67,11 +67,11 @@ bool counter_check(struct counter *c, const struct probe_clock *pc)
 		prev = v;
 	}
 	if (backwards) {
-		tp_snprintf(c->reason, sizeof c->reason, "%s went backwards %llu times in %d reads", c->name,
+		tp_snprintf(s->reason, sizeof s->reason, "%s went backwards %llu times in %d reads", c->name,
 			    (unsigned long long)backwards, MONOTONIC_READS);
 		return false;
 	}
-	c->healthy = true;
+	s->healthy = true;
 	return true;
 }
 
@@ -176,27 +176,18 @@ void measure_deltas(const struct counter *c, uint64_t *values, uint32_t n, struc
 	}
 }
 
-static void outliers(const struct hist *h, struct measure_result *r)
+/* The MEASURE_LARGEST largest costs, exact (a histogram bucket above
+ * HIST_EXACT would give only its lower bound), largest first. */
+static void keep_largest(struct measure_result *r, uint64_t cycles)
 {
-	uint64_t p50 = hist_quantile(h, 500000), limit = 10 * (p50 ? p50 : 1);
-	uint64_t value, count;
-	size_t cursor = 0;
+	int i;
 
-	r->n_largest = 0;
-	r->over_10x_p50 = 0;
-	/* Ascending bins: the last MEASURE_LARGEST samples seen are the largest. */
-	while (hist_next(h, &cursor, &value, &count)) {
-		if (value > limit)
-			r->over_10x_p50 += count;
-		for (uint64_t k = 0; k < count && k < MEASURE_LARGEST; k++) {
-			if (r->n_largest == MEASURE_LARGEST) {
-				for (int i = 1; i < MEASURE_LARGEST; i++)
-					r->largest[i - 1] = r->largest[i];
-				r->n_largest--;
-			}
-			r->largest[r->n_largest++] = value;
-		}
-	}
+	if (r->n_largest == MEASURE_LARGEST && cycles <= r->largest[MEASURE_LARGEST - 1])
+		return;
+	i = r->n_largest < MEASURE_LARGEST ? r->n_largest++ : MEASURE_LARGEST - 1;
+	for (; i > 0 && r->largest[i - 1] < cycles; i--)
+		r->largest[i] = r->largest[i - 1];
+	r->largest[i] = cycles;
 }
 
 void measure_counter(const struct counter *c, const struct probe_clock *pc, uint64_t subtract,
@@ -235,6 +226,7 @@ void measure_counter(const struct counter *c, const struct probe_clock *pc, uint
 			if (raw && r->n_raw < raw_cap)
 				raw[r->n_raw++] = cycles > 0xffffffffu ? 0xffffffffu : (uint32_t)cycles;
 			hist_add(round, cycles);
+			keep_largest(r, cycles);
 		}
 		r->round_min[i] = round->min;
 		r->round_p50[i] = hist_quantile(round, 500000);
@@ -246,5 +238,4 @@ void measure_counter(const struct counter *c, const struct probe_clock *pc, uint
 	r->tp_cycles = pc->block(fn, c, r->tp_reads);
 	if (r->smi_valid)
 		r->smi_valid = pc->smi_count(&r->smi_after);
-	outliers(cost, r);
 }

@@ -45,17 +45,16 @@ struct measure_result {
 	uint64_t tp_reads, tp_cycles;           /* throughput block */
 	bool delta_valid;
 	struct delta_summary delta;
-	uint64_t largest[MEASURE_LARGEST];
+	uint64_t largest[MEASURE_LARGEST]; /* the largest costs, exact, largest first */
 	int n_largest;
-	uint64_t over_10x_p50;
 	bool smi_valid;
 	uint64_t smi_before, smi_after;
 	uint32_t n_raw; /* raw costs kept in the caller's buffer */
 };
 
 /* Health: present, not all-ones, counting, monotonic over many reads (with
- * the width's wrap understood).  Sets c->healthy and c->reason. */
-bool counter_check(struct counter *c, const struct probe_clock *pc);
+ * the width's wrap understood).  Sets s->healthy and s->reason. */
+bool counter_check(const struct counter *c, struct counter_state *s, const struct probe_clock *pc);
 
 /* Counter ticks per TSC cycle over a window of at least window_ticks, with
  * each end taken at the tightest of several bracketed reads. */

@@ -54,119 +54,174 @@ static void json_modes(struct json *j, const struct hist *h)
 	json_array_end(j);
 }
 
-static void write_timer(struct json *j, const struct counter *c, const struct measure_result *r,
-			const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples,
-			bool with_hist);
-
-void record_timer(struct log *l, const struct counter *c, const struct measure_result *r,
-		  const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples)
+uint64_t timer_over_10x_p50(const struct hist *h)
 {
-	struct json *j = log_begin(l, "timer");
+	/* Two rules were once in use for a p50 of 0: a limit of 10 (this one)
+	 * and a limit of 1.  Ten times the p50 taken at the histogram's one-cycle
+	 * resolution keeps the limit where a p50 of 1 puts it; a limit of 1
+	 * would count a 2-cycle sample as a tenfold outlier. */
+	uint64_t p50 = hist_quantile(h, 500000), limit = 10 * (p50 ? p50 : 1);
+	uint64_t value, count, over = 0;
+	size_t cursor = 0;
 
-	write_timer(j, c, r, cost, f, tsc_hz, samples, true);
+	while (hist_next(h, &cursor, &value, &count))
+		if (value > limit)
+			over += count;
+	return over;
+}
+
+void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
+		   timer_hist_fn hist, const void *hist_ctx)
+{
+	const struct freq_check *fq = f ? f->freq : NULL;
+	double hz = f ? f->tsc_hz : 0;
+
+	json_str(j, "name", w->name);
+	if (w->call) {
+		json_str(j, "clocksource", w->clocksource);
+		json_str(j, "call", w->call);
+	}
+	json_bool(j, "present", w->present);
+	json_bool(j, "healthy", w->healthy);
+	if (!w->healthy)
+		json_str(j, "reason", w->reason && w->reason[0] ? w->reason : "not measured");
+	if (w->note && w->note[0])
+		json_str(j, "note", w->note);
+	json_str(j, "method", w->method);
+	if (w->width)
+		json_u64(j, "width", w->width);
+	else
+		json_null(j, "width");
+	if (w->address)
+		json_u64(j, "address", w->address);
+	if (w->insns >= 0)
+		json_u64(j, "insns", (uint64_t)w->insns);
+	if (w->more)
+		w->more(j, w->more_ctx);
+	if (!w->healthy || !f || !f->cost || !f->cost->count) {
+		json_u64(j, "samples", 0);
+		return;
+	}
+	json_u64(j, "samples", f->cost->count);
+	json_u64(j, "samples_requested", f->samples_requested);
+	json_u64(j, "overhead_cycles", f->subtracted);
+	json_u64(j, "clamped", f->clamped);
+	json_cost(j, "cost_cycles", f->cost, 0);
+	json_cost(j, "cost_ns", f->cost, hz > 0 ? hz : -1);
+	hist(j, f->cost, hist_ctx);
+	json_modes(j, f->cost);
+
+	json_object_begin(j, "throughput");
+	json_u64(j, "reads", f->tp_reads);
+	json_u64(j, "cycles", f->tp_cycles);
+	json_fixed(j, "reads_per_s", f->tp_cycles && hz > 0 ? (double)f->tp_reads * hz / (double)f->tp_cycles : __builtin_nan(""), 1);
+	json_object_end(j);
+
+	json_array_begin(j, "rounds");
+	for (uint32_t i = 0; i < f->rounds; i++) {
+		json_object_begin(j, NULL);
+		json_fixed(j, "p50", f->round_p50_ns[i], 2);
+		json_fixed(j, "mean", f->round_mean_ns[i], 2);
+		json_object_end(j);
+	}
+	json_array_end(j);
+
+	if (f->has_delta && f->delta) {
+		const struct delta_summary *d = f->delta;
+		json_object_begin(j, "delta");
+		json_u64(j, "samples", d->samples);
+		json_u64(j, "min", d->min);
+		json_u64(j, "granularity", d->granularity);
+		json_u64(j, "mode", d->mode);
+		json_u64(j, "mode_count", d->mode_count);
+		json_u64(j, "max", d->max);
+		json_u64(j, "backwards", d->backwards);
+		json_u64(j, "wraps", d->wraps);
+		json_object_end(j);
+	} else if (f->has_delta) {
+		json_null(j, "delta");
+	}
+
+	/* Exact values, not histogram buckets: the largest samples are the ones
+	 * most likely past HIST_EXACT, where a bucket's lower bound is up to
+	 * 1/HIST_SUB below the sample (the image once wrote bucket bounds). */
+	json_object_begin(j, "outliers");
+	json_array_begin(j, "largest");
+	for (int i = 0; i < f->n_largest; i++)
+		json_u64(j, NULL, f->largest[i]);
+	json_array_end(j);
+	json_u64(j, "over_10x_p50", timer_over_10x_p50(f->cost));
+	json_object_end(j);
+
+	if (fq && fq->valid) {
+		json_object_begin(j, "freq");
+		json_u64(j, "nominal_hz", fq->nominal_hz);
+		json_fixed(j, "measured_hz", fq->measured_hz, 1);
+		json_fixed(j, "ppm", fq->ppm, 2);
+		json_fixed(j, "err_ppm", fq->err_ppm, 2);
+		json_bool(j, "reference", fq->reference);
+		json_object_end(j);
+	} else {
+		json_null(j, "freq");
+	}
+	if (f->smi_valid) {
+		json_object_begin(j, "smi");
+		json_u64(j, "before", f->smi_before);
+		json_u64(j, "after", f->smi_after);
+		json_object_end(j);
+	} else {
+		json_null(j, "smi");
+	}
+}
+
+static void hist_whole(struct json *j, const struct hist *h, const void *ctx)
+{
+	(void)ctx;
+	json_hist(j, h);
+}
+
+static void hist_omitted(struct json *j, const struct hist *h, const void *ctx)
+{
+	(void)h, (void)ctx;
+	json_str(j, "hist", "omitted: more distinct values than one record holds");
+}
+
+void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,
+		  const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
+		  double tsc_hz, uint32_t samples)
+{
+	double p50_ns[MEASURE_MAX_ROUNDS], mean_ns[MEASURE_MAX_ROUNDS];
+	struct timer_what w = {
+		.name = c->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
+		.note = s->note, .method = c->method, .width = c->width, .address = c->hw, .insns = (int)c->insns,
+	};
+	struct timer_figures fig = { .cost = NULL };
+	struct json *j;
+
+	if (s->healthy && r && cost) {
+		for (uint32_t i = 0; i < r->rounds && i < MEASURE_MAX_ROUNDS; i++) {
+			p50_ns[i] = ns((double)r->round_p50[i], tsc_hz);
+			mean_ns[i] = ns(r->round_mean[i], tsc_hz);
+		}
+		fig = (struct timer_figures){
+			.cost = cost, .samples_requested = samples, .subtracted = r->subtracted, .clamped = r->clamped,
+			.tp_reads = r->tp_reads, .tp_cycles = r->tp_cycles, .rounds = r->rounds,
+			.round_p50_ns = p50_ns, .round_mean_ns = mean_ns, .has_delta = true,
+			.delta = r->delta_valid ? &r->delta : NULL, .largest = r->largest, .n_largest = r->n_largest,
+			.freq = f, .smi_valid = r->smi_valid, .smi_before = r->smi_before, .smi_after = r->smi_after,
+			.tsc_hz = tsc_hz,
+		};
+	}
+	j = log_begin(l, "timer");
+	timer_members(j, &w, s->healthy && r && cost ? &fig : NULL, hist_whole, NULL);
 	/* A histogram of more distinct costs than one record holds (about 7000
 	 * at 100000 samples) must not cost the whole record: write it again
 	 * without the histogram, and say so. */
 	if (j->overflow) {
 		j = log_begin(l, "timer");
-		write_timer(j, c, r, cost, f, tsc_hz, samples, false);
+		timer_members(j, &w, &fig, hist_omitted, NULL);
 	}
 	log_end(l);
-}
-
-static void write_timer(struct json *j, const struct counter *c, const struct measure_result *r,
-			const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples,
-			bool with_hist)
-{
-
-	json_str(j, "name", c->name);
-	json_bool(j, "present", c->present);
-	json_bool(j, "healthy", c->healthy);
-	if (!c->healthy)
-		json_str(j, "reason", c->reason[0] ? c->reason : "not measured");
-	if (c->note[0])
-		json_str(j, "note", c->note);
-	json_str(j, "method", c->method);
-	if (c->width)
-		json_u64(j, "width", c->width);
-	else
-		json_null(j, "width");
-	if (c->hw)
-		json_u64(j, "address", c->hw);
-	json_u64(j, "insns", c->insns);
-	if (!c->healthy) {
-		json_u64(j, "samples", 0);
-		return;
-	}
-	json_u64(j, "samples", cost->count);
-	json_u64(j, "samples_requested", samples);
-	json_u64(j, "overhead_cycles", r->subtracted);
-	json_u64(j, "clamped", r->clamped);
-	json_cost(j, "cost_cycles", cost, 0);
-	json_cost(j, "cost_ns", cost, tsc_hz > 0 ? tsc_hz : -1);
-	if (with_hist)
-		json_hist(j, cost);
-	else
-		json_str(j, "hist", "omitted: more distinct values than one record holds");
-	json_modes(j, cost);
-
-	json_object_begin(j, "throughput");
-	json_u64(j, "reads", r->tp_reads);
-	json_u64(j, "cycles", r->tp_cycles);
-	json_fixed(j, "reads_per_s", r->tp_cycles && tsc_hz > 0 ? (double)r->tp_reads * tsc_hz / (double)r->tp_cycles : __builtin_nan(""), 0);
-	json_object_end(j);
-
-	json_array_begin(j, "rounds");
-	for (uint32_t i = 0; i < r->rounds; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", ns((double)r->round_p50[i], tsc_hz), 2);
-		json_fixed(j, "mean", ns(r->round_mean[i], tsc_hz), 2);
-		json_object_end(j);
-	}
-	json_array_end(j);
-
-	if (r->delta_valid) {
-		json_object_begin(j, "delta");
-		json_u64(j, "samples", r->delta.samples);
-		json_u64(j, "min", r->delta.min);
-		json_u64(j, "granularity", r->delta.granularity);
-		json_u64(j, "mode", r->delta.mode);
-		json_u64(j, "mode_count", r->delta.mode_count);
-		json_u64(j, "max", r->delta.max);
-		json_u64(j, "backwards", r->delta.backwards);
-		json_u64(j, "wraps", r->delta.wraps);
-		json_object_end(j);
-	} else {
-		json_null(j, "delta");
-	}
-
-	json_object_begin(j, "outliers");
-	json_array_begin(j, "largest");
-	for (int i = r->n_largest - 1; i >= 0; i--)
-		json_u64(j, NULL, r->largest[i]);
-	json_array_end(j);
-	json_u64(j, "over_10x_p50", r->over_10x_p50);
-	json_object_end(j);
-
-	if (f && f->valid) {
-		json_object_begin(j, "freq");
-		json_u64(j, "nominal_hz", f->nominal_hz);
-		json_fixed(j, "measured_hz", f->measured_hz, 1);
-		json_fixed(j, "ppm", f->ppm, 2);
-		json_fixed(j, "err_ppm", f->err_ppm, 2);
-		json_bool(j, "reference", f->reference);
-		json_object_end(j);
-	} else {
-		json_null(j, "freq");
-	}
-	if (r->smi_valid) {
-		json_object_begin(j, "smi");
-		json_u64(j, "before", r->smi_before);
-		json_u64(j, "after", r->smi_after);
-		json_object_end(j);
-	} else {
-		json_null(j, "smi");
-	}
 }
 
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
@@ -215,12 +270,12 @@ int table_header(char *buf, size_t cap)
 			   "mean ns", "sd ns", "reads/s", "health");
 }
 
-int table_row(char *buf, size_t cap, const struct counter *c, const struct measure_result *r,
-	      const struct hist *cost, double tsc_hz)
+int table_row(char *buf, size_t cap, const struct counter *c, const struct counter_state *s,
+	      const struct measure_result *r, const struct hist *cost, double tsc_hz)
 {
-	if (!c->healthy)
+	if (!s->healthy)
 		return tp_snprintf(buf, cap, "%-13s %9s %9s %9s %9s %12s  %s\n", c->name, "-", "-", "-", "-",
-				   "-", c->present ? "unhealthy" : "absent");
+				   "-", s->present ? "unhealthy" : "absent");
 	return tp_snprintf(buf, cap, "%-13s %9.1f %9.1f %9.1f %9.1f %12.0f  ok\n", c->name,
 			   ns((double)hist_quantile(cost, 500000), tsc_hz), ns((double)cost->min, tsc_hz),
 			   ns(hist_mean(cost), tsc_hz), ns(hist_sd(cost), tsc_hz),

@@ -18,10 +18,64 @@ struct freq_check {
 	bool reference; /* this counter calibrated the TSC: its ppm is 0 by construction */
 };
 
-/* A timer record for a counter that was measured; c->healthy false with a
- * reason gives the short record of a skipped counter (r and cost unused). */
-void record_timer(struct log *l, const struct counter *c, const struct measure_result *r,
-		  const struct hist *cost, const struct freq_check *f, double tsc_hz, uint32_t samples);
+/* The one writer of `timer` records, for the image and for `tickprobe os`:
+ * a neutral description of what was read and of what was measured, with no
+ * struct counter needed, so both sides write the same members by the same
+ * rules. */
+struct timer_what {
+	const char *name;
+	const char *call;        /* the OS side: the call made ("rdtsc", "clock_gettime(MONOTONIC)");
+	                          * NULL in the image, and then call and clocksource are not written */
+	const char *clocksource; /* with call: NULL gives null */
+	bool present, healthy;
+	const char *reason;      /* when not healthy; NULL or "" gives "not measured" */
+	const char *note;        /* NULL or "": none */
+	const char *method;
+	unsigned width;          /* 0 gives null */
+	uint64_t address;        /* 0: not written */
+	int insns;               /* < 0: not written (an OS call has no fixed count) */
+	/* Members of the caller's own, written after address (the OS side's vdso). */
+	void (*more)(struct json *j, const void *ctx);
+	const void *more_ctx;
+};
+
+struct timer_figures {
+	const struct hist *cost;   /* every sample, overhead subtracted, cycles */
+	uint32_t samples_requested;
+	uint64_t subtracted, clamped;
+	uint64_t tp_reads, tp_cycles;
+	uint32_t rounds;
+	const double *round_p50_ns, *round_mean_ns; /* NaN gives null */
+	bool has_delta;            /* write the delta member (the image); the OS side has none */
+	const struct delta_summary *delta; /* with has_delta: NULL gives null */
+	const uint64_t *largest;   /* the largest samples, exact, largest first */
+	int n_largest;
+	const struct freq_check *freq; /* NULL or !valid gives null; err_ppm NaN gives null */
+	bool smi_valid;
+	uint64_t smi_before, smi_after;
+	double tsc_hz;             /* <= 0: unknown, the ns figures are null */
+};
+
+/* Writes the "hist" member (and whatever qualifies it) of a timer record. */
+typedef void (*timer_hist_fn)(struct json *j, const struct hist *h, const void *ctx);
+
+/* The members of one timer record, into a record just begun (log_begin).
+ * f NULL, or w not healthy, or no samples: the short record of a counter not
+ * measured.  The caller ends the record, or begins it again with a smaller
+ * histogram when j->overflow says it did not fit. */
+void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
+		   timer_hist_fn hist, const void *hist_ctx);
+
+/* Samples above ten times the p50; a p50 of 0 (a read no dearer than the
+ * harness) counts as 1 cycle, the histogram's resolution. */
+uint64_t timer_over_10x_p50(const struct hist *h);
+
+/* The image's timer record: a counter that was measured (r, cost, f), or,
+ * with s->healthy false and a reason, the short record of a skipped counter
+ * (r and cost unused). */
+void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,
+		  const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
+		  double tsc_hz, uint32_t samples);
 /* The harness overhead: the chosen bracket's distribution, and how every
  * candidate bracket's per-round minimum held still (the choice's reason). */
 struct overhead_candidate {
@@ -39,7 +93,7 @@ void json_cost(struct json *j, const char *key, const struct hist *h, double tsc
 
 /* The results table: a header and one row per counter. */
 int table_header(char *buf, size_t cap);
-int table_row(char *buf, size_t cap, const struct counter *c, const struct measure_result *r,
-	      const struct hist *cost, double tsc_hz);
+int table_row(char *buf, size_t cap, const struct counter *c, const struct counter_state *s,
+	      const struct measure_result *r, const struct hist *cost, double tsc_hz);
 
 #endif

@@ -17,11 +17,16 @@ struct idt_pointer {
 extern char exception_stubs[];
 void exception_dispatch(struct exception_frame *f);
 
-static struct gate idt[256] __attribute__((aligned(16)));
-static exception_hook report;
-static void *volatile resume_at;
-static volatile int *volatile resume_flag;
-static volatile int depth;
+/* The one struct this part owns: the table, who is told of an exception,
+ * and the recovery point of an instruction that may fault by design. */
+static struct {
+	struct gate gates[256] __attribute__((aligned(16)));
+	exception_hook report;
+	void *report_ctx;
+	void *volatile resume_at;
+	volatile int *volatile resume_flag;
+	volatile int depth;
+} idt;
 
 static const char *const names[32] = {
 	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
@@ -40,61 +45,62 @@ const char *exception_name(uint64_t vector)
 	return vector < 32 ? names[vector] : "interrupt";
 }
 
-void idt_install(exception_hook hook)
+void idt_install(exception_hook hook, void *ctx)
 {
 	struct idt_pointer old, now;
 	uint16_t cs;
 
-	report = hook;
+	idt.report = hook;
+	idt.report_ctx = ctx;
 	__asm__ volatile("sidt %0" : "=m"(old));
 	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
-	tp_memset(idt, 0, sizeof idt);
+	tp_memset(idt.gates, 0, sizeof idt.gates);
 	/* Keep the firmware's interrupt vectors (UEFI's timer tick). */
 	if (old.base && old.limit >= 32 * sizeof(struct gate) - 1) {
 		size_t n = (old.limit + 1u) / sizeof(struct gate);
 		if (n > 256)
 			n = 256;
-		tp_memcpy(&idt[32], (const void *)(uintptr_t)(old.base + 32 * sizeof(struct gate)),
+		tp_memcpy(&idt.gates[32], (const void *)(uintptr_t)(old.base + 32 * sizeof(struct gate)),
 			  (n - 32) * sizeof(struct gate));
 	}
 	for (int v = 0; v < 32; v++) {
 		uint64_t a = (uintptr_t)exception_stubs + 16u * (unsigned)v;
-		idt[v] = (struct gate){
+		idt.gates[v] = (struct gate){
 			.offset_low = (uint16_t)a, .selector = cs, .ist = 0, .type = 0x8e,
 			.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
 		};
 	}
-	now.limit = sizeof idt - 1;
-	now.base = (uintptr_t)idt;
+	now.limit = sizeof idt.gates - 1;
+	now.base = (uintptr_t)idt.gates;
 	__asm__ volatile("lidt %0" : : "m"(now));
 }
 
 void exception_expect(void *resume, volatile int *faulted)
 {
 	*faulted = 0;
-	resume_flag = faulted;
-	resume_at = resume;
+	idt.resume_flag = faulted;
+	idt.resume_at = resume;
 }
 
 void exception_expect_none(void)
 {
-	resume_at = 0;
-	resume_flag = 0;
+	idt.resume_at = 0;
+	idt.resume_flag = 0;
 }
 
 void exception_dispatch(struct exception_frame *f)
 {
-	if (resume_at && f->vector == 13) {
-		f->rip = (uintptr_t)resume_at;
-		*resume_flag = 1;
+	if (idt.resume_at && f->vector == 13) {
+		f->rip = (uintptr_t)idt.resume_at;
+		*idt.resume_flag = 1;
 		exception_expect_none();
 		return;
 	}
 	/* A fault while reporting a fault: nothing more can be said safely. */
-	if (depth++ || !report)
+	if (idt.depth++ || !idt.report)
 		for (;;)
 			__asm__ volatile("cli; hlt");
-	report(f);
+	idt.report(idt.report_ctx, f);
 	for (;;)
 		__asm__ volatile("cli; hlt");
 }

@@ -14,9 +14,9 @@ struct exception_frame {
 };
 
 /* Called for an exception nobody expected.  Must not return. */
-typedef void (*exception_hook)(const struct exception_frame *f);
+typedef void (*exception_hook)(void *ctx, const struct exception_frame *f);
 
-void idt_install(exception_hook hook);
+void idt_install(exception_hook hook, void *ctx);
 const char *exception_name(uint64_t vector);
 
 /* A recovery point for an instruction that may fault by design (rdmsr of an

@@ -1,11 +1,15 @@
 /* What an entry path (boot/) hands to the shared core, and the core's entry.
- * The BIOS and UEFI paths differ only in how they fill this in. */
+ * The BIOS and UEFI paths differ only in how they fill this in;
+ * arch/x86/platform.c turns it into the run's platform (probe/platform.h). */
 #ifndef ARCH_X86_RUN_H
 #define ARCH_X86_RUN_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include "probe/exit_status.h"
+#include "probe/platform.h"
+
+#define BOOT_MAX_CONSOLES 3
 
 struct boot_info {
 	const char *boot;          /* "bios" or "uefi" */
@@ -13,13 +17,18 @@ struct boot_info {
 	uint64_t rsdp;             /* RSDP from the firmware (UEFI); 0: search (BIOS) */
 	const char *boot_services; /* UEFI: "active" or "exited"; BIOS: NULL */
 	uint64_t memory_mib;       /* 0 when unknown */
-	/* The screen: VGA text on BIOS, the EFI console on UEFI; NULL for none.
-	 * It must not also reach the serial port (the core writes that itself). */
-	void (*screen_write)(void *ctx, const char *s, size_t n);
-	void *screen_ctx;
+	/* Outputs besides the serial line, which the core opens itself: the
+	 * screen (VGA text on BIOS, the EFI console on UEFI), a log file.  None
+	 * may also reach the serial port. */
+	struct console consoles[BOOT_MAX_CONSOLES];
+	unsigned n_consoles;
+	/* Zeroed memory for the run's buffers, or NULL when there is none. */
+	void *(*alloc)(void *ctx, size_t bytes);
+	void *alloc_ctx;
 	/* Called once at the very end with the final status (UEFI: to leave the
 	 * screen readable).  May be NULL. */
 	void (*at_end)(void *ctx, const char *status);
+	void *at_end_ctx;
 };
 
 /* Runs the probe and never returns: it exits QEMU through isa-debug-exit

@@ -13,7 +13,8 @@ OEM, when given), its checksum byte is changed by one, and the guest goes on.
 
 Prints what it changed; exits 1 when nothing was found or the link failed.
 --list changes nothing and prints the RSDT's tables in order, one a line:
-"table SIG OEMID 0xADDRESS" (which of two HPET tables comes first).
+"table SIG OEMID 0xADDRESS", and for an HPET table " base 0xBASE" (which
+of two HPET tables comes first, and where each says the block is).
 """
 import argparse
 import socket
@@ -125,8 +126,11 @@ def main():
     for addr in entries:
         t = g.read(addr, 36)
         if a.list:
-            print("table %s %s 0x%x" % (t[:4].decode(errors="replace"),
-                                        t[10:16].rstrip(b"\0 ").decode(errors="replace"), addr))
+            extra = ""
+            if t[:4] == b"HPET":
+                extra = " base 0x%x" % struct.unpack_from("<Q", g.read(addr + 44, 8))[0]
+            print("table %s %s 0x%x%s" % (t[:4].decode(errors="replace"),
+                                          t[10:16].rstrip(b"\0 ").decode(errors="replace"), addr, extra))
             changed += 1
             continue
         if t[:4] != a.sig.encode() or (a.oem and t[10:16].rstrip(b"\0 ") != a.oem.encode()):

@@ -36,6 +36,7 @@ enum sim_kind {
 
 struct sim_counter {
 	struct counter c; /* first, so a read function can cast back */
+	struct counter_state st;
 	enum sim_kind kind;
 	uint64_t hz, offset;
 	uint64_t read_cost;  /* cycles one read takes */
@@ -107,7 +108,7 @@ static inline void sim_counter_init(struct sim_counter *s, const char *name, enu
 	s->c.nominal_hz = hz;
 	s->c.insns = 3;
 	s->c.is_counter = true;
-	s->c.present = true;
+	counter_state_init(&s->st);
 	s->kind = kind;
 	s->hz = hz;
 	s->read_cost = 1000; /* 1 us: a PM timer or HPET read on real hardware */

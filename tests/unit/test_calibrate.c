@@ -14,8 +14,9 @@ static struct calibrator cal[3];
 static int said;
 static char last_said[160];
 
-static void say(const char *line)
+static void say(void *ctx, const char *line)
 {
+	(void)ctx;
 	said++;
 	snprintf(last_said, sizeof last_said, "%s", line);
 }
@@ -26,10 +27,10 @@ static void setup(void)
 	sim_counter_init(&pm, "acpi-fast", SIM_RATE, 24, 3579545);
 	sim_counter_init(&pit, "i8254", SIM_RATE, 16, 1193182);
 	pit.down = true;
-	hpet.c.healthy = pm.c.healthy = pit.c.healthy = true;
-	cal[0] = (struct calibrator){ .c = &hpet.c, .source = "hpet" };
-	cal[1] = (struct calibrator){ .c = &pm.c, .source = "pm_timer" };
-	cal[2] = (struct calibrator){ .c = &pit.c, .source = "pit" };
+	hpet.st.healthy = pm.st.healthy = pit.st.healthy = true;
+	cal[0] = (struct calibrator){ .c = &hpet.c, .s = &hpet.st, .source = "hpet" };
+	cal[1] = (struct calibrator){ .c = &pm.c, .s = &pm.st, .source = "pm_timer" };
+	cal[2] = (struct calibrator){ .c = &pit.c, .s = &pit.st, .source = "pit" };
 	said = 0;
 	last_said[0] = 0;
 }
@@ -45,7 +46,7 @@ static void test_choice(void)
 
 	sim_clock(&pc);
 	setup();
-	t = tsc_calibrate(cal, 3, &none, &pc, 100, say);
+	t = tsc_calibrate(cal, 3, &none, &pc, 100, say, NULL);
 	for (int k = 0; k < 3; k++) {
 		double hz = (double)cal[k].c->nominal_hz / cal[k].rate.ticks_per_cycle;
 		check(cal[k].ok && fabs(off_ppm(hz)) <= cal[k].rate.err_ppm,
@@ -70,22 +71,22 @@ static void test_failures(void)
 
 	sim_clock(&pc);
 	setup();
-	hpet.c.healthy = false;
+	hpet.st.healthy = false;
 	pm.stop_at = 1; /* frozen from the start: no tick in the window */
 	pc.max_wait_loops = 100000; /* 0.1 s of 1 us reads: past the 20 ms window */
-	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say);
+	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say, NULL);
 	check(!cal[0].ok && !cal[1].ok && cal[2].ok && t.reference == &cal[2] && said == 1 &&
 		      strstr(last_said, "acpi-fast") && strstr(last_said, "wait bound"),
 	      "calibrate: an unhealthy counter is skipped, a stopped one said (\"%s\"), the PIT used", last_said);
 
 	setup();
-	hpet.c.healthy = pm.c.healthy = pit.c.healthy = false;
-	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say);
+	hpet.st.healthy = pm.st.healthy = pit.st.healthy = false;
+	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say, NULL);
 	check(t.hz == 1500000000.0 && t.err_ppm < 0 && !strcmp(t.source, "cpuid15") && !t.reference,
 	      "calibrate: no counter works: CPUID 0x15's word, error unknown (%s %.0f Hz)", t.source, t.hz);
-	t = tsc_calibrate(cal, 3, &hv_only, &pc, 20, say);
+	t = tsc_calibrate(cal, 3, &hv_only, &pc, 20, say, NULL);
 	check(!strcmp(t.source, "hypervisor") && t.hz == 2596000000.0, "calibrate: then the hypervisor leaf before CPUID 0x16");
-	t = tsc_calibrate(cal, 3, &none, &pc, 20, say);
+	t = tsc_calibrate(cal, 3, &none, &pc, 20, say, NULL);
 	check(t.hz == 0 && !strcmp(t.source, "none"), "calibrate: nothing at all: no frequency, source none");
 }
 
@@ -101,28 +102,31 @@ static void test_frequency_check(void)
 	setup();
 	pm.hz = 3579545 + 179; /* +50 ppm: a real crystal's error, healthy */
 	pit.hz = 1193182 * 103 / 100; /* 3 % fast: not the counter it claims to be */
-	t = tsc_calibrate(cal, 3, &none, &pc, 100, say);
+	t = tsc_calibrate(cal, 3, &none, &pc, 100, say, NULL);
 
-	frequency_check(&pm.c, &cal[1], &t, &f);
-	check(f.valid && pm.c.healthy && fabs(f.ppm - 50.0) <= f.err_ppm + 0.1 && !f.reference,
+	frequency_check(&pm.c, &pm.st, &cal[1], &t, &f);
+	check(f.valid && pm.st.healthy && fabs(f.ppm - 50.0) <= f.err_ppm + 0.1 && !f.reference,
 	      "frequency: a PM timer 50 ppm fast reads %+.2f +/- %.2f ppm and stays healthy", f.ppm, f.err_ppm);
-	frequency_check(&pit.c, &cal[2], &t, &f);
-	check(f.valid && !pit.c.healthy && strstr(pit.c.reason, "counts at") && strstr(pit.c.reason, "nominal 1193182 Hz"),
-	      "frequency: a PIT 3%% fast is unhealthy (\"%s\")", pit.c.reason);
-	frequency_check(t.reference->c, t.reference, &t, &f);
+	frequency_check(&pit.c, &pit.st, &cal[2], &t, &f);
+	check(f.valid && !pit.st.healthy && strstr(pit.st.reason, "counts at") && strstr(pit.st.reason, "nominal 1193182 Hz"),
+	      "frequency: a PIT 3%% fast is unhealthy (\"%s\")", pit.st.reason);
+	{
+		struct counter_state ref = *t.reference->s;
+		frequency_check(t.reference->c, &ref, t.reference, &t, &f);
+	}
 	check(f.valid && f.reference && f.ppm == 0.0 && f.err_ppm == t.err_ppm,
 	      "frequency: the reference counter reads 0 ppm by construction, with its own error");
 
 	sim_counter_init(&fast, "hpet64", SIM_RATE, 64, 14318180);
-	fast.c.healthy = true;
-	frequency_check(&fast.c, NULL, &t, &f);
-	check(!f.valid && fast.c.healthy, "frequency: no calibrator for the device: no check, no verdict");
+	fast.st.healthy = true;
+	frequency_check(&fast.c, &fast.st, NULL, &t, &f);
+	check(!f.valid && fast.st.healthy, "frequency: no calibrator for the device: no check, no verdict");
 	sim_counter_init(&tsc, "tsc", SIM_RATE, 64, 0);
 	tsc.c.tsc_based = true;
-	frequency_check(&tsc.c, &cal[0], &t, &f);
+	frequency_check(&tsc.c, &tsc.st, &cal[0], &t, &f);
 	check(!f.valid, "frequency: a TSC read has no frequency check of its own");
 	t.hz = 0;
-	frequency_check(&pm.c, &cal[1], &t, &f);
+	frequency_check(&pm.c, &pm.st, &cal[1], &t, &f);
 	check(!f.valid, "frequency: no TSC frequency, no check");
 }
 

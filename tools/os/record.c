@@ -75,111 +75,96 @@ static void rounds_arr(struct json *j, const double *p50, const double *mean, in
 	json_array_end(j);
 }
 
-static void timer_body(struct log *l, const struct os_timer_rec *r, uint64_t step)
+/* The OS side's own members of a timer record: how the call reaches the
+ * kernel. */
+static void vdso_members(struct json *j, const void *ctx)
 {
-	struct json *j = log_begin(l, "timer");
-	const struct os_dist *d = r->d;
+	const struct os_timer_rec *r = ctx;
 
-	json_str(j, "name", r->name);
-	json_str(j, "clocksource", r->clocksource);
-	json_str(j, "call", r->call);
-	json_bool(j, "present", r->present);
-	json_bool(j, "healthy", r->healthy);
-	if (!r->healthy)
-		json_str(j, "reason", r->reason ? r->reason : "unknown");
-	if (r->note)
-		json_str(j, "note", r->note);
-	json_str(j, "method", r->method);
-	if (r->width > 0)
-		json_u64(j, "width", (uint64_t)r->width);
-	else
-		json_null(j, "width");
-	if (r->address)
-		json_u64(j, "address", r->address);
-	if (r->has_vdso) {
-		if (r->vdso < 0)
-			json_null(j, "vdso");
-		else
-			json_bool(j, "vdso", r->vdso == 1);
-		json_object_begin(j, "vdso_evidence");
-		json_str(j, "method", r->vdso_method);
-		json_u64(j, "calls", r->vdso_calls);
-		if (r->syscalls_per_call >= 0)
-			json_fixed(j, "syscalls_per_call", r->syscalls_per_call, 3);
-		else
-			json_null(j, "syscalls_per_call");
-		if (r->cost_ratio >= 0)
-			json_fixed(j, "cost_ratio", r->cost_ratio, 3);
-		else
-			json_null(j, "cost_ratio");
-		json_str(j, "text", r->vdso_text);
-		json_object_end(j);
-	}
-	if (!r->healthy || !d || !d->h->count) {
-		json_u64(j, "samples", 0);
+	if (!r->has_vdso)
 		return;
-	}
-	json_u64(j, "samples", d->h->count);
-	json_u64(j, "samples_requested", r->samples_requested);
-	json_u64(j, "overhead_cycles", r->subtracted);
-	json_u64(j, "clamped", d->clamped);
-	json_cost(j, "cost_cycles", d->h, 0);
-	json_cost(j, "cost_ns", d->h, r->hz);
-	os_json_hist(j, "hist", d->h, step);
+	if (r->vdso < 0)
+		json_null(j, "vdso");
+	else
+		json_bool(j, "vdso", r->vdso == 1);
+	json_object_begin(j, "vdso_evidence");
+	json_str(j, "method", r->vdso_method);
+	json_u64(j, "calls", r->vdso_calls);
+	if (r->syscalls_per_call >= 0)
+		json_fixed(j, "syscalls_per_call", r->syscalls_per_call, 3);
+	else
+		json_null(j, "syscalls_per_call");
+	if (r->cost_ratio >= 0)
+		json_fixed(j, "cost_ratio", r->cost_ratio, 3);
+	else
+		json_null(j, "cost_ratio");
+	json_str(j, "text", r->vdso_text);
+	json_object_end(j);
+}
+
+/* The histogram, its bins merged to multiples of *step. */
+static void merged_hist(struct json *j, const struct hist *h, const void *ctx)
+{
+	uint64_t step = *(const uint64_t *)ctx;
+
+	os_json_hist(j, "hist", h, step);
 	if (step > 1)
 		json_u64(j, "hist_bin", step);
 	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
-	os_json_modes(j, "modes", d->h);
-	json_object_begin(j, "throughput");
-	json_u64(j, "reads", d->tp_reads);
-	json_u64(j, "cycles", d->tp_cycles);
-	if (d->tp_cycles && r->hz > 0)
-		json_fixed(j, "reads_per_s", (double)d->tp_reads * r->hz / (double)d->tp_cycles, 1);
-	else
-		json_null(j, "reads_per_s");
-	json_object_end(j);
-	rounds_arr(j, d->round_p50_ns, d->round_mean_ns, d->nrounds);
-	{
-		uint64_t p50 = hist_quantile(d->h, 500000), lim = p50 ? 10 * p50 : 1, over = 0, v, n;
-		size_t cur = 0;
-		while (hist_next(d->h, &cur, &v, &n))
-			if (v > lim)
-				over += n;
-		json_object_begin(j, "outliers");
-		json_array_begin(j, "largest");
-		for (int i = 0; i < OS_TOP && d->top[i]; i++)
-			json_u64(j, NULL, d->top[i]);
-		json_array_end(j);
-		json_u64(j, "over_10x_p50", over);
-		json_object_end(j);
-	}
-	if (r->has_freq) {
-		json_object_begin(j, "freq");
-		json_u64(j, "nominal_hz", (uint64_t)(r->nominal_hz + 0.5));
-		json_fixed(j, "measured_hz", r->measured_hz, 1);
-		json_fixed(j, "ppm", (r->measured_hz - r->nominal_hz) / r->nominal_hz * 1e6, 2);
-		json_null(j, "err_ppm");
-		json_bool(j, "reference", false);
-		json_object_end(j);
-	} else
-		json_null(j, "freq");
-	json_null(j, "smi");
 }
 
 void os_write_timer(struct log *l, const struct os_timer_rec *r)
 {
+	static const double unknown = __builtin_nan("");
+	const struct os_dist *d = r->d;
+	struct timer_what w = {
+		.name = r->name, .call = r->call, .clocksource = r->clocksource, .present = r->present,
+		.healthy = r->healthy, .reason = r->reason ? r->reason : "unknown", .note = r->note,
+		.method = r->method, .width = r->width > 0 ? (unsigned)r->width : 0, .address = r->address,
+		.insns = -1, .more = vdso_members, .more_ctx = r,
+	};
+	struct freq_check fq = { 0 };
+	struct timer_figures f = { 0 };
+	double *p50 = NULL, *mean = NULL;
 	uint64_t step = 1;
+	int n_largest = 0;
 
+	if (d && r->healthy) {
+		while (n_largest < OS_TOP && d->top[n_largest])
+			n_largest++;
+		/* Without a TSC frequency there are no nanoseconds: null, not 0. */
+		p50 = malloc((d->nrounds ? d->nrounds : 1) * sizeof *p50);
+		mean = malloc((d->nrounds ? d->nrounds : 1) * sizeof *mean);
+		for (int i = 0; p50 && mean && i < d->nrounds; i++) {
+			p50[i] = r->hz > 0 ? d->round_p50_ns[i] : unknown;
+			mean[i] = r->hz > 0 ? d->round_mean_ns[i] : unknown;
+		}
+		if (r->has_freq)
+			fq = (struct freq_check){ .valid = true, .nominal_hz = (uint64_t)(r->nominal_hz + 0.5),
+						  .measured_hz = r->measured_hz,
+						  .ppm = (r->measured_hz - r->nominal_hz) / r->nominal_hz * 1e6,
+						  .err_ppm = unknown, .reference = false };
+		f = (struct timer_figures){
+			.cost = d->h, .samples_requested = r->samples_requested, .subtracted = r->subtracted,
+			.clamped = d->clamped, .tp_reads = d->tp_reads, .tp_cycles = d->tp_cycles,
+			.rounds = p50 && mean ? (uint32_t)d->nrounds : 0, .round_p50_ns = p50, .round_mean_ns = mean,
+			.has_delta = false, .largest = d->top, .n_largest = n_largest, .freq = &fq, .smi_valid = false,
+			.tsc_hz = r->hz,
+		};
+	}
 	/* A histogram of thousands of distinct costs (a slow, noisy clock) can pass
 	 * the 96 KB record limit; then bins are merged, 8x at a time, and the
 	 * record says so with hist_bin rather than being lost. */
 	for (;;) {
-		timer_body(l, r, step);
+		struct json *j = log_begin(l, "timer");
+		timer_members(j, &w, d && r->healthy ? &f : NULL, merged_hist, &step);
 		if (!l->j.overflow || step >= 4096)
 			break;
 		step *= 8;
 	}
 	log_end(l);
+	free(p50);
+	free(mean);
 }
 
 void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted,

@@ -1,0 +1,256 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The x86 platform of the run (probe/platform.h): the glue between the run
+ * and the CPU primitives (cpu.h, bracket.S, idt.c, paging.c, machine.c) and
+ * the drivers.  Both entry paths (boot/bios.c, boot/efi.c) come here. */
+#include "arch/x86/run.h"
+#include "arch/x86/bracket.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/idt.h"
+#include "arch/x86/machine.h"
+#include "arch/x86/paging.h"
+#include "drivers/acpi_pm.h"
+#include "drivers/hpet.h"
+#include "drivers/i8254.h"
+#include "drivers/tsc.h"
+#include "drivers/uart.h"
+#include "probe/run.h"
+#include "probe/util.h"
+
+/* The one struct this part owns: the descriptors the drivers fill, the
+ * serial line, and the run's exception hook. */
+struct x86_platform {
+	const struct boot_info *boot;
+	struct platform p;
+	struct uart com;
+	platform_exception_fn hook;
+	void *hook_ctx;
+	struct counter tsc[TSC_COUNTERS], hpet[HPET_COUNTERS], pm[ACPI_PM_COUNTERS], pit[I8254_COUNTERS];
+};
+
+static struct x86_platform x86;
+
+/* ---- consoles, memory, exceptions -------------------------------------- */
+
+static void serial_write(void *ctx, const char *s, size_t n)
+{
+	struct uart *u = ctx;
+	if (u->present)
+		uart_write(u, s, n);
+}
+
+static unsigned open_consoles(void *ctx, uint16_t port, uint32_t baud, struct console *out, unsigned max)
+{
+	struct x86_platform *x = ctx;
+	unsigned n = 0;
+
+	if (port && n < max && uart_init(&x->com, port, baud))
+		out[n++] = (struct console){ "serial", serial_write, &x->com, true, true };
+	for (unsigned i = 0; i < x->boot->n_consoles && n < max; i++)
+		out[n++] = x->boot->consoles[i];
+	return n;
+}
+
+static void *alloc(void *ctx, size_t bytes)
+{
+	struct x86_platform *x = ctx;
+	return x->boot->alloc ? x->boot->alloc(x->boot->alloc_ctx, bytes) : NULL;
+}
+
+__attribute__((noreturn)) static void halt(void *ctx)
+{
+	(void)ctx;
+	for (;;)
+		__asm__ volatile("cli; hlt");
+}
+
+static void on_cpu_exception(void *ctx, const struct exception_frame *f)
+{
+	struct x86_platform *x = ctx;
+	struct platform_exception e = {
+		.vector = f->vector, .error_code = f->error_code, .rip = f->rip,
+		.cr2 = f->vector == 14 ? read_cr2() : 0, .name = exception_name(f->vector),
+	};
+	if (x->hook)
+		x->hook(x->hook_ctx, &e);
+	halt(x);
+}
+
+static void set_exception_hook(void *ctx, platform_exception_fn hook, void *hook_ctx)
+{
+	struct x86_platform *x = ctx;
+	x->hook_ctx = hook_ctx;
+	x->hook = hook;
+}
+
+/* Deliberate faults for the tests of the exception path (option fault=):
+ * a non-canonical address is a #GP, an unmapped one a #PF. */
+static void fault(void *ctx, const char *kind)
+{
+	(void)ctx;
+	if (tp_streq(kind, "gp"))
+		__asm__ volatile("movq 0x8000000000000000, %%rax" : : : "rax", "memory");
+	if (tp_streq(kind, "pf"))
+		__asm__ volatile("movq 0x7ffffffff000, %%rax" : : : "rax", "memory");
+}
+
+static void end(void *ctx, const char *status, unsigned exit_code)
+{
+	struct x86_platform *x = ctx;
+	if (x->boot->at_end)
+		x->boot->at_end(x->boot->at_end_ctx, status);
+	if (machine_is_qemu())
+		outb(EXIT_PORT, (uint8_t)exit_code); /* isa-debug-exit, when the VM has one */
+}
+
+/* ---- the machine and its tables ---------------------------------------- */
+
+static void machine(void *ctx, struct log *l, char *line, size_t cap)
+{
+	struct x86_platform *x = ctx;
+	machine_record(l, x->boot->memory_mib, line, cap);
+}
+
+/* Tables are read only where the page tables map them, identity. */
+static int phys_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (!len || !phys_mapped(addr, len))
+		return -1;
+	tp_memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return 0;
+}
+
+static void claims(void *ctx, struct tsc_claims *c)
+{
+	(void)ctx;
+	tsc_claims(c);
+}
+
+/* MSR_SMI_COUNT (0x34): SMIs since reset, on Intel cores from Nehalem on.
+ * Read through rdmsr_safe, since a CPU without it answers with #GP. */
+static bool smi_count(uint64_t *count)
+{
+	return rdmsr_safe(0x34, count);
+}
+
+/* ---- the counters' devices ---------------------------------------------- */
+
+static void tsc_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	tsc_describe(x->tsc, s);
+	for (int i = 0; i < TSC_COUNTERS; i++)
+		d[i] = &x->tsc[i];
+}
+
+static void hpet_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	hpet_setup(a->have_hpet ? a->hpet_address : 0, a->hpet_none, x->hpet, s);
+	for (int i = 0; i < HPET_COUNTERS; i++)
+		d[i] = &x->hpet[i];
+}
+
+static void pm_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	acpi_pm_setup(a->pm_space != ACPI_SPACE_NONE, a->pm_space == ACPI_SPACE_MMIO, a->pm_address, a->pm_bits,
+		      a->pm_none ? a->pm_none : "no PM timer in the FADT", x->pm, s);
+	for (int i = 0; i < ACPI_PM_COUNTERS; i++)
+		d[i] = &x->pm[i];
+}
+
+static void pit_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	i8254_setup(x->pit, s);
+	for (int i = 0; i < I8254_COUNTERS; i++)
+		d[i] = &x->pit[i];
+}
+
+static void pit_settle(void *ctx)
+{
+	(void)ctx;
+	i8254_reset();
+}
+
+static const struct platform_counter tsc_counters[TSC_COUNTERS] = {
+	{ .name = "tsc" }, { .name = "rdtscp" }, { .name = "tsc-lfence" },
+};
+static const struct platform_counter hpet_counters[HPET_COUNTERS] = {
+	{ .name = "hpet", .calibrates = "hpet" }, { .name = "hpet64", .rate_from = "hpet" },
+};
+static const struct platform_counter pm_counters[ACPI_PM_COUNTERS] = {
+	{ .name = "acpi-fast", .calibrates = "pm_timer" }, { .name = "acpi-safe", .rate_from = "acpi-fast" },
+};
+/* The single port accesses leave a latch pending and the byte flip-flop
+ * anywhere: channel 0 is programmed again after each. */
+static const struct platform_counter pit_counters[I8254_COUNTERS] = {
+	{ .name = "i8254", .calibrates = "pit" },
+	{ .name = "i8254-inb40", .needs = "i8254", .disturbs = true },
+	{ .name = "i8254-outb43", .needs = "i8254", .disturbs = true },
+	{ .name = "port80" },
+};
+
+static const struct platform_device devices[] = {
+	{ "TSC", tsc_counters, TSC_COUNTERS, tsc_dev, NULL },
+	{ "HPET", hpet_counters, HPET_COUNTERS, hpet_dev, NULL },
+	{ "PM timer", pm_counters, ACPI_PM_COUNTERS, pm_dev, NULL },
+	{ "i8254", pit_counters, I8254_COUNTERS, pit_dev, pit_settle },
+};
+
+static const struct platform_bracket brackets[] = {
+	{ "cpuid-rdtsc/rdtscp-cpuid", bracket_cpuid_rdtscp },
+	{ "lfence-rdtsc-lfence", bracket_lfence },
+};
+
+void tickprobe_main(const struct boot_info *bi)
+{
+	struct platform *p = &x86.p;
+	bool rdtscp = cpu_has_rdtscp();
+
+	cpu_cli(); /* interrupts stay off: nothing may land inside a bracket */
+	x86.boot = bi;
+	idt_install(on_cpu_exception, &x86);
+	*p = (struct platform){
+		.ctx = &x86,
+		.boot = bi->boot,
+		.boot_services = bi->boot_services,
+		.cmdline = bi->cmdline,
+		.alloc = alloc,
+		.open_consoles = open_consoles,
+		.set_exception_hook = set_exception_hook,
+		.fault = fault,
+		.machine_record = machine,
+		.rsdp = bi->rsdp,
+		.mem = { phys_read, NULL },
+		.clock = {
+			.tsc = tsc_ordered,
+			.bracket = bracket_lfence,
+			.block = bracket_block,
+			.empty = bracket_empty_read,
+			.bracket_name = "lfence-rdtsc-lfence",
+			.smi_count = cpu_is_intel() ? smi_count : NULL,
+			/* Waiting for a counter's first tick: 2^28 cycles is 67-268 ms
+			 * at any TSC from 1 to 4 GHz, over 80000 ticks of the slowest
+			 * counter (the PIT, 838 ns).  2^22 reads bound it should the
+			 * TSC itself not run: at 8 cycles a read, the fastest seen
+			 * (qemu -icount), that is 33 ms. */
+			.max_wait_cycles = 1ull << 28,
+			.max_wait_loops = 1ull << 22,
+		},
+		/* Paoloni's bracket needs RDTSCP; the lfence one runs everywhere. */
+		.brackets = rdtscp ? brackets : brackets + 1,
+		.n_brackets = rdtscp ? 2 : 1,
+		.tsc_claims = claims,
+		.invariant_tsc = cpu_has_invariant_tsc(),
+		.devices = devices,
+		.n_devices = sizeof devices / sizeof devices[0],
+		.team = NULL,
+		.end = end,
+		.halt = halt,
+	};
+	run_probe(p);
+}

@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Everything the run (probe/run.c) needs from the machine, in one struct.
+ *
+ * The run is the application: options, checks, calibration, the bracket
+ * choice, the plan, the measurements, the end.  It is plain C and touches no
+ * hardware; the platform hands it consoles, memory, a clock and its
+ * brackets, the counters' devices, the exception hook and the way out.  In
+ * the image arch/x86/platform.c fills this in; in the host unit tests a
+ * simulated platform does (tests/unit/test_run.c), so the whole sequence
+ * runs against simulated counters.
+ *
+ * Growth without reshaping: another output (a log file) is one more
+ * console; another driver is one more device with its counters; more CPUs
+ * come as a team (probe/team.h). */
+#ifndef PROBE_PLATFORM_H
+#define PROBE_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "drivers/acpi.h"
+#include "probe/calibrate.h"
+#include "probe/counter.h"
+#include "probe/log.h"
+#include "probe/measure.h"
+#include "probe/team.h"
+
+#define PLATFORM_MAX_CONSOLES 4
+
+/* An output: the serial line, the screen, a log file.  Every console that
+ * takes records gets every record line; every one that takes text gets the
+ * human lines. */
+struct console {
+	const char *name; /* "serial", "screen", ... */
+	void (*write)(void *ctx, const char *s, size_t n);
+	void *ctx;
+	bool records;
+	bool text;
+};
+
+/* A CPU exception, as the platform saw it. */
+struct platform_exception {
+	uint64_t vector, error_code, rip;
+	uint64_t cr2; /* the faulting address of a page fault, else 0 */
+	const char *name;
+};
+/* Called for an exception nobody expected; never returns. */
+typedef void (*platform_exception_fn)(void *ctx, const struct platform_exception *e);
+
+/* A timing bracket the CPU can run (probe/measure.h's probe_clock.bracket). */
+struct platform_bracket {
+	const char *name; /* "cpuid-rdtsc/rdtscp-cpuid", "lfence-rdtsc-lfence" */
+	uint64_t (*fn)(counter_read_fn fn, const struct counter *c);
+};
+
+/* One counter of a device.  Its name is known before the device is set up,
+ * so options can be checked against it. */
+struct platform_counter {
+	const char *name;
+	const char *calibrates; /* the tsc record's source name when it can time the TSC
+	                         * ("hpet", "pm_timer", "pit"), else NULL */
+	const char *rate_from;  /* the counter whose calibration also gives this one's
+	                         * rate ("hpet" for "hpet64"); NULL: none, or itself */
+	const char *needs;      /* a counter that must be healthy for this one to be worth
+	                         * timing ("i8254" for its single port accesses) */
+	bool disturbs;          /* leaves its device in an unknown state: settle() follows */
+};
+
+/* A device: one driver's counters, set up together. */
+struct platform_device {
+	const char *name; /* "HPET": the step "HPET setup" in an exception record */
+	const struct platform_counter *counters;
+	unsigned n;
+	/* Fills desc[0..n-1] (descriptors the platform keeps, constant from then
+	 * on) and state[0..n-1] (present, or absent with the reason). */
+	void (*setup)(void *ctx, const struct acpi_info *acpi, const struct counter **desc,
+		      struct counter_state *state);
+	void (*settle)(void *ctx); /* back to a known state after checks and disturbing reads; may be NULL */
+};
+
+struct platform {
+	void *ctx; /* handed back to every function below */
+
+	/* The boot. */
+	const char *boot;          /* "bios", "uefi" */
+	const char *boot_services; /* UEFI: "active"; else NULL */
+	const char *cmdline;       /* options, "name=value" words; NULL for none */
+
+	/* Zeroed memory for the run's buffers (hundreds of KiB: the log buffer,
+	 * histograms, raw samples), or NULL when there is none left. */
+	void *(*alloc)(void *ctx, size_t bytes);
+
+	/* The consoles in use once the options are known: the serial line at
+	 * port (0: none) when it answers, and whatever else the boot offers.
+	 * Returns how many it wrote into out. */
+	unsigned (*open_consoles)(void *ctx, uint16_t serial_port, uint32_t baud, struct console *out,
+				  unsigned max);
+
+	/* Exceptions: the hook is called for any CPU exception from then on. */
+	void (*set_exception_hook)(void *ctx, platform_exception_fn hook, void *hook_ctx);
+	/* A deliberate exception, for the tests of that path: "gp" or "pf". */
+	void (*fault)(void *ctx, const char *kind);
+
+	/* The machine record (CPUID, memory), and a one-line summary into line. */
+	void (*machine_record)(void *ctx, struct log *l, char *line, size_t cap);
+	/* ACPI: the firmware's RSDP (0: search the BIOS areas) and physical memory. */
+	uint64_t rsdp;
+	struct acpi_mem mem;
+
+	/* The clock: an ordered TSC, the throughput block, the empty read, the
+	 * SMI count and the wait bounds (its bracket is chosen by the run). */
+	struct probe_clock clock;
+	const struct platform_bracket *brackets; /* the ones this CPU can run, Paoloni's first */
+	unsigned n_brackets;
+	void (*tsc_claims)(void *ctx, struct tsc_claims *claims);
+	bool invariant_tsc;
+
+	/* The counters, device by device, in the order they are measured. */
+	const struct platform_device *devices;
+	unsigned n_devices;
+
+	/* The other CPUs; NULL: the boot CPU only. */
+	const struct team *team;
+
+	/* The end: the status is logged and shown.  Leave the screen readable
+	 * and hand exit_code (probe/exit_status.h) to a VM's exit device;
+	 * returns when there is none (a real PC). */
+	void (*end)(void *ctx, const char *status, unsigned exit_code);
+	/* Stop for good. */
+	__attribute__((noreturn)) void (*halt)(void *ctx);
+};
+
+#endif

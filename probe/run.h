@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The run: the sequence of steps that makes a log, on any platform
+ * (probe/platform.h).  All its state is one struct run; its big buffers come
+ * from the platform's allocator, so they are never stored zeroes in a binary.
+ *
+ * The steps, in order (run_steps in run.c): consoles and options, the begin
+ * record, the machine, ACPI, the counters' setup, their checks, the TSC
+ * calibration, the bracket choice, the plan, the measurements, the end.  A
+ * new step (TSC synchronisation across CPUs, say) is one more entry there. */
+#ifndef PROBE_RUN_H
+#define PROBE_RUN_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "drivers/acpi.h"
+#include "probe/calibrate.h"
+#include "probe/hist.h"
+#include "probe/log.h"
+#include "probe/measure.h"
+#include "probe/options.h"
+#include "probe/platform.h"
+
+#define RUN_MAX_COUNTERS 32
+#define RUN_MAX_CALIBRATORS 8
+#define RUN_MAX_PROBLEMS 4
+#define RUN_PROBLEM_LEN 256
+#define RUN_MAX_RAW 100000u  /* raw costs kept per counter: raw=N's upper bound */
+#define RUN_DELTA_READS 16384u
+
+/* One counter as the run sees it. */
+struct run_counter {
+	const struct counter *c;             /* the driver's descriptor, or stuck below */
+	struct counter_state s;
+	const struct platform_counter *info;
+	const struct platform_device *dev;
+	bool wanted;                         /* selected by counters= (or all) */
+	int cal;                             /* its rate's calibrator in run.cal, or -1 */
+	struct counter stuck;                /* stuck=NAME: the descriptor with a constant read */
+};
+
+struct run {
+	const struct platform *p;
+	const char *step; /* what the run is doing: named in an exception record */
+	char step_buf[64];
+
+	struct options opt;
+	int n_problems; /* the run's own option problems, after options.c's */
+	char problems[RUN_MAX_PROBLEMS][RUN_PROBLEM_LEN];
+
+	struct console consoles[PLATFORM_MAX_CONSOLES];
+	unsigned n_consoles;
+	bool serial_open;
+
+	struct probe_clock clock;
+	struct acpi_info acpi;
+
+	unsigned n;
+	struct run_counter counters[RUN_MAX_COUNTERS];
+	int n_cal;
+	struct calibrator cal[RUN_MAX_CALIBRATORS];
+	struct tsc_choice tsc;
+	uint64_t subtract;
+	bool some_absent;
+	bool fault_done;
+
+	struct measure_result result;
+	/* From the platform's allocator. */
+	struct log *log;
+	struct hist *cost, *round;
+	uint32_t *raw;                 /* RUN_MAX_RAW */
+	uint64_t *delta_values;        /* RUN_DELTA_READS */
+};
+
+/* Runs the whole sequence and never returns: it ends in p->halt. */
+__attribute__((noreturn)) void run_probe(const struct platform *p);
+
+/* Steps and helpers shared by the run's files (run.c, run_counters.c,
+ * run_measure.c). */
+__attribute__((format(printf, 2, 3))) void run_text(struct run *r, const char *fmt, ...);
+__attribute__((noreturn)) void run_finish(struct run *r, const char *status);
+void run_option_problem(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+void run_counters_select(struct run *r);   /* counters=, stuck= against the names */
+void run_counters_setup(struct run *r);    /* every device's setup */
+void run_counters_check(struct run *r);
+void run_calibrate(struct run *r);
+void run_choose_bracket(struct run *r);
+void run_plan(struct run *r);
+void run_measure(struct run *r);
+
+/* The counter named name, or NULL. */
+struct run_counter *run_counter_named(struct run *r, const char *name);
+
+#endif

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The run's measuring steps: the TSC frequency, the harness overhead and the
+ * bracket it picks, the plan, and each counter's measurement. */
+#include "probe/run.h"
+#include "probe/fmt.h"
+#include "probe/records.h"
+#include "probe/util.h"
+
+/* ---- the TSC frequency ------------------------------------------------- */
+
+static void say(void *ctx, const char *line) { run_text(ctx, "%s\n", line); }
+
+void run_calibrate(struct run *r)
+{
+	const struct platform *p = r->p;
+	struct tsc_claims claims;
+	uint64_t cycles = r->clock.max_wait_cycles, loops = r->clock.max_wait_loops;
+
+	r->step = "TSC calibration";
+	r->n_cal = 0;
+	for (unsigned i = 0; i < r->n && r->n_cal < RUN_MAX_CALIBRATORS; i++) {
+		struct run_counter *rc = &r->counters[i];
+		if (!rc->c || !rc->info->calibrates)
+			continue;
+		r->cal[r->n_cal] = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->info->calibrates };
+		rc->cal = r->n_cal++;
+	}
+	/* A counter whose rate is its device's: the calibration of that device. */
+	for (unsigned i = 0; i < r->n; i++) {
+		struct run_counter *rc = &r->counters[i], *from = run_counter_named(r, rc->info->rate_from);
+		if (from && rc->cal < 0)
+			rc->cal = from->cal;
+	}
+	p->tsc_claims(p->ctx, &claims);
+	/* A window of calib_ms at a TSC of up to 5 GHz, four times over, plus the
+	 * first-tick bound: a counter that stops mid-window ends it. */
+	r->clock.max_wait_cycles = r->opt.calib_ms * 5000000ull * 4 + cycles;
+	r->clock.max_wait_loops = r->clock.max_wait_cycles / 8;
+	r->tsc = tsc_calibrate(r->cal, r->n_cal, &claims, &r->clock, r->opt.calib_ms, say, r);
+	r->clock.max_wait_cycles = cycles;
+	r->clock.max_wait_loops = loops;
+	record_tsc(r->log, &r->tsc, r->cal, r->n_cal, &claims, r->opt.calib_ms, p->invariant_tsc);
+	if (r->tsc.hz <= 0)
+		run_text(r, "TSC: frequency unknown (no counter calibrates it, no CPUID leaf states it): costs in cycles only\n");
+	else if (r->tsc.err_ppm >= 0)
+		run_text(r, "TSC: %.0f Hz from %s (error %.2f ppm)\n", r->tsc.hz, r->tsc.source, r->tsc.err_ppm);
+	else
+		run_text(r, "TSC: %.0f Hz from %s (no counter to check it against)\n", r->tsc.hz, r->tsc.source);
+}
+
+/* ---- the harness overhead ---------------------------------------------- */
+
+/* Every bracket the CPU can run is measured with an empty body; the one
+ * whose per-round minimum holds stillest wins (ties: the smaller minimum),
+ * because the minimum is what gets subtracted from every sample.  Paoloni's
+ * sequence needs RDTSCP; the lfence one runs everywhere. */
+void run_choose_bracket(struct run *r)
+{
+	const struct platform *p = r->p;
+	/* A platform that names no bracket has the clock's own. */
+	const struct platform_bracket own = { r->clock.bracket_name, r->clock.bracket };
+	const struct platform_bracket *list = p->n_brackets ? p->brackets : &own;
+	struct overhead_candidate cand[8];
+	struct counter empty = { .name = "empty", .read = r->clock.empty };
+	unsigned n = p->n_brackets < 8 ? (p->n_brackets ? p->n_brackets : 1) : 8, best = 0;
+
+	r->step = "harness overhead";
+	tp_memset(cand, 0, sizeof cand);
+	for (unsigned k = 0; k < n; k++) {
+		uint64_t lo = ~0ull, hi = 0;
+		r->clock.bracket = list[k].fn;
+		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
+				&r->result);
+		for (uint32_t i = 0; i < r->result.rounds; i++) {
+			lo = r->result.round_min[i] < lo ? r->result.round_min[i] : lo;
+			hi = r->result.round_min[i] > hi ? r->result.round_min[i] : hi;
+		}
+		cand[k] = (struct overhead_candidate){ list[k].name, r->cost->min,
+						       hist_quantile(r->cost, 500000), hi - lo };
+		if (k == 0 || cand[k].round_min_spread < cand[best].round_min_spread ||
+		    (cand[k].round_min_spread == cand[best].round_min_spread && cand[k].min < cand[best].min))
+			best = k;
+	}
+	r->clock.bracket = list[best].fn;
+	r->clock.bracket_name = list[best].name;
+	if (best != n - 1) /* the histogram in hand is another bracket's */
+		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
+				&r->result);
+	r->subtract = cand[best].min;
+	record_overhead(r->log, r->clock.bracket_name, r->cost, r->subtract, r->tsc.hz, cand, (int)n);
+	run_text(r, "harness overhead: %s, min %llu cycles, p50 %llu, subtracted %llu\n", r->clock.bracket_name,
+		 (unsigned long long)r->cost->min, (unsigned long long)hist_quantile(r->cost, 500000),
+		 (unsigned long long)r->subtract);
+}
+
+/* ---- the plan ----------------------------------------------------------- */
+
+/* The time the measurements will take, from a short block of reads of each
+ * counter: printed before the long part starts, so a person at the screen
+ * knows what to expect (an i8254 read is 3-5 us on real hardware, so its
+ * 100000 reads alone take about half a second). */
+void run_plan(struct run *r)
+{
+	struct json *j = log_begin(r->log, "plan");
+	double total = 0, hz = r->tsc.hz;
+
+	r->step = "plan";
+	json_object_begin(j, "estimate_s");
+	for (unsigned i = 0; i < r->n; i++) {
+		const struct run_counter *rc = &r->counters[i];
+		const struct counter *c = rc->c;
+		uint64_t bare, bracketed;
+		double s;
+		if (!rc->s.healthy || !rc->wanted || hz <= 0)
+			continue;
+		bracketed = r->clock.tsc();
+		for (int k = 0; k < 256; k++)
+			r->clock.bracket(c->read, c);
+		bracketed = r->clock.tsc() - bracketed;
+		bare = r->clock.block(c->read, c, 256);
+		/* the bracketed samples, then the throughput block and the delta reads */
+		s = ((double)bracketed * r->opt.samples + (double)bare * (10000 + RUN_DELTA_READS)) / 256.0 / hz;
+		json_fixed(j, rc->info->name, s, 3);
+		total += s;
+	}
+	json_object_end(j);
+	json_fixed(j, "total_s", total, 3);
+	log_end(r->log);
+	run_text(r, "measuring: about %.1f s for %u reads of each counter\n", total, r->opt.samples);
+	if (tp_streq(r->opt.preset, "default") && total > 10.0)
+		run_text(r, "tickprobe: this machine's counters are slow: the default preset will take over 10 s\n");
+}
+
+/* ---- measuring ---------------------------------------------------------- */
+
+static void measure_one(struct run *r, struct run_counter *rc)
+{
+	const struct counter *c = rc->c;
+	uint32_t raw_cap = r->opt.raw_samples < RUN_MAX_RAW ? r->opt.raw_samples : RUN_MAX_RAW;
+	struct freq_check f;
+	char row[160];
+
+	r->step = rc->info->name;
+	if (c)
+		frequency_check(c, &rc->s, rc->cal >= 0 ? &r->cal[rc->cal] : NULL, &r->tsc, &f);
+	if (!c || !rc->s.healthy) {
+		struct counter named = { .name = rc->info->name, .method = "not set up" };
+		r->some_absent = true;
+		record_timer(r->log, c ? c : &named, &rc->s, NULL, NULL, NULL, r->tsc.hz, 0);
+		table_row(row, sizeof row, c ? c : &named, &rc->s, NULL, NULL, r->tsc.hz);
+		run_text(r, "%s", row);
+		return;
+	}
+	measure_counter(c, &r->clock, r->subtract, r->opt.samples, r->opt.rounds, r->cost, r->round, r->raw,
+			raw_cap, &r->result);
+	if (c->is_counter) {
+		measure_deltas(c, r->delta_values, r->opt.samples < RUN_DELTA_READS ? r->opt.samples : RUN_DELTA_READS,
+			       r->round, &r->result.delta);
+		r->result.delta_valid = true;
+	}
+	if (rc->info->disturbs && rc->dev->settle)
+		rc->dev->settle(r->p->ctx);
+	record_timer(r->log, c, &rc->s, &r->result, r->cost, &f, r->tsc.hz, r->opt.samples);
+	if (r->result.n_raw)
+		record_samples(r->log, c->name, r->raw, r->result.n_raw);
+	table_row(row, sizeof row, c, &rc->s, &r->result, r->cost, r->tsc.hz);
+	run_text(r, "%s", row);
+}
+
+void run_measure(struct run *r)
+{
+	char line[160];
+
+	table_header(line, sizeof line);
+	run_text(r, "%s", line);
+	for (unsigned i = 0; i < r->n; i++) {
+		if (!r->counters[i].wanted)
+			continue;
+		measure_one(r, &r->counters[i]);
+		/* fault=: after the first counter measured, whichever it is, so the
+		 * log shows records kept before the exception. */
+		if (r->opt.fault[0] && !r->fault_done) {
+			r->fault_done = true;
+			r->p->fault(r->p->ctx, r->opt.fault);
+		}
+	}
+}

@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The whole run (probe/run.c) on a simulated platform (sim_platform.h):
+ * simulated counters behind the platform interface, a console that captures
+ * the log, and a halt that returns to the test.  Each case reads
+ * the log back through probe/logread.h, whose checks (every record's crc,
+ * the end record's count and crc32) must pass, then looks at the records. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdlib.h>
+#include "tests/unit/check.h"
+#include "tests/unit/sim_platform.h"
+#include "probe/exit_status.h"
+#include "probe/logread.h"
+#include "probe/run.h"
+
+/* ---- reading the log back ---------------------------------------------- */
+
+#define MAX_RECS 256
+static struct {
+	int n;
+	char *line[MAX_RECS];
+	char type[MAX_RECS][16], name[MAX_RECS][32];
+	bool end_ok, damaged;
+	int problems;
+} got;
+/* Parses go round a ring of documents, so that the last few stay valid
+ * while the next are looked at. */
+#define RING 4
+static struct lr_node *nodes;
+static char *strs;
+static struct lr_doc doc[RING];
+static int ring;
+
+static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text, size_t len,
+		      const struct lr_node *root)
+{
+	(void)ctx, (void)run, (void)line;
+	if (got.n == MAX_RECS)
+		return;
+	got.line[got.n] = strndup(text, len);
+	snprintf(got.type[got.n], 16, "%s", lr_str(lr_get(root, "type")));
+	snprintf(got.name[got.n], 32, "%s", lr_str(lr_get(root, "name")) ? lr_str(lr_get(root, "name")) : "");
+	got.n++;
+}
+static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
+{
+	(void)ctx, (void)run, (void)line, (void)sev;
+	printf("log problem: %s\n", msg);
+	got.problems++;
+}
+static void on_end(void *ctx, const struct lr_run *run) { (void)ctx, got.end_ok = run->end_ok, got.damaged = run->damaged; }
+
+/* The record of this type (and name, when given); NULL if none. */
+static const struct lr_node *rec(const char *type, const char *name)
+{
+	for (int i = 0; i < got.n; i++)
+		if (!strcmp(got.type[i], type) && (!name || !strcmp(got.name[i], name))) {
+			struct lr_doc *d = &doc[ring = (ring + 1) % RING];
+			lr_doc_init(d, nodes + 25000 * (d - doc), 25000, strs + (1u << 18) * (d - doc), 1u << 18);
+			return lr_parse(d, got.line[i], strlen(got.line[i]));
+		}
+	return NULL;
+}
+
+static int pos(const char *type, const char *name)
+{
+	for (int i = 0; i < got.n; i++)
+		if (!strcmp(got.type[i], type) && (!name || !strcmp(got.name[i], name)))
+			return i;
+	return -1;
+}
+
+/* A path of keys and, where a part is a number, array indices:
+ * "candidates.1.round_min_spread". */
+static const struct lr_node *at(const struct lr_node *r, const char *path)
+{
+	char part[64];
+
+	while (r && *path) {
+		size_t k = 0;
+		while (path[k] && path[k] != '.' && k + 1 < sizeof part)
+			part[k] = path[k], k++;
+		part[k] = 0;
+		r = part[0] >= '0' && part[0] <= '9' ? lr_at(r, (size_t)atoi(part)) : lr_get(r, part);
+		path += k + (path[k] == '.');
+	}
+	return r;
+}
+
+static double num(const struct lr_node *r, const char *path)
+{
+	double v;
+	return r && lr_num(at(r, path), &v) ? v : NAN;
+}
+
+static const char *str(const struct lr_node *r, const char *path) { const char *s = r ? lr_str(at(r, path)) : NULL; return s ? s : ""; }
+static bool truth(const struct lr_node *r, const char *path) { const struct lr_node *n = r ? at(r, path) : NULL; return n && n->kind == LR_BOOL && n->b; }
+
+/* Boots the simulated machine with these options; the log is then in got. */
+static void run(const char *cmdline)
+{
+	static struct platform p;
+	static char buf[LR_LINE_MAX + 1];
+	static struct logread lr;
+	struct lr_sink sink = { .record = on_record, .problem = on_problem, .run_end = on_end };
+	struct lr_node *rnodes = malloc(200000 * sizeof *rnodes);
+	char *rstrs = malloc(1u << 20);
+
+	for (int i = 0; i < got.n; i++)
+		free(got.line[i]);
+	memset(&got, 0, sizeof got);
+	p = (struct platform){
+		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
+		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
+		.mem = { no_memory, NULL }, .brackets = sim.n_brackets == 2 ? brackets : brackets + 1,
+		.n_brackets = sim.n_brackets, .tsc_claims = sim_claims, .devices = devices,
+		.n_devices = sizeof devices / sizeof devices[0], .end = sim_end, .halt = sim_halt,
+	};
+	sim_clock(&p.clock);
+	if (!setjmp(sim.out))
+		run_probe(&p);
+	for (int i = 0; i < sim.n_allocs; i++)
+		free(sim.allocs[i]);
+	sim.n_allocs = 0;
+	lr_init(&lr, buf, sizeof buf, rnodes, 200000, rstrs, 1u << 20, &sink);
+	lr_feed(&lr, sim.log, sim.log_len);
+	lr_finish(&lr);
+	free(rnodes);
+	free(rstrs);
+}
+
+#define OPTS "serial=0x3f8 samples=1000 rounds=10 calib_ms=20 "
+
+/* ---- the cases ----------------------------------------------------------- */
+
+static void test_whole_run(void)
+{
+	static const char *const order[] = { "begin", "machine", "acpi", "tsc", "overhead", "plan" };
+	bool ok = true;
+	int k = 0;
+
+	sim_reset();
+	run(OPTS "raw=150");
+	check(got.end_ok && !got.damaged && !got.problems && sim.ends == 1,
+	      "run: the log reads back whole (%d records, every crc, end count and crc32)", got.n);
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+		ok &= k < got.n && !strcmp(got.type[k++], order[i]);
+	for (int i = 0; i < S_N; i++) {
+		ok &= k < got.n && !strcmp(got.type[k], "timer") && !strcmp(got.name[k], names[i]);
+		k++;
+		ok &= k < got.n && !strcmp(got.type[k], "samples") && !strcmp(got.name[k], names[i]);
+		k++;
+	}
+	ok &= k == got.n - 1 && !strcmp(got.type[k], "end");
+	check(ok, "run: records in order: begin machine acpi tsc overhead plan, then timer and samples of each counter in table order, end");
+	check(!strcmp(str(rec("end", NULL), "status"), "ok") && sim.exit_code == EXIT_CODE_OK,
+	      "run: status ok, exit code 0x%x", sim.exit_code);
+	ok = true;
+	for (int i = 0; i < S_N; i++)
+		ok &= truth(rec("timer", names[i]), "healthy");
+	check(ok, "run: every simulated counter is healthy and measured");
+	check(fabs(num(rec("tsc", NULL), "hz") - 1e9) <= num(rec("tsc", NULL), "error_ppm") * 1e3 + 1,
+	      "run: the TSC calibrates to the simulated 1 GHz (%.0f Hz from %s)", num(rec("tsc", NULL), "hz"),
+	      str(rec("tsc", NULL), "source"));
+	check(num(rec("timer", "hpet64"), "freq.measured_hz") > 0 && isnan(num(rec("timer", "tsc"), "freq.ppm")) &&
+		      num(rec("timer", "i8254-inb40"), "width") != num(rec("timer", "i8254-inb40"), "width"),
+	      "run: hpet64 gets its rate from the HPET's calibration; the TSC and a port access get none");
+	check(strstr(sim.screen, "counter ") && strstr(sim.screen, "run ended, status ok") && !strstr(sim.screen, "{\"type\""),
+	      "run: the screen gets the text and the table, never a record");
+}
+
+static void test_bracket_choice(void)
+{
+	const struct lr_node *o;
+
+	sim_reset();
+	sim.a_jitters = true; /* A: smaller minimum, but its per-round minimum moves */
+	run(OPTS "counters=tsc");
+	o = rec("overhead", NULL);
+	check(!strcmp(str(o, "sequence"), "B") && num(o, "subtracted") == 60 && num(o, "candidates.0.round_min_spread") > 0 &&
+		      num(o, "candidates.1.round_min_spread") == 0 && num(o, "cycles.min") == 60,
+	      "bracket: the still one wins over a smaller minimum that moves (%s, subtracted %.0f)", str(o, "sequence"),
+	      num(o, "subtracted"));
+	check(num(rec("timer", "tsc"), "overhead_cycles") == 60 && num(rec("timer", "tsc"), "cost_cycles.max") == 0,
+	      "bracket: its minimum is taken off every sample");
+	sim_reset();
+	run(OPTS "counters=tsc");
+	o = rec("overhead", NULL);
+	check(!strcmp(str(o, "sequence"), "A") && num(o, "subtracted") == 40 && num(o, "cycles.min") == 40 &&
+		      num(o, "samples") == 1000,
+	      "bracket: equally still: the smaller minimum wins, and its histogram is the one recorded");
+	sim_reset();
+	sim.n_brackets = 1;
+	run(OPTS "counters=tsc");
+	o = rec("overhead", NULL);
+	check(!strcmp(str(o, "sequence"), "B") && lr_path(o, "candidates")->len == 1,
+	      "bracket: a CPU with one bracket (no RDTSCP) measures that one only");
+}
+
+static void test_absent_and_stuck(void)
+{
+	const struct lr_node *t;
+
+	sim_reset();
+	sim.absent[S_HPET] = sim.absent[S_HPET64] = true;
+	sim.ctr[S_PM].kind = SIM_CONST, sim.ctr[S_PM].value = 0x1234;
+	run(OPTS);
+	t = rec("timer", "hpet");
+	check(t && !truth(t, "present") && !truth(t, "healthy") && strstr(str(t, "reason"), "not there") &&
+		      num(t, "samples") == 0,
+	      "absent: hpet is absent with its reason (%s), nothing measured", str(t, "reason"));
+	t = rec("timer", "acpi-fast");
+	check(t && truth(t, "present") && !truth(t, "healthy") && strstr(str(t, "reason"), "does not count"),
+	      "stuck: a counter that does not move is unhealthy: %s", str(t, "reason"));
+	check(!strcmp(str(rec("tsc", NULL), "source"), "pit") && !lr_path(rec("tsc", NULL), "sources.hpet") &&
+		      !lr_path(rec("tsc", NULL), "sources.pm_timer"),
+	      "absent: the TSC is calibrated by the one calibrator left (%s)", str(rec("tsc", NULL), "source"));
+	check(!strcmp(str(rec("end", NULL), "status"), "ok-absent") && sim.exit_code == EXIT_CODE_OK_ABSENT,
+	      "absent: status ok-absent, exit code 0x%x", sim.exit_code);
+	check(truth(rec("timer", "tsc"), "healthy") && pos("timer", "port80") > pos("timer", "hpet"),
+	      "absent: the others are measured as usual");
+
+	sim_reset();
+	run(OPTS "stuck=i8254");
+	t = rec("timer", "i8254");
+	check(t && strstr(str(t, "reason"), "stuck at 0x1234") && strstr(sim.screen, "stuck=i8254: its reads now return a constant"),
+	      "stuck=: the named counter reads a constant and fails its check");
+	t = rec("timer", "i8254-inb40");
+	check(t && !truth(t, "healthy") && !strncmp(str(t, "reason"), "i8254: ", 7) && truth(rec("timer", "port80"), "healthy"),
+	      "stuck=: a port access that needs the broken PIT is not timed (%s); port80 is", str(t, "reason"));
+}
+
+static void test_tsc_fallback(void)
+{
+	const struct lr_node *t;
+
+	sim_reset();
+	sim.absent[S_HPET] = sim.absent[S_HPET64] = sim.absent[S_PM] = sim.absent[S_PIT] = true;
+	sim.claims = (struct tsc_claims){ .cpuid15_hz = 2400000000ull, .cpuid16_hz = 2600000000ull };
+	run(OPTS);
+	t = rec("tsc", NULL);
+	check(num(t, "hz") == 2400000000.0 && !strcmp(str(t, "source"), "cpuid15") &&
+		      at(t, "error_ppm")->kind == LR_NULL && num(t, "sources.cpuid16") == 2600000000.0,
+	      "tsc: no counter calibrates: CPUID 0x15's word, with an unknown error");
+	check(at(rec("timer", "tsc"), "cost_ns")->kind == LR_OBJ && truth(rec("timer", "tsc"), "healthy"),
+	      "tsc: costs in ns from CPUID's frequency");
+	sim_reset();
+	sim.absent[S_HPET] = sim.absent[S_HPET64] = sim.absent[S_PM] = sim.absent[S_PIT] = true;
+	run(OPTS);
+	t = rec("tsc", NULL);
+	check(at(t, "hz")->kind == LR_NULL && !strcmp(str(t, "source"), "none") &&
+		      at(rec("timer", "tsc"), "cost_ns")->kind == LR_NULL && strstr(sim.screen, "frequency unknown"),
+	      "tsc: nothing states it: hz null, cost_ns null, said on screen");
+}
+
+static void test_plan(void)
+{
+	const struct lr_node *p;
+	double hz, want[2], total;
+	int ids[2] = { S_HPET, S_PM };
+	bool ok = true;
+
+	sim_reset();
+	sim.ctr[S_HPET].read_cost = 100000, sim.ctr[S_PM].read_cost = 50000; /* 100 us and 50 us a read */
+	run(OPTS "counters=hpet,acpi-fast");
+	p = rec("plan", NULL);
+	hz = num(rec("tsc", NULL), "hz");
+	/* 256 bracketed reads timed between two TSC reads (each 10 simulated
+	 * cycles), a block of 256 (7 cycles each plus 3), scaled to 1000 samples
+	 * and 10000 + 16384 throughput and delta reads. */
+	for (int i = 0; i < 2; i++) {
+		double bracketed = 256.0 * (double)sim.ctr[ids[i]].read_cost + 10, bare = 7 * 256 + 3;
+		want[i] = (bracketed * 1000 + bare * (10000 + 16384)) / 256.0 / hz;
+		ok &= fabs(num(p, i ? "estimate_s.acpi-fast" : "estimate_s.hpet") - want[i]) <= 0.0005;
+	}
+	total = num(p, "total_s");
+	check(ok && fabs(total - want[0] - want[1]) <= 0.001 && lr_path(p, "estimate_s")->len == 2,
+	      "plan: the estimate of each counter measured follows from its read cost (%.3f s, %.3f s, total %.3f s)",
+	      want[0], want[1], total);
+}
+
+static void test_unknown_names(void)
+{
+	const struct lr_node *b;
+
+	sim_reset();
+	run(OPTS "counters=hpte");
+	b = rec("begin", NULL);
+	check(strstr(str(b, "option_problems.0"), "unknown counter 'hpte'") &&
+		      strstr(str(b, "option_problems.0"), "tsc, hpet, hpet64, acpi-fast, i8254, i8254-inb40, port80") &&
+		      strstr(sim.screen, "tickprobe: option counters: unknown counter 'hpte'"),
+	      "options: counters=hpte is a problem that lists the names, in the log and on screen: %s",
+	      str(b, "option_problems.0"));
+	check(pos("timer", "tsc") > 0 && pos("timer", "port80") > 0 && !strcmp(str(b, "options.counters.0"), "all"),
+	      "options: with no known name the default is kept: every counter is measured");
+	sim_reset();
+	run(OPTS "counters=hpet,hpte stuck=hpte");
+	b = rec("begin", NULL);
+	check(pos("timer", "hpet") > 0 && pos("timer", "tsc") < 0 && strstr(str(b, "option_problems.0"), "'hpte'") &&
+		      strstr(str(b, "option_problems.1"), "option stuck: unknown counter 'hpte'") &&
+		      !strcmp(str(b, "options.counters.0"), "hpet"),
+	      "options: the known names are measured, the unknown reported, stuck=hpte too");
+}
+
+static void test_exceptions(void)
+{
+	const struct lr_node *e;
+	uint64_t reads;
+
+	sim_reset();
+	run(OPTS "counters=hpet fault=gp");
+	e = rec("exception", NULL);
+	check(e && num(e, "vector") == 13 && !strcmp(str(e, "step"), "hpet") && pos("timer", "hpet") >= 0 &&
+		      pos("exception", NULL) == pos("timer", "hpet") + 1 && pos("end", NULL) == pos("exception", NULL) + 1,
+	      "fault=gp with counters=hpet: the exception follows hpet's record (step %s)", str(e, "step"));
+	check(!strcmp(str(rec("end", NULL), "status"), "failed") && sim.exit_code == EXIT_CODE_FAILED && got.end_ok,
+	      "fault: status failed, exit code 0x%x, the log whole", sim.exit_code);
+
+	sim_reset();
+	run(OPTS "fault=pf counters=port80");
+	e = rec("exception", NULL);
+	check(e && num(e, "vector") == 14 && !strcmp(str(e, "step"), "port80"), "fault=pf with counters=port80: vector 14 after port80");
+
+	/* The platform's hook called in the middle of a measurement: the
+	 * simulation is deterministic, so a run without it tells how many PIT
+	 * reads there are; the last 2000 are its measurement and delta reads. */
+	sim_reset();
+	run(OPTS);
+	reads = sim.ctr[S_PIT].reads;
+	sim_reset();
+	sim.bomb_after = reads - 500;
+	run(OPTS);
+	e = rec("exception", NULL);
+	check(e && num(e, "vector") == 6 && !strcmp(str(e, "step"), "i8254") && pos("timer", "acpi-fast") >= 0 &&
+		      pos("timer", "i8254") < 0 && pos("exception", NULL) == pos("timer", "acpi-fast") + 1 &&
+		      !strcmp(str(rec("end", NULL), "status"), "failed") && got.end_ok,
+	      "exception mid-run: the records before it are kept, then exception (step %s) and a failed end",
+	      str(e, "step"));
+	check(strstr(sim.screen, "CPU exception #UD invalid opcode") && strstr(sim.screen, "during: i8254"),
+	      "exception mid-run: said on screen");
+
+	sim_reset();
+	sim.bomb_in_hpet_setup = true;
+	run(OPTS);
+	e = rec("exception", NULL);
+	check(e && !strcmp(str(e, "step"), "HPET setup") && pos("acpi", NULL) >= 0 && pos("tsc", NULL) < 0,
+	      "exception in a device's setup: the step names the device (%s)", str(e, "step"));
+}
+
+int main(void)
+{
+	nodes = malloc(100000 * sizeof *nodes);
+	strs = malloc(1u << 20);
+	test_whole_run();
+	test_bracket_choice();
+	test_absent_and_stuck();
+	test_tsc_fallback();
+	test_plan();
+	test_unknown_names();
+	test_exceptions();
+	for (int i = 0; i < got.n; i++)
+		free(got.line[i]);
+	free(sim.log), free(sim.screen);
+	free(nodes), free(strs);
+	return check_done();
+}
