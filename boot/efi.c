@@ -7,17 +7,18 @@
 #include <efilib.h>
 #include <stdbool.h>
 #include "arch/x86/run.h"
-#include "boot/efi_cfg.h"
 #include "boot/efi_con.h"
+#include "probe/options.h"
+#include "probe/presets.h"
 
 /* The core gets the same 256 KiB stack as on the BIOS path (multiboot.S);
  * firmware stacks are smaller (EDK2's DXE stack is 128 KiB). */
 #define STACK_PAGES 64
-#define CMDLINE_MAX 512
-#define CFG_FILE_MAX (16 * 1024)
+#define CMDLINE_MAX 768 /* a preset's 200 characters, then a 512-byte block's tp_options */
+#define CFG_FILE_MAX PRESETS_FILE_MAX
 
 static struct boot_info bi;
-static struct efi_cfg cfg;
+static struct presets cfg;
 static char cmdline[CMDLINE_MAX];
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
@@ -179,11 +180,11 @@ static void read_config(EFI_LOADED_IMAGE *li)
 		return;
 	image_dir(li, dir, sizeof dir / sizeof dir[0]);
 	if ((text = read_file(root, dir, L"presets.cfg", &len))) {
-		cfg_parse_presets(&cfg, text, len);
+		presets_parse(&cfg, text, len);
 		FreePool(text);
 	}
 	if ((text = read_file(root, dir, L"tickprobe.env", &len))) {
-		cfg_parse_env(&cfg, text, len);
+		presets_parse_env(&cfg, text, len);
 		FreePool(text);
 	}
 	uefi_call_wrapper(root->Close, 1, root);
@@ -236,7 +237,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	bi.rsdp = find_rsdp();
 	bi.memory_mib = memory_mib();
 	screen = efi_find_screen();
-	cfg_init(&cfg);
+	presets_init(&cfg);
 
 	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) == EFI_SUCCESS &&
 	    load_options(li, cmdline, sizeof cmdline)) {
@@ -248,7 +249,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		/* Headless with a serial console: the menu goes to ConOut, and so
 		 * shows in the serial capture before the log's begin record. */
 		pick = efi_menu(screen ? screen : ST->ConOut, &cfg);
-		cfg_cmdline(&cfg, pick, cmdline, sizeof cmdline);
+		options_menu_cmdline(pick >= 0 ? &cfg.preset[pick] : NULL, cfg.env_options, cmdline, sizeof cmdline);
 		bi.cmdline = cmdline;
 	}
 	if (screen) {
