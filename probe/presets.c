@@ -53,8 +53,12 @@ static const char *shown(char *buf, struct span t)
 {
 	size_t n = 0;
 	const char *c;
-	for (c = t.s; c < t.e && n < SHOWN_MAX; c++)
-		buf[n++] = *c >= 0x20 && *c <= 0x7e ? *c : '?';
+	for (c = t.s; c < t.e && n < SHOWN_MAX; c++) {
+		char ch = *c;
+		if (ch < 0x20 || ch > 0x7e)
+			ch = '?';
+		buf[n++] = ch;
+	}
 	if (c < t.e)
 		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
 	buf[n] = 0;
@@ -147,17 +151,14 @@ static bool copy_options(struct presets *p, int line, const char *name, struct s
 {
 	size_t n = 0;
 	for (const char *c = value.s; c < value.e; c++) {
-		if (is_blank(*c)) {
-			if (!is_blank(c[-1])) /* value is trimmed: c[-1] is inside it */
-				out[n++] = ' ';
+		if (is_blank(*c) && is_blank(c[-1])) /* value is trimmed: c[-1] is inside it */
 			continue;
-		}
-		if (!is_option_char(*c)) {
+		if (!is_blank(*c) && !is_option_char(*c)) {
 			if (*c > 0x20 && *c <= 0x7e)
-				problem(p, CFG_FILE, line, "options of '%s': '%c' is not allowed (only letters, digits, blanks and _=,.:/+-)",
+				problem(p, CFG_FILE, line, "options of '%s': '%c' is not allowed (letters, digits, blanks, _=,.:/+-)",
 					name, *c);
 			else
-				problem(p, CFG_FILE, line, "options of '%s': byte 0x%02x is not allowed (only letters, digits, blanks and _=,.:/+-)",
+				problem(p, CFG_FILE, line, "options of '%s': byte 0x%02x is not allowed (letters, digits, blanks, _=,.:/+-)",
 					name, (unsigned char)*c);
 			return false;
 		}
@@ -166,7 +167,10 @@ static bool copy_options(struct presets *p, int line, const char *name, struct s
 				PRESET_OPTIONS_MAX - 1);
 			return false;
 		}
-		out[n++] = *c;
+		if (is_blank(*c))
+			out[n++] = ' ';
+		else
+			out[n++] = *c;
 	}
 	out[n] = 0;
 	return true;
@@ -176,7 +180,7 @@ static void preset_line(struct presets *p, int line, const char *s, const char *
 {
 	struct span all = trim(s, e), name, value;
 	const char *colon, *why;
-	char a[SHOWN_MAX + 4], key[PRESET_NAME_MAX];
+	char a[SHOWN_MAX + 4], key[PRESET_NAME_MAX] = { 0 };
 	struct preset *slot;
 	int dup;
 

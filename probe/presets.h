@@ -22,7 +22,7 @@
 #define PRESETS_TIMEOUT_MAX 3600
 #define PRESETS_MAX_PROBLEMS 8
 #define PRESETS_FILE_MAX (16 * 1024) /* the most of presets.cfg the UEFI app reads */
-#define PRESETS_PROBLEM_MAX 96
+#define PRESETS_PROBLEM_MAX 128
 
 struct preset {
 	char name[PRESET_NAME_MAX];
