@@ -226,16 +226,19 @@ static bool same_words(const char *a, const char *b)
 
 bool options_menu_cmdline(const struct preset *p, const char *more, char *out, size_t cap)
 {
-	const struct options_preset *q = p ? find_preset(builtin_presets, BUILTIN_COUNT, p->name) : NULL;
-	const char *words = !p ? "" : q && same_words(q->options, p->options) ? NULL : p->options;
+	const struct options_preset *built = p ? find_preset(builtin_presets, BUILTIN_COUNT, p->name) : NULL;
+	const char *words = p ? p->options : "";
+	const char *gap;
 	int n;
 
 	if (!more)
 		more = "";
-	if (!words)
+	if (built && same_words(built->options, words)) {
 		n = tp_snprintf(out, cap, "preset=%s%s%s", p->name, *more ? " " : "", more);
-	else
-		n = tp_snprintf(out, cap, "%s%s%s", words, *words && *more ? " " : "", more);
+	} else {
+		gap = *words && *more ? " " : "";
+		n = tp_snprintf(out, cap, "%s%s%s", words, gap, more);
+	}
 	return n >= 0 && (size_t)n < cap;
 }
 

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#define PRESETS_MAX 12             /* 1) to 9) have a key each on the UEFI menu */
+#define PRESETS_MAX 12             /* menu rows: 12 fit an 80x25 console with the header and countdown */
 #define PRESET_NAME_MAX 24         /* with the NUL: names of 1 to 23 characters */
 #define PRESET_OPTIONS_MAX 201     /* with the NUL: options of up to 200 characters */
 #define PRESETS_ENV_OPTIONS_MAX 512 /* tp_options: a whole 512-byte block fits */
