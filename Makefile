@@ -15,7 +15,7 @@ PREFIX  ?= /usr/local
 CC      ?= cc
 
 # --- host side: probe/ and the ACPI parser, compiled hosted -----------------
-HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -fno-math-errno \
+HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 HOST_LDLIBS := -lm -lsqlite3 -lz
 
@@ -30,7 +30,7 @@ TEST_BINS      := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 # --- the image side: one 64-bit core, two entries ---------------------------
 # The core (arch/x86, drivers, probe) is compiled twice: position-dependent for
 # the multiboot kernel, position-independent for the GNU-EFI application.
-KERNEL_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -ffreestanding \
+KERNEL_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -ffreestanding \
 	-fno-stack-protector -fno-builtin -fno-math-errno -mno-red-zone \
 	-fno-asynchronous-unwind-tables -DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 KERNEL_CFLAGS := $(KERNEL_COMMON) -fno-pic -fno-pie -mcmodel=small
@@ -124,8 +124,24 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/tickprobe-efi.so
 		-j .rela -j .rel.* -j .rela.* -j .reloc --target efi-app-x86_64 \
 		--subsystem=10 $< $@
 
+# --- the presets: image/presets.cfg, read at build time ------------------------
+# build/mkgrubcfg (probe/presets.c's parser) writes the GRUB menu and the table
+# of presets compiled into probe/options.c (-I above); it is built from its
+# sources directly, as the libraries that hold options.c need its output.
+PRESETS_TABLE := $(BUILD)/gen/presets_table.h
+MKGRUBCFG_SRC := image/mkgrubcfg.c probe/presets.c probe/fmt.c
+
+$(BUILD)/mkgrubcfg: $(MKGRUBCFG_SRC) probe/presets.h probe/fmt.h probe/util.h
+	$(CC) $(HOST_CFLAGS) -o $@ $(MKGRUBCFG_SRC)
+
+$(PRESETS_TABLE): image/presets.cfg $(BUILD)/mkgrubcfg
+	@mkdir -p $(dir $@)
+	$(BUILD)/mkgrubcfg --table image/presets.cfg >$@.tmp && mv $@.tmp $@
+
+$(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe/options.o lint: $(PRESETS_TABLE)
+
 # --- the image ---------------------------------------------------------------
-$(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI image/mkimage.sh image/grub.cfg image/presets.cfg
+$(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
 	sh image/mkimage.sh $(BUILD)
 
 # --- running and testing -----------------------------------------------------

@@ -7,19 +7,20 @@
 #include <efilib.h>
 #include <stdbool.h>
 #include "arch/x86/run.h"
-#include "boot/efi_cfg.h"
 #include "boot/efi_con.h"
+#include "probe/options.h"
+#include "probe/presets.h"
 
 /* The core gets the same 256 KiB stack as on the BIOS path (multiboot.S);
  * firmware stacks are smaller (EDK2's DXE stack is 128 KiB). */
 #define STACK_PAGES 64
-#define CMDLINE_MAX 512
-#define CFG_FILE_MAX (16 * 1024)
+#define CMDLINE_MAX 768 /* a preset's 200 characters, then a 512-byte block's tp_options */
+#define CFG_FILE_MAX PRESETS_FILE_MAX
 
 /* The one struct this part owns. */
 static struct {
 	struct boot_info bi;
-	struct efi_cfg cfg;
+	struct presets cfg;
 	char cmdline[CMDLINE_MAX];
 } efi;
 
@@ -182,11 +183,11 @@ static void read_config(EFI_LOADED_IMAGE *li)
 		return;
 	image_dir(li, dir, sizeof dir / sizeof dir[0]);
 	if ((text = read_file(root, dir, L"presets.cfg", &len))) {
-		cfg_parse_presets(&efi.cfg, text, len);
+		presets_parse(&efi.cfg, text, len);
 		FreePool(text);
 	}
 	if ((text = read_file(root, dir, L"tickprobe.env", &len))) {
-		cfg_parse_env(&efi.cfg, text, len);
+		presets_parse_env(&efi.cfg, text, len);
 		FreePool(text);
 	}
 	uefi_call_wrapper(root->Close, 1, root);
@@ -254,7 +255,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi.bi.rsdp = find_rsdp();
 	efi.bi.memory_mib = memory_mib();
 	screen = efi_find_screen();
-	cfg_init(&efi.cfg);
+	presets_init(&efi.cfg);
 
 	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) == EFI_SUCCESS &&
 	    load_options(li, efi.cmdline, sizeof efi.cmdline)) {
@@ -266,7 +267,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		/* Headless with a serial console: the menu goes to ConOut, and so
 		 * shows in the serial capture before the log's begin record. */
 		pick = efi_menu(screen ? screen : ST->ConOut, &efi.cfg);
-		cfg_cmdline(&efi.cfg, pick, efi.cmdline, sizeof efi.cmdline);
+		options_menu_cmdline(pick >= 0 ? &efi.cfg.preset[pick] : NULL, efi.cfg.env_options, efi.cmdline,
+				     sizeof efi.cmdline);
 		efi.bi.cmdline = efi.cmdline;
 	}
 	if (screen) {

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 #include "boot/efi_con.h"
 #include "arch/x86/cpu.h"
+#include "probe/fmt.h"
 
 #define RFLAGS_IF (1u << 9)
 
@@ -79,12 +80,12 @@ static void put(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const char *s)
 	efi_screen_write(out, s, strlena((const CHAR8 *)s));
 }
 
-static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c, int sel, int left)
+static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c, int sel, int left)
 {
 	int i;
 	size_t k;
 	const char *p;
-	char line[CFG_NAME_MAX + CFG_OPTIONS_MAX + 16];
+	char line[PRESET_NAME_MAX + PRESET_OPTIONS_MAX + 16];
 
 	uefi_call_wrapper(out->SetCursorPosition, 3, out, 0, 2);
 	for (i = 0; i < c->count; i++) {
@@ -128,14 +129,38 @@ static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c, int
 	}
 }
 
-int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c)
+/* What was wrong in presets.cfg or tickprobe.env, one line each. */
+static void show_problems(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c)
 {
-	int sel = cfg_default(c), left = cfg_timeout(c);
+	char line[PRESETS_PROBLEM_MAX + 48];
+	int i;
+
+	for (i = 0; i < c->n_problems; i++) {
+		const struct presets_problem *q = &c->problems[i];
+		if (q->line)
+			tp_snprintf(line, sizeof line, "%s:%d: %s\n", q->file, q->line, q->text);
+		else
+			tp_snprintf(line, sizeof line, "%s: %s\n", q->file, q->text);
+		put(out, line);
+	}
+	if (c->problems_beyond) {
+		tp_snprintf(line, sizeof line, "and %d more problems\n", c->problems_beyond);
+		put(out, line);
+	}
+}
+
+int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c)
+{
+	int sel = presets_default(c), left = presets_timeout(c);
 	EFI_EVENT ev[2], timer = NULL;
 	UINTN which;
 
-	if (c->count <= 1 || left <= 0 || !out)
+	if (c->count <= 1 || left <= 0 || !out) {
+		/* No menu: ConOut, which firmware often mirrors to the serial
+		 * line, where the capture keeps them before the log. */
+		show_problems(ST->ConOut, c);
 		return sel;
+	}
 	if (uefi_call_wrapper(BS->CreateEvent, 5, EVT_TIMER, 0, NULL, NULL, &timer) != EFI_SUCCESS)
 		return sel;
 	/* Periodic, in 100 ns units: one tick a second for the countdown. */
@@ -144,6 +169,8 @@ int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c)
 	put(out, "tickprobe " TICKPROBE_VERSION ": choose a preset\n");
 	uefi_call_wrapper(ST->ConIn->Reset, 2, ST->ConIn, FALSE);
 	draw(out, c, sel, left);
+	put(out, "\n");
+	show_problems(out, c); /* below the countdown, which each redraw leaves alone */
 	ev[0] = ST->ConIn->WaitForKey;
 	ev[1] = timer;
 	for (;;) {

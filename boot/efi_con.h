@@ -9,7 +9,7 @@
 
 #include <efi.h>
 #include <stddef.h>
-#include "boot/efi_cfg.h"
+#include "probe/presets.h"
 
 /* The text output that reaches a screen and no serial line, or NULL:
  *  - the graphics console, when there is one;
@@ -20,9 +20,11 @@ SIMPLE_TEXT_OUTPUT_INTERFACE *efi_find_screen(void);
 /* Fits struct boot_info.screen_write; ctx is the SIMPLE_TEXT_OUTPUT_INTERFACE. */
 void efi_screen_write(void *ctx, const char *s, size_t n);
 
-/* Shows the presets on out and waits up to cfg_timeout() seconds; keys 1..9
- * pick and boot, Up/Down move, Enter boots, any key stops the countdown.
- * Returns the chosen index (cfg_default() when nobody chose). */
-int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct efi_cfg *c);
+/* Shows the presets and the problems found in presets.cfg and tickprobe.env
+ * on out and waits up to presets_timeout() seconds; keys 1..9 pick and boot,
+ * Up/Down move, Enter boots, any key stops the countdown.  With no menu to
+ * show, the problems go to ConOut.  Returns the chosen index
+ * (presets_default() when nobody chose). */
+int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c);
 
 #endif

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Builds BUILD/tickprobe.img: one file that boots
 #   - legacy BIOS: GRUB i386-pc (El Torito image, reached from the MBR through
-#     boot_hybrid.img on a disk), menu from image/presets.cfg, `multiboot`;
+#     boot_hybrid.img on a disk), menu from image/presets.cfg (build/mkgrubcfg),
+#     `multiboot`;
 #   - UEFI: \EFI\BOOT\BOOTX64.EFI on a FAT ESP (efi.img, the El Torito EFI image
 #     and, through the GPT, a partition on a disk), with presets.cfg beside it;
 # written with dd to a USB stick, or as a CD.  No root, no mounts: mtools for
@@ -19,11 +20,12 @@ HERE=$(dirname "$0")
 PRESETS=$HERE/presets.cfg
 ELF=$BUILD/tickprobe.elf32
 EFI=$BUILD/BOOTX64.EFI
+MKGRUBCFG=$BUILD/mkgrubcfg
 OUT=$BUILD/tickprobe.img
 W=$BUILD/image-work
 GRUB_PC=/usr/lib/grub/i386-pc
 
-for f in "$ELF" "$EFI" "$PRESETS" "$HERE/grub.cfg" "$GRUB_PC/boot_hybrid.img"; do
+for f in "$ELF" "$EFI" "$MKGRUBCFG" "$PRESETS" "$HERE/grub.cfg" "$GRUB_PC/boot_hybrid.img"; do
 	[ -f "$f" ] || { echo "mkimage: missing $f" >&2; exit 1; }
 done
 for t in grub-mkimage xorriso mcopy mmd mkfs.fat; do
@@ -39,43 +41,9 @@ rm -rf "$W"
 mkdir -p "$W/iso/boot/grub"
 
 # --- presets.cfg: check it, then the GRUB menu from it ----------------------
-# Names become GRUB ids and options a multiboot command line, so both are held
-# to a plain alphabet here rather than quoted.
-awk -v presets="$PRESETS" '
-	/^[ \t]*(#|$)/ { next }
-	{
-		line = $0; sub(/\r$/, "", line)
-		i = index(line, ":")
-		name = substr(line, 1, i - 1); opts = substr(line, i + 1)
-		gsub(/^[ \t]+|[ \t]+$/, "", name); gsub(/^[ \t]+|[ \t]+$/, "", opts)
-		if (i == 0 || name !~ /^[A-Za-z0-9_-]+$/ || length(name) > 23) {
-			printf "mkimage: %s:%d: not a \"NAME: OPTIONS\" line\n", presets, NR > "/dev/stderr"; bad = 1; next
-		}
-		if (opts !~ /^[A-Za-z0-9_=,.:\/+ -]*$/ || length(opts) > 200) {
-			printf "mkimage: %s:%d: options may hold only letters, digits, spaces and _=,.:/+-\n", presets, NR > "/dev/stderr"; bad = 1; next
-		}
-		if (name == "timeout") {
-			if (opts !~ /^[0-9]+$/) { printf "mkimage: %s:%d: timeout is whole seconds\n", presets, NR > "/dev/stderr"; bad = 1 }
-			timeout = opts; next
-		}
-		if (seen[name]++) { printf "mkimage: %s:%d: preset %s twice\n", presets, NR > "/dev/stderr"; bad = 1; next }
-		n++; names[n] = name; options[n] = opts
-	}
-	END {
-		if (bad) exit 1
-		if (n == 0 || n > 12) { printf "mkimage: %s: 1 to 12 presets, not %d\n", presets, n > "/dev/stderr"; exit 1 }
-		if (!("default" in seen)) { printf "mkimage: %s: no preset named default\n", presets > "/dev/stderr"; exit 1 }
-		printf "set timeout=%d\n", timeout == "" ? 5 : timeout
-		print "load_env --file /boot/grub/tickprobe.env tp_preset tp_timeout tp_options"
-		print "if [ -n \"$tp_timeout\" ]; then set timeout=\"$tp_timeout\"; fi"
-		print "if [ -n \"$tp_preset\" ]; then set default=\"$tp_preset\"; fi"
-		for (i = 1; i <= n; i++) {
-			printf "menuentry \"%d) %-14s %s\" --id %s {\n", i, names[i], options[i], names[i]
-			# GRUB 2 passes only the words after the file; boot/bios.c
-			# tells that from the "path options" line of qemu -kernel.
-			printf "\tmultiboot /boot/tickprobe.elf32 %s $tp_options\n}\n", options[i]
-		}
-	}' "$PRESETS" >"$W/menu.cfg"
+# build/mkgrubcfg (image/mkgrubcfg.c) parses it with the probe's own parser
+# and fails, naming each bad line, rather than drop a preset.
+"$MKGRUBCFG" "$PRESETS" >"$W/menu.cfg"
 cat "$HERE/grub.cfg" "$W/menu.cfg" >"$W/iso/boot/grub/grub.cfg"
 
 # --- the environment block both menus read (see image/grub.cfg) -------------

@@ -10,34 +10,33 @@
 #define MAX_ROUNDS 100u
 #define MAX_RAW 100000u
 
-struct preset {
-	const char *name;
-	uint32_t samples, rounds, raw, calib_ms;
-};
+/* Values before any preset or word: what an option means when neither
+ * the preset nor the command line sets it. */
+#define BASE_SAMPLES 100000u
+#define BASE_ROUNDS 10u
+#define BASE_CALIB_MS 100u
 
-static const struct preset presets[] = {
-	{ "default", 100000, 10, 0, 100 },
-	{ "quick", 10000, 10, 0, 20 },
-	{ "verbose", 100000, 10, 10000, 100 },
+/* What each preset means, as option words: image/presets.cfg, compiled in. */
+static const struct options_preset builtin_presets[] = {
+#include "presets_table.h"
 };
+#define BUILTIN_COUNT ((int)(sizeof builtin_presets / sizeof builtin_presets[0]))
 
-__attribute__((format(printf, 2, 3))) static void problem(struct options *o, const char *fmt, ...)
+/* Problems name the preset whose words gave them, when one did. */
+__attribute__((format(printf, 3, 4))) static void problem(struct options *o, const char *in_preset,
+							   const char *fmt, ...)
 {
 	va_list ap;
+	size_t n = 0;
 	if (o->n_problems >= OPT_MAX_PROBLEMS)
 		return;
+	if (in_preset)
+		n = (size_t)tp_snprintf(o->problems[o->n_problems], sizeof o->problems[0], "preset %s: ", in_preset);
+	if (n >= sizeof o->problems[0])
+		n = sizeof o->problems[0] - 1;
 	va_start(ap, fmt);
-	tp_vsnprintf(o->problems[o->n_problems++], sizeof o->problems[0], fmt, ap);
+	tp_vsnprintf(o->problems[o->n_problems++] + n, sizeof o->problems[0] - n, fmt, ap);
 	va_end(ap);
-}
-
-static void apply_preset(struct options *o, const struct preset *p)
-{
-	tp_snprintf(o->preset, sizeof o->preset, "%s", p->name);
-	o->samples = p->samples;
-	o->rounds = p->rounds;
-	o->raw_samples = p->raw;
-	o->calib_ms = p->calib_ms;
 }
 
 /* Copy the next space-separated word into buf; returns the rest. */
@@ -83,21 +82,21 @@ static bool parse_u32(const char *s, uint32_t *out, uint32_t lo, uint32_t hi)
 	return true;
 }
 
-static const struct preset *find_preset(const char *name)
+static const struct options_preset *find_preset(const struct options_preset *table, int n, const char *name)
 {
-	for (unsigned i = 0; i < sizeof presets / sizeof presets[0]; i++)
-		if (tp_streq(presets[i].name, name))
-			return &presets[i];
+	for (int i = 0; i < n; i++)
+		if (tp_streq(table[i].name, name))
+			return &table[i];
 	return NULL;
 }
 
-static void set_number(struct options *o, const char *key, const char *val, uint32_t *dst,
+static void set_number(struct options *o, const char *from, const char *key, const char *val, uint32_t *dst,
 		       uint32_t lo, uint32_t hi)
 {
 	if (!parse_u32(val, dst, lo, hi)) {
 		char range[48];
 		tp_snprintf(range, sizeof range, "%u..%u", lo, hi);
-		problem(o, "option %s: '%s' is not a whole number in %s, default kept", key, val, range);
+		problem(o, from, "option %s: '%s' is not a whole number in %s, default kept", key, val, range);
 	}
 }
 
@@ -119,49 +118,36 @@ static void set_counters(struct options *o, const char *list)
 	}
 }
 
-void options_parse(struct options *o, const char *cmdline)
+/* Every name=value word of line but preset=, in order; from names the
+ * preset the line is the words of, NULL for the command line. */
+static void apply_words(struct options *o, const char *line, const char *from)
 {
-	char w[160] = { 0 }; /* tp_memcmp may look past a short word's NUL */
+	char w[160] = { 0 };
 	const char *s;
 
-	tp_memset(o, 0, sizeof *o);
-	apply_preset(o, &presets[0]);
-	o->serial_port = 0x3f8;
-	o->baud = 115200;
-	if (!cmdline)
-		return;
-
-	/* The preset first, wherever it stands, so that other words refine it. */
-	for (s = word(cmdline, w, sizeof w); w[0]; s = word(s, w, sizeof w)) {
-		if (!tp_memcmp(w, "preset=", 7)) {
-			const struct preset *p = find_preset(w + 7);
-			if (p)
-				apply_preset(o, p);
-			else
-				problem(o, "option preset: unknown preset '%s', using '%s'", w + 7, o->preset);
-		}
-	}
-	for (s = word(cmdline, w, sizeof w); w[0]; s = word(s, w, sizeof w)) {
+	for (s = word(line, w, sizeof w); w[0]; s = word(s, w, sizeof w)) {
 		char *val = w;
 		while (*val && *val != '=')
 			val++;
 		if (!*val) {
-			problem(o, "option '%s': expected name=value, ignored", w);
+			problem(o, from, "option '%s': expected name=value, ignored", w);
 			continue;
 		}
 		*val++ = 0;
-		if (tp_streq(w, "preset"))
+		if (tp_streq(w, "preset")) {
+			if (from)
+				problem(o, from, "preset=%s inside a preset, ignored", val);
 			continue;
-		else if (tp_streq(w, "samples"))
-			set_number(o, w, val, &o->samples, 100, MAX_SAMPLES);
+		} else if (tp_streq(w, "samples"))
+			set_number(o, from, w, val, &o->samples, 100, MAX_SAMPLES);
 		else if (tp_streq(w, "rounds"))
-			set_number(o, w, val, &o->rounds, 1, MAX_ROUNDS);
+			set_number(o, from, w, val, &o->rounds, 1, MAX_ROUNDS);
 		else if (tp_streq(w, "raw"))
-			set_number(o, w, val, &o->raw_samples, 0, MAX_RAW);
+			set_number(o, from, w, val, &o->raw_samples, 0, MAX_RAW);
 		else if (tp_streq(w, "calib_ms"))
-			set_number(o, w, val, &o->calib_ms, 1, 2000);
+			set_number(o, from, w, val, &o->calib_ms, 1, 2000);
 		else if (tp_streq(w, "baud"))
-			set_number(o, w, val, &o->baud, 50, 115200);
+			set_number(o, from, w, val, &o->baud, 50, 115200);
 		else if (tp_streq(w, "serial")) {
 			uint32_t port;
 			if (tp_streq(val, "none"))
@@ -169,24 +155,91 @@ void options_parse(struct options *o, const char *cmdline)
 			else if (parse_u32(val, &port, 1, 0xffff))
 				o->serial_port = (uint16_t)port;
 			else
-				problem(o, "option serial: '%s' is not a port or 'none', default kept", val);
+				problem(o, from, "option serial: '%s' is not a port or 'none', default kept", val);
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
 			if (tp_streq(val, "gp") || tp_streq(val, "pf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, "option fault: '%s' is not gp or pf, ignored", val);
+				problem(o, from, "option fault: '%s' is not gp or pf, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
 			else
-				problem(o, "option stuck: '%s' is not a counter name, ignored", val);
+				problem(o, from, "option stuck: '%s' is not a counter name, ignored", val);
 		} else
-			problem(o, "unknown option '%s', ignored", w);
+			problem(o, from, "unknown option '%s', ignored", w);
 	}
+}
+
+void options_parse_with(struct options *o, const char *cmdline, const struct options_preset *table, int n)
+{
+	char w[160] = { 0 }; /* tp_memcmp may look past a short word's NUL */
+	const struct options_preset *p = find_preset(table, n, "default");
+	const char *s;
+
+	tp_memset(o, 0, sizeof *o);
+	o->samples = BASE_SAMPLES;
+	o->rounds = BASE_ROUNDS;
+	o->calib_ms = BASE_CALIB_MS;
+	o->serial_port = 0x3f8;
+	o->baud = 115200;
+
+	/* The preset first, wherever it stands, so that other words refine it. */
+	for (s = word(cmdline ? cmdline : "", w, sizeof w); w[0]; s = word(s, w, sizeof w)) {
+		if (!tp_memcmp(w, "preset=", 7)) {
+			const struct options_preset *q = find_preset(table, n, w + 7);
+			if (q)
+				p = q;
+			else
+				problem(o, NULL, "option preset: unknown preset '%s', using '%s'", w + 7,
+					p ? p->name : "default");
+		}
+	}
+	tp_snprintf(o->preset, sizeof o->preset, "%s", p ? p->name : "default");
+	if (p)
+		apply_words(o, p->options, p->name);
+	if (cmdline)
+		apply_words(o, cmdline, NULL);
 	if (o->rounds > o->samples)
 		o->rounds = o->samples;
+}
+
+void options_parse(struct options *o, const char *cmdline)
+{
+	options_parse_with(o, cmdline, builtin_presets, BUILTIN_COUNT);
+}
+
+/* The same words in the same order, whatever blanks separate them. */
+static bool same_words(const char *a, const char *b)
+{
+	char x[160], y[160];
+	do {
+		a = word(a, x, sizeof x);
+		b = word(b, y, sizeof y);
+		if (!tp_streq(x, y))
+			return false;
+	} while (x[0]);
+	return true;
+}
+
+bool options_menu_cmdline(const struct preset *p, const char *more, char *out, size_t cap)
+{
+	const struct options_preset *built = p ? find_preset(builtin_presets, BUILTIN_COUNT, p->name) : NULL;
+	const char *words = p ? p->options : "";
+	const char *gap;
+	int n;
+
+	if (!more)
+		more = "";
+	if (built && same_words(built->options, words)) {
+		n = tp_snprintf(out, cap, "preset=%s%s%s", p->name, *more ? " " : "", more);
+	} else {
+		gap = *words && *more ? " " : "";
+		n = tp_snprintf(out, cap, "%s%s%s", words, gap, more);
+	}
+	return n >= 0 && (size_t)n < cap;
 }
 
 bool options_wants_counter(const struct options *o, const char *name)

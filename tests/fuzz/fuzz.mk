@@ -21,10 +21,10 @@
 FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
 FUZZ_DIR       := $(BUILD)/fuzz
-FUZZ_HARNESSES := acpi logread madt ministat options
+FUZZ_HARNESSES := acpi logread madt ministat options presets
 FUZZ_DATA      := tests/data
 FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
-FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -fno-math-errno -fno-omit-frame-pointer \
+FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -I$(abspath $(BUILD))/gen -fno-math-errno -fno-omit-frame-pointer \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(FUZZ_SANITIZE)
 # What the harnesses reach: the core, the log loader and the stat input reader.
 FUZZ_LIB_SRC   := $(CORE_SRC) tools/log/logset.c tools/stat/input.c
@@ -43,6 +43,9 @@ fuzz: fuzz-build
 $(FUZZ_DIR)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c $< -o $@
+
+# options.c holds presets.cfg's table (the Makefile's PRESETS_TABLE).
+$(FUZZ_DIR)/obj/probe/options.o: $(PRESETS_TABLE)
 
 $(FUZZ_DIR)/libfuzzcore.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
@@ -86,6 +89,8 @@ SAN_DIR    := $(BUILD)/asan
 SAN_CFLAGS := $(filter-out -Werror -O2,$(HOST_CFLAGS)) -O1 -fno-omit-frame-pointer $(FUZZ_SANITIZE)
 SAN_LIB_OBJ := $(CORE_SRC:%.c=$(SAN_DIR)/%.o) $(TOOLS_SRC:%.c=$(SAN_DIR)/%.o)
 SAN_TESTS  := $(TEST_SRC:tests/unit/%.c=$(SAN_DIR)/tests/%)
+
+$(SAN_DIR)/probe/options.o: $(PRESETS_TABLE)
 
 # test_acpi runs the tool it sits beside ($(SAN_DIR)/tests/../tickprobe), so
 # the command line is checked under the sanitizers too.

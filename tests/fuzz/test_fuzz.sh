@@ -13,4 +13,4 @@ if ! make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-build.log" 2>&1; then
 	echo "FAIL: fuzz: harness build failed: $(grep -m1 -E 'error|Error' "$BUILD/fuzz-build.log")"
 	exit 1
 fi
-sh "$HERE/run_fuzz.sh" "$BUILD" "${FUZZ_SECONDS:-20}" acpi logread ministat options
+sh "$HERE/run_fuzz.sh" "$BUILD" "${FUZZ_SECONDS:-20}" acpi logread ministat options presets

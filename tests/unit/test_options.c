@@ -1,25 +1,62 @@
 /* probe/options.c: presets, every option, and every way a boot line can be
  * wrong.  A bad word must give exactly one problem that names the option, and
- * leave everything else as the preset had it. */
+ * leave everything else as the preset had it.
+ *
+ * What the presets are comes from image/presets.cfg (read from the source
+ * tree, through probe/presets.c): preset=NAME must mean that file's words,
+ * which the build compiled into options.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "probe/options.h"
+#include "probe/presets.h"
 #include "tests/unit/check.h"
 
-/* The presets as options.c documents them (samples, rounds, raw, calib_ms). */
+#define PRESETS_CFG "image/presets.cfg"
+
+static struct presets shipped; /* image/presets.cfg */
+
+/* The presets as presets.cfg defines them: the built-in values, then the
+ * preset's words, nothing else (no table: no default preset under them). */
 struct want {
 	const char *preset;
 	unsigned samples, rounds, raw, calib_ms;
 };
-static const struct want want_default = { "default", 100000, 10, 0, 100 };
-static const struct want want_quick = { "quick", 10000, 10, 0, 20 };
-static const struct want want_verbose = { "verbose", 100000, 10, 10000, 100 };
+static struct want want_default, want_quick, want_verbose;
 
 static int is_preset(const struct options *o, const struct want *w)
 {
 	return !strcmp(o->preset, w->preset) && o->samples == w->samples && o->rounds == w->rounds &&
 	       o->raw_samples == w->raw && o->calib_ms == w->calib_ms;
+}
+
+static void load_shipped(void)
+{
+	static char text[PRESETS_FILE_MAX + 1];
+	FILE *f = fopen(PRESETS_CFG, "rb");
+	size_t n = f ? fread(text, 1, sizeof text, f) : 0;
+	struct { const char *name; struct want *w; } wanted[] = {
+		{ "default", &want_default }, { "quick", &want_quick }, { "verbose", &want_verbose } };
+
+	if (f)
+		fclose(f);
+	presets_init(&shipped);
+	presets_parse(&shipped, text, n);
+	check(f && n <= PRESETS_FILE_MAX && !shipped.n_problems, "options: %s read, no problem (%s)", PRESETS_CFG,
+	      shipped.n_problems ? shipped.problems[0].text : f ? "none" : "cannot open it: run from the source tree");
+	for (size_t k = 0; k < sizeof wanted / sizeof wanted[0]; k++) {
+		int i = presets_find(&shipped, wanted[k].name);
+		struct options o;
+		options_parse_with(&o, i >= 0 ? shipped.preset[i].options : "", NULL, 0);
+		*wanted[k].w = (struct want){ wanted[k].name, o.samples, o.rounds, o.raw_samples, o.calib_ms };
+		check(i >= 0 && !o.n_problems, "options: %s has the preset %s (\"%s\"), whose words have no problem",
+		      PRESETS_CFG, wanted[k].name, i >= 0 ? shipped.preset[i].options : "");
+	}
+	/* What the README promises of them. */
+	check(want_quick.samples < want_default.samples && want_quick.calib_ms < want_default.calib_ms &&
+		      !want_default.raw && want_verbose.raw > 0 && want_verbose.samples == want_default.samples,
+	      "options: quick reads fewer samples (%u) in shorter windows (%u ms) than default; verbose adds %u raw costs",
+	      want_quick.samples, want_quick.calib_ms, want_verbose.raw);
 }
 
 /* Everything but the problem list: what a bad word must leave alone. */
@@ -73,13 +110,108 @@ static void test_presets(void)
 
 	/* The preset applies first, wherever it stands, and other words refine it. */
 	options_parse(&o, "samples=500 preset=quick");
-	check(!strcmp(o.preset, "quick") && o.samples == 500 && o.rounds == 10 && o.calib_ms == 20 && !o.n_problems,
+	check(!strcmp(o.preset, "quick") && o.samples == 500 && o.rounds == want_quick.rounds &&
+		      o.calib_ms == want_quick.calib_ms && !o.n_problems,
 	      "options: samples=500 before preset=quick still refines quick (samples %u, calib_ms %u)", o.samples,
 	      o.calib_ms);
 	options_parse(&o, "raw=5 rounds=4\tpreset=verbose calib_ms=7");
 	check(!strcmp(o.preset, "verbose") && o.raw_samples == 5 && o.rounds == 4 && o.calib_ms == 7 &&
-		      o.samples == 100000 && !o.n_problems,
+		      o.samples == want_verbose.samples && !o.n_problems,
 	      "options: raw=5 rounds=4 around preset=verbose keep their values over the preset's");
+
+	/* Every preset of the file, as typed on a command line, is its words. */
+	for (int i = 0; i < shipped.count; i++) {
+		struct options a, b;
+		char line[64];
+		snprintf(line, sizeof line, "preset=%s", shipped.preset[i].name);
+		options_parse(&a, line);
+		options_parse_with(&b, shipped.preset[i].options, NULL, 0);
+		memcpy(b.preset, a.preset, sizeof b.preset);
+		check(!strcmp(a.preset, shipped.preset[i].name) && same_settings(&a, &b) && !a.n_problems,
+		      "options: \"%s\" means %s's words in %s: \"%s\"", line, shipped.preset[i].name, PRESETS_CFG,
+		      shipped.preset[i].options);
+	}
+}
+
+/* A table of presets other than presets.cfg's: what the expansion does with
+ * words that the build's checks would not let into the real one. */
+static void test_preset_table(void)
+{
+	static const struct options_preset table[] = {
+		{ "default", "samples=200" },
+		{ "quick", "samples=300 rounds=3" },
+		{ "nested", "preset=quick rounds=2" },
+		{ "broken", "samples=lots rounds=4" },
+		{ "abcdefghijklmnopqrstuvw", "raw=1" },
+	};
+	static const struct options_preset no_default[] = { { "quick", "samples=300" } };
+	struct options o;
+
+	options_parse_with(&o, "", table, 5);
+	check(!strcmp(o.preset, "default") && o.samples == 200 && o.rounds == 10 && !o.n_problems,
+	      "options: no preset= word: the table's default (samples %u)", o.samples);
+	options_parse_with(&o, "preset=quick", table, 5);
+	check(!strcmp(o.preset, "quick") && o.samples == 300 && o.rounds == 3 && !o.n_problems,
+	      "options: preset=quick: quick's words only, not default's under them");
+	options_parse_with(&o, "preset=nested", table, 5);
+	check(o.n_problems == 1 && strstr(o.problems[0], "preset nested: preset=quick inside a preset") &&
+		      o.samples == 100000 && o.rounds == 2,
+	      "options: preset= inside a preset: a problem naming both (%s), the other words apply",
+	      o.n_problems ? o.problems[0] : "none");
+	options_parse_with(&o, "preset=broken rounds=6", table, 5);
+	check(o.n_problems == 1 && strstr(o.problems[0], "preset broken: option samples: 'lots'") &&
+		      o.samples == 100000 && o.rounds == 6,
+	      "options: a bad word in a preset names the preset (%s)", o.n_problems ? o.problems[0] : "none");
+	options_parse_with(&o, "preset=abcdefghijklmnopqrstuvw", table, 5);
+	check(!strcmp(o.preset, "abcdefghijklmnopqrstuvw") && o.raw_samples == 1,
+	      "options: a 23-character preset name is kept whole");
+	options_parse_with(&o, "rounds=2", no_default, 1);
+	check(!strcmp(o.preset, "default") && o.samples == 100000 && o.rounds == 2 && !o.n_problems,
+	      "options: a table without default: the built-in values, called default");
+	options_parse_with(&o, "preset=quick preset=fast", no_default, 1);
+	check(o.n_problems == 1 && strstr(o.problems[0], "'fast', using 'quick'") && o.samples == 300,
+	      "options: an unknown preset after a known one keeps the known one (%s)", o.n_problems ? o.problems[0] : "none");
+}
+
+/* What a menu entry boots for a preset (boot/efi.c, tools/qemu). */
+static void test_menu_cmdline(void)
+{
+	struct preset p;
+	char out[64];
+	int q = presets_find(&shipped, "quick");
+
+	for (int i = 0; i < shipped.count; i++) {
+		char want[64];
+		snprintf(want, sizeof want, "preset=%s", shipped.preset[i].name);
+		check(options_menu_cmdline(&shipped.preset[i], NULL, out, sizeof out) && !strcmp(out, want),
+		      "options: the menu entry for %s boots \"%s\"", shipped.preset[i].name, out);
+	}
+	if (q < 0)
+		return;
+	p = shipped.preset[q];
+	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "preset=quick bogus=1"),
+	      "options: tp_options follow the preset: \"%s\"", out);
+	snprintf(p.options, sizeof p.options, " %s \t", shipped.preset[q].options);
+	for (char *c = p.options; *c; c++)
+		if (*c == ' ')
+			*c = '\t';
+	check(options_menu_cmdline(&p, "", out, sizeof out) && !strcmp(out, "preset=quick"),
+	      "options: the same words with other blanks are still the preset");
+	snprintf(p.options, sizeof p.options, "samples=5000");
+	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "samples=5000 bogus=1"),
+	      "options: quick with other words than this build's boots those words: \"%s\"", out);
+	snprintf(p.name, sizeof p.name, "long");
+	snprintf(p.options, sizeof p.options, "preset=verbose samples=1000000");
+	check(options_menu_cmdline(&p, NULL, out, sizeof out) && !strcmp(out, "preset=verbose samples=1000000"),
+	      "options: a preset this build lacks boots its own words: \"%s\"", out);
+	p.options[0] = 0;
+	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "bogus=1"),
+	      "options: an empty unknown preset boots only tp_options, no leading blank");
+	check(options_menu_cmdline(NULL, "bogus=1", out, sizeof out) && !strcmp(out, "bogus=1") &&
+		      options_menu_cmdline(NULL, NULL, out, sizeof out) && !out[0],
+	      "options: no preset: tp_options alone, or nothing");
+	check(!options_menu_cmdline(&shipped.preset[q], "bogus=1", out, 8) && strlen(out) == 7,
+	      "options: a command line that does not fit is cut, terminated and said to be (\"%s\")", out);
 }
 
 static void test_each_option(void)
@@ -203,8 +335,8 @@ static void test_bad_options(void)
 
 	/* A bad word among good ones spoils only itself. */
 	options_parse(&o, "preset=quick samples=lots rounds=5 serial=none");
-	check(o.n_problems == 1 && o.samples == 10000 && o.rounds == 5 && o.serial_port == 0,
-	      "options: samples=lots keeps quick's 10000 while rounds=5 and serial=none apply");
+	check(o.n_problems == 1 && o.samples == want_quick.samples && o.rounds == 5 && o.serial_port == 0,
+	      "options: samples=lots keeps quick's %u while rounds=5 and serial=none apply", want_quick.samples);
 }
 
 static void test_limits(void)
@@ -228,7 +360,7 @@ static void test_limits(void)
 	memset(line + n, '1', 900);
 	line[n + 900] = 0;
 	options_parse(&g.o, line);
-	check(g.o.n_problems == 1 && g.o.samples == 100000, "options: samples= with 900 digits is rejected");
+	check(g.o.n_problems == 1 && g.o.samples == want_default.samples, "options: samples= with 900 digits is rejected");
 	n = (size_t)snprintf(line, cap, "counters=");
 	memset(line + n, 'y', 900);
 	line[n + 900] = 0;
@@ -254,8 +386,11 @@ static void test_limits(void)
 
 int main(void)
 {
+	load_shipped();
 	test_defaults();
 	test_presets();
+	test_preset_table();
+	test_menu_cmdline();
 	test_each_option();
 	test_counters();
 	test_bad_options();

@@ -2,11 +2,14 @@
  * `tickprobe qemu` (tools/qemu/cmd_qemu.c).  The image boots through its menus, as
  * on a machine; to choose a preset without a keyboard the run boots a copy
  * whose tickprobe.env blocks are rewritten in place. */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "probe/options.h"
+#include "probe/presets.h"
 #include "tools/qemu/image.h"
 
 #define ENV_SIG "# GRUB Environment Block\n"
@@ -54,44 +57,49 @@ const char *qemu_locate(const char *name, const char *source_rel, char *buf, siz
 	return readable_path(buf) ? buf : NULL;
 }
 
-/* presets.cfg: "NAME: OPTIONS" lines.  Writes the options of name into out;
- * returns false when the preset is not there (names listed on stderr). */
+/* presets.cfg through the probe's parser: every problem is shown, and the
+ * good lines are used. */
 bool qemu_preset_options(const char *cfg, const char *name, char *out, size_t cap)
 {
-	FILE *f = fopen(cfg, "r");
-	char line[512], names[512] = "";
-	size_t used;
-	bool found = false;
+	static struct presets p;
+	static char text[PRESETS_FILE_MAX + 1];
+	FILE *f = fopen(cfg, "rb");
+	size_t n;
+	int i;
 
-	if (!f)
+	if (!f) {
+		fprintf(stderr, "tickprobe qemu: %s: %s\n", cfg, strerror(errno));
 		return false;
-	while (fgets(line, sizeof line, f)) {
-		char *s = line, *colon, *e;
-		while (*s == ' ' || *s == '\t')
-			s++;
-		if (*s == '#' || !(colon = strchr(s, ':')))
-			continue;
-		*colon = 0;
-		for (e = colon; e > s && (e[-1] == ' ' || e[-1] == '\t'); e--)
-			e[-1] = 0;
-		if (!strcmp(s, "timeout"))
-			continue;
-		used = strlen(names);
-		if (used + strlen(s) + 2 < sizeof names)
-			snprintf(names + used, sizeof names - used, " %s", s);
-		if (!found && !strcmp(s, name)) {
-			char *v = colon + 1;
-			while (*v == ' ' || *v == '\t')
-				v++;
-			v[strcspn(v, "\r\n")] = 0;
-			snprintf(out, cap, "%s", v);
-			found = true;
-		}
 	}
+	n = fread(text, 1, sizeof text, f);
 	fclose(f);
-	if (!found)
-		fprintf(stderr, "tickprobe qemu: no preset '%s' in %s; there are:%s\n", name, cfg, names);
-	return found;
+	if (n > PRESETS_FILE_MAX) {
+		fprintf(stderr, "tickprobe qemu: %s: larger than the %d bytes the UEFI menu reads\n", cfg,
+			PRESETS_FILE_MAX);
+		return false;
+	}
+	presets_init(&p);
+	presets_parse(&p, text, n);
+	for (i = 0; i < p.n_problems; i++) {
+		if (p.problems[i].line)
+			fprintf(stderr, "tickprobe qemu: %s:%d: %s\n", cfg, p.problems[i].line, p.problems[i].text);
+		else
+			fprintf(stderr, "tickprobe qemu: %s: %s\n", cfg, p.problems[i].text);
+	}
+	if (p.problems_beyond)
+		fprintf(stderr, "tickprobe qemu: %s: %d more problems\n", cfg, p.problems_beyond);
+	if ((i = presets_find(&p, name)) < 0) {
+		fprintf(stderr, "tickprobe qemu: no preset '%s' in %s; there are:", name, cfg);
+		for (i = 0; i < p.count; i++)
+			fprintf(stderr, " %s", p.preset[i].name);
+		fprintf(stderr, "\n");
+		return false;
+	}
+	if (!options_menu_cmdline(&p.preset[i], NULL, out, cap)) {
+		fprintf(stderr, "tickprobe qemu: %s: preset '%s' does not fit a command line\n", cfg, name);
+		return false;
+	}
+	return true;
 }
 
 /* One GRUB environment block: signature, name=value lines ('\' escapes

@@ -19,8 +19,10 @@ bool qemu_readable(const char *p);
  * from the current directory.  Returns buf holding it, or NULL. */
 const char *qemu_locate(const char *name, const char *source_rel, char *buf, size_t cap);
 
-/* presets.cfg: "NAME: OPTIONS" lines.  Writes the options of name into out;
- * returns false when the preset is not there (names listed on stderr). */
+/* presets.cfg (probe/presets.c parses it; its problems go to stderr): writes
+ * the command line that preset name boots into out, as the menus do
+ * (options_menu_cmdline: "preset=NAME" for a preset this build knows).
+ * Returns false when the preset is not there (names listed on stderr). */
 bool qemu_preset_options(const char *cfg, const char *name, char *out, size_t cap);
 
 /* One environment block (QEMU_ENV_SIZE bytes at blk) setting tp_preset,
