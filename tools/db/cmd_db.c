@@ -93,6 +93,7 @@ static int db_import(int argc, char **argv)
 		return EXIT_UNREADABLE;
 	}
 	im = importer_new(&s, &o);
+	why[0] = 0; /* set by the importer only when the store itself fails */
 	for (size_t i = 0; i < files.n; i++) {
 		int rc = importer_file(im, files.paths[i], &t, why, sizeof why);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
