@@ -1,0 +1,82 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# Real schema-1 logs (tests/data/logs/schema1/, written by the probe and by
+# `tickprobe os` before the compact schema 2) must read exactly as they did:
+# every show, compare, export and report output is compared with the SHA-256
+# of the output the schema-1 tool gave (expected.sha256, one line per command).
+# Then the Python checker reads them too, histogram pairs included.
+#   sh tests/integrity/test_schema1.sh             check
+#   sh tests/integrity/test_schema1.sh --record    rewrite expected.sha256
+BUILD=${BUILD:-build}
+TP=$(cd "$(dirname "$BUILD/tickprobe")" && pwd)/tickprobe
+DATA=tests/data/logs/schema1
+EXPECTED=$DATA/expected.sha256
+[ -x "$TP" ] || { echo "FAIL: setup: $TP not built (make tool)"; exit 1; }
+OUT=$(mktemp -d /tmp/tickprobe-schema1.XXXXXX)
+trap 'rm -rf "$OUT"' EXIT INT TERM
+
+BIOS=q35-bios-default.log UEFI=q35-uefi-default.log OS=os-quick.log
+# One command per line: what its stdout, stderr and exit status hash to.
+cat >"$OUT/commands" <<CMDS
+show $BIOS
+show $UEFI
+show $OS
+show --json $BIOS $UEFI $OS
+compare $BIOS $UEFI
+compare --metric mean $BIOS $UEFI
+compare --counter hpet -c 99 $BIOS $UEFI
+compare $BIOS $OS
+compare $OS $OS
+export $BIOS
+export $BIOS --metric mean
+export $UEFI --counter hpet,tsc
+export $OS
+export $BIOS --samples
+export $UEFI --samples --counter acpi-fast
+export $OS --samples
+export --format csv $BIOS $UEFI $OS
+export --format json $BIOS
+export --format json $OS
+report $BIOS $UEFI $OS -o $OUT/report.html
+CMDS
+
+hash_of() { # command words... -> sha256 of "stdout / stderr / exit status"
+	(cd "$DATA" && "$TP" "$@" >"$OUT/o" 2>"$OUT/e"; echo "exit $?" >"$OUT/s")
+	case $1 in
+	report) # the page says when it was made and where it went: not the log's doing
+		sed -e '/<p class="dim">Generated /d' "$OUT/report.html" >>"$OUT/o"
+		sed -i -e "s|$OUT|OUT|g" "$OUT/o" "$OUT/e" ;;
+	esac
+	cat "$OUT/o" "$OUT/e" "$OUT/s" | sha256sum | cut -d' ' -f1
+}
+
+if [ "$1" = "--record" ]; then
+	: >"$EXPECTED"
+	while IFS= read -r cmd; do
+		# shellcheck disable=SC2086
+		echo "$(hash_of $cmd)  $(echo "$cmd" | sed "s|$OUT|OUT|g")" >>"$EXPECTED"
+	done <"$OUT/commands"
+	echo "recorded $(wc -l <"$EXPECTED") outputs in $EXPECTED"
+	exit 0
+fi
+
+[ -f "$EXPECTED" ] || { echo "FAIL: setup: $EXPECTED missing"; exit 1; }
+while IFS= read -r cmd; do
+	key=$(echo "$cmd" | sed "s|$OUT|OUT|g")
+	want=$(grep -F "  $key" "$EXPECTED" | awk -v k="$key" 'substr($0, 67) == k { print $1 }')
+	# shellcheck disable=SC2086
+	got=$(hash_of $cmd)
+	if [ -z "$want" ]; then
+		echo "FAIL: schema 1: tickprobe $key: no expected output recorded"
+	elif [ "$got" = "$want" ]; then
+		echo "PASS: schema 1: tickprobe $key: output as the schema-1 tool gave it"
+	else
+		echo "FAIL: schema 1: tickprobe $key: output differs from the schema-1 tool's: $(head -c 300 "$OUT/o" | tr '\n' ' ')"
+	fi
+done <"$OUT/commands"
+
+for log in "$BIOS" "$UEFI"; do
+	python3 tests/boot/checklog.py "$DATA/$log" --label "schema 1: $log" --expect begin.schema=1 \
+		--expect end.status='"ok"' --expect-hists
+done
+python3 tests/boot/checklog.py "$DATA/$OS" --label "schema 1: $OS" --expect begin.schema=1 --expect-hists
