@@ -1,5 +1,6 @@
 #include "probe/records.h"
 #include "probe/fmt.h"
+#include "probe/hist_codec.h"
 #include "probe/util.h"
 
 #define SAMPLES_PER_RECORD 1000
@@ -34,13 +35,8 @@ void json_cost(struct json *j, const char *key, const struct hist *h, double tsc
 
 static void json_hist(struct json *j, const struct hist *h)
 {
-	uint64_t value, count;
-	size_t cursor = 0;
-
-	json_array_begin(j, "hist");
-	while (hist_next(h, &cursor, &value, &count))
-		json_pair_u64(j, value, count);
-	json_array_end(j);
+	/* Schema 2: every non-empty bin as (skip, count), probe/hist_codec.h. */
+	hist_encode(j, "hist", h);
 }
 
 static void json_modes(struct json *j, const struct hist *h)
@@ -108,7 +104,8 @@ static void write_timer(struct json *j, const struct counter *c, const struct me
 		json_hist(j, cost);
 	else
 		json_str(j, "hist", "omitted: more distinct values than one record holds");
-	json_modes(j, cost);
+	if (!with_hist) /* schema 2: else the hist's five largest bins, not written twice */
+		json_modes(j, cost);
 
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", r->tp_reads);
@@ -116,14 +113,17 @@ static void write_timer(struct json *j, const struct counter *c, const struct me
 	json_fixed(j, "reads_per_s", r->tp_cycles && tsc_hz > 0 ? (double)r->tp_reads * tsc_hz / (double)r->tp_cycles : __builtin_nan(""), 0);
 	json_object_end(j);
 
-	json_array_begin(j, "rounds");
-	for (uint32_t i = 0; i < r->rounds; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", ns((double)r->round_p50[i], tsc_hz), 2);
-		json_fixed(j, "mean", ns(r->round_mean[i], tsc_hz), 2);
-		json_object_end(j);
-	}
+	/* Schema 2: one column per metric, not the keys again in every round. */
+	json_object_begin(j, "rounds");
+	json_array_begin(j, "p50");
+	for (uint32_t i = 0; i < r->rounds; i++)
+		json_fixed(j, NULL, ns((double)r->round_p50[i], tsc_hz), 2);
 	json_array_end(j);
+	json_array_begin(j, "mean");
+	for (uint32_t i = 0; i < r->rounds; i++)
+		json_fixed(j, NULL, ns(r->round_mean[i], tsc_hz), 2);
+	json_array_end(j);
+	json_object_end(j);
 
 	if (r->delta_valid) {
 		json_object_begin(j, "delta");

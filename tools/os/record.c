@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "probe/hist_codec.h"
 #include "probe/records.h"
 #include "probe/stats.h"
 #include "tools/os/record.h"
@@ -11,12 +12,15 @@ void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_
 	size_t cur = 0;
 	uint64_t v, n, bin = 0, acc = 0;
 	bool have = false;
+	struct hist_enc e;
 
-	json_array_begin(j, key);
+	/* A merged bin's value, a multiple of step (at most 4096), is still a
+	 * bin's lower bound: log buckets start at multiples of 128 or more. */
+	hist_enc_begin(&e, j, key);
 	while (hist_next(h, &cur, &v, &n)) {
 		uint64_t b = step > 1 ? v / step * step : v;
 		if (have && b != bin) {
-			json_pair_u64(j, bin, acc);
+			hist_enc_add(&e, bin, acc);
 			acc = 0;
 		}
 		bin = b;
@@ -26,8 +30,8 @@ void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_
 			break;
 	}
 	if (have)
-		json_pair_u64(j, bin, acc);
-	json_array_end(j);
+		hist_enc_add(&e, bin, acc);
+	hist_enc_end(&e);
 }
 
 void os_json_modes(struct json *j, const char *key, const struct hist *h)
@@ -65,14 +69,17 @@ static void stats_obj(struct json *j, const char *key, const double *v, int n, i
 
 static void rounds_arr(struct json *j, const double *p50, const double *mean, int n)
 {
-	json_array_begin(j, "rounds");
-	for (int i = 0; i < n; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", p50[i], 2);
-		json_fixed(j, "mean", mean[i], 2);
-		json_object_end(j);
-	}
+	/* Schema 2: one column per metric, as the probe writes it. */
+	json_object_begin(j, "rounds");
+	json_array_begin(j, "p50");
+	for (int i = 0; i < n; i++)
+		json_fixed(j, NULL, p50[i], 2);
 	json_array_end(j);
+	json_array_begin(j, "mean");
+	for (int i = 0; i < n; i++)
+		json_fixed(j, NULL, mean[i], 2);
+	json_array_end(j);
+	json_object_end(j);
 }
 
 static void timer_body(struct log *l, const struct os_timer_rec *r, uint64_t step)
@@ -129,7 +136,8 @@ static void timer_body(struct log *l, const struct os_timer_rec *r, uint64_t ste
 	if (step > 1)
 		json_u64(j, "hist_bin", step);
 	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
-	os_json_modes(j, "modes", d->h);
+	if (step > 1) /* schema 2: else the hist's five largest bins, not written twice */
+		os_json_modes(j, "modes", d->h);
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", d->tp_reads);
 	json_u64(j, "cycles", d->tp_cycles);
