@@ -105,6 +105,9 @@ if os.path.isdir(fw) and os.path.isdir(bad):
 logs = []
 if qlog and os.path.exists(qlog) and os.path.getsize(qlog):
     logs.append(('qemu', read(qlog)))
+for p in listdir(os.path.join(data, 'logs', 'schema1')):  # real schema-1 captures
+    if p.endswith('.log'):
+        logs.append(('schema1-' + p, read(os.path.join(data, 'logs', 'schema1', p))))
 if fixtures and os.path.isdir(fixtures):
     for p in listdir(fixtures):
         full = os.path.join(fixtures, p)
