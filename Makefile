@@ -39,7 +39,7 @@ EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
 
 # Only what the image calls goes into it: the log reader, the JSON parser and
 # the statistics serve the host tool and the tests alone.
-HOST_ONLY_SRC := probe/logread.c probe/json_parse.c probe/stats.c
+HOST_ONLY_SRC := probe/logread.c probe/json_parse.c probe/stats.c probe/hist_decode.c
 SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) \
 	$(wildcard drivers/*.c) $(filter-out $(HOST_ONLY_SRC),$(wildcard probe/*.c))
 KERNEL_SRC := boot/multiboot.S boot/bios.c $(SHARED_SRC)

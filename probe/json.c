@@ -145,3 +145,13 @@ void json_pair_u64(struct json *j, uint64_t a, uint64_t b)
 	raw(j, tmp, (size_t)tp_snprintf(tmp, sizeof tmp, "[%llu,%llu]", (unsigned long long)a,
 					(unsigned long long)b));
 }
+
+void json_str_open(struct json *j, const char *key)
+{
+	member(j, key);
+	raw(j, "\"", 1);
+}
+
+void json_str_piece(struct json *j, const char *s, size_t n) { raw(j, s, n); }
+
+void json_str_close(struct json *j) { raw(j, "\"", 1); }

@@ -32,5 +32,11 @@ void json_null(struct json *j, const char *key);
 void json_fixed(struct json *j, const char *key, double v, int decimals); /* NaN/inf give null */
 void json_hex32(struct json *j, const char *key, uint32_t v);          /* "0a1b2c3d" */
 void json_pair_u64(struct json *j, uint64_t a, uint64_t b);          /* [a,b] inside an array */
+/* A string member written in pieces (an encoded histogram can be tens of KB):
+ * the pieces are copied unescaped, so they must hold only printable ASCII
+ * other than '"' and '\\'. */
+void json_str_open(struct json *j, const char *key);
+void json_str_piece(struct json *j, const char *s, size_t n);
+void json_str_close(struct json *j);
 
 #endif

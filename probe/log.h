@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "probe/json.h"
 
-#define LOG_SCHEMA 1
+#define LOG_SCHEMA 2 /* 2: compact `hist` strings, `rounds` as columns (docs/log-format.md) */
 #define LOG_RECORD_MAX (96 * 1024)
 
 struct log {

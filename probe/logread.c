@@ -339,3 +339,35 @@ void lr_finish(struct logread *r)
 		line_done(r);
 	end_run(r);
 }
+
+void lr_rounds_init(struct lr_rounds *it, const struct lr_node *rounds, const char *metric)
+{
+	it->metric = metric;
+	it->columns = rounds && rounds->kind == LR_OBJ;
+	if (it->columns)
+		rounds = lr_get(rounds, metric);
+	it->item = rounds && rounds->kind == LR_ARR ? rounds->child : NULL;
+}
+
+bool lr_rounds_next(struct lr_rounds *it, const struct lr_node **value)
+{
+	const struct lr_node *m = it->item;
+
+	if (!m)
+		return false;
+	it->item = m->next;
+	*value = it->columns || m->kind != LR_OBJ ? m : lr_get(m, it->metric);
+	return true;
+}
+
+size_t lr_rounds_count(const struct lr_node *rounds, const char *metric)
+{
+	struct lr_rounds it;
+	const struct lr_node *v;
+	size_t n = 0;
+
+	lr_rounds_init(&it, rounds, metric);
+	while (lr_rounds_next(&it, &v))
+		n++;
+	return n;
+}

@@ -13,7 +13,11 @@
  *   - "type" first, "seq" second; seq counts up from 0 in each run;
  * and per run: the `end` record's "records" and "crc32" must agree with the
  * records that arrived.  A `begin` starts a new run; a run without `end` was
- * cut short. */
+ * cut short.
+ *
+ * Schemas 1 and 2 are both read (a larger one stops the reader).  They differ
+ * in two members, which readers take through one decoder each, never by hand:
+ * a `hist` through probe/hist_codec.h, a `rounds` through lr_rounds below. */
 #ifndef PROBE_LOGREAD_H
 #define PROBE_LOGREAD_H
 
@@ -21,6 +25,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "probe/json_parse.h" /* lr_node, lr_parse, lr_get…: the records' JSON */
+#include "probe/hist_codec.h" /* a record's `hist`, in either schema */
 
 #define LR_LINE_MAX (1024u * 1024u) /* longer lines are rejected: records are <= 96 KiB */
 #define LR_SEQ_TRACK 65536u         /* seqs remembered per run for duplicate detection */
@@ -96,5 +101,21 @@ void lr_init(struct logread *r, char *buf, size_t cap, struct lr_node *nodes, si
 void lr_feed(struct logread *r, const void *data, size_t n);
 /* End of input: the last line (even without "\n") is taken, an open run closed. */
 void lr_finish(struct logread *r);
+
+/* ---- a timer's `rounds`, in either schema ---------------------------------- */
+
+/* Schema 1: [{"p50":…,"mean":…}, …] (a bare number is taken as the value);
+ * schema 2: {"p50":[…],"mean":[…]}.  lr_rounds_next gives each round's node
+ * for the metric in order, NULL for a round that lacks it, and returns false
+ * after the last round. */
+struct lr_rounds {
+	const struct lr_node *item;
+	const char *metric;
+	bool columns;
+};
+
+void lr_rounds_init(struct lr_rounds *it, const struct lr_node *rounds, const char *metric);
+bool lr_rounds_next(struct lr_rounds *it, const struct lr_node **value);
+size_t lr_rounds_count(const struct lr_node *rounds, const char *metric); /* rounds, 0 when none */
 
 #endif

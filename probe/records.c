@@ -1,5 +1,6 @@
 #include "probe/records.h"
 #include "probe/fmt.h"
+#include "probe/hist_codec.h"
 #include "probe/util.h"
 
 #define SAMPLES_PER_RECORD 1000
@@ -34,13 +35,8 @@ void json_cost(struct json *j, const char *key, const struct hist *h, double tsc
 
 static void json_hist(struct json *j, const struct hist *h)
 {
-	uint64_t value, count;
-	size_t cursor = 0;
-
-	json_array_begin(j, "hist");
-	while (hist_next(h, &cursor, &value, &count))
-		json_pair_u64(j, value, count);
-	json_array_end(j);
+	/* Schema 2: every non-empty bin as (skip, count), probe/hist_codec.h. */
+	hist_encode(j, "hist", h);
 }
 
 static void json_modes(struct json *j, const struct hist *h)
@@ -52,6 +48,21 @@ static void json_modes(struct json *j, const struct hist *h)
 	for (int i = 0; i < n; i++)
 		json_pair_u64(j, m[i].value, m[i].count);
 	json_array_end(j);
+}
+
+void json_rounds(struct json *j, const double *p50_ns, const double *mean_ns, uint32_t n)
+{
+	/* Schema 2: one column per metric, not the keys again in every round. */
+	json_object_begin(j, "rounds");
+	json_array_begin(j, "p50");
+	for (uint32_t i = 0; i < n; i++)
+		json_fixed(j, NULL, p50_ns[i], 2);
+	json_array_end(j);
+	json_array_begin(j, "mean");
+	for (uint32_t i = 0; i < n; i++)
+		json_fixed(j, NULL, mean_ns[i], 2);
+	json_array_end(j);
+	json_object_end(j);
 }
 
 uint64_t timer_over_10x_p50(const struct hist *h)
@@ -108,8 +119,8 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 	json_u64(j, "clamped", f->clamped);
 	json_cost(j, "cost_cycles", f->cost, 0);
 	json_cost(j, "cost_ns", f->cost, hz > 0 ? hz : -1);
-	hist(j, f->cost, hist_ctx);
-	json_modes(j, f->cost);
+	if (!hist(j, f->cost, hist_ctx))
+		json_modes(j, f->cost);
 
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", f->tp_reads);
@@ -117,14 +128,7 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 	json_fixed(j, "reads_per_s", f->tp_cycles && hz > 0 ? (double)f->tp_reads * hz / (double)f->tp_cycles : __builtin_nan(""), 1);
 	json_object_end(j);
 
-	json_array_begin(j, "rounds");
-	for (uint32_t i = 0; i < f->rounds; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", f->round_p50_ns[i], 2);
-		json_fixed(j, "mean", f->round_mean_ns[i], 2);
-		json_object_end(j);
-	}
-	json_array_end(j);
+	json_rounds(j, f->round_p50_ns, f->round_mean_ns, f->rounds);
 
 	if (f->has_delta && f->delta) {
 		const struct delta_summary *d = f->delta;
@@ -174,16 +178,18 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 	}
 }
 
-static void hist_whole(struct json *j, const struct hist *h, const void *ctx)
+static bool hist_whole(struct json *j, const struct hist *h, const void *ctx)
 {
 	(void)ctx;
 	json_hist(j, h);
+	return true;
 }
 
-static void hist_omitted(struct json *j, const struct hist *h, const void *ctx)
+static bool hist_omitted(struct json *j, const struct hist *h, const void *ctx)
 {
 	(void)h, (void)ctx;
 	json_str(j, "hist", "omitted: more distinct values than one record holds");
+	return false;
 }
 
 void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,

@@ -56,8 +56,10 @@ struct timer_figures {
 	double tsc_hz;             /* <= 0: unknown, the ns figures are null */
 };
 
-/* Writes the "hist" member (and whatever qualifies it) of a timer record. */
-typedef void (*timer_hist_fn)(struct json *j, const struct hist *h, const void *ctx);
+/* Writes the "hist" member (and whatever qualifies it) of a timer record.
+ * Returns true when it holds every bin exactly: the five most common costs
+ * then follow from it and are not written again as "modes" (schema 2). */
+typedef bool (*timer_hist_fn)(struct json *j, const struct hist *h, const void *ctx);
 
 /* The members of one timer record, into a record just begun (log_begin).
  * f NULL, or w not healthy, or no samples: the short record of a counter not
@@ -65,6 +67,10 @@ typedef void (*timer_hist_fn)(struct json *j, const struct hist *h, const void *
  * histogram when j->overflow says it did not fit. */
 void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
 		   timer_hist_fn hist, const void *hist_ctx);
+
+/* Per-round values as schema 2 writes them: {"p50":[…],"mean":[…]}, one
+ * column per metric; NaN gives null. */
+void json_rounds(struct json *j, const double *p50_ns, const double *mean_ns, uint32_t n);
 
 /* Samples above ten times the p50; a p50 of 0 (a read no dearer than the
  * harness) counts as 1 cycle, the histogram's resolution. */

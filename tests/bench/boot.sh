@@ -1,8 +1,9 @@
 #!/bin/sh
 # Boot timings per configuration, under TCG: wall time from QEMU's start to its
-# exit, serial bytes, timer samples taken, and samples per second of wall time
+# exit, serial bytes (the whole capture, and the records alone: the end
+# record's `bytes`), timer samples taken, and samples per second of wall time
 # and of measured read time (samples x mean cost).  Not a test: numbers only.
-#   sh tests/bench/boot.sh [BUILD] [PRESET]     (make bench)
+#   sh tests/bench/boot.sh [BUILD] [PRESET]     (make bench; PRESET default: quick)
 BUILD=${1:-${BUILD:-build}}
 PRESET=${2:-quick}
 TP=$BUILD/tickprobe
@@ -10,11 +11,11 @@ OUT=$BUILD/bench-boot
 mkdir -p "$OUT"
 [ -x "$TP" ] && [ -f "$BUILD/tickprobe.img" ] || { echo "bench: build first (make all)" >&2; exit 1; }
 
-summary() { # log -> "samples samples_per_wall_s samples_per_read_s plan_s"
+summary() { # log -> "record_bytes samples samples_per_wall_s samples_per_read_s plan_s"
 	python3 - "$1" "$2" <<'PY'
 import json, re, sys
 log, wall_ms = sys.argv[1], int(sys.argv[2])
-samples, read_ns, plan = 0, 0.0, None
+samples, read_ns, plan, records = 0, 0.0, None, None
 for raw in open(log, "rb"):
     line = re.sub(rb"\x1b\[[0-9;?=]*[A-Za-z]", b"", raw).strip()
     if not line.startswith(b"{"):
@@ -28,13 +29,17 @@ for raw in open(log, "rb"):
         read_ns += o["samples"] * ((o.get("cost_ns") or {}).get("mean") or 0)
     elif o.get("type") == "plan":
         plan = o.get("total_s")
+    elif o.get("type") == "end":
+        records = o.get("bytes")
 per_wall = samples / (wall_ms / 1000) if wall_ms else 0
 per_read = samples / (read_ns / 1e9) if read_ns else 0
-print(f"{samples:>9} {per_wall:>13.0f} {per_read:>13.0f} {plan if plan is not None else '-':>7}")
+print(f"{records if records is not None else '-':>8} {samples:>9} {per_wall:>13.0f} {per_read:>13.0f} "
+      f"{plan if plan is not None else '-':>7}")
 PY
 }
 
-printf '%-22s %6s %8s %8s %9s %13s %13s %7s\n' config exit wall_ms bytes samples "samples/s wall" "samples/s read" plan_s
+printf '%-22s %6s %8s %8s %8s %9s %13s %13s %7s\n' config exit wall_ms bytes records samples "samples/s wall" \
+	"samples/s read" plan_s
 run() { # name, tickprobe qemu options...
 	name=$1
 	shift

@@ -6,6 +6,7 @@ the C reader: a second implementation catches what a shared bug would hide.
                 [--expect-boot bios|uefi] [--expect-hpet none|0xADDR]
                 [--expect-pm-timer none|io:0x608|mmio:0x...] [--expect PATH=JSON]
                 [--expect-problem TEXT] [--forbid TEXT] [--allow-dup-text] [--runs N]
+                [--max-record-bytes N]
 
 Prints one PASS:/FAIL: line per check and exits 1 when any failed.
 --expect takes a dotted path into a record, the first component being the
@@ -13,6 +14,9 @@ record type, and a JSON value: --expect begin.options.preset='"quick"',
 --expect acpi.hpet=null.  --expect-problem looks for TEXT in begin's
 option_problems and acpi's problems.  --forbid fails when TEXT occurs anywhere
 in the capture (e.g. menu text that must not reach the serial line).
+--max-record-bytes: the run's record bytes (end.bytes, and as counted) are at
+most N.  Every `hist` and `rounds` is decoded in its schema's form (1 or 2,
+docs/log-format.md), and a histogram's counts must add up to its `samples`.
 """
 import argparse
 import json
@@ -30,6 +34,104 @@ REQUIRED = {
     "acpi": ["pm_timer", "hpet", "problems"],
     "end": ["records", "crc32", "status"],
 }
+
+# Histograms (docs/log-format.md, "Histograms"): the bin index of probe/hist.h.
+B64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_"
+HIST_EXACT, HIST_SUB = 16384, 128
+HIST_BINS = HIST_EXACT + (64 - 14) * HIST_SUB
+
+
+def hist_bin_low(i):
+    """A bin index's value: itself below 16384, else its log bucket's lower bound."""
+    if i < HIST_EXACT:
+        return i
+    e, s = divmod(i - HIST_EXACT, HIST_SUB)
+    return (1 << (14 + e)) + (s << (7 + e))
+
+
+def hist_pairs(hist):
+    """A record's `hist` as [(value, count), ...] in either schema; None when the
+    writer omitted it.  Raises ValueError when it is malformed."""
+    if isinstance(hist, str) and hist.startswith("omitted:"):
+        return None
+    out = []
+    if isinstance(hist, list):  # schema 1: [[value, count], ...]
+        for p in hist:
+            if not (isinstance(p, list) and len(p) == 2 and
+                    all(type(x) is int and 0 <= x < 1 << 64 for x in p) and p[1] > 0):
+                raise ValueError(f"bin {p!r} is not [value, count]")
+            if out and p[0] <= out[-1][0]:
+                raise ValueError("values not in increasing order")
+            out.append((p[0], p[1]))
+        return out
+    if not isinstance(hist, str):
+        raise ValueError(f"a {type(hist).__name__}, not a histogram")
+    nums, n, shift = [], 0, 0  # schema 2: 5-bit groups, least significant first
+    for ch in hist:
+        d = B64URL.find(ch)
+        if d < 0:
+            raise ValueError("a character that is not a base64url digit")
+        n |= (d & 31) << shift
+        if d >= 32:
+            shift += 5
+            continue
+        if d == 0 and shift:
+            raise ValueError("a number not in its shortest form")
+        if n >= 1 << 64:
+            raise ValueError("a number past 64 bits")
+        nums.append(n)
+        n = shift = 0
+    if shift:
+        raise ValueError("the string ends inside a number")
+    if len(nums) % 2:
+        raise ValueError("a skip without its count")
+    i = -1
+    for skip, count in zip(nums[0::2], nums[1::2]):
+        i += skip + 1
+        if count == 0 or i >= HIST_BINS:
+            raise ValueError("a bin with a count of 0" if count == 0 else "a bin past the last bin")
+        out.append((hist_bin_low(i), count))
+    return out
+
+
+def round_values(rounds, metric):
+    """A timer's per-round values of one metric, either schema: schema 1
+    [{"p50": .., "mean": ..}, ...], schema 2 {"p50": [...], "mean": [...]}."""
+    if isinstance(rounds, dict):
+        return list(rounds.get(metric) or [])
+    return [r.get(metric) if isinstance(r, dict) else r for r in rounds or []]
+
+
+def check_forms(c, objs, schema):
+    """Every hist and rounds in its schema's form, each hist summing to samples."""
+    bad, hists = [], 0
+    for o in objs:
+        where = f"{o.get('type')} {o.get('name', '')}".strip()
+        if "hist" in o:
+            h = o["hist"]
+            if not (isinstance(h, str) and h.startswith("omitted:")) and \
+                    not isinstance(h, list if schema == 1 else str):
+                bad.append(f"{where}: hist is a {type(h).__name__} in schema {schema}")
+                continue
+            try:
+                pairs = hist_pairs(h)
+            except ValueError as e:
+                bad.append(f"{where}: hist: {e}")
+                continue
+            hists += 1
+            if pairs is not None and sum(n for _, n in pairs) != o.get("samples"):
+                bad.append(f"{where}: hist counts add up to {sum(n for _, n in pairs)}, samples {o.get('samples')}")
+        if "rounds" in o:
+            r = o["rounds"]
+            if schema == 1:
+                good = isinstance(r, list)
+            else:
+                good = isinstance(r, dict) and set(r) == {"p50", "mean"} and \
+                    all(isinstance(v, list) for v in r.values()) and len(r["p50"]) == len(r["mean"])
+            if not good:
+                bad.append(f"{where}: rounds not in schema {schema}'s form: {json.dumps(r)[:80]}")
+    c.check(not bad, f"{hists} histograms decode and hold every sample; rounds in schema {schema}'s form",
+            "; ".join(bad[:5]))
 
 
 class Checker:
@@ -136,9 +238,14 @@ def check_run(c, run, args):
                 f"end says {end.get('records')}, counted {len(before)}")
         c.check(end.get("crc32") == "%08x" % (crc & 0xFFFFFFFF), "end.crc32 matches",
                 f"end says {end.get('crc32')}, computed {crc & 0xFFFFFFFF:08x}")
+        nbytes = sum(len(x) + 1 for x in before)
         if "bytes" in end:
-            nbytes = sum(len(x) + 1 for x in before)
             c.check(end["bytes"] == nbytes, "end.bytes matches", f"end says {end['bytes']}, counted {nbytes}")
+        limit = getattr(args, "max_record_bytes", None)
+        if limit is not None:
+            c.check(nbytes <= limit and end.get("bytes", 0) <= limit,
+                    f"record bytes {nbytes} <= {limit} (whole capture {run.get('capture_bytes', '?')} bytes)",
+                    f"{nbytes} record bytes, end says {end.get('bytes')}")
 
     for rtype, keys in REQUIRED.items():
         found = [o for o in objs if o.get("type") == rtype]
@@ -147,7 +254,8 @@ def check_run(c, run, args):
         missing = [k for k in keys if k not in found[0]]
         c.check(not missing, f"{rtype} has {', '.join(keys)}", f"missing {missing}")
     ok, schema = lookup(objs, "begin.schema")
-    c.check(ok and schema == 1, "schema is 1", f"schema {schema}")
+    if c.check(ok and schema in (1, 2), f"schema is 1 or 2 ({schema})", f"schema {schema}"):
+        check_forms(c, objs, schema)
 
     # Every line once: OVMF mirrors ConOut to COM1, so a screen write that
     # reached the firmware console would show up here twice.
@@ -212,6 +320,7 @@ def main():
     ap.add_argument("--forbid", action="append", default=[])
     ap.add_argument("--allow-dup-text", action="store_true")
     ap.add_argument("--runs", type=int, default=1)
+    ap.add_argument("--max-record-bytes", type=int)
     args = ap.parse_args()
     c = Checker(args.label or args.log)
     try:
@@ -227,6 +336,7 @@ def main():
         if not runs:
             return 1
     for run in runs:
+        run["capture_bytes"] = len(data)
         check_run(c, run, args)
     return 1 if c.failed else 0
 

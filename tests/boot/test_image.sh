@@ -33,6 +33,17 @@ checklog bios-pc-cd $COMMON --expect-boot bios --expect-pm-timer io:0x608
 boot uefi-q35-cd 0 $I --cdrom --firmware uefi --machine q35 --preset quick
 checklog uefi-q35-cd $COMMON --expect-boot uefi --expect-pm-timer io:0x608
 
+# The default preset's log must stay small enough for a 115200-baud line: at
+# most 16 KB of records (about 1.4 s) on q35, BIOS and UEFI, under TCG.  A
+# bound on bytes written, not on time: TCG's noise adds histogram bins, and
+# the bound holds with it (docs/log-format.md, "Size").
+boot bios-q35-default 0 $I --firmware bios --machine q35
+checklog bios-q35-default --expect-status ok --expect-boot bios --expect begin.options.preset='"default"' \
+	--expect begin.schema=2 --max-record-bytes 16384
+boot uefi-q35-default 0 $I --firmware uefi --machine q35
+checklog uefi-q35-default --expect-status ok --expect-boot uefi --expect begin.options.preset='"default"' \
+	--expect begin.schema=2 --max-record-bytes 16384
+
 # The UEFI menu with a 1 s countdown: it goes to the graphics console only,
 # so none of it reaches the serial log; extra options reach the probe.
 boot uefi-menu 0 $I --firmware uefi --machine pc --preset quick --menu-timeout 1 --options "bogus=1"

@@ -8,13 +8,19 @@
  *           byte by byte instead of in chunks of varying size
  * The reader runs over the capture through every callback, each callback
  * checking what it is given; then logfile_load_mem() loads the same bytes
- * the way show/compare/export do, and its results are walked and reported. */
+ * the way show/compare/export do, and its results are walked and reported,
+ * every record's `hist` and `rounds` decoded.  A CRC keeps a mutated record
+ * from the loader, so the histogram decoder (probe/hist_codec.c) also gets the
+ * capture itself: as an encoded string, and parsed as one JSON value (the
+ * schema-1 pairs).  Whatever it accepts must be in order, and a string it
+ * accepts must be exactly what the encoder writes for those bins. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "probe/logread.h"
+#include "probe/hist_codec.h"
 #include "tools/log/logset.h"
 
 struct seen {
@@ -108,6 +114,69 @@ static void reader(const uint8_t *setup, const uint8_t *data, size_t size)
 	free(buf);
 }
 
+/* Decodes a histogram, checking what the decoder promises. */
+static void walk_hist(struct hist_dec *d)
+{
+	uint64_t v, c, last = 0;
+	bool any = false;
+	int got;
+
+	while ((got = hist_dec_next(d, &v, &c)) == 1) {
+		if (!c || (any && v <= last))
+			abort();
+		if (d->form == HIST_FORM_COMPACT && hist_bin_low(hist_bin_of(v)) != v)
+			abort();
+		last = v, any = true;
+	}
+	if ((got < 0) != (d->err != NULL) || hist_dec_next(d, &v, &c) != got)
+		abort();
+}
+
+/* An accepted string is canonical: encoding its bins gives it back. */
+static void hist_string(const uint8_t *data, size_t size)
+{
+	static char out[1 << 20];
+	struct hist_dec d;
+	struct hist_enc e;
+	struct json j;
+	uint64_t v, c;
+
+	hist_dec_init_str(&d, (const char *)data, size);
+	walk_hist(&d);
+	if (d.err || d.form != HIST_FORM_COMPACT || size + 8 > sizeof out)
+		return;
+	json_init(&j, out, sizeof out);
+	json_object_begin(&j, NULL);
+	hist_enc_begin(&e, &j, "h");
+	hist_dec_init_str(&d, (const char *)data, size);
+	while (hist_dec_next(&d, &v, &c) == 1)
+		hist_enc_add(&e, v, c);
+	hist_enc_end(&e);
+	if (j.overflow || j.len != size + 7 || memcmp(out + 6, data, size))
+		abort();
+}
+
+static void hist_json(const uint8_t *data, size_t size)
+{
+	static struct lr_node nodes[4096];
+	static char strs[1 << 16];
+	struct lr_doc doc;
+	struct hist_dec d;
+	const struct lr_node *root;
+
+	if (size > sizeof strs)
+		return;
+	lr_doc_init(&doc, nodes, sizeof nodes / sizeof nodes[0], strs, sizeof strs);
+	root = lr_parse(&doc, (const char *)data, size);
+	if (!root)
+		return;
+	hist_dec_init(&d, root);
+	walk_hist(&d);
+	hist_dec_init(&d, lr_get(root, "hist"));
+	walk_hist(&d);
+	(void)lr_rounds_count(lr_get(root, "rounds"), "p50");
+}
+
 static void loader(const uint8_t *data, size_t size)
 {
 	struct logfile f;
@@ -132,8 +201,12 @@ static void loader(const uint8_t *data, size_t size)
 		}
 		for (size_t k = 0; k < r->nrecs; k++) {
 			const struct lr_node *c;
+			struct hist_dec d;
 			for (c = r->recs[k].root->child; c; c = c->next)
 				(void)fmt_num(tmp, sizeof tmp, c, (int)(k % 4) - 1);
+			hist_dec_init(&d, lr_get(r->recs[k].root, "hist"));
+			walk_hist(&d);
+			(void)lr_rounds_count(lr_get(r->recs[k].root, "rounds"), "mean");
 		}
 	}
 	logfile_free(&f);
@@ -145,5 +218,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	reader(data, data + 3, size - 3);
 	loader(data + 3, size - 3);
+	hist_string(data + 3, size - 3);
+	hist_json(data + 3, size - 3);
 	return 0;
 }

@@ -154,6 +154,9 @@ for w in listdir(os.path.join(acpi, 'walk')):
 logs = []
 if qlog and os.path.exists(qlog) and os.path.getsize(qlog):
     logs.append(('qemu', read(qlog)))
+for p in listdir(os.path.join(data, 'logs', 'schema1')):  # real schema-1 captures
+    if p.endswith('.log'):
+        logs.append(('schema1-' + p, read(os.path.join(data, 'logs', 'schema1', p))))
 if fixtures and os.path.isdir(fixtures):
     for p in listdir(fixtures):
         full = os.path.join(fixtures, p)

@@ -96,7 +96,7 @@ def close(a, b):
 
 
 def round_stats(rec, metric="p50"):
-    vals = [r[metric] for r in rec.get("rounds") or [] if isinstance(r, dict) and r.get(metric) is not None]
+    vals = [v for v in checklog.round_values(rec.get("rounds"), metric) if isinstance(v, (int, float))]
     n = len(vals)
     if n < 2:
         return None

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Log integrity matrix: real logs from two QEMU boots (-kernel, preset quick,
-# on pc and on q35), damaged in every way a serial capture gets damaged (bit
+# on pc and on q35) and a stored real schema-1 log (tests/data/logs/schema1),
+# damaged in every way a serial capture gets damaged (bit
 # flips, truncation, duplicated and reordered lines, CRLF and ANSI noise,
 # several boots in one capture), each variant read by `tickprobe show
 # --json`, `tickprobe show` and `tickprobe compare GOOD VARIANT`.  The exit
@@ -42,7 +43,8 @@ else
 fi
 
 t0=$(date +%s)
-python3 tests/integrity/mutate.py "$TP" "$OUT" "$OUT/pc.log" "$OUT/q35.log" "$OUT/fault-gp.log" --seed "$SEED"
+python3 tests/integrity/mutate.py "$TP" "$OUT" "$OUT/pc.log" "$OUT/q35.log" "$OUT/fault-gp.log" \
+	tests/data/logs/schema1/q35-bios-default.log --seed "$SEED"
 rc=$?
 echo "integrity: variants checked in $(($(date +%s) - t0)) s"
 exit $rc

@@ -2,7 +2,10 @@
  * against logs written by the real writer (probe/log.c), clean and damaged.
  *
  *   test_logread                    run the checks
- *   test_logread --fixtures DIR     write the fixture logs the tool tests use */
+ *   test_logread --fixtures DIR     write the fixture logs the tool tests use
+ *
+ * Fixtures: a.log and os.log in schema 2, b.log in schema 1, a1.log the run of
+ * a.log in schema 1, two.log a then b in one capture. */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdlib.h>
@@ -69,8 +72,54 @@ static void cost(struct json *j, const char *key, double p50, double scale)
 	json_object_end(j);
 }
 
-static void timer(struct log *l, const struct tdef *t)
+/* A histogram or rounds in the form of the log's schema (docs/log-format.md). */
+static void hist3(struct json *j, int schema, const uint64_t *v, const uint64_t *c, size_t n)
 {
+	struct hist_enc e;
+	if (schema < 2) {
+		json_array_begin(j, "hist");
+		for (size_t i = 0; i < n; i++)
+			json_pair_u64(j, v[i], c[i]);
+		json_array_end(j);
+		return;
+	}
+	hist_enc_begin(&e, j, "hist");
+	for (size_t i = 0; i < n; i++)
+		hist_enc_add(&e, v[i], c[i]);
+	hist_enc_end(&e);
+}
+
+static void rounds_of(struct json *j, int schema, const double *v, size_t n)
+{
+	if (schema < 2) {
+		json_array_begin(j, "rounds");
+		for (size_t i = 0; i < n; i++) {
+			json_object_begin(j, NULL);
+			json_fixed(j, "p50", v[i], 3);
+			json_fixed(j, "mean", v[i] * 1.02, 3);
+			json_object_end(j);
+		}
+		json_array_end(j);
+		return;
+	}
+	json_object_begin(j, "rounds");
+	json_array_begin(j, "p50");
+	for (size_t i = 0; i < n; i++)
+		json_fixed(j, NULL, v[i], 3);
+	json_array_end(j);
+	json_array_begin(j, "mean");
+	for (size_t i = 0; i < n; i++)
+		json_fixed(j, NULL, v[i] * 1.02, 3);
+	json_array_end(j);
+	json_object_end(j);
+}
+
+static void timer(struct log *l, const struct tdef *t, int schema)
+{
+	/* Bin values as the probe gives them: a log bucket's lower bound. */
+	const uint64_t hv[3] = { (uint64_t)(t->p50 * 3), (uint64_t)(t->p50 * 3) + 1,
+				 hist_bin_low(hist_bin_of((uint64_t)(t->p50 * 27))) };
+	const uint64_t hc[3] = { 600, 390, 10 };
 	struct json *j = log_begin(l, "timer");
 	json_str(j, "name", t->name);
 	json_bool(j, "healthy", t->healthy);
@@ -88,28 +137,19 @@ static void timer(struct log *l, const struct tdef *t)
 	json_u64(j, "samples", 1000);
 	cost(j, "cost_cycles", t->p50, 3.0);
 	cost(j, "cost_ns", t->p50, 1.0);
-	json_array_begin(j, "hist");
-	json_pair_u64(j, (uint64_t)(t->p50 * 3), 600);
-	json_pair_u64(j, (uint64_t)(t->p50 * 3) + 1, 390);
-	json_pair_u64(j, (uint64_t)(t->p50 * 27), 10);
-	json_array_end(j);
-	json_array_begin(j, "modes");
-	json_pair_u64(j, (uint64_t)(t->p50 * 3), 600);
-	json_array_end(j);
+	hist3(j, schema, hv, hc, 3);
+	if (schema < 2) { /* schema 2 leaves them to the hist */
+		json_array_begin(j, "modes");
+		json_pair_u64(j, (uint64_t)(t->p50 * 3), 600);
+		json_array_end(j);
+	}
 	json_u64(j, "clamped", 0);
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", 10000);
 	json_u64(j, "cycles", (uint64_t)(t->p50 * 30000));
 	json_fixed(j, "reads_per_s", 1e9 / t->p50, 1);
 	json_object_end(j);
-	json_array_begin(j, "rounds");
-	for (size_t i = 0; i < t->nrounds; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", t->rounds[i], 3);
-		json_fixed(j, "mean", t->rounds[i] * 1.02, 3);
-		json_object_end(j);
-	}
-	json_array_end(j);
+	rounds_of(j, schema, t->rounds, t->nrounds);
 	json_object_begin(j, "delta");
 	json_u64(j, "min", 1);
 	json_u64(j, "granularity", 1);
@@ -229,15 +269,15 @@ static void write_run(struct buf *b, const struct runspec *s)
 	json_u64(j, "p999", 52);
 	json_u64(j, "max", 400);
 	json_object_end(j);
-	json_array_begin(j, "hist");
-	json_pair_u64(j, 24, 100);
-	json_pair_u64(j, 26, 900);
-	json_array_end(j);
+	{
+		static const uint64_t v[2] = { 24, 26 }, c[2] = { 100, 900 };
+		hist3(j, s->schema, v, c, 2);
+	}
 	json_u64(j, "subtracted", 24);
 	log_end(&l);
 
 	for (size_t i = 0; i < s->ntimers; i++)
-		timer(&l, &s->timers[i]);
+		timer(&l, &s->timers[i], s->schema);
 	log_close(&l, "ok");
 }
 
@@ -254,14 +294,18 @@ static const struct tdef timers_b[] = {
 static const struct tdef timers_os[] = {
 	{ "clock_gettime-monotonic", 1, NULL, 25.5, r_os_tsc, 8, 0, "tsc", "clock_gettime(CLOCK_MONOTONIC)" },
 };
-static const struct runspec spec_a = { 1, "bios", "Intel(R) Xeon(R) CPU @ 2.00GHz", "TCGTCGTCGTCG", timers_a, 4 };
+/* a and os as this writer writes them (schema 2), b as the one before (schema 1),
+ * a1 the run of a in schema 1: every reader must make the same of a and a1. */
+static const struct runspec spec_a = { 2, "bios", "Intel(R) Xeon(R) CPU @ 2.00GHz", "TCGTCGTCGTCG", timers_a, 4 };
+static const struct runspec spec_a1 = { 1, "bios", "Intel(R) Xeon(R) CPU @ 2.00GHz", "TCGTCGTCGTCG", timers_a, 4 };
 static const struct runspec spec_b = { 1, "uefi", "QEMU Virtual CPU, \"quoted\"", NULL, timers_b, 2 };
-static const struct runspec spec_os = { 1, "linux", "Intel(R) Xeon(R) CPU @ 2.00GHz", NULL, timers_os, 1 };
-static const struct runspec spec_new = { 2, "bios", "x", NULL, timers_b, 2 };
+static const struct runspec spec_os = { 2, "linux", "Intel(R) Xeon(R) CPU @ 2.00GHz", NULL, timers_os, 1 };
+static const struct runspec spec_new = { LOG_SCHEMA + 1, "bios", "x", NULL, timers_b, 2 };
 
 /* A small run for the exhaustive damage loops (every bit of every line). */
 static const struct tdef timers_small[] = { { "tsc", 1, NULL, 10.2, r_tsc_a, 3, 0, NULL, NULL } };
-static const struct runspec spec_small = { 1, "bios", "cpu", NULL, timers_small, 1 };
+static const struct runspec spec_small = { 2, "bios", "cpu", NULL, timers_small, 1 };
+static const struct runspec spec_small1 = { 1, "bios", "cpu", NULL, timers_small, 1 };
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -424,11 +468,11 @@ static void test_noise(void)
 	free(b.p), free(o.p);
 }
 
-static void test_bitflips(void)
+static void test_bitflips(const struct runspec *spec)
 {
 	struct buf b = { 0 };
 	size_t st[64], n;
-	write_run(&b, &spec_small);
+	write_run(&b, spec);
 	n = line_starts(&b, st, 64);
 	for (size_t i = 0; i < n; i++) {
 		size_t e = i + 1 < n ? st[i + 1] : b.n, missed = 0, flips = 0;
@@ -444,17 +488,17 @@ static void test_bitflips(void)
 					missed++;
 				logfile_free(&f);
 			}
-		check(!missed, "bit flips: line %zu: %zu flips, every one excluded or flagged, no changed value used (%zu missed)",
-		      i + 1, flips, missed);
+		check(!missed, "bit flips: schema %d: line %zu: %zu flips, every one excluded or flagged, no changed value "
+		      "used (%zu missed)", spec->schema, i + 1, flips, missed);
 	}
 	free(b.p);
 }
 
-static void test_truncation(void)
+static void test_truncation(const struct runspec *spec)
 {
 	struct buf b = { 0 };
 	size_t st[64], n, bad = 0, cuts = 0;
-	write_run(&b, &spec_small);
+	write_run(&b, spec);
 	n = line_starts(&b, st, 64);
 	for (size_t i = 0; i < n; i++) {
 		size_t e = i + 1 < n ? st[i + 1] : b.n;
@@ -472,7 +516,8 @@ static void test_truncation(void)
 			logfile_free(&f);
 		}
 	}
-	check(!bad, "truncation: %zu cuts at record boundaries and mid-record: all partial (or unreadable), none complete", cuts);
+	check(!bad, "truncation: schema %d: %zu cuts at record boundaries and mid-record: all partial (or unreadable), "
+	      "none complete", spec->schema, cuts);
 	free(b.p);
 }
 
@@ -543,8 +588,8 @@ static void test_runs(void)
 
 	o.n = 0;
 	write_run(&o, &spec_new);
-	check(load(&f, o.p, o.n) == EXIT_UNREADABLE && f.runs[0].info.newer_schema && has_problem(&f, "newer"),
-	      "schema 2: unreadable, says newer");
+	check(load(&f, o.p, o.n) == EXIT_UNREADABLE && f.runs[0].info.newer_schema && has_problem(&f, "newer") &&
+	      strstr(f.why, "schema above 2"), "schema %d: unreadable, says newer (%s)", LOG_SCHEMA + 1, f.why);
 	logfile_free(&f);
 
 	check(load(&f, "", 0) == EXIT_UNREADABLE && !strcmp(f.why, "empty file"), "empty input: unreadable");
@@ -595,6 +640,120 @@ static void test_garbage(void)
 	free(big), free(b.p), free(o.p);
 }
 
+/* ---- both schemas --------------------------------------------------------------- */
+
+/* A histogram as (value, count) pairs through the decoder; the count, or -1
+ * when it is malformed. */
+static long decode_all(const struct lr_node *hist, uint64_t *v, uint64_t *c, size_t max, int *form)
+{
+	struct hist_dec d;
+	size_t n = 0;
+	int got;
+	*form = hist_dec_init(&d, hist);
+	while (n < max && (got = hist_dec_next(&d, &v[n], &c[n])) == 1)
+		n++;
+	return d.err ? -1 : (long)n;
+}
+
+static int same_rounds(const struct lr_node *a, const struct lr_node *b, const char *metric)
+{
+	double *x, *y;
+	size_t n = timer_rounds(a, metric, &x), m = timer_rounds(b, metric, &y);
+	int same = n == m && n && !memcmp(x, y, n * sizeof *x);
+	free(x), free(y);
+	return same;
+}
+
+/* One run written in schema 2 and in schema 1 reads the same. */
+static void test_schemas_agree(void)
+{
+	struct buf b2 = { 0 }, b1 = { 0 };
+	struct logfile f2, f1;
+	int bad = 0, timers = 0;
+
+	write_run(&b2, &spec_a);
+	write_run(&b1, &spec_a1);
+	check(load(&f2, b2.p, b2.n) == EXIT_CLEAN && load(&f1, b1.p, b1.n) == EXIT_CLEAN &&
+	      f2.runs[0].info.schema == 2 && f1.runs[0].info.schema == 1 && f2.runs[0].nrecs == f1.runs[0].nrecs,
+	      "schemas: the same run in schema 2 and 1: both clean, as many records");
+	check(b2.n < b1.n, "schemas: schema 2 is the shorter (%zu bytes, schema 1 %zu)", b2.n, b1.n);
+	for (size_t k = 0; k < 4; k++) {
+		const struct lr_node *t2 = lrun_timer_at(&f2.runs[0], k), *t1 = lrun_timer_at(&f1.runs[0], k);
+		uint64_t v2[8], c2[8], v1[8], c1[8];
+		int form2, form1;
+		long n2 = decode_all(lr_get(t2, "hist"), v2, c2, 8, &form2);
+		long n1 = decode_all(lr_get(t1, "hist"), v1, c1, 8, &form1);
+		if (!lr_true(lr_get(t2, "healthy"))) {
+			bad += form2 != HIST_FORM_NONE || form1 != HIST_FORM_NONE || n2 || n1;
+			continue;
+		}
+		timers++;
+		bad += form2 != HIST_FORM_COMPACT || form1 != HIST_FORM_PAIRS || n2 != 3 || n1 != 3 ||
+		       memcmp(v2, v1, sizeof v2[0] * 3) || memcmp(c2, c1, sizeof c2[0] * 3);
+		bad += !same_rounds(t2, t1, "p50") || !same_rounds(t2, t1, "mean");
+	}
+	check(!bad && timers == 3, "schemas: %d timers: the same bins from the compact string and the pairs, "
+	      "the same rounds from columns and objects", timers);
+	logfile_free(&f2), logfile_free(&f1);
+	free(b2.p), free(b1.p);
+}
+
+/* Real schema-1 logs (tests/data/logs/schema1): every histogram decodes, in
+ * the order and with the numbers written, and holds every sample. */
+static void test_real_schema1(void)
+{
+	static const char *const logs[] = { "q35-bios-default.log", "q35-uefi-default.log", "os-quick.log" };
+	static uint64_t v[HIST_CODEC_BINS], c[HIST_CODEC_BINS];
+
+	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
+		char path[256];
+		struct logfile f;
+		const struct lr_node *rec;
+		size_t hists = 0, bad = 0, rounds = 0, want_rounds = 0;
+		uint64_t u;
+		snprintf(path, sizeof path, "tests/data/logs/schema1/%s", logs[i]);
+		if (logfile_load(&f, path) != EXIT_CLEAN || f.nruns != 1 || f.runs[0].info.schema != 1) {
+			check(0, "real schema 1: %s loads clean, schema 1 (%s)", path, f.why);
+			logfile_free(&f);
+			continue;
+		}
+		lr_uint(lr_path(lrun_first(&f.runs[0], "begin"), "options.rounds"), &u);
+		for (size_t k = 0; k < f.runs[0].nrecs; k++) {
+			const struct lr_node *h, *p;
+			uint64_t samples = 0, sum = 0;
+			int form;
+			long n;
+			size_t j = 0;
+			rec = f.runs[0].recs[k].root;
+			if ((h = lr_get(rec, "rounds")) && lr_get(rec, "hist")) {
+				double *x;
+				size_t got = timer_rounds(rec, "p50", &x);
+				free(x);
+				want_rounds++;
+				rounds += got == u && lr_rounds_count(h, "mean") == u;
+			}
+			if (!(h = lr_get(rec, "hist")))
+				continue;
+			hists++;
+			n = decode_all(h, v, c, HIST_CODEC_BINS, &form);
+			lr_uint(lr_get(rec, "samples"), &samples);
+			bad += form != HIST_FORM_PAIRS || n < 1 || (size_t)n != h->len;
+			for (p = h->child; n > 0 && p && j < (size_t)n; p = p->next, j++) {
+				uint64_t pv = 0, pc = 0;
+				lr_uint(lr_at(p, 0), &pv), lr_uint(lr_at(p, 1), &pc);
+				bad += pv != v[j] || pc != c[j];
+				sum += c[j];
+			}
+			bad += sum != samples;
+		}
+		check(hists >= 9 && !bad, "real schema 1: %s: %zu histograms decode as the pairs written, each "
+		      "holding its samples", logs[i], hists);
+		check(want_rounds >= 9 && rounds == want_rounds, "real schema 1: %s: %zu of %zu timers give %llu "
+		      "rounds of p50 and of mean", logs[i], rounds, want_rounds, (unsigned long long)u);
+		logfile_free(&f);
+	}
+}
+
 /* ---- fixtures for tests/tools ------------------------------------------------- */
 
 static void save(const char *dir, const char *name, const struct buf *b)
@@ -630,6 +789,10 @@ static int fixtures(const char *dir)
 	save(dir, "a.log", &a);
 	write_run(&b, &spec_b);
 	save(dir, "b.log", &b);
+	o.n = 0;
+	write_run(&o, &spec_a1);
+	save(dir, "a1.log", &o);
+	o.n = 0;
 	write_run(&o, &spec_os);
 	save(dir, "os.log", &o);
 	s = noisy(&a);
@@ -668,8 +831,12 @@ int main(int argc, char **argv)
 	test_clean();
 	test_clean_log();
 	test_noise();
-	test_bitflips();
-	test_truncation();
+	test_bitflips(&spec_small);
+	test_bitflips(&spec_small1);
+	test_truncation(&spec_small);
+	test_truncation(&spec_small1);
+	test_schemas_agree();
+	test_real_schema1();
 	test_dup_reorder();
 	test_runs();
 	test_garbage();

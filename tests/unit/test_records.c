@@ -135,7 +135,7 @@ int main(void)
 	image_cap.buf[image_cap.len - 1] = 0;
 	os_cap.buf[os_cap.len - 1] = 0;
 
-	static const char *const same[] = { "outliers", "cost_cycles", "cost_ns", "modes", "samples", "clamped",
+	static const char *const same[] = { "outliers", "cost_cycles", "cost_ns", "rounds", "samples", "clamped",
 					    "hist" };
 	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++) {
 		member(image_cap.buf, same[i], a, sizeof a);
@@ -143,6 +143,11 @@ int main(void)
 		check(a[0] && !strcmp(a, b), "records: the image and the OS side write the same %s: %.120s | %.120s",
 		      same[i], a, b);
 	}
+
+	member(image_cap.buf, "modes", a, sizeof a);
+	member(os_cap.buf, "modes", b, sizeof b);
+	check(!a[0] && !b[0], "records: neither side writes modes beside a whole histogram (schema 2): %.60s | %.60s",
+	      a, b);
 
 	lr_doc_init(&doc, nodes, sizeof nodes / sizeof nodes[0], strs, sizeof strs);
 	root = lr_parse(&doc, image_cap.buf, strlen(image_cap.buf));

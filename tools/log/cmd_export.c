@@ -3,7 +3,7 @@
  *
  *   raw   one number per line, for ministat: the per-round values of the
  *         counter(s) in ns, or with --samples every read's cost in cycles,
- *         expanded from the `hist` pairs [cycles, count];
+ *         expanded from the `hist` (either schema: probe/hist_codec.h);
  *   csv   one row per counter and run, with the machine's identity;
  *   json  the good records, one per line, exactly as written. */
 #include <stdbool.h>
@@ -90,22 +90,22 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *t, const st
 {
 	size_t n = 0;
 	if (o->samples) {
-		const struct lr_node *h = lr_get(t, "hist"), *p;
-		for (p = h && h->kind == LR_ARR ? h->child : NULL; p; p = p->next) {
-			uint64_t v, c;
-			if (!lr_uint(lr_at(p, 0), &v) || !lr_uint(lr_at(p, 1), &c)) {
-				fprintf(stderr, "tickprobe export: %s: bad hist pair in %s, skipped\n", r->name,
-					lr_str(lr_get(t, "name")));
-				continue;
-			}
+		struct hist_dec d;
+		uint64_t v, c;
+		int got;
+		hist_dec_init(&d, lr_get(t, "hist"));
+		while ((got = hist_dec_next(&d, &v, &c)) == 1)
 			for (; c; c--, n++)
 				printf("%llu\n", (unsigned long long)v);
-		}
+		if (got < 0)
+			fprintf(stderr, "tickprobe export: %s: bad hist in %s (%s), the rest skipped\n", r->name,
+				lr_str(lr_get(t, "name")), d.err);
 		return n;
 	}
-	const struct lr_node *rounds = lr_get(t, "rounds"), *m;
-	for (m = rounds && rounds->kind == LR_ARR ? rounds->child : NULL; m; m = m->next) {
-		const struct lr_node *v = m->kind == LR_OBJ ? lr_get(m, o->metric) : m;
+	const struct lr_node *v;
+	struct lr_rounds it;
+	lr_rounds_init(&it, lr_get(t, "rounds"), o->metric);
+	while (lr_rounds_next(&it, &v)) {
 		char b[64];
 		if (v && v->kind == LR_NUM)
 			printf("%s\n", fmt_num(b, sizeof b, v, -1)), n++;

@@ -36,7 +36,7 @@ static const struct args_spec logs_spec = {
 	.max_operands = ARGS_MANY,
 };
 
-static void json_str(const char *s)
+static void print_jstr(const char *s)
 {
 	putchar('"');
 	for (; s && *s; s++) {
@@ -79,19 +79,19 @@ static void one(const char *path, bool json, bool first)
 	}
 	if (json) {
 		printf("%s{\"path\":", first ? "" : ",\n");
-		json_str(path);
+		print_jstr(path);
 		printf(",\"number\":");
 		number >= 0 ? printf("%d", number) : printf("null");
 		printf(",\"date\":");
-		json_str(date);
+		print_jstr(date);
 		printf(",\"machine\":");
-		machine ? json_str(machine) : (void)printf("null");
+		machine ? print_jstr(machine) : (void)printf("null");
 		printf(",\"boot\":");
-		boot ? json_str(boot) : (void)printf("null");
+		boot ? print_jstr(boot) : (void)printf("null");
 		printf(",\"status\":");
-		status ? json_str(status) : (void)printf("null");
+		status ? print_jstr(status) : (void)printf("null");
 		printf(",\"runs\":%zu,\"integrity\":", f.nruns);
-		json_str(state);
+		print_jstr(state);
 		printf(",\"clean\":%s}", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
 	} else {
 		char num[16];

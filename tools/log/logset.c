@@ -1,5 +1,6 @@
 #include "tools/log/logset.h"
 #include "tools/commands.h"
+#include "probe/log.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -155,7 +156,7 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 		if (f->probs[i].severity >= LR_DAMAGE)
 			f->status = exit_worse(f->status, EXIT_DAMAGED);
 	if (f->status == EXIT_UNREADABLE)
-		snprintf(f->why, sizeof f->why, "written by a newer tickprobe (schema above %d)", 1);
+		snprintf(f->why, sizeof f->why, "written by a newer tickprobe (schema above %d)", LOG_SCHEMA);
 	else if (!n)
 		f->status = EXIT_UNREADABLE, snprintf(f->why, sizeof f->why, "empty file");
 	else if (!f->records)
@@ -312,15 +313,16 @@ const char *lrun_boot(const struct lrun *r)
 size_t timer_rounds(const struct lr_node *timer, const char *metric, double **out)
 {
 	const struct lr_node *rounds = lr_get(timer, "rounds"), *m;
-	size_t n = 0;
+	size_t n = 0, max = lr_rounds_count(rounds, metric);
+	struct lr_rounds it;
 	*out = NULL;
-	if (!rounds || rounds->kind != LR_ARR || !rounds->len)
+	if (!max)
 		return 0;
-	*out = xrealloc(NULL, rounds->len * sizeof **out);
-	for (m = rounds->child; m; m = m->next) {
+	*out = xrealloc(NULL, max * sizeof **out);
+	lr_rounds_init(&it, rounds, metric);
+	while (lr_rounds_next(&it, &m)) {
 		double v;
-		/* A round is {"p50":…,"mean":…}; a bare number is taken as is. */
-		if (lr_num(m->kind == LR_OBJ ? lr_get(m, metric) : m, &v))
+		if (lr_num(m, &v))
 			(*out)[n++] = v;
 	}
 	if (!n)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "probe/hist_codec.h"
 #include "probe/records.h"
 #include "probe/stats.h"
 #include "tools/os/record.h"
@@ -11,12 +12,15 @@ void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_
 	size_t cur = 0;
 	uint64_t v, n, bin = 0, acc = 0;
 	bool have = false;
+	struct hist_enc e;
 
-	json_array_begin(j, key);
+	/* A merged bin's value, a multiple of step (at most 4096), is still a
+	 * bin's lower bound: log buckets start at multiples of 128 or more. */
+	hist_enc_begin(&e, j, key);
 	while (hist_next(h, &cur, &v, &n)) {
 		uint64_t b = step > 1 ? v / step * step : v;
 		if (have && b != bin) {
-			json_pair_u64(j, bin, acc);
+			hist_enc_add(&e, bin, acc);
 			acc = 0;
 		}
 		bin = b;
@@ -26,8 +30,8 @@ void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_
 			break;
 	}
 	if (have)
-		json_pair_u64(j, bin, acc);
-	json_array_end(j);
+		hist_enc_add(&e, bin, acc);
+	hist_enc_end(&e);
 }
 
 void os_json_modes(struct json *j, const char *key, const struct hist *h)
@@ -63,18 +67,6 @@ static void stats_obj(struct json *j, const char *key, const double *v, int n, i
 	free(tmp);
 }
 
-static void rounds_arr(struct json *j, const double *p50, const double *mean, int n)
-{
-	json_array_begin(j, "rounds");
-	for (int i = 0; i < n; i++) {
-		json_object_begin(j, NULL);
-		json_fixed(j, "p50", p50[i], 2);
-		json_fixed(j, "mean", mean[i], 2);
-		json_object_end(j);
-	}
-	json_array_end(j);
-}
-
 /* The OS side's own members of a timer record: how the call reaches the
  * kernel. */
 static void vdso_members(struct json *j, const void *ctx)
@@ -102,8 +94,8 @@ static void vdso_members(struct json *j, const void *ctx)
 	json_object_end(j);
 }
 
-/* The histogram, its bins merged to multiples of *step. */
-static void merged_hist(struct json *j, const struct hist *h, const void *ctx)
+/* The histogram, its bins merged to multiples of *step: exact only at 1. */
+static bool merged_hist(struct json *j, const struct hist *h, const void *ctx)
 {
 	uint64_t step = *(const uint64_t *)ctx;
 
@@ -111,6 +103,7 @@ static void merged_hist(struct json *j, const struct hist *h, const void *ctx)
 	if (step > 1)
 		json_u64(j, "hist_bin", step);
 	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
+	return step <= 1;
 }
 
 void os_write_timer(struct log *l, const struct os_timer_rec *r)
@@ -266,7 +259,7 @@ void os_write_ctxsw(struct log *l, const char *clocksource, const struct os_ctxs
 	json_u64(j, "round_trips", c->trips);
 	json_u64(j, "switches", c->switches);
 	json_fixed(j, "seconds", c->seconds, 3);
-	rounds_arr(j, c->round_p50_ns, c->round_mean_ns, c->nrounds);
+	json_rounds(j, c->round_p50_ns, c->round_mean_ns, (uint32_t)c->nrounds);
 	json_array_begin(j, "runs");
 	for (int i = 0; i < c->nrounds; i++)
 		json_fixed(j, NULL, c->round_per_s[i], 1);

@@ -1,6 +1,6 @@
 /* `tickprobe report`: one inline SVG histogram per counter, every log that
  * measured it overlaid in its own colour, from the timer records' `hist`
- * pairs ([cycles, count]).
+ * (cycles and counts, either schema: probe/hist_codec.h).
  *
  * Both axes are logarithmic.  x, because one counter's costs span three to
  * four decades on one machine (TCG: an HPET read is 130 ns at best and 39 us
@@ -27,7 +27,7 @@
 struct series {
 	size_t log;                  /* index into c->logs */
 	const struct lr_node *timer;
-	const struct lr_node *hist;  /* NULL: no histogram (unhealthy, absent) */
+	const struct lr_node *hist;  /* NULL: no histogram (unhealthy, absent, omitted, empty) */
 	double scale;                /* cycles -> x unit */
 	double *cols;                /* ncols + 1 (the last: zero-cost reads) */
 };
@@ -73,6 +73,28 @@ static void legend_row(FILE *o, const struct rp_ctx *c, const struct series *s, 
 	fputs("</text>\n", o);
 }
 
+/* A histogram with at least one bin, or NULL. */
+static const struct lr_node *some_hist(const struct lr_node *hs)
+{
+	struct hist_dec d;
+	uint64_t v, n;
+
+	hist_dec_init(&d, hs);
+	return hist_dec_next(&d, &v, &n) == 1 ? hs : NULL;
+}
+
+/* The next bin, value and count as doubles; 0 at the end of the histogram
+ * (or where it turns out malformed: the bins before are drawn). */
+static int next_bin(struct hist_dec *d, double *v, double *n)
+{
+	uint64_t value, count;
+
+	if (hist_dec_next(d, &value, &count) != 1)
+		return 0;
+	*v = (double)value, *n = (double)count;
+	return 1;
+}
+
 static void one(const struct rp_ctx *c, const char *key)
 {
 	FILE *o = c->out;
@@ -81,7 +103,8 @@ static void one(const struct rp_ctx *c, const char *key)
 	int unit_ns = 1, zero = 0;
 	double xmin = INFINITY, xmax = 0, ymax = 0, lo, hi, l0, lspan;
 	int top, x0, pw, base, h, D;
-	const struct lr_node *p;
+	struct hist_dec hd;
+	double hv, hn;
 	char lab[32];
 
 	for (size_t j = 0; j < c->nlogs; j++) {
@@ -90,7 +113,7 @@ static void one(const struct rp_ctx *c, const char *key)
 			continue;
 		hs = lr_get(t, "hist");
 		s[ns].log = j, s[ns].timer = t, s[ns].cols = NULL;
-		s[ns].hist = hs && hs->kind == LR_ARR && hs->len ? hs : NULL;
+		s[ns].hist = some_hist(hs);
 		if (s[ns].hist && !(c->logs[j].hz > 0))
 			unit_ns = 0;
 		with_hist += s[ns].hist != NULL;
@@ -98,15 +121,13 @@ static void one(const struct rp_ctx *c, const char *key)
 	}
 	for (size_t k = 0; k < ns; k++) {
 		s[k].scale = unit_ns ? 1e9 / c->logs[s[k].log].hz : 1;
-		for (p = s[k].hist ? s[k].hist->child : NULL; p; p = p->next) {
-			double v, n;
-			if (!lr_num(lr_at(p, 0), &v) || !lr_num(lr_at(p, 1), &n) || n <= 0 || v < 0)
-				continue;
-			v *= s[k].scale;
-			if (v == 0)
+		hist_dec_init(&hd, s[k].hist);
+		while (next_bin(&hd, &hv, &hn)) {
+			hv *= s[k].scale;
+			if (hv == 0)
 				zero = 1;
 			else
-				xmin = v < xmin ? v : xmin, xmax = v > xmax ? v : xmax;
+				xmin = hv < xmin ? hv : xmin, xmax = hv > xmax ? hv : xmax;
 		}
 	}
 	if (!(xmax > 0))
@@ -125,16 +146,14 @@ static void one(const struct rp_ctx *c, const char *key)
 		s[k].cols = calloc(ncols + 1, sizeof *s[k].cols);
 		if (!s[k].cols)
 			continue;
-		for (p = s[k].hist ? s[k].hist->child : NULL; p; p = p->next) {
-			double v, n;
+		hist_dec_init(&hd, s[k].hist);
+		while (next_bin(&hd, &hv, &hn)) {
 			size_t col;
-			if (!lr_num(lr_at(p, 0), &v) || !lr_num(lr_at(p, 1), &n) || n <= 0 || v < 0)
-				continue;
-			v *= s[k].scale;
-			col = v == 0 ? ncols : (size_t)((log10(v) - l0) / lspan * (double)ncols);
-			if (v != 0 && col >= ncols)
+			hv *= s[k].scale;
+			col = hv == 0 ? ncols : (size_t)((log10(hv) - l0) / lspan * (double)ncols);
+			if (hv != 0 && col >= ncols)
 				col = ncols - 1;
-			s[k].cols[col] += n;
+			s[k].cols[col] += hn;
 			if (s[k].cols[col] > ymax)
 				ymax = s[k].cols[col];
 		}
