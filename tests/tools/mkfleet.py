@@ -94,7 +94,14 @@ def vary(records, k, rng, factors):
         elif t == "timer" and rec.get("healthy"):
             f = factors.setdefault(rec["name"], rng.lognormvariate(0, 0.3))
             scale_obj(rec.get("cost_ns"), SCALED, f, 1)
-            for r in rec.get("rounds") or []:
+            rounds = rec.get("rounds")
+            if isinstance(rounds, dict):  # schema 2: {"p50": [...], "mean": [...]}
+                n = len(rounds.get("p50") or [])
+                noise = [f * rng.uniform(0.98, 1.02) for _ in range(n)]
+                for key in ("p50", "mean"):
+                    rounds[key] = [None if v is None else round(v * noise[i], 2)
+                                   for i, v in enumerate(rounds.get(key) or [])]
+            for r in rounds if isinstance(rounds, list) else []:  # schema 1
                 scale_obj(r, ("p50", "mean"), f * rng.uniform(0.98, 1.02), 2)
         out.append(rec)
     return out
@@ -124,9 +131,9 @@ def main():
                         name = r["name"]
                         if kind == "os" and "@" not in name:
                             name = "user:" + name
-                        rounds.setdefault(name, []).append(
-                            {"p50": [x["p50"] for x in r["rounds"]],
-                             "run_p50": r["cost_ns"]["p50"]})
+                        rr = r["rounds"]
+                        p50 = rr["p50"] if isinstance(rr, dict) else [x["p50"] for x in rr]
+                        rounds.setdefault(name, []).append({"p50": p50, "run_p50": r["cost_ns"]["p50"]})
             truth.write(json.dumps({"machine": k, "counters": rounds}) + "\n")
 
 

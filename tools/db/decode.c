@@ -4,6 +4,7 @@
 #include "tools/db/decode.h"
 #include <stdlib.h>
 #include <string.h>
+#include "probe/hist_codec.h"
 #include "tools/db/text.h"
 
 /* ---- binding values straight from the parsed records --------------------- */
@@ -58,22 +59,26 @@ bool db_step(struct store *s, sqlite3_stmt *st, char *why, size_t cap)
 
 /* The histogram of a record as [[cycles,count],…] text, whichever way the
  * log encodes it; NULL when it has none. */
+/* The histogram of a record as [[cycles,count],…] text, whichever form the
+ * log wrote it in (probe/hist_codec.h); NULL when it has none or it does
+ * not decode (the record passed its CRC, so that is a writer's bug). */
 static char *hist_pairs_text(const struct lr_node *rec)
 {
-	const struct lr_node *h = lr_get(rec, "hist"), *p;
+	struct hist_dec d;
 	struct text t = { 0 };
-	char a[32], b[32];
+	uint64_t v, n;
+	int rc;
 
-	if (!h || h->kind != LR_ARR)
+	if (hist_dec_init(&d, lr_get(rec, "hist")) < 0)
 		return NULL;
 	text_putc(&t, '[');
-	for (p = h->child; p; p = p->next) {
-		if (p->kind != LR_ARR || p->len != 2)
-			continue;
-		text_printf(&t, "%s[%s,%s]", t.len > 1 ? "," : "", fmt_num(a, sizeof a, lr_at(p, 0), -1),
-			    fmt_num(b, sizeof b, lr_at(p, 1), -1));
-	}
+	while ((rc = hist_dec_next(&d, &v, &n)) > 0)
+		text_printf(&t, "%s[%llu,%llu]", t.len > 1 ? "," : "", (unsigned long long)v, (unsigned long long)n);
 	text_putc(&t, ']');
+	if (rc < 0) {
+		free(t.s);
+		return NULL;
+	}
 	return t.s;
 }
 
@@ -88,20 +93,21 @@ static char *json_text(const struct lr_node *n)
 }
 
 /* The per-round values exactly as the log wrote them ("10.22", not
- * 10.220000000000001): the store holds what the log said. */
+ * 10.220000000000001), from either schema's form of `rounds`. */
 static char *rounds_text(const struct lr_node *timer, const char *metric)
 {
-	const struct lr_node *rounds = lr_get(timer, "rounds"), *m;
+	const struct lr_node *v;
+	struct lr_rounds it;
 	struct text t = { 0 };
 	char b[64];
-	if (!rounds || rounds->kind != LR_ARR || !rounds->len)
+
+	if (!lr_rounds_count(lr_get(timer, "rounds"), metric))
 		return NULL;
 	text_putc(&t, '[');
-	for (m = rounds->child; m; m = m->next) {
-		const struct lr_node *v = m->kind == LR_OBJ ? lr_get(m, metric) : m;
+	lr_rounds_init(&it, lr_get(timer, "rounds"), metric);
+	while (lr_rounds_next(&it, &v))
 		if (v && v->kind == LR_NUM)
 			text_printf(&t, "%s%s", t.len > 1 ? "," : "", fmt_num(b, sizeof b, v, -1));
-	}
 	text_putc(&t, ']');
 	return t.s;
 }
