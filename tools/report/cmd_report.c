@@ -147,7 +147,7 @@ static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
 
 /* The page of one set of runs, built in memory: -1 when no run has records. */
 int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,
-	      size_t *npage)
+	      size_t *npage, size_t *ncounters)
 {
 	static struct rp_ctx c; /* large: the runs, keys and their names */
 	static char when[64];    /* c.generated points here */
@@ -181,6 +181,8 @@ int rp_render(struct logfile *files, size_t nfiles, const char *title, double co
 		fprintf(stderr, "tickprobe report: out of memory\n");
 		exit(EXIT_UNREADABLE);
 	}
+	if (ncounters)
+		*ncounters = c.nkeys;
 	return (int)c.nlogs;
 }
 
@@ -191,7 +193,7 @@ int cmd_report(int argc, char **argv)
 	struct rp_fleet_options fo = { .title = NULL, .conf = 95 };
 	const char *out = NULL, *title = NULL, *db = NULL;
 	char *page = NULL;
-	size_t nfiles = 0, npage = 0;
+	size_t nfiles = 0, npage = 0, ncounters = 0;
 	int status = EXIT_CLEAN, opt, nruns;
 	bool fleet = false, pages = true, latest = false;
 	struct loglist logs = { 0 };
@@ -247,7 +249,7 @@ int cmd_report(int argc, char **argv)
 		loglist_free(&logs);
 		return status;
 	}
-	nruns = rp_render(files, nfiles, title ? title : "tickprobe report", fo.conf, fo.ci, &page, &npage);
+	nruns = rp_render(files, nfiles, title ? title : "tickprobe report", fo.conf, fo.ci, &page, &npage, &ncounters);
 	if (nruns < 0) {
 		fprintf(stderr, "tickprobe report: no log with usable records: no page written\n");
 		status = exit_worse(status, EXIT_UNREADABLE);
@@ -255,7 +257,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "tickprobe report: cannot write %s\n", out);
 		status = EXIT_USAGE;
 	} else if (strcmp(out, "-")) {
-		fprintf(stderr, "tickprobe report: wrote %s: %zu bytes, %d run(s)\n", out, npage, nruns);
+		fprintf(stderr, "tickprobe report: wrote %s: %zu bytes, %d run(s), %zu counter(s)\n", out, npage, nruns,
+			ncounters);
 	}
 	free(page);
 	for (size_t i = 0; i < nfiles; i++)

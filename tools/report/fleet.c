@@ -285,7 +285,7 @@ static int machine_pages(struct store *s, const char *dir, const struct rp_fleet
 		snprintf(title, sizeof title, "tickprobe: %s", label ? label : "machine");
 		snprintf(path, sizeof path, "%s/machine-%lld.html", dir, id);
 		logfile_load_mem(&f, label ? label : "machine", log, n);
-		if (rp_render(&f, 1, title, opt->conf, opt->ci, &page, &npage) >= 0) {
+		if (rp_render(&f, 1, title, opt->conf, opt->ci, &page, &npage, NULL) >= 0) {
 			if (rp_write_file(path, page, npage) != 0) {
 				fprintf(stderr, "tickprobe report: cannot write %s: %s\n", path, strerror(errno));
 				status = EXIT_USAGE;

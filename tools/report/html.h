@@ -79,9 +79,10 @@ void rp_machine(const struct rp_ctx *c, size_t i);   /* report_machine.c */
 void rp_foot(const struct rp_ctx *c);
 
 /* The whole page of a few runs, built in memory (cmd_report.c): the number
- * of runs on it, or -1 when no run has records. */
+ * of runs on it (and of counters, into *ncounters when not NULL), or -1 when
+ * no run has records. */
 int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,
-	      size_t *npage);
+	      size_t *npage, size_t *ncounters);
 /* A finished page to path ("-": stdout) in one go, through a temporary file
  * and a rename (in place for a device or a pipe); -1 on failure. */
 int rp_write_file(const char *path, const char *data, size_t n);
