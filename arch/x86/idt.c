@@ -22,6 +22,7 @@ static exception_hook report;
 static void *volatile resume_at;
 static volatile int *volatile resume_flag;
 static volatile int depth;
+static void (*cpu_filter)(const struct exception_frame *f);
 
 static const char *const names[32] = {
 	"#DE divide error", "#DB debug", "NMI", "#BP breakpoint", "#OF overflow",
@@ -82,8 +83,15 @@ void exception_expect_none(void)
 	resume_flag = 0;
 }
 
+void idt_set_cpu_filter(void (*filter)(const struct exception_frame *f))
+{
+	cpu_filter = filter;
+}
+
 void exception_dispatch(struct exception_frame *f)
 {
+	if (cpu_filter)
+		cpu_filter(f); /* before the recovery point: that is the boot CPU's */
 	if (resume_at && f->vector == 13) {
 		f->rip = (uintptr_t)resume_at;
 		*resume_flag = 1;
