@@ -121,12 +121,18 @@ struct pool {
 	int top_shift; /* 48 with LA57 (5 levels), else 39 */
 };
 
+/* Entry i of the page table at physical (= virtual) address table. */
+static volatile uint64_t *pte(uint64_t table, uint64_t i)
+{
+	return (volatile uint64_t *)(uintptr_t)table + i;
+}
+
 /* Identity-maps the 2 MiB page holding addr, taking tables from the pool. */
 static bool map_2m(struct pool *p, uint64_t addr)
 {
 	uint64_t t = p->root;
 	for (int shift = p->top_shift; shift > 21; shift -= 9) {
-		uint64_t *entry = (uint64_t *)(uintptr_t)t + (addr >> shift & 511);
+		volatile uint64_t *entry = pte(t, addr >> shift & 511);
 		if (!(*entry & 1)) {
 			if (p->next + 4096 > p->end)
 				return false;
@@ -136,7 +142,7 @@ static bool map_2m(struct pool *p, uint64_t addr)
 		}
 		t = *entry & 0x000ffffffffff000ull;
 	}
-	((uint64_t *)(uintptr_t)t)[addr >> 21 & 511] = (addr & ~0x1fffffull) | PDE_2M;
+	*pte(t, addr >> 21 & 511) = (addr & ~0x1fffffull) | PDE_2M;
 	return true;
 }
 
@@ -158,8 +164,9 @@ static unsigned set_up_trampoline(const struct smp_config *cfg, const char **why
 		*why = "the memory reserved below 1 MiB is too small for the start-up code";
 		return 0;
 	}
-	tp_memcpy((void *)(uintptr_t)lo, ap_trampoline_start, (size_t)(ap_trampoline_end - ap_trampoline_start));
-	d = (struct tr_data *)(uintptr_t)(lo + (uint64_t)(ap_trampoline_data - ap_trampoline_start));
+	tp_memcpy((void *)(uintptr_t)lo, ap_trampoline_start,
+		  (size_t)((uintptr_t)ap_trampoline_end - (uintptr_t)ap_trampoline_start));
+	d = (struct tr_data *)(uintptr_t)(lo + ((uintptr_t)ap_trampoline_data - (uintptr_t)ap_trampoline_start));
 	d->gdt_base += (uint32_t)lo;
 	d->jmp32_offset += (uint32_t)lo;
 	d->jmp64_offset += (uint32_t)lo;
@@ -171,7 +178,7 @@ static unsigned set_up_trampoline(const struct smp_config *cfg, const char **why
 	d->real_cr3 = read_cr(3);
 	d->entry = (uintptr_t)ap_entry64;
 	d->handover = (uintptr_t)&smp.ho;
-	p.top_shift = cr4 & CR4_LA57 ? 48 : 39;
+	p.top_shift = (cr4 & CR4_LA57) ? 48 : 39;
 	tp_memset((void *)(uintptr_t)p.root, 0, 4096);
 	if (!map_2m(&p, lo) || !map_2m(&p, (uintptr_t)ap_entry64)) {
 		*why = "the start-up page tables do not fit the low area";

@@ -26,14 +26,20 @@ smp() {
 	$SMP "$OUT/$name.log" --label "$name" "$@"
 }
 
-# ---- every CPU running: BIOS (-kernel), pc and q35, 2, 4 and 8 CPUs ----
+# ---- every CPU running: BIOS (-kernel and GRUB), pc and q35, 2 to 8 CPUs ----
 boot k-pc-2 0 $K --machine pc -- -smp 2
 checklog k-pc-2 --expect-status ok --expect-boot bios
 smp k-pc-2 --count 2 --states bsp,running --team
 
-boot k-q35-4 0 $K --machine q35 -- -smp 4
-checklog k-q35-4 --expect-status ok
-smp k-q35-4 --count 4 --states bsp,running,running,running --team
+# APIC IDs with a gap (3 cores a socket: 0,1,2 then 4,5,6), and CPUs the MADT
+# lists as not enabled (maxcpus: room for hot-plug).
+boot k-sparse-6 0 $K --machine q35 -- -smp 6,sockets=2,cores=3
+checklog k-sparse-6 --expect-status ok --expect cpus.list.3.apic_id=4 --expect cpus.list.5.apic_id=6
+smp k-sparse-6 --count 6 --started 6 --team
+
+boot k-maxcpus 0 $K --machine pc -- -smp 2,maxcpus=4
+checklog k-maxcpus --expect-status ok
+smp k-maxcpus --count 4 --states bsp,running,disabled,disabled --why "not enabled in the MADT" --team
 
 boot k-pc-8 0 $K --machine pc -- -smp 8
 checklog k-pc-8 --expect-status ok
