@@ -287,10 +287,10 @@ void options_parse(struct options *o, const char *cmdline)
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
-			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp"))
+			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, "option fault: '%s' is not gp, pf or ap-gp, ignored", val);
+				problem(o, "option fault: '%s' is not gp, pf, ap-gp or ap-hang, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);

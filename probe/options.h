@@ -21,7 +21,7 @@ struct options {
 	uint32_t baud;
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
-	char fault[8];        /* "gp", "pf" or "ap-gp": raise a CPU exception mid-run (tests) */
+	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang": a CPU exception or a hung CPU (tests) */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	int n_problems;
 	char problems[OPT_MAX_PROBLEMS][96];

@@ -7,8 +7,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/idt.h"
 #include "arch/x86/machine.h"
-#include "arch/x86/madt_min.h"
 #include "arch/x86/smp.h"
+#include "arch/x86/smp_run.h"
 #include "drivers/acpi.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/hpet.h"
@@ -428,84 +428,10 @@ static void measure_one(int i, const struct tsc_choice *tsc, uint64_t subtract)
 	text("%s", row);
 }
 
-/* ---- the other CPUs ------------------------------------------------------
- * Kept apart to move with the run sequence: start_cpus() takes its list from
- * the minimal MADT reader until drivers/ offers one; team_check() proves every
- * started CPU runs team work (and is where fault=ap-gp strikes). */
-
+/* An AP's exception, handed to the boot CPU by arch/x86/smp.c. */
 static void on_ap_exception(unsigned cpu, uint32_t apic_id, const struct exception_frame *f, uint64_t cr2)
 {
 	record_exception(cpu, apic_id, f, cr2);
-}
-
-static void start_cpus(double tsc_hz)
-{
-	struct acpi_mem mem = { phys_read, NULL };
-	struct smp_cpu_desc found[SMP_MAX_CPUS];
-	struct smp_config cfg = {
-		.low_area = boot->low_area, .low_area_bytes = boot->low_area_bytes,
-		.stack_area = boot->ap_stacks, .stack_area_bytes = boot->ap_stacks_bytes,
-		.tsc_hz = tsc_hz, .off = opt.smp_off, .ghost = opt.ghost_cpu_set, .ghost_apic_id = opt.ghost_cpu,
-		.on_ap_exception = on_ap_exception,
-	};
-	char line[200];
-	unsigned n;
-
-	step = "starting the other CPUs";
-	n = madt_min_cpus(&mem, &acpi, found, SMP_MAX_CPUS, &cfg.list_why);
-	for (unsigned i = 0; i < SMP_MAX_CPUS; i++)
-		if (options_wants_cpu(&opt, i))
-			cfg.wanted[i / 8] |= (uint8_t)(1u << (i % 8));
-	smp_start(&cfg, found, n);
-	smp_record(&log, tsc_hz, line, sizeof line);
-	text("%s", line);
-}
-
-struct team_tally {
-	uint32_t ran, aux_match;
-	unsigned fault_cpu; /* fault=ap-gp: this CPU raises #GP; SMP_NO_CPU: none */
-	bool rdtscp;
-};
-
-/* Each CPU counts itself in, and checks that rdtscp names it (TSC_AUX). */
-static void count_in(unsigned cpu, void *arg)
-{
-	struct team_tally *t = arg;
-	uint32_t aux = ~0u;
-	if (cpu == t->fault_cpu)
-		__asm__ volatile("movq 0x8000000000000000, %%rax" : : : "rax", "memory");
-	if (t->rdtscp)
-		__asm__ volatile("rdtscp" : "=c"(aux) : : "rax", "rdx");
-	__atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
-	if (aux == cpu)
-		__atomic_fetch_add(&t->aux_match, 1, __ATOMIC_RELAXED);
-}
-
-static void team_check(double tsc_hz)
-{
-	struct team *t = smp_team();
-	struct team_tally tally = { 0, 0, tp_streq(opt.fault, "ap-gp") && t->count > 1 ? 1 : SMP_NO_CPU,
-				    cpu_has_rdtscp() };
-	unsigned all[SMP_MAX_CPUS], returned;
-	struct json *j;
-
-	step = "team check";
-	if (tp_streq(opt.fault, "ap-gp") && t->count < 2)
-		text("tickprobe: fault=ap-gp: no other CPU is running, nothing raised\n");
-	for (unsigned i = 0; i < t->count; i++)
-		all[i] = i;
-	/* 1 s: at 10 GHz when the TSC rate is unknown, so never short. */
-	returned = t->run(t->plat, all, t->count, count_in, &tally, (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10));
-	j = log_begin(&log, "team_check");
-	json_u64(j, "cpus", t->count);
-	json_u64(j, "returned", returned);
-	json_u64(j, "count", tally.ran);
-	if (tally.rdtscp)
-		json_u64(j, "tsc_aux_match", tally.aux_match);
-	else
-		json_null(j, "tsc_aux_match");
-	log_end(&log);
-	text("team check: %u of %u CPUs returned, shared counter %u\n", returned, t->count, tally.ran);
 }
 
 void tickprobe_main(const struct boot_info *bi)
@@ -537,8 +463,15 @@ void tickprobe_main(const struct boot_info *bi)
 
 	check_counters();
 	tsc = calibrate();
-	start_cpus(tsc.hz); /* the other CPUs: two calls, to move as they are */
-	team_check(tsc.hz);
+	{ /* the other CPUs: two steps, to move with the run sequence as they are */
+		struct acpi_mem mem = { phys_read, NULL };
+		step = "starting the other CPUs";
+		smp_run_start(&log, &opt, bi, &mem, &acpi, tsc.hz, on_ap_exception, line, sizeof line);
+		text("%s", line);
+		step = "team check";
+		smp_run_check(&log, &opt, tsc.hz, line, sizeof line);
+		text("%s", line);
+	}
 	subtract = choose_bracket(tsc.hz);
 	record_plan(tsc.hz);
 

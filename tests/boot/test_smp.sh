@@ -86,6 +86,12 @@ else
 	echo "FAIL: k-ghost: the boot with a ghost CPU took $ms ms"
 fi
 
+# ---- a CPU that stops answering mid-run: dropped after the 1 s bound, left
+# out of the next run, and the run goes on ----
+boot k-ap-hang 0 $K --machine pc --options "fault=ap-hang" -- -smp 3
+checklog k-ap-hang --expect-status ok --expect team_check.dropped='[1]'
+smp k-ap-hang --count 3 --started 3 --team --dropped 1 --quiet
+
 # ---- an exception on an AP: the boot CPU writes it and ends the run ----
 boot k-ap-gp 11 $K --machine pc --options "fault=ap-gp" -- -smp 4
 checklog k-ap-gp --expect-status failed --expect exception.step='"team check"' --expect exception.cpu=1 \

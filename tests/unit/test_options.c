@@ -357,6 +357,8 @@ static void test_smp_options(void)
 	check(o.latency_s == 0 && !o.n_problems, "options: latency=0");
 	options_parse(&o, "fault=ap-gp");
 	check(!strcmp(o.fault, "ap-gp") && !o.n_problems, "options: fault=ap-gp");
+	options_parse(&o, "fault=ap-hang");
+	check(!strcmp(o.fault, "ap-hang") && !o.n_problems, "options: fault=ap-hang (fits the field whole)");
 
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		options_parse(&o, bad[i][0]);
