@@ -31,12 +31,27 @@
  * over the entries that run (the boot CPU and every AP that arrived), in the
  * same order.  Team work is always named by cpu.
  *
+ * The team operation (smp_team()->run, called on the boot CPU only): each AP
+ * spins (pause, interrupts off) on a generation counter in its own cache line;
+ * run() writes fn and arg there, bumps the generation, runs fn itself when
+ * cpu 0 is listed, then waits for each AP to echo the generation, at most
+ * timeout cycles (and as many polls).  An AP that does not is dropped: never
+ * asked again, and its late echo cannot be taken for a later run's.  Indices
+ * and team.count stay as they were; smp_entry()->dropped says who.
+ *
  * Exceptions: every CPU uses the boot CPU's IDT.  smp_exception_filter, called
  * first for every exception, returns at once on the boot CPU; on an AP it
  * stores the frame (the first AP to fault wins), and halts that AP.  The boot
  * CPU, in any of its waits here, sees the stored frame and calls the
  * on_ap_exception hook, which writes the `exception` record and ends the run:
- * only the boot CPU ever writes the log. */
+ * only the boot CPU ever writes the log.  (An AP that took a lock and ended
+ * the run itself could cut into a record the boot CPU is writing, and the
+ * boot CPU, spinning in a wait, could not be stopped cleanly.)  So rdmsr_safe
+ * and the other recovery points of arch/x86/idt.c are the boot CPU's only: on
+ * an AP, a #GP from them is an exception like any other.
+ *
+ * x2APIC: used when the firmware left it on (IA32_APIC_BASE bit 10); QEMU 7.2's
+ * TCG has none, so that path has run on no machine here. */
 #ifndef ARCH_X86_SMP_H
 #define ARCH_X86_SMP_H
 
