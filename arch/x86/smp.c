@@ -37,6 +37,8 @@ _Static_assert(SMP_MAX_CPUS == AP_MAX_CPUS, "one limit for C and the trampoline"
 #define PTE_TABLE 0x3ull  /* present, writable */
 #define PDE_2M 0x83ull    /* present, writable, 2 MiB page */
 #define ESR_ERRORS 0xefu  /* all but bit 4, as Linux and memtest86+ read it */
+#define TEXT(x) #x
+#define NUMBER(x) TEXT(x)
 
 extern const char ap_trampoline_start[], ap_trampoline_end[], ap_trampoline_data[], ap_entry64[];
 
@@ -299,7 +301,7 @@ static void start_pending(unsigned vector)
 	await_arrivals(us(SMP_ARRIVAL_MS * 1000ull));
 	for (e = 1; e < smp.n; e++)
 		if (pending(e))
-			give_up(e, "no response within 1000 ms of its STARTUP IPI");
+			give_up(e, "no response within " NUMBER(SMP_ARRIVAL_MS) " ms of its STARTUP IPI");
 }
 
 /* ---- start-up ---------------------------------------------------------- */
