@@ -7,6 +7,7 @@
 #include <efilib.h>
 #include <stdbool.h>
 #include "arch/x86/run.h"
+#include "arch/x86/smp.h"
 #include "boot/efi_con.h"
 #include "probe/options.h"
 #include "probe/presets.h"
@@ -218,6 +219,26 @@ static void *efi_alloc(void *ctx, size_t bytes)
 	return (void *)(UINTN)base;
 }
 
+/* The other CPUs' start-up code goes below 1 MiB (a STARTUP IPI names a page
+ * there; one page more in case the firmware hands out page 0), their stacks
+ * anywhere.  Loader data, never freed: a CPU that wakes late must still find
+ * them. */
+static void reserve_smp_memory(void)
+{
+	EFI_PHYSICAL_ADDRESS low = 0xfffff, stacks = 0;
+
+	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateMaxAddress, EfiLoaderData,
+			      (UINTN)(SMP_LOW_BYTES / 4096 + 1), &low) == EFI_SUCCESS) {
+		efi.bi.low_area = low;
+		efi.bi.low_area_bytes = SMP_LOW_BYTES + 4096;
+	}
+	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData,
+			      (UINTN)(SMP_STACK_AREA_BYTES / 4096), &stacks) == EFI_SUCCESS) {
+		efi.bi.ap_stacks = stacks;
+		efi.bi.ap_stacks_bytes = SMP_STACK_AREA_BYTES;
+	}
+}
+
 /* tickprobe_main never returns, so the switch to the new stack needs no way
  * back.  The old frame stays allocated and untouched. */
 __attribute__((noreturn)) static void run_core(void)
@@ -278,5 +299,6 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi.bi.alloc = efi_alloc;
 	efi.bi.at_end = at_end;
 	efi.bi.at_end_ctx = screen;
+	reserve_smp_memory();
 	run_core();
 }

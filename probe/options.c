@@ -118,6 +118,119 @@ static void set_counters(struct options *o, const char *list)
 	}
 }
 
+/* ---- the other CPUs --------------------------------------------------- */
+
+#define MAX_SKEW_CYCLES 1000000000000ll /* 10^12: over 100 s at 10 GHz */
+#define MAX_LATENCY_S 3600u
+
+/* A decimal number up to hi, ending at *end (',' '-' ':' or NUL). */
+static bool parse_upto(const char **s, uint64_t hi, uint64_t *out)
+{
+	uint64_t v = 0;
+	const char *p = *s;
+	if (*p < '0' || *p > '9')
+		return false;
+	for (; *p >= '0' && *p <= '9'; p++)
+		if ((v = v * 10 + (uint64_t)(*p - '0')) > hi)
+			return false;
+	*s = p;
+	*out = v;
+	return true;
+}
+
+/* cpus=all, cpus=N (1..256: the first N), or cpus=a,b-c (indices 0..255). */
+static bool set_cpus(struct options *o, const char *val)
+{
+	uint8_t bits[TEAM_MAX_CPUS / 8] = { 0 };
+	const char *p = val;
+	uint64_t a, b;
+
+	if (tp_streq(val, "all")) {
+		o->cpus_first = 0;
+		o->cpus_listed = false;
+		return true;
+	}
+	if (parse_upto(&p, TEAM_MAX_CPUS, &a) && !*p) {
+		if (!a)
+			return false;
+		o->cpus_first = (uint16_t)a;
+		o->cpus_listed = false;
+		return true;
+	}
+	for (p = val;;) {
+		if (!parse_upto(&p, TEAM_MAX_CPUS - 1, &a))
+			return false;
+		b = a;
+		if (*p == '-' && (++p, !parse_upto(&p, TEAM_MAX_CPUS - 1, &b) || b < a))
+			return false;
+		for (; a <= b; a++)
+			bits[a / 8] |= (uint8_t)(1u << (a % 8));
+		if (!*p)
+			break;
+		if (*p++ != ',')
+			return false;
+	}
+	o->cpus_first = 0;
+	o->cpus_listed = true;
+	tp_memcpy(o->cpus_list, bits, sizeof bits);
+	return true;
+}
+
+/* tsc_skew=CPU:CYCLES, CYCLES signed. */
+static bool set_tsc_skew(struct options *o, const char *val)
+{
+	const char *p = val;
+	uint64_t cpu, cycles;
+	bool minus;
+
+	if (!parse_upto(&p, TEAM_MAX_CPUS - 1, &cpu) || *p++ != ':')
+		return false;
+	minus = *p == '-';
+	p += minus || *p == '+';
+	if (!parse_upto(&p, MAX_SKEW_CYCLES, &cycles) || *p)
+		return false;
+	o->tsc_skew_set = true;
+	o->tsc_skew_cpu = (uint16_t)cpu;
+	o->tsc_skew_cycles = minus ? -(int64_t)cycles : (int64_t)cycles;
+	return true;
+}
+
+/* One of the options above; false when key is none of them. */
+static bool smp_option(struct options *o, const char *from, const char *key, const char *val)
+{
+	uint32_t v;
+
+	if (tp_streq(key, "smp")) {
+		if (tp_streq(val, "off") || tp_streq(val, "on"))
+			o->smp_off = tp_streq(val, "off");
+		else
+			problem(o, from, "option smp: '%s' is not on or off, ignored", val);
+	} else if (tp_streq(key, "cpus")) {
+		if (!set_cpus(o, val))
+			problem(o, from, "option cpus: '%s' is not all, a count 1..%u or a list of indices 0..%u "
+				   "(a,b-c), all kept", val, TEAM_MAX_CPUS, TEAM_MAX_CPUS - 1);
+	} else if (tp_streq(key, "ghost_cpu")) {
+		if (parse_u32(val, &v, 0, 0xfffffffeu)) {
+			o->ghost_cpu_set = true;
+			o->ghost_cpu = v;
+		} else
+			problem(o, from, "option ghost_cpu: '%s' is not an APIC ID 0..0xfffffffe, ignored", val);
+	} else if (tp_streq(key, "tsc_sync")) {
+		if (tp_streq(val, "matrix") || tp_streq(val, "bsp"))
+			tp_snprintf(o->tsc_sync, sizeof o->tsc_sync, "%s", val);
+		else
+			problem(o, from, "option tsc_sync: '%s' is not matrix or bsp, bsp kept", val);
+	} else if (tp_streq(key, "tsc_skew")) {
+		if (!set_tsc_skew(o, val))
+			problem(o, from, "option tsc_skew: '%s' is not CPU:CYCLES (CPU 0..%u, |CYCLES| <= 10^12), ignored",
+				val, TEAM_MAX_CPUS - 1);
+	} else if (tp_streq(key, "latency"))
+		set_number(o, from, key, val, &o->latency_s, 0, MAX_LATENCY_S);
+	else
+		return false;
+	return true;
+}
+
 /* Every name=value word of line but preset=, in order; from names the
  * preset the line is the words of, NULL for the command line. */
 static void apply_words(struct options *o, const char *line, const char *from)
@@ -159,16 +272,16 @@ static void apply_words(struct options *o, const char *line, const char *from)
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
-			if (tp_streq(val, "gp") || tp_streq(val, "pf"))
+			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, from, "option fault: '%s' is not gp or pf, ignored", val);
+				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp or ap-hang, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
 			else
 				problem(o, from, "option stuck: '%s' is not a counter name, ignored", val);
-		} else
+		} else if (!smp_option(o, from, w, val))
 			problem(o, from, "unknown option '%s', ignored", w);
 	}
 }
@@ -185,6 +298,7 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
 	o->calib_ms = BASE_CALIB_MS;
 	o->serial_port = 0x3f8;
 	o->baud = 115200;
+	tp_snprintf(o->tsc_sync, sizeof o->tsc_sync, "bsp");
 
 	/* The preset first, wherever it stands, so that other words refine it. */
 	for (s = word(cmdline ? cmdline : "", w, sizeof w); w[0]; s = word(s, w, sizeof w)) {
@@ -250,4 +364,13 @@ bool options_wants_counter(const struct options *o, const char *name)
 		if (tp_streq(o->counters[i], name))
 			return true;
 	return false;
+}
+
+bool options_wants_cpu(const struct options *o, unsigned i)
+{
+	if (i >= TEAM_MAX_CPUS)
+		return false;
+	if (o->cpus_listed)
+		return o->cpus_list[i / 8] >> (i % 8) & 1;
+	return !o->cpus_first || i < o->cpus_first;
 }

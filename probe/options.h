@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "probe/presets.h"
+#include "probe/team.h"
 
 #define OPT_MAX_PROBLEMS 8
 #define OPT_MAX_COUNTERS 16
@@ -26,10 +27,24 @@ struct options {
 	uint32_t baud;
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
-	char fault[8];        /* "gp" or "pf": raise a CPU exception mid-run (tests) */
+	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang": a CPU exception or a hung CPU (tests) */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	int n_problems;
 	char problems[OPT_MAX_PROBLEMS][96];
+
+	/* The other CPUs (arch/x86/smp.c) and the multi-CPU measurements. CPU
+	 * indices are those of the `cpus` record: the boot CPU is 0. */
+	bool smp_off;                         /* smp=off: the boot CPU only */
+	uint16_t cpus_first;                  /* cpus=N: the first N CPUs (0: all, or the list) */
+	bool cpus_listed;                     /* cpus=LIST: the indices in cpus_list */
+	uint8_t cpus_list[TEAM_MAX_CPUS / 8]; /* bit i: CPU index i */
+	bool ghost_cpu_set;                   /* ghost_cpu=APICID: a CPU the machine lacks (tests) */
+	uint32_t ghost_cpu;
+	char tsc_sync[8];                     /* tsc_sync=: "matrix" (every pair, the default) or "bsp" */
+	bool tsc_skew_set;                    /* tsc_skew=CPU:CYCLES: a skew to pretend (tests) */
+	uint16_t tsc_skew_cpu;
+	int64_t tsc_skew_cycles;
+	uint32_t latency_s;                   /* latency=SECONDS: the latency scan, 0..3600 (0: none) */
 };
 
 /* A preset: its name and the option words it stands for. */
@@ -52,5 +67,7 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
  * had to be cut. */
 bool options_menu_cmdline(const struct preset *p, const char *more, char *out, size_t cap);
 bool options_wants_counter(const struct options *o, const char *name);
+/* cpus=: whether CPU index i (the `cpus` record's order) is to take part. */
+bool options_wants_cpu(const struct options *o, unsigned i);
 
 #endif

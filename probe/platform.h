@@ -23,6 +23,7 @@
 #include "probe/counter.h"
 #include "probe/log.h"
 #include "probe/measure.h"
+#include "probe/options.h"
 #include "probe/team.h"
 
 #define PLATFORM_MAX_CONSOLES 4
@@ -43,6 +44,9 @@ struct platform_exception {
 	uint64_t vector, error_code, rip;
 	uint64_t cr2; /* the faulting address of a page fault, else 0 */
 	const char *name;
+	bool cpu_known;   /* false: an AP that faulted before it had an index */
+	unsigned cpu;     /* the CPU that took it, as in the cpus record */
+	uint32_t apic_id;
 };
 /* Called for an exception nobody expected; never returns. */
 typedef void (*platform_exception_fn)(void *ctx, const struct platform_exception *e);
@@ -119,8 +123,17 @@ struct platform {
 	const struct platform_device *devices;
 	unsigned n_devices;
 
-	/* The other CPUs; NULL: the boot CPU only. */
-	const struct team *team;
+	/* The other CPUs, once the TSC rate is known (0: unknown): start those
+	 * that acpi's MADT lists and the options allow, write the `cpus` record,
+	 * and put a summary for the screen into line.  Returns the team of every
+	 * CPU that runs (the boot CPU alone when there is none); NULL for no
+	 * multi-CPU support at all. */
+	const struct team *(*start_cpus)(void *ctx, struct log *l, const struct options *o,
+					 const struct acpi_info *acpi, double tsc_hz, char *line, size_t cap);
+	/* One team operation on every started CPU, as proof that each works; its
+	 * record (`team_check`) and a summary line.  May be NULL. */
+	void (*check_cpus)(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line,
+			   size_t cap);
 
 	/* The end: the status is logged and shown.  Leave the screen readable
 	 * and hand exit_code (probe/exit_status.h) to a VM's exit device;

@@ -76,10 +76,15 @@ static void on_exception(void *ctx, const struct platform_exception *e)
 	json_u64(j, "rip", e->rip);
 	json_u64(j, "cr2", e->cr2);
 	json_str(j, "step", r->step);
+	if (e->cpu_known)
+		json_u64(j, "cpu", e->cpu);
+	else
+		json_null(j, "cpu");
+	json_u64(j, "apic_id", e->apic_id);
 	log_end(r->log);
-	run_text(r, "tickprobe: CPU exception %s (vector %llu, error 0x%llx) at rip 0x%llx during: %s\n", e->name,
-		 (unsigned long long)e->vector, (unsigned long long)e->error_code, (unsigned long long)e->rip,
-		 r->step);
+	run_text(r, "tickprobe: CPU exception %s (vector %llu, error 0x%llx) at rip 0x%llx on CPU %d (APIC ID %u) "
+		    "during: %s\n", e->name, (unsigned long long)e->vector, (unsigned long long)e->error_code,
+		 (unsigned long long)e->rip, e->cpu_known ? (int)e->cpu : -1, e->apic_id, r->step);
 	run_finish(r, "failed");
 }
 
@@ -177,10 +182,30 @@ static void step_acpi(struct run *r)
 		run_text(r, "ACPI: %s\n", a->problems[i]);
 }
 
+/* The other CPUs: started once the TSC rate bounds their waits. */
+static void step_cpus(struct run *r)
+{
+	const struct platform *p = r->p;
+	char line[200];
+
+	if (!p->start_cpus)
+		return;
+	r->step = "starting the other CPUs";
+	line[0] = 0;
+	r->team = p->start_cpus(p->ctx, r->log, &r->opt, &r->acpi, r->tsc.hz, line, sizeof line);
+	run_text(r, "%s", line);
+	if (p->check_cpus && r->team && r->team->count > 1) {
+		r->step = "team check";
+		line[0] = 0;
+		p->check_cpus(p->ctx, r->log, &r->opt, r->tsc.hz, line, sizeof line);
+		run_text(r, "%s", line);
+	}
+}
+
 /* The steps after the begin record, in order. */
 static void (*const run_steps[])(struct run *r) = {
-	step_machine,       step_acpi,          run_counters_setup, run_counters_check,
-	run_calibrate,      run_choose_bracket, run_plan,           run_measure,
+	step_machine,   step_acpi,          run_counters_setup, run_counters_check, run_calibrate,
+	step_cpus,      run_choose_bracket, run_plan,           run_measure,
 };
 
 /* The big buffers, from the platform: none of them is static data. */

@@ -59,6 +59,7 @@ struct run {
 	int n_cal;
 	struct calibrator cal[RUN_MAX_CALIBRATORS];
 	struct tsc_choice tsc;
+	const struct team *team;       /* every CPU that runs; NULL before step_cpus */
 	uint64_t subtract;
 	bool some_absent;
 	bool fault_done;

@@ -26,6 +26,7 @@ static struct {
 	void *volatile resume_at;
 	volatile int *volatile resume_flag;
 	volatile int depth;
+	void (*cpu_filter)(const struct exception_frame *f);
 } idt;
 
 static const char *const names[32] = {
@@ -88,8 +89,15 @@ void exception_expect_none(void)
 	idt.resume_flag = 0;
 }
 
+void idt_set_cpu_filter(void (*filter)(const struct exception_frame *f))
+{
+	idt.cpu_filter = filter;
+}
+
 void exception_dispatch(struct exception_frame *f)
 {
+	if (idt.cpu_filter)
+		idt.cpu_filter(f); /* before the recovery point: that is the boot CPU's */
 	if (idt.resume_at && f->vector == 13) {
 		f->rip = (uintptr_t)idt.resume_at;
 		*idt.resume_flag = 1;

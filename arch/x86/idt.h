@@ -17,6 +17,11 @@ struct exception_frame {
 typedef void (*exception_hook)(void *ctx, const struct exception_frame *f);
 
 void idt_install(exception_hook hook, void *ctx);
+
+/* Called first for every exception, on whichever CPU took it; returns only
+ * when the boot CPU is to handle it as usual (arch/x86/smp.c: an AP's
+ * exception is handed to the boot CPU, and the AP halts). */
+void idt_set_cpu_filter(void (*filter)(const struct exception_frame *f));
 const char *exception_name(uint64_t vector);
 
 /* A recovery point for an instruction that may fault by design (rdmsr of an

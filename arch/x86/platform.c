@@ -8,6 +8,8 @@
 #include "arch/x86/idt.h"
 #include "arch/x86/machine.h"
 #include "arch/x86/paging.h"
+#include "arch/x86/smp.h"
+#include "arch/x86/smp_run.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/hpet.h"
 #include "drivers/i8254.h"
@@ -69,10 +71,39 @@ static void on_cpu_exception(void *ctx, const struct exception_frame *f)
 	struct platform_exception e = {
 		.vector = f->vector, .error_code = f->error_code, .rip = f->rip,
 		.cr2 = f->vector == 14 ? read_cr2() : 0, .name = exception_name(f->vector),
+		.cpu_known = true, .cpu = 0, .apic_id = smp_apic_id(0),
 	};
 	if (x->hook)
 		x->hook(x->hook_ctx, &e);
 	halt(x);
+}
+
+/* An AP's exception, handed to the boot CPU by arch/x86/smp.c: the boot CPU
+ * writes every record. */
+static void on_ap_exception(unsigned cpu, uint32_t apic_id, const struct exception_frame *f, uint64_t cr2)
+{
+	struct platform_exception e = {
+		.vector = f->vector, .error_code = f->error_code, .rip = f->rip,
+		.cr2 = f->vector == 14 ? cr2 : 0, .name = exception_name(f->vector),
+		.cpu_known = cpu != SMP_NO_CPU, .cpu = cpu, .apic_id = apic_id,
+	};
+	if (x86.hook)
+		x86.hook(x86.hook_ctx, &e);
+	halt(&x86);
+}
+
+static const struct team *start_cpus(void *ctx, struct log *l, const struct options *o, const struct acpi_info *acpi,
+				     double tsc_hz, char *line, size_t cap)
+{
+	struct x86_platform *x = ctx;
+	smp_run_start(l, o, x->boot, acpi, tsc_hz, on_ap_exception, line, cap);
+	return smp_team();
+}
+
+static void check_cpus(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap)
+{
+	(void)ctx;
+	smp_run_check(l, o, tsc_hz, line, cap);
 }
 
 static void set_exception_hook(void *ctx, platform_exception_fn hook, void *hook_ctx)
@@ -248,7 +279,8 @@ void tickprobe_main(const struct boot_info *bi)
 		.invariant_tsc = cpu_has_invariant_tsc(),
 		.devices = devices,
 		.n_devices = sizeof devices / sizeof devices[0],
-		.team = NULL,
+		.start_cpus = start_cpus,
+		.check_cpus = check_cpus,
 		.end = end,
 		.halt = halt,
 	};

@@ -25,6 +25,11 @@ struct boot_info {
 	/* Zeroed memory for the run's buffers, or NULL when there is none. */
 	void *(*alloc)(void *ctx, size_t bytes);
 	void *alloc_ctx;
+	/* For the other CPUs (arch/x86/smp.c): a physical range below 1 MiB for
+	 * their start-up code (SMP_LOW_BYTES; 0 when none could be had), and room
+	 * for their stacks.  Both stay reserved for the whole run. */
+	uint64_t low_area, low_area_bytes;
+	uint64_t ap_stacks, ap_stacks_bytes;
 	/* Called once at the very end with the final status (UEFI: to leave the
 	 * screen readable).  May be NULL. */
 	void (*at_end)(void *ctx, const char *status);

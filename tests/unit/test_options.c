@@ -384,6 +384,126 @@ static void test_limits(void)
 	free(line);
 }
 
+/* The other CPUs: smp=, cpus=, the test hooks and the multi-CPU settings. */
+static int wants_exactly(const struct options *o, const char *set)
+{
+	char want[TEAM_MAX_CPUS + 1];
+	memset(want, '0', TEAM_MAX_CPUS);
+	want[TEAM_MAX_CPUS] = 0;
+	for (const char *p = set; *p;) {
+		char *end;
+		long a = strtol(p, &end, 10), b = a;
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		for (; a <= b; a++)
+			want[a] = '1';
+		p = *end ? end + 1 : end;
+	}
+	for (unsigned i = 0; i < TEAM_MAX_CPUS + 8; i++)
+		if (options_wants_cpu(o, i) != (i < TEAM_MAX_CPUS && want[i] == '1'))
+			return 0;
+	return 1;
+}
+
+static void test_smp_options(void)
+{
+	static const char *bad[][2] = {
+		{ "smp=maybe", "smp" },
+		{ "smp=", "smp" },
+		{ "cpus=0", "cpus" },
+		{ "cpus=257", "cpus" },
+		{ "cpus=none", "cpus" },
+		{ "cpus=", "cpus" },
+		{ "cpus=1,", "cpus" },
+		{ "cpus=,1", "cpus" },
+		{ "cpus=3-1", "cpus" },
+		{ "cpus=1-", "cpus" },
+		{ "cpus=0-256", "cpus" },
+		{ "cpus=1,,2", "cpus" },
+		{ "cpus=0x3", "cpus" },
+		{ "cpus=-2", "cpus" },
+		{ "ghost_cpu=", "ghost_cpu" },
+		{ "ghost_cpu=x", "ghost_cpu" },
+		{ "ghost_cpu=0xffffffff", "ghost_cpu" },
+		{ "ghost_cpu=4294967296", "ghost_cpu" },
+		{ "tsc_sync=all", "tsc_sync" },
+		{ "tsc_sync=", "tsc_sync" },
+		{ "tsc_skew=1", "tsc_skew" },
+		{ "tsc_skew=1:", "tsc_skew" },
+		{ "tsc_skew=:5", "tsc_skew" },
+		{ "tsc_skew=256:5", "tsc_skew" },
+		{ "tsc_skew=1:5x", "tsc_skew" },
+		{ "tsc_skew=1:1000000000001", "tsc_skew" },
+		{ "tsc_skew=1:--5", "tsc_skew" },
+		{ "latency=3601", "latency" },
+		{ "latency=-1", "latency" },
+		{ "latency=soon", "latency" },
+		{ "fault=ap-ud", "fault" },
+	};
+	struct options def, o;
+
+	options_parse(&def, NULL);
+	check(!def.smp_off && wants_exactly(&def, "0-255") && !def.ghost_cpu_set && !strcmp(def.tsc_sync, "bsp") &&
+		      !def.tsc_skew_set && def.latency_s == 0,
+	      "options: by default every CPU takes part, no ghost, tsc_sync=bsp (each CPU against the boot CPU), no skew, latency=0");
+
+	options_parse(&o, "smp=off");
+	check(o.smp_off && !o.n_problems, "options: smp=off");
+	options_parse(&o, "smp=off smp=on");
+	check(!o.smp_off && !o.n_problems, "options: a later smp=on undoes smp=off");
+	options_parse(&o, "cpus=2");
+	check(wants_exactly(&o, "0-1") && !o.n_problems, "options: cpus=2 is CPUs 0 and 1");
+	options_parse(&o, "cpus=256");
+	check(wants_exactly(&o, "0-255") && !o.n_problems, "options: cpus=256 is every CPU");
+	options_parse(&o, "cpus=1");
+	check(wants_exactly(&o, "0") && !o.n_problems, "options: cpus=1 is the boot CPU only");
+	options_parse(&o, "cpus=0,2-4,7");
+	check(wants_exactly(&o, "0,2-4,7") && !o.n_problems, "options: cpus=0,2-4,7 lists those indices");
+	options_parse(&o, "cpus=5-5");
+	check(wants_exactly(&o, "5") && !o.n_problems, "options: cpus=5-5 is index 5 alone (a single number is a count)");
+	options_parse(&o, "cpus=255,0-1");
+	check(wants_exactly(&o, "0-1,255") && !o.n_problems, "options: cpus=255,0-1, out of order");
+	options_parse(&o, "cpus=0,2 cpus=all");
+	check(wants_exactly(&o, "0-255") && !o.n_problems, "options: a later cpus=all replaces a list");
+	options_parse(&o, "cpus=3 cpus=1,1");
+	check(wants_exactly(&o, "1") && !o.n_problems, "options: a later list replaces a count; repeats are harmless");
+	options_parse(&o, "ghost_cpu=77");
+	check(o.ghost_cpu_set && o.ghost_cpu == 77 && !o.n_problems, "options: ghost_cpu=77");
+	options_parse(&o, "ghost_cpu=0xfffffffe");
+	check(o.ghost_cpu_set && o.ghost_cpu == 0xfffffffeu && !o.n_problems, "options: ghost_cpu=0xfffffffe, the highest");
+	options_parse(&o, "tsc_sync=bsp");
+	check(!strcmp(o.tsc_sync, "bsp") && !o.n_problems, "options: tsc_sync=bsp");
+	options_parse(&o, "tsc_sync=bsp tsc_sync=matrix");
+	check(!strcmp(o.tsc_sync, "matrix") && !o.n_problems, "options: tsc_sync=matrix");
+	options_parse(&o, "tsc_skew=3:-5000");
+	check(o.tsc_skew_set && o.tsc_skew_cpu == 3 && o.tsc_skew_cycles == -5000 && !o.n_problems,
+	      "options: tsc_skew=3:-5000");
+	options_parse(&o, "tsc_skew=255:+1000000000000");
+	check(o.tsc_skew_set && o.tsc_skew_cpu == 255 && o.tsc_skew_cycles == 1000000000000ll && !o.n_problems,
+	      "options: tsc_skew=255:+1000000000000, the largest");
+	options_parse(&o, "tsc_skew=0:0");
+	check(o.tsc_skew_set && o.tsc_skew_cpu == 0 && o.tsc_skew_cycles == 0 && !o.n_problems, "options: tsc_skew=0:0");
+	options_parse(&o, "latency=3600");
+	check(o.latency_s == 3600 && !o.n_problems, "options: latency=3600, the longest");
+	options_parse(&o, "latency=0");
+	check(o.latency_s == 0 && !o.n_problems, "options: latency=0");
+	options_parse(&o, "fault=ap-gp");
+	check(!strcmp(o.fault, "ap-gp") && !o.n_problems, "options: fault=ap-gp");
+	options_parse(&o, "fault=ap-hang");
+	check(!strcmp(o.fault, "ap-hang") && !o.n_problems, "options: fault=ap-hang (fits the field whole)");
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		options_parse(&o, bad[i][0]);
+		check(o.n_problems == 1 && strstr(o.problems[0], bad[i][1]) && same_settings(&o, &def),
+		      "options: \"%s\": one problem naming %s, defaults kept: \"%s\"", bad[i][0], bad[i][1],
+		      o.n_problems ? o.problems[0] : "(none)");
+	}
+	/* A bad value keeps the earlier good one. */
+	options_parse(&o, "cpus=2 cpus=2-1 tsc_skew=1:7 tsc_skew=1:x");
+	check(o.n_problems == 2 && wants_exactly(&o, "0-1") && o.tsc_skew_cycles == 7,
+	      "options: a bad cpus= or tsc_skew= after a good one keeps the good one");
+}
+
 int main(void)
 {
 	load_shipped();
@@ -395,5 +515,6 @@ int main(void)
 	test_counters();
 	test_bad_options();
 	test_limits();
+	test_smp_options();
 	return check_done();
 }

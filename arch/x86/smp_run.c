@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "arch/x86/smp_run.h"
+#include "arch/x86/cpu.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+/* The MADT's processors in table order: the enabled and online-capable ones
+ * the parser kept (drivers/acpi_madt.c drops duplicates and broadcast IDs). */
+static unsigned madt_cpus(const struct acpi_info *acpi, struct smp_cpu_desc *out, unsigned max, const char **why)
+{
+	const struct acpi_madt *m = &acpi->madt;
+	unsigned n = 0;
+
+	*why = NULL;
+	if (!m->present) {
+		*why = m->none ? m->none : "no MADT";
+		return 0;
+	}
+	for (unsigned i = 0; i < m->ncpus && n < max; i++)
+		out[n++] = (struct smp_cpu_desc){ .apic_id = m->cpus[i].apic_id, .enabled = m->cpus[i].enabled };
+	if (!n)
+		*why = "the MADT lists no processor";
+	return n;
+}
+
+void smp_run_start(struct log *l, const struct options *o, const struct boot_info *bi,
+		   const struct acpi_info *acpi, double tsc_hz,
+		   void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
+		   char *line, size_t cap)
+{
+	struct smp_cpu_desc found[SMP_MAX_CPUS];
+	struct smp_config cfg = {
+		.low_area = bi->low_area, .low_area_bytes = bi->low_area_bytes,
+		.stack_area = bi->ap_stacks, .stack_area_bytes = bi->ap_stacks_bytes,
+		.tsc_hz = tsc_hz, .off = o->smp_off, .ghost = o->ghost_cpu_set, .ghost_apic_id = o->ghost_cpu,
+		.on_ap_exception = on_ap_exception,
+	};
+	unsigned n = madt_cpus(acpi, found, SMP_MAX_CPUS, &cfg.list_why);
+
+	for (unsigned i = 0; i < SMP_MAX_CPUS; i++)
+		if (options_wants_cpu(o, i))
+			cfg.wanted[i / 8] |= (uint8_t)(1u << (i % 8));
+	smp_start(&cfg, found, n);
+	smp_record(l, tsc_hz, line, (unsigned)cap);
+}
+
+struct tally {
+	uint32_t ran, aux_match;
+	unsigned gp_cpu;   /* fault=ap-gp: this CPU raises #GP; SMP_NO_CPU: none */
+	unsigned hang_cpu; /* fault=ap-hang: this CPU never returns */
+	bool rdtscp;
+};
+
+static void count_in(unsigned cpu, void *arg)
+{
+	struct tally *t = arg;
+	uint32_t aux = ~0u;
+	if (cpu == t->gp_cpu)
+		__asm__ volatile("movq 0x8000000000000000, %%rax" : : : "rax", "memory");
+	if (cpu == t->hang_cpu)
+		for (;;)
+			__builtin_ia32_pause();
+	if (t->rdtscp)
+		__asm__ volatile("rdtscp" : "=c"(aux) : : "rax", "rdx");
+	__atomic_fetch_add(&t->ran, 1, __ATOMIC_RELAXED);
+	if (aux == cpu)
+		__atomic_fetch_add(&t->aux_match, 1, __ATOMIC_RELAXED);
+}
+
+void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap)
+{
+	struct team *t = smp_team();
+	bool ap_gp = tp_streq(o->fault, "ap-gp"), ap_hang = tp_streq(o->fault, "ap-hang");
+	struct tally tally = { 0, 0, ap_gp && t->count > 1 ? 1 : SMP_NO_CPU, ap_hang && t->count > 1 ? 1 : SMP_NO_CPU,
+			       cpu_has_rdtscp() };
+	/* 1 s; at 10 GHz when the TSC rate is unknown, so never short. */
+	uint64_t bound = (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10);
+	unsigned all[SMP_MAX_CPUS], returned, again;
+	uint32_t first, first_aux;
+	struct json *j;
+
+	for (unsigned i = 0; i < t->count; i++)
+		all[i] = i;
+	returned = t->run(t->plat, all, t->count, count_in, &tally, bound);
+	/* Once more: a CPU that did not return is left out now, and a late
+	 * return of the first run must not count in the second. */
+	first = tally.ran;
+	first_aux = tally.aux_match;
+	tally.ran = 0;
+	again = t->run(t->plat, all, t->count, count_in, &tally, bound);
+	j = log_begin(l, "team_check");
+	json_u64(j, "cpus", t->count);
+	json_u64(j, "returned", returned);
+	json_u64(j, "count", first);
+	if (tally.rdtscp)
+		json_u64(j, "tsc_aux_match", first_aux);
+	else
+		json_null(j, "tsc_aux_match");
+	json_array_begin(j, "dropped");
+	for (unsigned e = 0; e < smp_entries(); e++)
+		if (smp_entry(e)->dropped)
+			json_u64(j, NULL, smp_entry(e)->cpu);
+	json_array_end(j);
+	json_u64(j, "again_returned", again);
+	json_u64(j, "again_count", tally.ran);
+	log_end(l);
+	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u%s\n", returned,
+		    t->count, again, first, tally.ran,
+		    (ap_gp || ap_hang) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
+}

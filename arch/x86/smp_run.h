@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The run's two steps with the other CPUs, kept out of the run sequence so
+ * they move with it as they are: start them and write the `cpus` record, then
+ * prove with one team operation that every started CPU works. */
+#ifndef ARCH_X86_SMP_RUN_H
+#define ARCH_X86_SMP_RUN_H
+
+#include <stddef.h>
+#include "arch/x86/run.h"
+#include "arch/x86/smp.h"
+#include "drivers/acpi.h"
+#include "probe/log.h"
+#include "probe/options.h"
+
+/* The CPUs the MADT lists (drivers/acpi_madt.h), started as the options
+ * allow.  on_ap_exception as in struct smp_config.  Writes the `cpus` record
+ * and a summary into line. */
+void smp_run_start(struct log *l, const struct options *o, const struct boot_info *bi,
+		   const struct acpi_info *acpi, double tsc_hz,
+		   void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
+		   char *line, size_t cap);
+
+/* Every started CPU adds one to a shared counter and checks that rdtscp names
+ * it, twice; writes the `team_check` record and a summary into line.  Test
+ * hooks: fault=ap-gp makes CPU 1 raise #GP here, fault=ap-hang makes it never
+ * return from the first run (so that it is dropped from the second). */
+void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap);
+
+#endif
