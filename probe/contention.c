@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Counter reads under contention, and backward steps across CPUs
+ * (probe/contention.h). */
+#include "probe/contention.h"
+#include "probe/util.h"
+
+#define BUSY (~0ull)        /* a slot's stamp while its reader writes it */
+#define NOBODY 0xffffu      /* the CPU in the word before the first publish */
+#define OVERHEAD_TRIES 64
+
+static uint64_t word_of(uint64_t seq, unsigned cpu) { return seq << 16 | cpu; }
+
+/* ---- each reader's ring of values ------------------------------------------- */
+
+/* One writer per ring (its reader), seqlock-style: the stamp is BUSY while
+ * the value changes, so a reader of the slot sees a value with its stamp or
+ * knows it did not. */
+static void slot_write(struct contention_slot *sl, uint64_t q, uint64_t v)
+{
+	__atomic_store_n(&sl->stamp, BUSY, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&sl->value, v, __ATOMIC_RELAXED);
+	__atomic_store_n(&sl->stamp, q, __ATOMIC_RELEASE);
+}
+
+static bool slot_read(const struct contention_slot *sl, uint64_t q, uint64_t *v)
+{
+	if (__atomic_load_n(&sl->stamp, __ATOMIC_ACQUIRE) != q)
+		return false;
+	*v = __atomic_load_n(&sl->value, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_ACQUIRE);
+	return __atomic_load_n(&sl->stamp, __ATOMIC_RELAXED) == q;
+}
+
+/* This CPU's swap from (seq, from) succeeded: compare v with from's value
+ * for seq. */
+static void compare(struct contention_result *r, unsigned cpu, struct contention_reader *me, uint64_t seq,
+		    unsigned from, uint64_t v)
+{
+	uint64_t mask = r->c->mask, prev;
+
+	if (from == NOBODY)
+		return;
+	if (from >= TEAM_MAX_CPUS || !slot_read(&r->shared.reader[from].ring[seq % CONTENTION_RING], seq, &prev)) {
+		me->lost++;
+		return;
+	}
+	me->ordered++;
+	if (from != cpu)
+		me->cross++;
+	if (((v - prev) & mask) > mask / 2) {
+		uint64_t behind = (prev - v) & mask;
+		if (from == cpu) {
+			me->same_cpu_backwards++;
+		} else {
+			me->backwards++;
+			if (behind > me->max_backward)
+				me->max_backward = behind;
+		}
+	}
+}
+
+/* ---- one reader ---------------------------------------------------------- */
+
+static void reader_fn(unsigned cpu, void *arg)
+{
+	struct contention_result *r = arg;
+	const struct smp_env *e = r->env;
+	const struct counter *c = r->c;
+	struct contention_shared *s = &r->shared;
+	struct contention_reader *me = &s->reader[cpu];
+	struct hist *h = &r->hists[r->hist_of[cpu]];
+	/* tsc_skew= reaches the TSC read as a counter too: its values are this CPU's TSC */
+	uint64_t skew = c->tsc_based && e->skew_set && cpu == e->skew_cpu ? (uint64_t)e->skew_cycles : 0;
+	uint64_t overhead = ~0ull, first = 0, last = 0;
+
+	hist_init(h);
+	for (int i = 0; i < OVERHEAD_TRIES; i++) {
+		uint64_t t0 = smp_tsc(e, cpu), t1 = smp_tsc(e, cpu);
+		if (t1 - t0 < overhead)
+			overhead = t1 - t0;
+	}
+	__atomic_add_fetch(&s->arrive, 1, __ATOMIC_ACQ_REL);
+	if (smp_wait_at_least(e, cpu, &s->arrive, r->level_n, r->wait_cycles)) {
+		for (uint32_t k = 0; k < r->reads_per_reader; k++) {
+			uint64_t w = __atomic_load_n(&s->word, __ATOMIC_ACQUIRE);
+			uint64_t seq = w >> 16;
+			uint64_t t0 = smp_tsc(e, cpu);
+			uint64_t v = (c->read(c) + skew) & c->mask;
+			uint64_t t1 = smp_tsc(e, cpu);
+			uint64_t cost = t1 - t0;
+
+			if (k == 0)
+				first = t0;
+			last = t1;
+			hist_add(h, cost > overhead ? cost - overhead : 0);
+			slot_write(&me->ring[(seq + 1) % CONTENTION_RING], seq + 1, v);
+			if (__atomic_compare_exchange_n(&s->word, &w, word_of(seq + 1, cpu), false, __ATOMIC_ACQ_REL,
+							__ATOMIC_RELAXED))
+				compare(r, cpu, me, seq, (unsigned)(w & 0xffff), v);
+		}
+		me->reads = r->reads_per_reader;
+		me->wall = last - first;
+		me->p50 = hist_quantile(h, 500000);
+		me->p99 = hist_quantile(h, 990000);
+		me->overhead = overhead;
+		me->done = true;
+	}
+	__atomic_store_n(&me->returned, true, __ATOMIC_RELEASE);
+}
+
+/* ---- the levels ------------------------------------------------------------ */
+
+static void sort_u64(uint64_t *v, unsigned n)
+{
+	for (unsigned i = 1; i < n; i++)
+		for (unsigned j = i; j > 0 && v[j - 1] > v[j]; j--) {
+			uint64_t t = v[j];
+			v[j] = v[j - 1];
+			v[j - 1] = t;
+		}
+}
+
+static void run_level(struct smp_env *e, struct contention_result *r, const unsigned *cpus, unsigned n,
+		      struct contention_level *lv)
+{
+	struct contention_shared *s = &r->shared;
+	uint64_t *p50 = r->scratch[0], *p99 = r->scratch[1];
+	/* every read at 50 us, ten times a PIT read, twice over: a bound, not a plan */
+	uint64_t timeout = 4 * r->wait_cycles + smp_cycles(e, 2.0 * r->reads_per_reader * n * 50e-6);
+	unsigned m = 0;
+
+	tp_memset(lv, 0, sizeof *lv);
+	lv->n = n;
+	tp_memset(s, 0, sizeof *s);
+	s->word = word_of(0, NOBODY);
+	r->level_n = n;
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	e->team->run(e->team->plat, cpus, n, reader_fn, r, timeout);
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct contention_reader *rd = &s->reader[cpus[i]];
+		if (!__atomic_load_n(&rd->returned, __ATOMIC_ACQUIRE)) {
+			smp_mark_gone(e, cpus[i]);
+			continue;
+		}
+		if (!rd->done)
+			continue;
+		p50[m] = rd->p50;
+		p99[m] = rd->p99;
+		m++;
+		lv->reads += rd->reads;
+		if (rd->wall > lv->wall_cycles)
+			lv->wall_cycles = rd->wall;
+		lv->ordered += rd->ordered;
+		lv->backwards += rd->backwards;
+		lv->same_cpu_backwards += rd->same_cpu_backwards;
+		lv->lost += rd->lost;
+		if (rd->max_backward > lv->max_backward)
+			lv->max_backward = rd->max_backward;
+		r->cpu_backwards[cpus[i]] += rd->backwards;
+		r->cpu_cross[cpus[i]] += rd->cross;
+	}
+	lv->returned = m;
+	if (m) {
+		sort_u64(p50, m);
+		sort_u64(p99, m);
+		lv->p50_median = p50[(m - 1) / 2];
+		lv->p99_median = p99[(m - 1) / 2];
+		lv->p50_worst = p50[m - 1];
+		lv->p99_worst = p99[m - 1];
+	}
+	r->ordered += lv->ordered;
+	r->backwards += lv->backwards;
+	r->same_cpu_backwards += lv->same_cpu_backwards;
+	if (lv->max_backward > r->max_backward)
+		r->max_backward = lv->max_backward;
+}
+
+void contention_measure(struct smp_env *e, const struct counter *c, uint32_t reads_per_reader,
+			struct hist *hists, unsigned n_hists, uint64_t wait_cycles, struct contention_result *r)
+{
+	unsigned cpus[TEAM_MAX_CPUS], n, level;
+
+	tp_memset(r, 0, sizeof *r);
+	r->counter = c->name;
+	r->reads_per_reader = reads_per_reader;
+	r->env = e;
+	r->c = c;
+	r->hists = hists;
+	r->wait_cycles = wait_cycles;
+	if (!c->is_counter || !c->mask) {
+		r->refused = "not a counter: no values to order";
+		return;
+	}
+	if (!c->present || !c->healthy) {
+		r->refused = "the counter is absent or unhealthy";
+		return;
+	}
+	if (!n_hists || !reads_per_reader) {
+		r->refused = "no reader";
+		return;
+	}
+	/* The readers of each level are the first running CPUs: one that did
+	 * not return is left out of the levels after it. */
+	for (level = 1; r->n_levels < CONTENTION_MAX_LEVELS; level *= 2) {
+		n = smp_cpus(e, cpus, n_hists < TEAM_MAX_CPUS ? n_hists : TEAM_MAX_CPUS);
+		if (level > n)
+			level = n;
+		for (unsigned i = 0; i < level; i++)
+			r->hist_of[cpus[i]] = (uint16_t)i;
+		run_level(e, r, cpus, level, &r->level[r->n_levels++]);
+		if (level >= n)
+			break;
+	}
+}

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The multi-CPU records (probe/records_smp.h, docs/log-format.md). */
+#include "probe/records_smp.h"
+#include "probe/util.h"
+
+/* Nanoseconds from cycles; NaN (written as null) without a frequency. */
+static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : __builtin_nan(""); }
+
+/* ---- tsc_sync ------------------------------------------------------------ */
+
+static void pair_json(struct json *j, const struct tsc_sync_result *r, const struct tsc_pair *p)
+{
+	json_object_begin(j, NULL);
+	json_u64(j, "cpu", p->cpu);
+	if (r->matrix)
+		json_u64(j, "ref", p->ref);
+	if (p->offset_done) {
+		json_i64(j, "offset_cycles", p->offset);
+		json_u64(j, "uncertainty_cycles", p->uncertainty);
+	} else {
+		json_null(j, "offset_cycles");
+		json_null(j, "uncertainty_cycles");
+	}
+	json_u64(j, "warps", p->warps);
+	json_u64(j, "max_warp_cycles", p->max_warp);
+	if (r->tsc_adjust_valid[p->cpu])
+		json_i64(j, "tsc_adjust", r->tsc_adjust[p->cpu]);
+	else
+		json_null(j, "tsc_adjust");
+	if (!p->warp_done || !p->offset_done) /* only when false: it costs bytes on every pair */
+		json_bool(j, "complete", false);
+	json_object_end(j);
+}
+
+static void pairs_json(struct json *j, const struct tsc_sync_result *r, unsigned first)
+{
+	json_array_begin(j, "pairs");
+	for (unsigned i = first; i < r->n_pairs && i < first + TSC_SYNC_PAIRS_PER_RECORD; i++)
+		pair_json(j, r, &r->pairs[i]);
+	json_array_end(j);
+}
+
+void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struct smp_env *e)
+{
+	struct json *j = log_begin(l, "tsc_sync");
+
+	if (r->verdict == TSC_VERDICT_UNKNOWN)
+		json_null(j, "synchronized");
+	else
+		json_bool(j, "synchronized", r->verdict == TSC_VERDICT_SYNCHRONIZED);
+	json_u64(j, "warps", r->warps);
+	json_u64(j, "max_warp_cycles", r->max_warp);
+	json_bool(j, "linux_would_mark_unstable", r->linux_would_mark_unstable);
+	json_str(j, "rule", TSC_SYNC_RULE);
+	json_str(j, "mode", r->matrix ? "matrix" : "boot");
+	json_u64(j, "cpus", r->n_cpus);
+	json_u64(j, "warp_cycles", r->cfg.warp_cycles);
+	json_u64(j, "pingpongs", r->cfg.pingpongs);
+	json_u64(j, "min_handoffs", r->min_handoffs);
+	json_u64(j, "incomplete", r->n_incomplete + r->pairs_skipped);
+	if (r->n_cpus && r->tsc_adjust_valid[0])
+		json_i64(j, "boot_tsc_adjust", r->tsc_adjust[0]);
+	else
+		json_null(j, "boot_tsc_adjust");
+	json_array_begin(j, "gone");
+	for (unsigned c = 0; e && c < TEAM_MAX_CPUS; c++)
+		if (e->gone[c])
+			json_u64(j, NULL, c);
+	json_array_end(j);
+	json_u64(j, "pairs_total", r->n_pairs);
+	pairs_json(j, r, 0);
+	log_end(l);
+	for (unsigned first = TSC_SYNC_PAIRS_PER_RECORD; first < r->n_pairs; first += TSC_SYNC_PAIRS_PER_RECORD) {
+		j = log_begin(l, "tsc_sync_pairs");
+		json_u64(j, "first", first);
+		pairs_json(j, r, first);
+		log_end(l);
+	}
+}
+
+/* ---- percpu -------------------------------------------------------------- */
+
+static void cost_array(struct json *j, const char *key, const struct percpu_cost *c, unsigned n, bool p50,
+		       double tsc_hz)
+{
+	json_array_begin(j, key);
+	for (unsigned i = 0; i < n; i++) {
+		uint64_t v = p50 ? c[i].p50 : c[i].min;
+		if (!c[i].measured)
+			json_null(j, NULL);
+		else if (tsc_hz == 0)
+			json_u64(j, NULL, v);
+		else
+			json_fixed(j, NULL, ns((double)v, tsc_hz), 1);
+	}
+	json_array_end(j);
+}
+
+static void cost_arrays(struct json *j, const char *name, const struct percpu_cost *c, bool present,
+			const struct percpu_result *r, double tsc_hz)
+{
+	static const char *const suffix[4] = { "_p50_cycles", "_min_cycles", "_p50_ns", "_min_ns" };
+	char key[32];
+
+	for (int k = 0; k < 4; k++) {
+		unsigned len = (unsigned)tp_strlen(name);
+		tp_memcpy(key, name, len);
+		tp_memcpy(key + len, suffix[k], tp_strlen(suffix[k]) + 1);
+		if (!present)
+			json_null(j, key);
+		else
+			cost_array(j, key, c, r->n_cpus, !(k & 1), k < 2 ? 0 : tsc_hz > 0 ? tsc_hz : -1);
+	}
+}
+
+void record_percpu(struct log *l, const struct percpu_result *r, double tsc_hz)
+{
+	struct json *j = log_begin(l, "percpu");
+
+	json_u64(j, "cpus", r->n_cpus);
+	json_u64(j, "samples", r->samples);
+	cost_arrays(j, "tsc", r->tsc, true, r, tsc_hz);
+	cost_arrays(j, "rdtscp", r->rdtscp, r->have_rdtscp, r, tsc_hz);
+	log_end(l);
+}
+
+/* ---- contention ---------------------------------------------------------- */
+
+void record_contention(struct log *l, const struct contention_result *r, double tsc_hz)
+{
+	struct json *j = log_begin(l, "contention");
+
+	json_str(j, "counter", r->counter);
+	if (r->refused) {
+		json_str(j, "refused", r->refused);
+		log_end(l);
+		return;
+	}
+	json_u64(j, "reads_per_reader", r->reads_per_reader);
+	json_array_begin(j, "readers");
+	for (unsigned i = 0; i < r->n_levels; i++) {
+		const struct contention_level *lv = &r->level[i];
+		bool any = lv->returned > 0;
+		json_object_begin(j, NULL);
+		json_u64(j, "n", lv->n);
+		json_u64(j, "returned", lv->returned);
+		json_fixed(j, "p50_ns", any ? ns((double)lv->p50_median, tsc_hz) : __builtin_nan(""), 1);
+		json_fixed(j, "p99_ns", any ? ns((double)lv->p99_median, tsc_hz) : __builtin_nan(""), 1);
+		json_fixed(j, "worst_p50_ns", any ? ns((double)lv->p50_worst, tsc_hz) : __builtin_nan(""), 1);
+		json_fixed(j, "worst_p99_ns", any ? ns((double)lv->p99_worst, tsc_hz) : __builtin_nan(""), 1);
+		json_fixed(j, "reads_per_s",
+			   any && lv->wall_cycles && tsc_hz > 0 ? (double)lv->reads * tsc_hz / (double)lv->wall_cycles
+								  : __builtin_nan(""), 0);
+		json_u64(j, "backwards", lv->backwards);
+		json_object_end(j);
+	}
+	json_array_end(j);
+	json_u64(j, "ordered", r->ordered);
+	json_u64(j, "backwards", r->backwards);
+	json_u64(j, "max_backward_ticks", r->max_backward);
+	json_u64(j, "same_cpu_backwards", r->same_cpu_backwards);
+	log_end(l);
+}
+
+/* ---- latency ------------------------------------------------------------- */
+
+void record_latency(struct log *l, const struct latency_result *r)
+{
+	struct json *j = log_begin(l, "latency");
+	unsigned failed = 0, worst = 0;
+	uint64_t backwards = 0;
+
+	json_fixed(j, "seconds", r->seconds, 3);
+	if (r->refused) {
+		json_str(j, "refused", r->refused);
+		log_end(l);
+		return;
+	}
+	json_u64(j, "limit_ns", LATENCY_LIMIT_NS);
+	json_array_begin(j, "bins_ns");
+	for (unsigned b = 0; b < LATENCY_BINS - 1; b++)
+		json_fixed(j, NULL, ns((double)r->edge[b], r->tsc_hz), 0);
+	json_array_end(j);
+	json_u64(j, "cpus", r->n_cpus);
+	json_array_begin(j, "bins");
+	for (unsigned c = 0; c < r->n_cpus; c++) {
+		if (!r->cpu[c].done) {
+			json_null(j, NULL);
+			continue;
+		}
+		json_array_begin(j, NULL);
+		for (unsigned b = 0; b < LATENCY_BINS; b++)
+			json_u64(j, NULL, r->cpu[c].bins[b]);
+		json_array_end(j);
+	}
+	json_array_end(j);
+	json_array_begin(j, "max_gap_ns");
+	for (unsigned c = 0; c < r->n_cpus; c++)
+		json_fixed(j, NULL, r->cpu[c].done ? ns((double)r->cpu[c].max_gap, r->tsc_hz) : __builtin_nan(""), 0);
+	json_array_end(j);
+	json_array_begin(j, "max_gap_at_ns");
+	for (unsigned c = 0; c < r->n_cpus; c++)
+		json_fixed(j, NULL, r->cpu[c].done ? ns((double)r->cpu[c].max_gap_at, r->tsc_hz) : __builtin_nan(""), 0);
+	json_array_end(j);
+	json_array_begin(j, "smi_delta");
+	for (unsigned c = 0; c < r->n_cpus; c++) {
+		if (r->cpu[c].done && r->cpu[c].smi_valid)
+			json_u64(j, NULL, r->cpu[c].smi_after - r->cpu[c].smi_before);
+		else
+			json_null(j, NULL);
+	}
+	json_array_end(j);
+	json_array_begin(j, "verdict");
+	for (unsigned c = 0; c < r->n_cpus; c++) {
+		const char *v = latency_verdict(r, c);
+		json_str(j, NULL, v);
+		if (v && v[0] == 'f')
+			failed++;
+		if (r->cpu[c].done && r->cpu[c].max_gap > r->cpu[worst].max_gap)
+			worst = c;
+		backwards += r->cpu[c].backwards;
+	}
+	json_array_end(j);
+	json_u64(j, "failed", failed);
+	json_u64(j, "worst_cpu", worst);
+	json_u64(j, "backwards", backwards);
+	log_end(l);
+}
