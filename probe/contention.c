@@ -193,10 +193,6 @@ void contention_measure(struct smp_env *e, const struct counter *c, uint32_t rea
 		r->refused = "not a counter: no values to order";
 		return;
 	}
-	if (!c->present || !c->healthy) {
-		r->refused = "the counter is absent or unhealthy";
-		return;
-	}
 	if (!n_hists || !reads_per_reader) {
 		r->refused = "no reader";
 		return;

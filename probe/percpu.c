@@ -28,7 +28,7 @@ static void measure_one(struct smp_env *e, struct percpu_result *r, unsigned cpu
 			struct percpu_cost *out)
 {
 	tp_memset(out, 0, sizeof *out);
-	if (!c || !c->present || e->gone[cpu])
+	if (!c || e->gone[cpu])
 		return;
 	r->counter = c;
 	r->out = out;
@@ -47,7 +47,7 @@ void percpu_measure(struct smp_env *e, const struct percpu_config *cfg, struct p
 	r->cfg = cfg;
 	r->n_cpus = e->team->count < TEAM_MAX_CPUS ? e->team->count : TEAM_MAX_CPUS;
 	r->samples = cfg->samples;
-	r->have_rdtscp = cfg->rdtscp && cfg->rdtscp->present;
+	r->have_rdtscp = cfg->rdtscp != NULL;
 	for (unsigned cpu = 0; cpu < r->n_cpus; cpu++) {
 		measure_one(e, r, cpu, cfg->tsc, &r->tsc[cpu]);
 		measure_one(e, r, cpu, cfg->rdtscp, &r->rdtscp[cpu]);

@@ -16,7 +16,7 @@
 #include "probe/smp_env.h"
 
 struct percpu_config {
-	const struct counter *tsc, *rdtscp; /* rdtscp may be absent (present false) or NULL */
+	const struct counter *tsc, *rdtscp; /* rdtscp NULL: the CPU has none */
 	const struct probe_clock *pc;
 	uint64_t subtract;                  /* harness overhead, as for the timer records */
 	uint32_t samples, rounds;           /* per counter per CPU */

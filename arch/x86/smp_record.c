@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The `cpus` record: every CPU the firmware listed, in entry order, with what
- * became of it.  Topology (package, core, thread, core type) is not known here
- * yet: null, never a guess. */
+ * became of it, and for each that runs its topology as its own CPUID tells
+ * it (package, core, thread, core type); null where it did not run. */
 #include "arch/x86/smp.h"
+#include "probe/topology.h"
 #include "probe/fmt.h"
 #include "probe/log.h"
 
@@ -16,7 +17,8 @@ static const char *state_name(enum smp_state s)
 	}
 }
 
-void smp_record(struct log *l, double tsc_hz, char *line, unsigned cap)
+void smp_record(struct log *l, double tsc_hz, const struct topology *topo, const bool *have, char *line,
+		unsigned cap)
 {
 	struct json *j = log_begin(l, "cpus");
 	unsigned n = smp_entries(), started = smp_team()->count, silent = 0;
@@ -39,10 +41,20 @@ void smp_record(struct log *l, double tsc_hz, char *line, unsigned cap)
 			json_null(j, "cpu");
 		else
 			json_u64(j, "cpu", x->cpu);
-		json_null(j, "package");
-		json_null(j, "core");
-		json_null(j, "thread");
-		json_null(j, "core_type");
+		if (have && x->cpu != SMP_NO_CPU && have[x->cpu]) {
+			const struct topology *t = &topo[x->cpu];
+			char type[16];
+			const char *ct = topology_core_type(t, type);
+			json_u64(j, "package", t->package);
+			json_u64(j, "core", t->core);
+			json_u64(j, "thread", t->thread);
+			json_str(j, "core_type", ct);
+		} else {
+			json_null(j, "package");
+			json_null(j, "core");
+			json_null(j, "thread");
+			json_null(j, "core_type");
+		}
 		json_str(j, "state", state_name(x->state));
 		if (x->state == SMP_RUNNING && tsc_hz > 0) {
 			double t = (double)x->startup_cycles * 1e6 / tsc_hz;

@@ -2,7 +2,31 @@
 #include "arch/x86/smp_run.h"
 #include "arch/x86/cpu.h"
 #include "probe/fmt.h"
+#include "probe/topology.h"
 #include "probe/util.h"
+
+/* What this part keeps of the run: each running CPU's topology, as the CPU
+ * itself tells it through CPUID. */
+static struct {
+	struct topology topo[SMP_MAX_CPUS];
+	bool have[SMP_MAX_CPUS];
+} smp_run;
+
+static struct cpuid_result real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
+{
+	struct cpuid_regs r = cpuid(leaf, sub);
+	(void)ctx;
+	return (struct cpuid_result){ r.eax, r.ebx, r.ecx, r.edx };
+}
+
+static void read_topology(unsigned cpu, void *arg)
+{
+	(void)arg;
+	if (cpu < SMP_MAX_CPUS) {
+		topology_read(real_cpuid, NULL, &smp_run.topo[cpu]);
+		smp_run.have[cpu] = true;
+	}
+}
 
 /* The MADT's processors in table order: the enabled and online-capable ones
  * the parser kept (drivers/acpi_madt.c drops duplicates and broadcast IDs). */
@@ -41,7 +65,14 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 		if (options_wants_cpu(o, i))
 			cfg.wanted[i / 8] |= (uint8_t)(1u << (i % 8));
 	smp_start(&cfg, found, n);
-	smp_record(l, tsc_hz, line, (unsigned)cap);
+	{ /* each running CPU reads its own topology: 1 s bound, at 10 GHz when the rate is unknown */
+		struct team *t = smp_team();
+		unsigned all[SMP_MAX_CPUS];
+		for (unsigned i = 0; i < t->count; i++)
+			all[i] = i;
+		t->run(t->plat, all, t->count, read_topology, NULL, (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10));
+	}
+	smp_record(l, tsc_hz, smp_run.topo, smp_run.have, line, (unsigned)cap);
 }
 
 struct tally {

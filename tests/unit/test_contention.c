@@ -71,7 +71,7 @@ static void describe(struct counter *c, const char *name, counter_read_fn fn, un
 	counter_describe(c, name, fn, 3, "simulated");
 	c->width = width;
 	c->mask = width >= 64 ? ~0ull : (1ull << width) - 1;
-	c->is_counter = c->healthy = true;
+	c->is_counter = true;
 }
 
 static void setup(unsigned n, enum sim_clock clock, enum sim_sched sched, uint64_t seed)
@@ -226,10 +226,6 @@ static void test_refused_and_gone(void)
 	c.mask = 0, c.is_counter = false;
 	measure(&c, 10);
 	check(res.refused && res.n_levels == 0 && sim.runs == 0, "a bare port access is refused: %s", res.refused);
-	describe(&c, "hpet", shared_read, 32);
-	c.healthy = false;
-	measure(&c, 10);
-	check(res.refused && res.n_levels == 0, "an unhealthy counter is refused: %s", res.refused);
 
 	setup(6, SIM_CLOCK_PRIVATE, SIM_ROUND_ROBIN, 1);
 	sim.hang_at_start[3] = true; /* its first run is the level of 4 */

@@ -75,8 +75,7 @@ static void setup(unsigned n, bool with_rdtscp)
 	memset(reads_on, 0, sizeof reads_on);
 	counter_describe(&tsc, "tsc", sim_read_tsc, 3, "simulated rdtsc");
 	counter_describe(&rdtscp, "rdtscp", sim_read_rdtscp, 3, "simulated rdtscp");
-	rdtscp.present = with_rdtscp;
-	cfg = (struct percpu_config){ .tsc = &tsc, .rdtscp = &rdtscp, .pc = &pc, .subtract = 1, .samples = SAMPLES,
+	cfg = (struct percpu_config){ .tsc = &tsc, .rdtscp = with_rdtscp ? &rdtscp : NULL, .pc = &pc, .subtract = 1, .samples = SAMPLES,
 				      .rounds = ROUNDS, .cost = cost, .round = round_hist,
 				      .timeout_cycles = percpu_timeout(&env, SAMPLES) };
 }
