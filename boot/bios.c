@@ -6,6 +6,7 @@
 #include "arch/x86/smp.h"
 #include "boot/bios_low.h"
 #include "drivers/vga.h"
+#include "probe/util.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
 #define MBI_MEMORY (1u << 0)
@@ -13,10 +14,13 @@
 #define MBI_MMAP (1u << 6)
 #define MMAP_RAM 1 /* type 1: available RAM */
 
-/* The run's buffers: about 820 KiB (log buffer, two histograms, raw samples,
- * delta reads) and the run itself.  In .bss, which the ELF loader zeroes, so
- * the kernel file does not carry it. */
-#define ARENA_BYTES (1024u * 1024u)
+/* The run's buffers come from the RAM above the kernel: the log buffer,
+ * histograms, raw samples (about 820 KiB), the other CPUs' stacks (4 MiB)
+ * and, with many CPUs, a 91.6 KB histogram for each contention reader.
+ * Below 4 GiB, the identity map's end.  At least 1 MiB of it, or the run
+ * says it has no memory. */
+#define HEAP_LIMIT (1ull << 32)
+#define HEAP_MIN (1024u * 1024u)
 
 struct multiboot_info {
 	uint32_t flags;
@@ -35,11 +39,12 @@ struct multiboot_mmap {
 	uint32_t type;
 } __attribute__((packed));
 
+extern char _end[]; /* boot/kernel.ld: the end of the loaded kernel */
+
 /* The one struct this part owns. */
 static struct {
 	struct boot_info bi;
-	size_t used;
-	uint8_t arena[ARENA_BYTES] __attribute__((aligned(64)));
+	uint64_t heap, heap_end; /* free RAM above the kernel: [heap, heap_end) */
 } bios;
 
 /* `qemu -kernel` puts the kernel's path before the options
@@ -86,23 +91,46 @@ static uint64_t memory_mib(const struct multiboot_info *mbi)
 	return 0;
 }
 
-static void *arena_alloc(void *ctx, size_t bytes)
+/* The RAM range the kernel ends in (memory map type 1; mem_upper without a
+ * map): the heap is the rest of it, up to 4 GiB.  The multiboot information
+ * and the loaders' own data lie below 1 MiB (QEMU: 0x9000, GRUB: 0x10000),
+ * below the kernel. */
+static void heap_init(const struct multiboot_info *mbi)
 {
-	void *p;
+	uint64_t start = ((uint64_t)(uintptr_t)_end + 4095) & ~4095ull, end = 0;
+
+	if (mbi && mbi->flags & MBI_MMAP) {
+		uint32_t off = 0;
+		while (off + sizeof(struct multiboot_mmap) <= mbi->mmap_length) {
+			const struct multiboot_mmap *e = (const void *)(uintptr_t)(mbi->mmap_addr + off);
+			if (e->type == MMAP_RAM && e->base <= start && e->base + e->len > start)
+				end = e->base + e->len;
+			off += e->size + 4;
+		}
+	} else if (mbi && mbi->flags & MBI_MEMORY) {
+		end = 0x100000ull + mbi->mem_upper * 1024ull;
+	}
+	end = end > HEAP_LIMIT ? HEAP_LIMIT : end;
+	if (end > start && end - start >= HEAP_MIN) {
+		bios.heap = start;
+		bios.heap_end = end;
+	}
+}
+
+static void *heap_alloc(void *ctx, size_t bytes)
+{
+	uint64_t at = (bios.heap + 63) & ~63ull;
+	void *p = (void *)(uintptr_t)at;
 
 	(void)ctx;
-	bytes = (bytes + 63) & ~(size_t)63;
-	if (bytes > ARENA_BYTES - bios.used)
+	if (!bios.heap || bytes > bios.heap_end - at)
 		return NULL;
-	p = bios.arena + bios.used;
-	bios.used += bytes;
+	bios.heap = at + bytes;
+	tp_memset(p, 0, bytes); /* RAM above the kernel holds whatever was there */
 	return p;
 }
 
 void bios_entry(uint32_t magic, uint32_t mbi_addr);
-
-/* The other CPUs' stacks: 4 MiB of .bss, which costs the ELF file nothing. */
-static uint8_t ap_stacks[SMP_STACK_AREA_BYTES] __attribute__((aligned(4096)));
 
 void bios_entry(uint32_t magic, uint32_t mbi_addr)
 {
@@ -111,17 +139,18 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->boot = "bios";
 	bi->consoles[0] = (struct console){ "screen", vga_write, NULL, false, true };
 	bi->n_consoles = 1;
-	bi->alloc = arena_alloc;
+	bi->alloc = heap_alloc;
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
 		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
+		heap_init(mbi);
 		if (mbi->flags & MBI_CMDLINE)
 			bi->cmdline = options_of((const char *)(uintptr_t)mbi->cmdline);
 		bi->memory_mib = memory_mib(mbi);
 		if ((bi->low_area = bios_low_area(mbi_addr, SMP_LOW_BYTES)))
 			bi->low_area_bytes = SMP_LOW_BYTES;
 	}
-	bi->ap_stacks = (uintptr_t)ap_stacks;
-	bi->ap_stacks_bytes = sizeof ap_stacks;
+	if ((bi->ap_stacks = (uintptr_t)heap_alloc(NULL, SMP_STACK_AREA_BYTES)))
+		bi->ap_stacks_bytes = SMP_STACK_AREA_BYTES;
 	vga_init();
 	tickprobe_main(bi);
 }

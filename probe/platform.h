@@ -130,6 +130,13 @@ struct platform {
 	 * multi-CPU support at all. */
 	const struct team *(*start_cpus)(void *ctx, struct log *l, const struct options *o,
 					 const struct acpi_info *acpi, double tsc_hz, char *line, size_t cap);
+	/* MSRs for the multi-CPU measurements (probe/smp_env.h), on the calling
+	 * CPU: a read that may fault, whether IA32_TSC_ADJUST exists, and the
+	 * core type of a team CPU (CPUID 0x1A: 0x20 Atom, 0x40 Core; 0: not
+	 * hybrid or not known).  Any may be NULL. */
+	bool (*rdmsr)(uint32_t msr, uint64_t *value);
+	bool (*has_tsc_adjust)(void);
+	uint8_t (*core_type)(void *ctx, unsigned cpu);
 	/* One team operation on every started CPU, as proof that each works; its
 	 * record (`team_check`) and a summary line.  May be NULL. */
 	void (*check_cpus)(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line,

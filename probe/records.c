@@ -192,14 +192,28 @@ static bool hist_omitted(struct json *j, const struct hist *h, const void *ctx)
 	return false;
 }
 
+static void cpu_member(struct json *j, const void *ctx)
+{
+	json_u64(j, "cpu", *(const unsigned *)ctx);
+}
+
 void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,
 		  const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
 		  double tsc_hz, uint32_t samples)
 {
+	record_timer_on(l, -1, c, s, r, cost, f, tsc_hz, samples);
+}
+
+void record_timer_on(struct log *l, int cpu, const struct counter *c, const struct counter_state *s,
+		     const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
+		     double tsc_hz, uint32_t samples)
+{
 	double p50_ns[MEASURE_MAX_ROUNDS], mean_ns[MEASURE_MAX_ROUNDS];
+	unsigned on = cpu < 0 ? 0 : (unsigned)cpu;
 	struct timer_what w = {
 		.name = c->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
 		.note = s->note, .method = c->method, .width = c->width, .address = c->hw, .insns = (int)c->insns,
+		.more = cpu < 0 ? NULL : cpu_member, .more_ctx = &on,
 	};
 	struct timer_figures fig = { .cost = NULL };
 	struct json *j;

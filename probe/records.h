@@ -82,6 +82,11 @@ uint64_t timer_over_10x_p50(const struct hist *h);
 void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,
 		  const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
 		  double tsc_hz, uint32_t samples);
+/* The same, measured on CPU cpu (its index in the cpus record), which the
+ * record names as "cpu"; cpu < 0: the boot CPU, and no "cpu" member. */
+void record_timer_on(struct log *l, int cpu, const struct counter *c, const struct counter_state *s,
+		     const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
+		     double tsc_hz, uint32_t samples);
 /* The harness overhead: the chosen bracket's distribution, and how every
  * candidate bracket's per-round minimum held still (the choice's reason). */
 struct overhead_candidate {

@@ -59,7 +59,8 @@ struct run {
 	int n_cal;
 	struct calibrator cal[RUN_MAX_CALIBRATORS];
 	struct tsc_choice tsc;
-	const struct team *team;       /* every CPU that runs; NULL before step_cpus */
+	const struct team *team;       /* every CPU that runs; NULL before run_cpus_start */
+	struct smp_env *smp;           /* the multi-CPU measurements' view of them */
 	uint64_t subtract;
 	bool some_absent;
 	bool fault_done;
@@ -88,6 +89,11 @@ void run_calibrate(struct run *r);
 void run_choose_bracket(struct run *r);
 void run_plan(struct run *r);
 void run_measure(struct run *r);
+/* One counter's measurement into r->result, r->cost and r->raw (up to
+ * raw_cap), on whichever CPU calls it; it writes no record. */
+void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap);
+void run_cpus_start(struct run *r);        /* run_cpus.c */
+void run_cpus_measure(struct run *r);
 
 /* The counter named name, or NULL. */
 struct run_counter *run_counter_named(struct run *r, const char *name);

@@ -133,6 +133,21 @@ void run_plan(struct run *r)
 
 /* ---- measuring ---------------------------------------------------------- */
 
+void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap)
+{
+	const struct counter *c = rc->c;
+
+	measure_counter(c, &r->clock, r->subtract, r->opt.samples, r->opt.rounds, r->cost, r->round, r->raw,
+			raw_cap, &r->result);
+	if (c->is_counter) {
+		measure_deltas(c, r->delta_values, r->opt.samples < RUN_DELTA_READS ? r->opt.samples : RUN_DELTA_READS,
+			       r->round, &r->result.delta);
+		r->result.delta_valid = true;
+	}
+	if (rc->info->disturbs && rc->dev->settle)
+		rc->dev->settle(r->p->ctx);
+}
+
 static void measure_one(struct run *r, struct run_counter *rc)
 {
 	const struct counter *c = rc->c;
@@ -151,15 +166,7 @@ static void measure_one(struct run *r, struct run_counter *rc)
 		run_text(r, "%s", row);
 		return;
 	}
-	measure_counter(c, &r->clock, r->subtract, r->opt.samples, r->opt.rounds, r->cost, r->round, r->raw,
-			raw_cap, &r->result);
-	if (c->is_counter) {
-		measure_deltas(c, r->delta_values, r->opt.samples < RUN_DELTA_READS ? r->opt.samples : RUN_DELTA_READS,
-			       r->round, &r->result.delta);
-		r->result.delta_valid = true;
-	}
-	if (rc->info->disturbs && rc->dev->settle)
-		rc->dev->settle(r->p->ctx);
+	run_measure_counter(r, rc, raw_cap);
 	record_timer(r->log, c, &rc->s, &r->result, r->cost, &f, r->tsc.hz, r->opt.samples);
 	if (r->result.n_raw)
 		record_samples(r->log, c->name, r->raw, r->result.n_raw);

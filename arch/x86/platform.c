@@ -100,6 +100,18 @@ static const struct team *start_cpus(void *ctx, struct log *l, const struct opti
 	return smp_team();
 }
 
+static bool has_tsc_adjust(void)
+{
+	/* CPUID.(EAX=7,ECX=0):EBX[1]: IA32_TSC_ADJUST (MSR 0x3B) exists. */
+	return cpuid(0, 0).eax >= 7 && (cpuid(7, 0).ebx >> 1 & 1);
+}
+
+static uint8_t core_type(void *ctx, unsigned cpu)
+{
+	(void)ctx;
+	return smp_run_core_type(cpu);
+}
+
 static void check_cpus(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap)
 {
 	(void)ctx;
@@ -281,6 +293,9 @@ void tickprobe_main(const struct boot_info *bi)
 		.n_devices = sizeof devices / sizeof devices[0],
 		.start_cpus = start_cpus,
 		.check_cpus = check_cpus,
+		.rdmsr = rdmsr_safe,
+		.has_tsc_adjust = has_tsc_adjust,
+		.core_type = core_type,
 		.end = end,
 		.halt = halt,
 	};

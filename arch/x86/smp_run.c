@@ -28,6 +28,11 @@ static void read_topology(unsigned cpu, void *arg)
 	}
 }
 
+uint8_t smp_run_core_type(unsigned cpu)
+{
+	return cpu < SMP_MAX_CPUS && smp_run.have[cpu] && smp_run.topo[cpu].hybrid ? smp_run.topo[cpu].core_type : 0;
+}
+
 /* The MADT's processors in table order: the enabled and online-capable ones
  * the parser kept (drivers/acpi_madt.c drops duplicates and broadcast IDs). */
 static unsigned madt_cpus(const struct acpi_info *acpi, struct smp_cpu_desc *out, unsigned max, const char **why)

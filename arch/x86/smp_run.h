@@ -26,4 +26,8 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
  * return from the first run (so that it is dropped from the second). */
 void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap);
 
+/* Leaf 0x1A's core type of a team CPU as it read it at start-up; 0 when not
+ * hybrid or not known. */
+uint8_t smp_run_core_type(unsigned cpu);
+
 #endif
