@@ -45,6 +45,9 @@ extern char _end[]; /* boot/kernel.ld: the end of the loaded kernel */
 static struct {
 	struct boot_info bi;
 	uint64_t heap, heap_end; /* free RAM above the kernel: [heap, heap_end) */
+	/* The command line, copied: QEMU's -kernel loader puts it just above the
+	 * kernel, in what becomes the heap. */
+	char cmdline[1024];
 } bios;
 
 /* `qemu -kernel` puts the kernel's path before the options
@@ -142,10 +145,15 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->alloc = heap_alloc;
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
 		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
-		heap_init(mbi);
-		if (mbi->flags & MBI_CMDLINE)
-			bi->cmdline = options_of((const char *)(uintptr_t)mbi->cmdline);
+		if (mbi->flags & MBI_CMDLINE) {
+			const char *c = options_of((const char *)(uintptr_t)mbi->cmdline);
+			size_t n = tp_strlen(c);
+			n = n < sizeof bios.cmdline - 1 ? n : sizeof bios.cmdline - 1;
+			tp_memcpy(bios.cmdline, c, n);
+			bi->cmdline = bios.cmdline;
+		}
 		bi->memory_mib = memory_mib(mbi);
+		heap_init(mbi);
 		if ((bi->low_area = bios_low_area(mbi_addr, SMP_LOW_BYTES)))
 			bi->low_area_bytes = SMP_LOW_BYTES;
 	}

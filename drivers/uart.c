@@ -49,12 +49,21 @@ bool uart_init(struct uart *u, uint16_t port, uint32_t baud)
 	outb(port + LCR, 0x03); /* 8N1 */
 	outb(port + FCR, 0x07); /* FIFO on, cleared */
 	outb(port + MCR, MCR_LOOP | 0x0b);
-	outb(port + THR, 0xae);
-	for (int i = 0; i < TX_POLLS; i++)
-		if (inb(port + LSR) & 0x01)
+	/* Three tries, each byte different: a byte the firmware's own console
+	 * driver left in flight (OVMF writes COM1 until it hands over) can land
+	 * in the receiver once, and must not cost the whole run its serial log. */
+	for (int t = 0;; t++) {
+		uint8_t b = (uint8_t)(0xae + t);
+		outb(port + FCR, 0x07);
+		outb(port + THR, b);
+		for (int i = 0; i < TX_POLLS; i++)
+			if (inb(port + LSR) & 0x01)
+				break;
+		if (inb(port + THR) == b)
 			break;
-	if (inb(port + THR) != 0xae)
-		return false;
+		if (t == 2)
+			return false;
+	}
 	outb(port + MCR, 0x0b); /* DTR, RTS, OUT2: normal operation */
 	u->present = true;
 	return true;

@@ -74,7 +74,13 @@ def main():
     if a.why:
         c.check(all(a.why in (e.get("why") or "") for e in lst if e not in live), f"why says '{a.why}'",
                 json.dumps([e.get("why") for e in lst if e not in live]))
-    if a.team:
+    multi = ("team_check", "tsc_sync", "percpu", "contention", "latency")
+    if a.team and len(live) < 2:
+        # One CPU: the cpus record and none of the multi-CPU ones.
+        extra = sorted({o.get("type") for o in recs if o.get("type") in multi})
+        c.check(not extra, "one CPU running: no team_check, tsc_sync, percpu, contention or latency record",
+                ", ".join(extra))
+    elif a.team:
         t = [o for o in recs if o.get("type") == "team_check"]
         t = t[0] if t else {}
         n = len(live)

@@ -39,7 +39,10 @@ smp k-sparse-6 --count 6 --started 6 --team
 
 boot k-maxcpus 0 $K --machine pc -- -smp 2,maxcpus=4
 checklog k-maxcpus --expect-status ok
-smp k-maxcpus --count 4 --states bsp,running,disabled,disabled --why "not enabled in the MADT" --team
+# The MADT parser lists enabled and online-capable CPUs; QEMU's hot-pluggable
+# slots are neither, so they are counted in acpi.madt.disabled, not listed.
+checklog k-maxcpus --expect acpi.madt.disabled=2
+smp k-maxcpus --count 2 --states bsp,running --team
 
 boot k-pc-8 0 $K --machine pc -- -smp 8
 checklog k-pc-8 --expect-status ok
