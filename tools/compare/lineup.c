@@ -7,11 +7,14 @@
 
 /* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
  * the PM timer once on a sound chipset, as the probe's "acpi-fast" does
- * ("acpi-safe" reads until two agree).  Extend here for more clocksources. */
+ * ("acpi-safe" reads until two agree).  "tsc-early" is the TSC before the
+ * kernel's refined calibration: the same rdtsc.  Extend here for more
+ * clocksources. */
 static const struct {
 	const char *clocksource, *counter;
 } os_map[] = {
 	{ "tsc", "tsc" },
+	{ "tsc-early", "tsc" },
 	{ "hpet", "hpet" },
 	{ "acpi_pm", "acpi-fast" },
 };
@@ -34,8 +37,10 @@ size_t lineup_runs(const struct logfile *files, size_t nfiles, const struct lrun
 	return n;
 }
 
-static const char *counter_of(const char *clocksource)
+const char *lineup_counter(const char *clocksource)
 {
+	if (!clocksource)
+		return NULL;
 	for (size_t m = 0; m < sizeof os_map / sizeof os_map[0]; m++)
 		if (!strcmp(clocksource, os_map[m].clocksource))
 			return os_map[m].counter;
@@ -90,7 +95,7 @@ int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metri
 		if (!lineup_is_os(runs[j]))
 			continue;
 		for (size_t i = 0; (t = lrun_timer_at(runs[j], i)); i++) {
-			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? counter_of(cs) : NULL;
+			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? lineup_counter(cs) : NULL;
 			double *o = NULL;
 			struct stats so = { 0 };
 			struct lineup_row row;

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include "tools/log/logset.h"
 
+/* The hardware counter a Linux clocksource reads ("acpi_pm" -> "acpi-fast",
+ * "tsc-early" -> "tsc"), or NULL when the probe has none (kvm-clock). */
+const char *lineup_counter(const char *clocksource);
+
 /* A run from `tickprobe os` (begin.boot is "linux"). */
 int lineup_is_os(const struct lrun *r);
 
