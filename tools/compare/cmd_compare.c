@@ -5,7 +5,9 @@
  * t on the rounds: a round is one independent repetition, the reads inside it
  * are not).  Then a summary table counter x log, and, when an OS-side log
  * (boot "linux") is among them, what the kernel's clock call adds on top of
- * the bare hardware read of the same counter. */
+ * the bare hardware read of the same counter, split three ways per
+ * clocksource (hardware, user space, kernel: tools/compare/split.h), the
+ * contention curves, and the seeds' figures (tools/compare/seeds.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/lineup.h"
+#include "tools/compare/seeds.h"
+#include "tools/compare/split.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/stat/ministat_print.h"
@@ -193,7 +197,22 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 			       r->os_p50, r->hw_p50, ov, call, r->os_run->name, r->hw_run->name);
 		}
 	}
+	split_print(stdout, &lu, metric, conf);
 	lineup_free(&lu);
+}
+
+/* The seeds' figures per clocksource, and the contention curves. */
+static void os_figures(const struct lrun *const *logs, size_t nlogs, double conf)
+{
+	struct seeds s;
+
+	if (seeds_build(logs, nlogs, &s)) {
+		fprintf(stderr, "tickprobe compare: out of memory gathering the per-clocksource figures\n");
+		return;
+	}
+	contention_print(stdout, logs, nlogs, &s);
+	seeds_print(stdout, &s, conf);
+	seeds_free(&s);
 }
 
 int cmd_compare(int argc, char **argv)
@@ -334,6 +353,7 @@ int cmd_compare(int argc, char **argv)
 	if (cells && nkeys)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
 	os_overhead(logs, nlogs, metric, ci, conf);
+	os_figures(logs, nlogs, conf);
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);

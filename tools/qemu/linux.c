@@ -29,6 +29,13 @@
 #include "tools/qemu/qemu.h"
 
 #define GUEST_CMDLINE "console=ttyS0 panic=-1"
+/* Under TCG every vCPU's TSC comes from one host clock, so they agree; but
+ * the kernel takes the TSCs of a multi-CPU machine whose vendor is not
+ * Intel, without an invariant TSC (QEMU's "max" CPU), as unsynchronised
+ * (unsynchronized_tsc() in arch/x86/kernel/tsc.c) and withdraws tsc: seen
+ * with -smp 2, "tsc: Marking TSC unstable due to TSCs unsynchronized", and
+ * only hpet and acpi_pm left.  tsc=reliable keeps it. */
+#define GUEST_CMDLINE_TCG " tsc=reliable"
 #define DEFAULT_OS_OPTIONS "--switch --raw-io"
 
 struct guest_result {
@@ -123,8 +130,8 @@ static int boot_guest(const struct qemu_run *r, const char *kernel, const char *
 	int n = 0, status;
 	double t0;
 
-	snprintf(append, sizeof append, "%s%s%s", GUEST_CMDLINE, r->kernel_cmdline ? " " : "",
-		 r->kernel_cmdline ? r->kernel_cmdline : "");
+	snprintf(append, sizeof append, "%s%s%s%s", GUEST_CMDLINE, r->kvm ? "" : GUEST_CMDLINE_TCG,
+		 r->kernel_cmdline ? " " : "", r->kernel_cmdline ? r->kernel_cmdline : "");
 	qemu_escape(kernel, kern_e, sizeof kern_e);
 	qemu_escape(initrd, initrd_e, sizeof initrd_e);
 	qemu_escape(console, e, sizeof e);
