@@ -197,14 +197,21 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 			       r->os_p50, r->hw_p50, ov, call, r->os_run->name, r->hw_run->name);
 		}
 	}
-	split_print(stdout, &lu, metric, conf);
 	lineup_free(&lu);
 }
 
-/* The seeds' figures per clocksource, and the contention curves. */
-static void os_figures(const struct lrun *const *logs, size_t nlogs, double conf)
+/* Per clocksource: hardware, user space and kernel; the contention curves;
+ * the seeds' figures.  Before the kernel-path table, which stays the last
+ * thing printed (scripts read it to the end). */
+static void os_figures(const struct lrun *const *logs, size_t nlogs, const char *metric, int ci, double conf)
 {
 	struct seeds s;
+	struct lineup lu;
+
+	if (lineup_build(logs, nlogs, metric, ci, &lu) == 0) {
+		split_print(stdout, &lu, metric, conf);
+		lineup_free(&lu);
+	}
 
 	if (seeds_build(logs, nlogs, &s)) {
 		fprintf(stderr, "tickprobe compare: out of memory gathering the per-clocksource figures\n");
@@ -352,8 +359,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cells && nkeys)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
+	os_figures(logs, nlogs, metric, ci, conf);
 	os_overhead(logs, nlogs, metric, ci, conf);
-	os_figures(logs, nlogs, conf);
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);

@@ -33,7 +33,8 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	if (!pairs)
 		fprintf(o, "  %s against %s\n", first->os_run->name, first->hw_run->name);
 	fprintf(o, "  hardware: the probe's read, no OS; user space: the same read by `tickprobe os --raw-io`;\n"
-		   "  kernel share: the call minus the hardware read (and minus the user-space read)\n");
+		   "  kernel share: the call's mean minus the hardware read's, with its confidence interval (and\n"
+		   "  minus the user-space read's); \"of it\": the share of the call's median that is not the read\n");
 	fprintf(o, "%-10s %-10s %9s %10s %10s  %-26s %5s  %s\n", "clocksrc", "counter", "hardware", "user space",
 		"call", "kernel share (call - hw)", "of it", "call - user space");
 	for (size_t i = 0; i < lu->n; i++) {
@@ -52,8 +53,8 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 			snprintf(user, sizeof user, "%.1f", r->user_p50);
 		else
 			snprintf(user, sizeof user, "%s", r->user_n ? "1 round" : "-");
-		if (r->os_p50 > 0) /* of the call's median: what part of one call is the kernel's */
-			snprintf(pct, sizeof pct, "%.0f%%", 100 * r->diff / r->os_p50);
+		if (r->os_p50 > 0) /* of the medians: what part of a typical call is not the read */
+			snprintf(pct, sizeof pct, "%.0f%%", 100 * (r->os_p50 - r->hw_p50) / r->os_p50);
 		else
 			snprintf(pct, sizeof pct, "-");
 		fprintf(o, "%-10s %-10s %9.1f %10s %10.1f  %-26s %5s  %s", r->clocksource, r->counter, r->hw_p50, user,

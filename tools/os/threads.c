@@ -92,15 +92,15 @@ static void *reader(void *arg)
 static bool level(struct os_contention *c, struct os_level *lv, const struct os_cpus *cpus, int n, uint64_t subtract,
 		  double hz, struct hist *all)
 {
-	static struct worker w[OS_THREADS_MAX];
+	struct worker w[OS_THREADS_MAX];
 	struct gate start = { 0, 0 };
 	int made = 0;
 	bool ok = true;
 
 	memset(lv, 0, sizeof *lv);
+	memset(w, 0, sizeof w); /* a failure half-way must leave no stray pointer to free */
 	lv->n = n;
 	for (int i = 0; i < n; i++) {
-		memset(&w[i], 0, sizeof w[i]);
 		w[i].start = &start;
 		w[i].subtract = subtract;
 		w[i].calls = c->calls;

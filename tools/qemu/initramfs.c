@@ -89,7 +89,7 @@ bool cpio_chardev(struct cpio *c, const char *name, unsigned mode, unsigned majo
 
 bool cpio_copy(struct cpio *c, const char *name, unsigned mode, const char *host_path)
 {
-	FILE *in = fopen(host_path, "rb");
+	FILE *in;
 	struct stat st;
 	char *buf;
 	size_t got;
@@ -97,6 +97,7 @@ bool cpio_copy(struct cpio *c, const char *name, unsigned mode, const char *host
 
 	if (c->err[0])
 		return false;
+	in = fopen(host_path, "rb");
 	if (!in)
 		return failed(c, "cannot read %s: %s", host_path, strerror(errno));
 	if (fstat(fileno(in), &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)MEMBER_MAX) {

@@ -74,7 +74,7 @@ static void read_guest(const char *console, const char *oslog, struct guest_resu
 			if (!strcmp(line, GUEST_END))
 				g->ended = true;
 			else if (!strncmp(line, GUEST_RC, strlen(GUEST_RC)))
-				g->os_rc = atoi(line + strlen(GUEST_RC));
+				g->os_rc = (int)strtol(line + strlen(GUEST_RC), NULL, 10);
 			else if (!strncmp(line, GUEST_CS_AFTER, strlen(GUEST_CS_AFTER)))
 				snprintf(g->cs_after, sizeof g->cs_after, "%.63s", line + strlen(GUEST_CS_AFTER));
 		}
@@ -278,9 +278,7 @@ int qemu_linux(const struct qemu_run *r)
 	int rc, status, stopped = 0, st;
 	double secs = 0;
 
-	if ((rc = guest_files_find(&gf)) != 0)
-		return EXIT_UNREADABLE;
-	if ((rc = linux_kernel_find(r->linux_kernel, kernel, sizeof kernel)) != 0)
+	if (guest_files_find(&gf) != 0 || linux_kernel_find(r->linux_kernel, kernel, sizeof kernel) != 0)
 		return EXIT_UNREADABLE;
 	if (!mkdtemp(tmp)) {
 		fprintf(stderr, "tickprobe qemu: cannot make a temporary directory: %s\n", strerror(errno));

@@ -103,6 +103,7 @@ static bool newest_vmlinuz(const char *dir, char *path, size_t cap)
 
 	if (!d)
 		return false;
+	/* cppcheck-suppress readdirCalled ; one thread reads this directory */
 	while ((e = readdir(d)))
 		if (!strncmp(e->d_name, "vmlinuz-", 8) && strlen(e->d_name) < sizeof best &&
 		    (!best[0] || strverscmp(e->d_name, best) > 0))
@@ -136,6 +137,7 @@ static bool find_file(const char *dir, const char *prefix, const char *suffix, c
 
 	if (!d)
 		return false;
+	/* cppcheck-suppress readdirCalled ; one thread reads this directory */
 	while (!found && (e = readdir(d))) {
 		size_t n = strlen(e->d_name);
 		if (n >= pl + sl && !strncmp(e->d_name, prefix, pl) && !strcmp(e->d_name + n - sl, suffix)) {

@@ -42,7 +42,7 @@ int qemu_boot_probe(const struct qemu_run *r);
 int qemu_linux(const struct qemu_run *r);
 
 /* The "-machine M -accel A -cpu C -m MB [-smp N]" part both boots share. */
-int qemu_machine_args(const struct qemu_run *r, char **argv, char *mem, char *smp);
+int qemu_machine_args(const struct qemu_run *r, char **qa, char *mem, char *smp);
 
 /* /dev/kvm is usable: NULL, else why not. */
 const char *qemu_kvm_problem(void);

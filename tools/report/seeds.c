@@ -64,7 +64,8 @@ static void split_table(const struct rp_ctx *c, const struct lrun *const *runs)
 		else
 			fputs("<td class=\"n dim\">&ndash;</td>", o);
 		fprintf(o, "<td class=\"n\">%.1f</td><td class=\"n%s\">%g &plusmn; %g</td><td class=\"n\">%.0f&nbsp;%%</td>",
-			r->os_p50, r->significant ? " sig" : "", r->diff, r->err, r->os_p50 > 0 ? 100 * r->diff / r->os_p50 : 0);
+			r->os_p50, r->significant ? " sig" : "", r->diff, r->err,
+			r->os_p50 > 0 ? 100 * (r->os_p50 - r->hw_p50) / r->os_p50 : 0);
 		if (r->user_tested)
 			fprintf(o, "<td class=\"n\">%g &plusmn; %g</td>", r->user_diff, r->user_err);
 		else
