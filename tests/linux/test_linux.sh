@@ -165,3 +165,25 @@ grep -q "Kernel panic" "$OUT/panic.err"
 ok "panic: the console's panic line is quoted" $? "$(tail -2 "$OUT/panic.err")"
 bad silent 2 90 "sent no log within the timeout of 30 s" --linux --timeout 30 --kernel-cmdline "init=/bin/sleep -- 600"
 ok "no probe run after a failed guest" $(grep -q "the probe is not booted" "$OUT/silent.err"; echo $?) "$(tail -1 "$OUT/silent.err")"
+
+# --- the command line ----------------------------------------------------------
+"$TP" qemu --keep "$OUT/x" >/dev/null 2>"$OUT/usage1.err"
+rc=$?
+ok "--keep without --linux: exit 1, said" $([ $rc -eq 1 ] && grep -q "go with --linux" "$OUT/usage1.err"; echo $?) \
+	"exit $rc: $(cat "$OUT/usage1.err")"
+"$TP" qemu --linux "$K" -o "$OUT/x.log" >/dev/null 2>"$OUT/usage2.err"
+rc=$?
+ok "--linux with -o: exit 1, said" $([ $rc -eq 1 ] && grep -q "with --keep DIR" "$OUT/usage2.err"; echo $?) \
+	"exit $rc: $(cat "$OUT/usage2.err")"
+for form in "--linux $K" "--linux=$K"; do
+	# shellcheck disable=SC2086 # the form is two words or one, on purpose
+	"$TP" qemu --dry-run --machine q35 --smp 2 $form --kernel-cmdline quiet >"$OUT/dry.out" 2>"$OUT/dry.err"
+	rc=$?
+	c=$(cat "$OUT/dry.out")
+	case $c in
+	*"-machine q35 "*"-smp 2 "*"-kernel $K "*"-initrd "*"-append console=ttyS0 panic=-1 tsc=reliable quiet "*"-serial chardev:con "*"-serial chardev:oslog "*"-no-reboot"*) good=0 ;;
+	*) good=1 ;;
+	esac
+	ok "dry run of '$form': two serial ports, the guest's command line, -smp 2" $([ $rc -eq 0 ] && [ $good -eq 0 ]; echo $?) \
+		"exit $rc: $c"
+done
