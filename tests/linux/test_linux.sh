@@ -192,3 +192,45 @@ for form in "--linux $K" "--linux=$K"; do
 	ok "dry run of '$form': two serial ports, the guest's command line, -smp 2" $([ $rc -eq 0 ] && [ $good -eq 0 ]; echo $?) \
 		"exit $rc: $c"
 done
+
+# --- contention beside the probe's ------------------------------------------------
+# The probe's `contention` record ({"counter","readers":[{n,p50_ns,p99_ns,reads_per_s}]})
+# is put into a copy of the probe's log (seq, crc and the end record redone), with
+# figures chosen here, so the lining up of counters (hpet -> hpet, acpi_pm ->
+# acpi-fast, tsc -> tsc) and of reader counts is checked exactly.
+python3 - "$OUT/run/bare.log" "$OUT/bare-contention.log" <<'EOF2'
+import json, sys, zlib
+lines = [l for l in open(sys.argv[1], 'rb').read().split(b'\n') if l.startswith(b'{')]
+recs = [json.loads(l) for l in lines][:-1]            # without the end record
+for k, counter in enumerate(('hpet', 'acpi-fast', 'tsc')):
+    recs.append({'type': 'contention', 'counter': counter,
+                 'readers': [{'n': 1, 'p50_ns': 101.5 + k, 'p99_ns': 201.5 + k, 'reads_per_s': 3000001 + k},
+                             {'n': 2, 'p50_ns': 111.5 + k, 'p99_ns': 211.5 + k, 'reads_per_s': 4000001 + k}],
+                 'backwards': 0})
+out, crc_all = [], 0
+def emit(r):
+    global crc_all
+    body = {'type': r.pop('type'), 'seq': len(out)}
+    body.update((k, v) for k, v in r.items() if k not in ('seq', 'crc'))
+    t = json.dumps(body, separators=(',', ':')).encode()[:-1]
+    line = t + b',"crc":"%08x"}' % zlib.crc32(t)
+    crc_all = zlib.crc32(line + b'\n', crc_all)
+    out.append(line)
+for r in recs:
+    emit(r)
+end = json.loads(lines[-1])
+emit({'type': 'end', 'records': len(out), 'crc32': '%08x' % crc_all, 'status': end['status'], 'bytes': 0})
+open(sys.argv[2], 'wb').write(b'\n'.join(out) + b'\n')
+EOF2
+"$TP" compare "$OUT/bare-contention.log" "$OUT/run/os.log" >"$OUT/cmp-contention.out" 2>"$OUT/cmp-contention.err"
+rc=$?
+ok "compare with a contention record in the probe's log: exit 0" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(head -3 "$OUT/cmp-contention.err")"
+for want in "hpet hpet 1 101.5 201.5 3000001" "hpet hpet 2 111.5 211.5 4000001" \
+	"acpi_pm acpi-fast 1 102.5 202.5 3000002" "acpi_pm acpi-fast 2 112.5 212.5 4000002"; do
+	set -- $want
+	awk -v cs="$1" -v c="$2" -v n="$3" -v p50="$4" -v p99="$5" -v rps="$6" \
+		'$1 == cs && $2 == c && $3 == n && $7 == p50 && $8 == p99 && $9 == rps { found = 1 } END { exit !found }' \
+		"$OUT/cmp-contention.out"
+	ok "contention lined up: $1 with the probe's $2 at n=$3 (p50 $4, p99 $5, $6 reads/s)" $? \
+		"$(grep -E "^$1 " "$OUT/cmp-contention.out" | head -3 | tr '\n' '|')"
+done

@@ -135,7 +135,7 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 		if (!hw)
 			fprintf(o, "%-10s %-10s     (no bare-metal contention record of %s in these logs)\n", row->clocksource,
 				counter ? counter : "-", counter ? counter : "this clocksource");
-		else if (s->n > 1 || nruns > 2)
+		else if (nruns > 2)
 			fprintf(o, "%-10s %-10s     (%s vs %s)\n", "", "", row->run->name, hw_run->name);
 	}
 }
