@@ -73,6 +73,14 @@ $(BUILD)/host/libtools.a: $(TOOLS_HOST_OBJ)
 $(BUILD)/tickprobe: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
 	$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
+# The same command linked -static, for the initramfs of `tickprobe qemu
+# --linux` (the guest has no C library).  Debian's libsqlite3-dev and
+# zlib1g-dev ship the static libraries; --no-warnings hides the linker's note
+# that SQLite's dlopen (unused here) would want the host's glibc at run time.
+all: $(BUILD)/tickprobe-static
+$(BUILD)/tickprobe-static: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -static -Wl,--no-warnings -o $@ $^ $(HOST_LDLIBS)
+
 # Compiled and linked in one step; -MMD -MP writes the headers each test
 # includes (tests/unit/sim_counter.h, probe/*.h) to $@.d, so editing one
 # rebuilds the tests that use it.
@@ -171,7 +179,7 @@ install: $(BUILD)/tickprobe
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
 	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
 	install -m 644 image/presets.cfg $(DESTDIR)$(PREFIX)/share/tickprobe/
-	for f in tickprobe.img tickprobe.elf32; do \
+	for f in tickprobe.img tickprobe.elf32 tickprobe-static; do \
 		if [ -f $(BUILD)/$$f ]; then install -m 644 $(BUILD)/$$f $(DESTDIR)$(PREFIX)/share/tickprobe/; fi; \
 	done
 

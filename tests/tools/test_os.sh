@@ -141,6 +141,45 @@ EOF
 		echo "SKIP: prlimit missing: no RLIMIT_FSIZE error-path test"
 	fi
 
+	# The original withdrawn during the run: tsc-early, replaced by tsc once
+	# the kernel has calibrated it (seen on Debian's kernel under TCG).  The
+	# fake tree's available list is rewritten after the first switch, as
+	# the kernel rewrites it; the run (not --quick: about a second per
+	# clocksource) is still measuring then.  The system must be left as the
+	# kernel would have it (tsc), said once, with exit 0.
+	fake early "tsc-early hpet acpi_pm" tsc-early
+	python3 -c 'import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])' "$TP" os --switch --sysfs-root "$T/early" -o "$T/early.log" 2>"$T/early.err" &
+	PID=$!
+	i=0
+	while [ "$(current early)" = tsc-early ] && [ $i -lt 3000 ]; do
+		sleep 0.01
+		i=$((i + 1))
+	done
+	printf '%s\n' "tsc hpet acpi_pm" >"$T/early/$CSDIR/available_clocksource"
+	wait $PID
+	rc=$?
+	ok "tsc-early withdrawn mid-run: exit 0" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(tail -2 "$T/early.err" | tr '\n' ' ')"
+	ok "tsc-early withdrawn mid-run: the kernel's successor tsc is left in use" $([ "$(current early)" = tsc ]; echo $?) \
+		"current_clocksource reads '$(current early)'"
+	n=$(grep -c "can no longer be selected" "$T/early.err")
+	ok "tsc-early withdrawn mid-run: said once, no restore failure" \
+		$([ "$n" -eq 1 ] && ! grep -q "could not restore" "$T/early.err"; echo $?) "said $n times: $(grep -i restore "$T/early.err" | tr '\n' '|')"
+	r=$(python3 - "$T/early.log" <<'EOF2'
+import json, sys
+recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+rest = [r for r in recs if r['type'] == 'restore']
+end = recs[-1]
+tsc = [r for r in recs if r.get('name') == 'clock_gettime(MONOTONIC)@tsc']
+ok = (len(rest) == 1 and rest[0]['clocksource'] == 'tsc-early' and rest[0]['ok'] is True and rest[0]['now'] == 'tsc'
+      and rest[0]['measured_later'] == ['tsc'] and len(tsc) == 1 and end['type'] == 'end' and end['status'] != 'failed')
+print('ok' if ok else 'restore %s, tsc timers %d, end %s' % (rest, len(tsc), end.get('status')))
+EOF2
+)
+	ok "tsc-early withdrawn mid-run: restore record (now tsc) and tsc measured once it appeared" \
+		$([ "$r" = ok ]; echo $?) "$r"
+
 	# Refusals before anything is switched.
 	fake refuse "tsc hpet" tsc
 	"$TP" os --switch --clocksource nosuch --sysfs-root "$T/refuse" -o "$T/refuse.log" 2>"$T/refuse.err"

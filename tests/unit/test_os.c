@@ -189,6 +189,112 @@ static void test_switch(void)
 	os_cs_guard_disarm();
 }
 
+/* Rewrites a fake tree's available_clocksource, as the kernel does when it
+ * registers tsc and withdraws tsc-early. */
+static void set_available(const struct os_clocksources *cs, const char *text)
+{
+	char path[OS_CS_PATH + 32];
+	FILE *f;
+
+	snprintf(path, sizeof path, "%s/available_clocksource", cs->dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The original can no longer be selected: tsc-early, withdrawn during the
+ * run.  The restore leaves the system as the kernel would have it (tsc),
+ * not a name the kernel no longer has. */
+static void test_withdrawn(void)
+{
+	static struct os_clocksources cs;
+	char root[300], text[64], err[OS_CS_PATH + 256];
+	int rc;
+
+	tree("early", "tsc-early hpet acpi_pm\n", "tsc-early\n", root, sizeof root);
+	os_cs_discover(root, &cs);
+	os_cs_guard_arm(&cs, -1);
+	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
+	check(rc == 0, "withdrawn: switched from tsc-early to hpet ('%s')", rc ? err : "");
+	set_available(&cs, "tsc hpet acpi_pm\n");
+	rc = os_cs_restore(err, sizeof err);
+	file_text(&cs, text, sizeof text);
+	check(rc == 0 && !strcmp(text, "tsc\n"), "withdrawn: tsc-early gone, restore leaves tsc (rc %d, '%s')", rc,
+	      vis(text));
+	check(!strcmp(os_cs_restored_instead(), "tsc") && !os_cs_switched(),
+	      "withdrawn: the restore says the kernel's choice is tsc ('%s')", os_cs_restored_instead());
+	os_cs_guard_disarm();
+
+	/* Still available: the original, and nothing said about a choice. */
+	tree("kept", "tsc-early hpet\n", "tsc-early\n", root, sizeof root);
+	os_cs_discover(root, &cs);
+	os_cs_guard_arm(&cs, -1);
+	os_cs_switch(&cs, "hpet", err, sizeof err);
+	rc = os_cs_restore(err, sizeof err);
+	file_text(&cs, text, sizeof text);
+	check(rc == 0 && !strcmp(text, "tsc-early\n") && !os_cs_restored_instead()[0],
+	      "withdrawn: tsc-early still listed is restored itself ('%s', instead '%s')", vis(text),
+	      os_cs_restored_instead());
+	os_cs_guard_disarm();
+
+	/* Gone with no known successor: a failure that says what to do, and
+	 * the original written back. */
+	tree("gone", "acpi_pm hpet\n", "acpi_pm\n", root, sizeof root);
+	os_cs_discover(root, &cs);
+	os_cs_guard_arm(&cs, -1);
+	os_cs_switch(&cs, "hpet", err, sizeof err);
+	set_available(&cs, "hpet tsc\n");
+	rc = os_cs_restore(err, sizeof err);
+	file_text(&cs, text, sizeof text);
+	check(rc == -1 && strstr(err, "by hand") && !strcmp(text, "acpi_pm\n") && os_cs_switched(),
+	      "withdrawn: no successor: the restore fails and says so ('%s', file '%s')", err, vis(text));
+	/* Said once: disarm does not say it again, nor try again. */
+	fflush(stdout);
+	{
+		int fds[2], saved = dup(2);
+		char said[512] = "";
+		ssize_t got;
+		if (pipe(fds) == 0) {
+			dup2(fds[1], 2);
+			os_cs_guard_disarm();
+			fflush(stderr);
+			dup2(saved, 2);
+			close(fds[1]);
+			got = read(fds[0], said, sizeof said - 1);
+			said[got > 0 ? got : 0] = 0;
+			close(fds[0]);
+			check(!strstr(said, "could not restore"), "withdrawn: disarm after a reported failure says nothing ('%s')",
+			      vis(said));
+		}
+		close(saved);
+	}
+
+	/* The signal path: tsc-early withdrawn, then SIGTERM. */
+	tree("early-signal", "tsc-early hpet\n", "tsc-early\n", root, sizeof root);
+	os_cs_discover(root, &cs);
+	fflush(stdout);
+	{
+		int status = 0;
+		pid_t pid = fork();
+		if (pid == 0) {
+			int devnull = open("/dev/null", O_WRONLY);
+			dup2(devnull, 2);
+			os_cs_guard_arm(&cs, -1);
+			if (os_cs_switch(&cs, "hpet", err, sizeof err) != 0)
+				_exit(3);
+			set_available(&cs, "tsc hpet\n");
+			raise(SIGTERM);
+			_exit(4);
+		}
+		waitpid(pid, &status, 0);
+		file_text(&cs, text, sizeof text);
+		check(WIFSIGNALED(status) && !strcmp(text, "tsc\n"),
+		      "withdrawn: SIGTERM after tsc-early went leaves tsc (status 0x%x, '%s')", status, vis(text));
+	}
+}
+
 /* The signal path: a child switches, then is hit by SIGTERM. */
 static void test_signal(void)
 {
@@ -230,6 +336,7 @@ int main(void)
 	test_discover();
 	test_switch();
 	test_signal();
+	test_withdrawn();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
 	if (system(cmd) != 0)
 		check(0, "cleanup of %s", base);

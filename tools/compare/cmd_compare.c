@@ -5,7 +5,9 @@
  * t on the rounds: a round is one independent repetition, the reads inside it
  * are not).  Then a summary table counter x log, and, when an OS-side log
  * (boot "linux") is among them, what the kernel's clock call adds on top of
- * the bare hardware read of the same counter. */
+ * the bare hardware read of the same counter, split three ways per
+ * clocksource (hardware, user space, kernel: tools/compare/split.h), the
+ * contention curves, and the seeds' figures (tools/compare/seeds.h). */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,6 +15,8 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/lineup.h"
+#include "tools/compare/seeds.h"
+#include "tools/compare/split.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/stat/ministat_print.h"
@@ -196,6 +200,28 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 	lineup_free(&lu);
 }
 
+/* Per clocksource: hardware, user space and kernel; the contention curves;
+ * the seeds' figures.  Before the kernel-path table, which stays the last
+ * thing printed (scripts read it to the end). */
+static void os_figures(const struct lrun *const *logs, size_t nlogs, const char *metric, int ci, double conf)
+{
+	struct seeds s;
+	struct lineup lu;
+
+	if (lineup_build(logs, nlogs, metric, ci, &lu) == 0) {
+		split_print(stdout, &lu, metric, conf);
+		lineup_free(&lu);
+	}
+
+	if (seeds_build(logs, nlogs, &s)) {
+		fprintf(stderr, "tickprobe compare: out of memory gathering the per-clocksource figures\n");
+		return;
+	}
+	contention_print(stdout, logs, nlogs, &s);
+	seeds_print(stdout, &s, conf);
+	seeds_free(&s);
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static char keys[MAX_KEYS][128];
@@ -333,6 +359,7 @@ int cmd_compare(int argc, char **argv)
 	}
 	if (cells && nkeys)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
+	os_figures(logs, nlogs, metric, ci, conf);
 	os_overhead(logs, nlogs, metric, ci, conf);
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)

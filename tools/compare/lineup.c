@@ -7,11 +7,14 @@
 
 /* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
  * the PM timer once on a sound chipset, as the probe's "acpi-fast" does
- * ("acpi-safe" reads until two agree).  Extend here for more clocksources. */
+ * ("acpi-safe" reads until two agree).  "tsc-early" is the TSC before the
+ * kernel's refined calibration: the same rdtsc.  Extend here for more
+ * clocksources. */
 static const struct {
 	const char *clocksource, *counter;
 } os_map[] = {
 	{ "tsc", "tsc" },
+	{ "tsc-early", "tsc" },
 	{ "hpet", "hpet" },
 	{ "acpi_pm", "acpi-fast" },
 };
@@ -34,8 +37,10 @@ size_t lineup_runs(const struct logfile *files, size_t nfiles, const struct lrun
 	return n;
 }
 
-static const char *counter_of(const char *clocksource)
+const char *lineup_counter(const char *clocksource)
 {
+	if (!clocksource)
+		return NULL;
 	for (size_t m = 0; m < sizeof os_map / sizeof os_map[0]; m++)
 		if (!strcmp(clocksource, os_map[m].clocksource))
 			return os_map[m].counter;
@@ -78,6 +83,29 @@ static void measure(struct lineup_row *row, const struct lr_node *hw, const char
 	free(h);
 }
 
+/* The OS log's own raw read of the counter (clocksource null), beside the call. */
+static void user_read(struct lineup_row *row, const struct lr_node *raw, const char *metric, const struct stats *so,
+		      int conf_index)
+{
+	double *u = NULL;
+	struct stats su;
+	struct stats_diff d;
+
+	if (!raw || lr_str(lr_get(raw, "clocksource")))
+		return;
+	row->user_n = timer_rounds(raw, metric, &u);
+	if (row->user_n >= 2 && row->os_n >= 2) {
+		stats_compute(u, row->user_n, &su);
+		stats_compare(&su, so, conf_index, &d);
+		row->user_tested = 1;
+		row->user_p50 = su.median;
+		row->user_diff = d.diff;
+		row->user_err = d.err;
+		row->user_significant = d.significant;
+	}
+	free(u);
+}
+
 int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metric, int conf_index,
 		 struct lineup *out)
 {
@@ -90,7 +118,7 @@ int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metri
 		if (!lineup_is_os(runs[j]))
 			continue;
 		for (size_t i = 0; (t = lrun_timer_at(runs[j], i)); i++) {
-			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? counter_of(cs) : NULL;
+			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? lineup_counter(cs) : NULL;
 			double *o = NULL;
 			struct stats so = { 0 };
 			struct lineup_row row;
@@ -107,6 +135,7 @@ int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metri
 			row.os_n = timer_rounds(t, metric, &o);
 			if (row.os_n >= 2)
 				stats_compute(o, row.os_n, &so); /* sorts o; it is not used after */
+			user_read(&row, lrun_timer(runs[j], counter), metric, &so, conf_index);
 			for (size_t h = 0; h < nruns && !fail; h++) {
 				const struct lr_node *hw = lineup_is_os(runs[h]) ? NULL : lrun_timer(runs[h], counter);
 				struct lineup_row r = row;

@@ -13,6 +13,10 @@
 #include <stddef.h>
 #include "tools/log/logset.h"
 
+/* The hardware counter a Linux clocksource reads ("acpi_pm" -> "acpi-fast",
+ * "tsc-early" -> "tsc"), or NULL when the probe has none (kvm-clock). */
+const char *lineup_counter(const char *clocksource);
+
 /* A run from `tickprobe os` (begin.boot is "linux"). */
 int lineup_is_os(const struct lrun *r);
 
@@ -32,6 +36,13 @@ struct lineup_row {
 	double os_p50, hw_p50;    /* medians of the per-round values, ns */
 	double diff, err;         /* mean OS minus mean hardware, and its confidence half-width */
 	int significant;          /* |diff| > err */
+	/* The same counter read from user space, in the OS log (its raw
+	 * timer: `tsc` always, `hpet` and `acpi-fast` with --raw-io). */
+	size_t user_n;            /* its per-round values; 0: not in the log */
+	int user_tested;          /* user_n and os_n both 2 or more: the three below are set */
+	double user_p50;          /* median of its per-round values, ns */
+	double user_diff, user_err; /* mean OS call minus mean user-space read, and the half-width */
+	int user_significant;
 };
 
 struct lineup {

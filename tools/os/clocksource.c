@@ -13,7 +13,9 @@
 /* The guard's state lives in static storage so the signal handler can use it
  * without calling anything that is not async-signal-safe. */
 static volatile sig_atomic_t g_armed, g_switched;
+static int g_reported; /* a failed restore was already said: disarm does not say it again */
 static char g_path[OS_CS_PATH + 32];  /* …/current_clocksource */
+static char g_avail[OS_CS_PATH + 32]; /* …/available_clocksource */
 static char g_orig[OS_CS_NAME + 1];   /* the original name plus '\n' */
 static size_t g_orig_len;
 static int g_log_fd = -1;
@@ -162,31 +164,142 @@ static void put(int fd, const char *s)
 	}
 }
 
-/* Write the original back and read it again: only open/read/write/close. */
-static bool restore_raw(void)
+/* A clocksource the kernel withdraws once a better one of the same counter
+ * is ready: tsc-early (registered at boot from a quick calibration) gives
+ * way to tsc after the refined calibration (arch/x86/kernel/tsc.c), and
+ * cannot be selected again.  Used when the kernel itself does not say what
+ * it would choose (a fake tree, where current_clocksource is a plain file). */
+static const char *const g_successor[][2] = { { "tsc-early", "tsc" } };
+
+/* The restore's outcome, for the messages after it. */
+static char g_instead[OS_CS_NAME]; /* the kernel's choice, when not the original */
+
+static bool write_line(const char *line, size_t n)
 {
-	char back[OS_CS_NAME + 8];
-	ssize_t w, r;
+	ssize_t w;
 	int fd = open(g_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
-	w = write(fd, g_orig, g_orig_len);
+	w = write(fd, line, n);
 	close(fd);
-	if (w != (ssize_t)g_orig_len)
-		return false;
-	fd = open(g_path, O_RDONLY | O_CLOEXEC);
+	return w == (ssize_t)n;
+}
+
+/* The first word of a small file into out (NUL-terminated); its length. */
+static size_t read_word(const char *path, char *out, size_t cap)
+{
+	char buf[256];
+	size_t i = 0, n = 0;
+	ssize_t r;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	out[0] = 0;
 	if (fd < 0)
-		return false;
-	r = read(fd, back, sizeof back);
+		return 0;
+	r = read(fd, buf, sizeof buf);
 	close(fd);
-	/* The kernel shows "name\n"; a fake file shows what was written. */
-	if (r < (ssize_t)g_orig_len - 1)
-		return false;
-	for (size_t i = 0; i + 1 < g_orig_len; i++)
-		if (back[i] != g_orig[i])
+	if (r <= 0)
+		return 0;
+	while (i < (size_t)r && is_space(buf[i]))
+		i++;
+	while (i < (size_t)r && !is_space(buf[i]) && n + 1 < cap)
+		out[n++] = buf[i++];
+	out[n] = 0;
+	return n;
+}
+
+static bool same(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (a[i] != b[i])
 			return false;
-	return r == (ssize_t)g_orig_len - 1 || back[g_orig_len - 1] == '\n' || back[g_orig_len - 1] == ' ';
+	return true;
+}
+
+/* Whether name (len bytes) is in available_clocksource now: 1 yes, 0 no,
+ * -1 the list cannot be read. */
+static int listed_now(const char *name, size_t len)
+{
+	char buf[1024];
+	ssize_t r;
+	size_t i = 0;
+	int fd = open(g_avail, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	r = read(fd, buf, sizeof buf);
+	close(fd);
+	if (r < 0)
+		return -1;
+	while (i < (size_t)r) {
+		size_t s;
+		while (i < (size_t)r && is_space(buf[i]))
+			i++;
+		s = i;
+		while (i < (size_t)r && !is_space(buf[i]))
+			i++;
+		if (i - s == len && same(buf + s, name, len))
+			return 1;
+	}
+	return 0;
+}
+
+/* Writes name and reads it back: the kernel shows "name\n", a fake file
+ * what was written. */
+static bool select_name(const char *name, size_t len)
+{
+	char line[OS_CS_NAME + 1], back[OS_CS_NAME + 8];
+
+	if (len >= OS_CS_NAME)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		line[i] = name[i];
+	line[len] = '\n';
+	if (!write_line(line, len + 1))
+		return false;
+	return read_word(g_path, back, sizeof back) == len && same(back, name, len);
+}
+
+/* Puts the system back as the kernel would have it without this run; only
+ * open/read/write/close, so the signal handler can call it.
+ *  - The original, when it can still be selected: written and read back.
+ *  - Otherwise (the kernel withdrew it, or will not take it) the override
+ *    is cleared: a write of "\n" makes sysfs_get_uname() store an empty
+ *    override_name and clocksource_select() pick the best clocksource
+ *    (kernel/time/clocksource.c); what it picked is read back and must be
+ *    listed.  g_instead gets its name.
+ *  - Where that read-back says nothing usable (a fake tree), the original's
+ *    successor (tsc-early -> tsc), when listed, is written and read back. */
+static bool restore_raw(void)
+{
+	size_t n = g_orig_len - 1;
+	char back[OS_CS_NAME + 8];
+	size_t len;
+	int listed = listed_now(g_orig, n);
+
+	g_instead[0] = 0;
+	if (listed != 0 && select_name(g_orig, n))
+		return true;
+	if (write_line("\n", 1) && (len = read_word(g_path, back, sizeof back)) > 0 && len < OS_CS_NAME &&
+	    listed_now(back, len) != 0) {
+		for (size_t i = 0; i <= len; i++)
+			g_instead[i] = back[i];
+		return true;
+	}
+	for (size_t k = 0; k < sizeof g_successor / sizeof g_successor[0]; k++) {
+		const char *from = g_successor[k][0], *to = g_successor[k][1];
+		if (slen(from) != n || !same(from, g_orig, n) || listed_now(to, slen(to)) != 1)
+			continue;
+		if (select_name(to, slen(to))) {
+			for (size_t i = 0; i <= slen(to); i++)
+				g_instead[i] = to[i];
+			return true;
+		}
+	}
+	/* Nothing took: leave the original written, as the old code did. */
+	write_line(g_orig, g_orig_len);
+	return false;
 }
 
 static const char *sig_name(int sig)
@@ -230,7 +343,12 @@ static void on_signal(int sig)
 		say("tickprobe os: interrupted by ", sig_name(sig), "; no clocksource was changed\n", NULL, NULL);
 	else if (restore_raw()) {
 		g_switched = 0;
-		say("tickprobe os: interrupted by ", sig_name(sig), "; clocksource restored to '", name, "'\n");
+		if (g_instead[0]) {
+			say("tickprobe os: interrupted by ", sig_name(sig), "; clocksource '", name,
+			    "' can no longer be selected: ");
+			say("the kernel's own choice '", g_instead, "' restored\n", NULL, NULL);
+		} else
+			say("tickprobe os: interrupted by ", sig_name(sig), "; clocksource restored to '", name, "'\n");
 	} else
 		say("tickprobe os: interrupted by ", sig_name(sig), "; FAILED to restore clocksource '", name,
 		    "': write it to current_clocksource by hand\n");
@@ -245,12 +363,15 @@ void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd)
 	if (n > OS_CS_NAME - 1)
 		n = OS_CS_NAME - 1;
 	snprintf(g_path, sizeof g_path, "%s/current_clocksource", cs->dir);
+	snprintf(g_avail, sizeof g_avail, "%s/available_clocksource", cs->dir);
 	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): a line for write(), not a string */
 	memcpy(g_orig, cs->current, n);
 	g_orig[n] = '\n';
 	g_orig_len = n + 1;
 	g_log_fd = log_fd;
 	g_switched = 0;
+	g_reported = 0;
+	g_instead[0] = 0;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -324,6 +445,11 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 	return 0;
 }
 
+const char *os_cs_restored_instead(void)
+{
+	return g_instead;
+}
+
 int os_cs_restore(char *err, size_t errcap)
 {
 	if (!g_switched)
@@ -332,20 +458,33 @@ int os_cs_restore(char *err, size_t errcap)
 		g_switched = 0;
 		return 0;
 	}
-	snprintf(err, errcap, "could not restore clocksource '%.*s' in %s", (int)(g_orig_len - 1), g_orig, g_path);
+	snprintf(err, errcap, "could not restore clocksource '%.*s' in %s, nor let the kernel choose one: "
+		 "write a name from available_clocksource to it by hand", (int)(g_orig_len - 1), g_orig, g_path);
+	g_reported = 1;
 	return -1;
 }
 
 void os_cs_guard_disarm(void)
 {
-	char err[OS_CS_PATH + 128];
+	char err[OS_CS_PATH + 256];
 	size_t i;
 
 	if (!g_armed)
 		return;
-	if (os_cs_restore(err, sizeof err) < 0)
+	if (g_switched && !g_reported && os_cs_restore(err, sizeof err) < 0)
 		fprintf(stderr, "tickprobe os: %s\n", err);
 	for (i = 0; i < NSIGS; i++)
 		sigaction(g_sigs[i], &g_old[i], NULL);
 	g_armed = 0;
+}
+
+int os_cs_refresh(struct os_clocksources *cs)
+{
+	char path[OS_CS_PATH + 32], buf[1024];
+
+	snprintf(path, sizeof path, "%s/available_clocksource", cs->dir);
+	if (read_small(path, buf, sizeof buf) < 0)
+		return -1;
+	cs->n = os_cs_parse_list(buf, cs->available, OS_CS_MAX, &cs->dropped);
+	return 0;
 }

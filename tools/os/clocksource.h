@@ -58,14 +58,27 @@ void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd);
  * armed first (the switch is refused otherwise). */
 int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, size_t errcap);
 
-/* Put the original back if a switch happened; verify it.  0 when nothing was
- * needed or the restore took, -1 otherwise (err says why). */
+/* Put the system back as the kernel would have it: the original if a
+ * switch happened, verified; when the original can no longer be selected
+ * (the kernel replaced tsc-early with tsc), the kernel's own choice, made
+ * by clearing the override (a write of "\n") and read back, or on a fake
+ * tree the original's known successor.  0 when nothing was needed or the
+ * restore took, -1 otherwise (err says why, and what to do). */
 int os_cs_restore(char *err, size_t errcap);
+
+/* After a restore that took: the clocksource in use when it is not the
+ * original (the kernel's choice), else "". */
+const char *os_cs_restored_instead(void);
+
+/* Re-read available_clocksource into cs (a clocksource may have come or
+ * gone since discovery: tsc replaces tsc-early).  0, or -1 when unreadable. */
+int os_cs_refresh(struct os_clocksources *cs);
 
 /* True after a switch until a successful restore. */
 bool os_cs_switched(void);
 
-/* Restore (if needed) and put the default signal actions back. */
+/* Restore (if needed and not already tried and reported) and put the
+ * default signal actions back. */
 void os_cs_guard_disarm(void);
 
 #endif

@@ -27,9 +27,11 @@
 #include "tools/os/raw.h"
 #include "tools/os/record.h"
 #include "tools/os/run.h"
+#include "tools/os/threads.h"
 
 struct opts {
 	struct os_params p;
+	struct os_cpus cpus;   /* allowed before this process pins itself */
 	bool do_switch, raw_io, quick;
 	const char *only;      /* --clocksource */
 	const char *root;      /* --sysfs-root */
@@ -57,7 +59,7 @@ static void sink(void *ctx, const char *s, size_t n)
 }
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT };
+       OPT_SYSFS_ROOT, OPT_THREADS };
 
 static const struct option os_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
@@ -67,6 +69,7 @@ static const struct option os_options[] = {
 	{ "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
 	{ "raw-io", no_argument, NULL, OPT_RAW_IO },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	ARGS_OPTIONS_END
 };
 
@@ -84,6 +87,8 @@ static const struct args_spec os_spec = {
 		"                     the original is always put back, also on SIGINT/SIGTERM\n"
 		"  --clocksource NAME with --switch: measure only NAME\n"
 		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
+		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
+		"                     CPUs call it at once (contention), per clocksource\n"
 		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
 		"  --help             this text\n\n"
 		"Without --switch only the current clocksource is measured and nothing is changed.\n",
@@ -97,7 +102,7 @@ static const struct args_spec os_spec = {
  * or a usage error said). */
 static int parse(int argc, char **argv, struct opts *o)
 {
-	long rounds = -1, samples = -1;
+	long rounds = -1, samples = -1, threads = 0;
 	struct args args, *a = &args;
 	int c;
 
@@ -112,7 +117,8 @@ static int parse(int argc, char **argv, struct opts *o)
 		else if (c == OPT_QUICK)
 			o->quick = true;
 		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
-			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)))
+			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)) ||
+			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)))
 			return EXIT_USAGE;
 		else if (c == OPT_CLOCKSOURCE)
 			o->only = a->value;
@@ -135,6 +141,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->p.ctx_trips = o->quick ? 200 : 1000;
 	o->cal_ms = o->quick ? 50 : 150;
 	o->freq_ms = o->quick ? 10 : 50;
+	o->p.threads = (int)threads;
 	if (rounds > 0)
 		o->p.rounds = (int)rounds;
 	if (samples > 0)
@@ -210,31 +217,10 @@ static void write_begin(struct log *l, int argc, char **argv, const struct opts 
 	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
 	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
 	json_i64(j, "cpu", cpu);
+	json_u64(j, "threads", (uint64_t)o->p.threads);
 	json_object_end(j);
 	json_array_begin(j, "option_problems");
 	json_array_end(j);
-	log_end(l);
-}
-
-static void write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
-{
-	struct json *j = log_begin(l, "tsc");
-
-	json_fixed(j, "hz", c->hz, 0);
-	json_str(j, "source", "clock_monotonic_raw");
-	json_object_begin(j, "sources");
-	json_fixed(j, "clock_monotonic_raw", c->hz, 0);
-	if (c->cpuid15_hz > 0)
-		json_fixed(j, "cpuid15", c->cpuid15_hz, 0);
-	if (c->cpuid16_hz > 0)
-		json_fixed(j, "cpuid16", c->cpuid16_hz, 0);
-	if (c->hypervisor_hz > 0)
-		json_fixed(j, "hypervisor", c->hypervisor_hz, 0);
-	json_object_end(j);
-	json_fixed(j, "error_ppm", c->err_ppm, 2);
-	json_fixed(j, "interval_s", c->interval_s, 3);
-	json_u64(j, "window_ms", (uint64_t)(c->interval_s * 1e3 + 0.5));
-	json_bool(j, "invariant", invariant);
 	log_end(l);
 }
 
@@ -245,19 +231,60 @@ static double now_s(void)
 	return (double)t.tv_sec + t.tv_nsec / 1e9;
 }
 
-/* Says why the run stopped, puts the clocksource back, returns 1. */
-static int fail(const char *what)
+/* The restore's outcome in words, once. */
+static void say_restored(const char *original)
 {
-	char err[OS_CS_PATH + 128];
+	const char *instead = os_cs_restored_instead();
+
+	if (instead[0])
+		fprintf(stderr, "tickprobe os: clocksource '%s' can no longer be selected (the kernel replaced it during "
+				"the run); the kernel's own choice '%s' is in use, as it would be without this run\n",
+			original, instead);
+	else
+		fprintf(stderr, "tickprobe os: clocksource %s restored\n", original);
+}
+
+/* Says why the run stopped, puts the clocksource back, returns 1. */
+static int fail(const char *what, const char *original)
+{
+	char err[OS_CS_PATH + 256];
 	bool was = os_cs_switched();
 
 	fprintf(stderr, "tickprobe os: %s\n", what);
 	if (os_cs_restore(err, sizeof err) < 0)
 		fprintf(stderr, "tickprobe os: %s\n", err);
+	else if (was && os_cs_restored_instead()[0])
+		say_restored(original);
 	else if (was)
 		fprintf(stderr, "tickprobe os: clocksource restored\n");
 	os_cs_guard_disarm();
 	return EXIT_USAGE;
+}
+
+/* One clocksource: switched to (with --switch), then measured.  -1 when
+ * out of memory. */
+static int measure_one(struct log *l, const struct opts *o, struct os_clocksources *cs, const char *name,
+		       uint64_t subtract, double hz, int cpu, int *unhealthy)
+{
+	char err[OS_CS_PATH + 128], cur[OS_CS_NAME];
+	const char *skip = NULL;
+
+	if (o->do_switch && (os_cs_read_current(cs, cur, sizeof cur) < 0 || strcmp(cur, name))) {
+		os_cs_refresh(cs); /* it may have gone since: tsc-early once tsc is calibrated */
+		if (!listed(cs, name)) {
+			snprintf(err, sizeof err, "'%s' is no longer an available clocksource: the kernel withdrew it "
+				 "during the run", name);
+			skip = err;
+		} else if (os_cs_switch(cs, name, err, sizeof err) < 0)
+			skip = err;
+		else {
+			struct timespec settle = { 0, 20000000 }; /* 20 ms for the timekeeping switch */
+			nanosleep(&settle, NULL);
+		}
+		if (skip)
+			fprintf(stderr, "tickprobe os: %s\n", skip);
+	}
+	return os_measure_clocksource(l, &o->p, name, skip, subtract, hz, cpu, unhealthy);
 }
 
 int cmd_os(int argc, char **argv)
@@ -272,7 +299,7 @@ int cmd_os(int argc, char **argv)
 	struct os_dist *ovh;
 	struct opts o;
 	char msg[OS_CS_PATH + 256];
-	int ntodo = 0, cpu, nraw, unhealthy = 0, rc;
+	int ntodo = 0, cpu, nraw, unhealthy = 0, rc, later[OS_CS_MAX], nlater = 0;
 	uint64_t subtract;
 	double t_start = now_s();
 
@@ -338,6 +365,8 @@ int cmd_os(int argc, char **argv)
 
 	os_machine_read(&m);
 	os_have_rdtscp = m.rdtscp;
+	os_cpus_allowed(&o.cpus);
+	o.p.cpus = &o.cpus;
 	cpu = os_pin_self();
 	log_init(&lg, sink, NULL);
 
@@ -356,11 +385,11 @@ int cmd_os(int argc, char **argv)
 	os_write_machine(&lg, &m);
 	os_tsc_calibrate(&cal, o.cal_ms);
 	if (cal.hz <= 0)
-		return fail("could not calibrate the TSC against CLOCK_MONOTONIC_RAW");
-	write_tsc(&lg, &cal, m.invariant_tsc);
+		return fail("could not calibrate the TSC against CLOCK_MONOTONIC_RAW", cs.current);
+	os_write_tsc(&lg, &cal, m.invariant_tsc);
 	ovh = os_dist_new();
 	if (!ovh)
-		return fail("out of memory");
+		return fail("out of memory", cs.current);
 	subtract = os_overhead(ovh, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, cal.hz);
 	os_write_overhead(&lg, os_bracket_name(), ovh, subtract, cal.hz);
 	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "
@@ -388,35 +417,53 @@ int cmd_os(int argc, char **argv)
 		goto log_failed;
 
 	for (int i = 0; i < ntodo; i++) {
-		char err[OS_CS_PATH + 128], cur[OS_CS_NAME];
-		const char *skip = NULL;
-		if (o.do_switch && (os_cs_read_current(&cs, cur, sizeof cur) < 0 || strcmp(cur, todo[i]))) {
-			if (os_cs_switch(&cs, todo[i], err, sizeof err) < 0) {
-				skip = err;
-				fprintf(stderr, "tickprobe os: %s\n", err);
-			} else {
-				struct timespec settle = { 0, 20000000 }; /* 20 ms for the timekeeping switch */
-				nanosleep(&settle, NULL);
-			}
-		}
-		if (os_measure_clocksource(&lg, &o.p, todo[i], skip, subtract, cal.hz, cpu, &unhealthy) < 0)
-			return fail("out of memory");
+		if (measure_one(&lg, &o, &cs, todo[i], subtract, cal.hz, cpu, &unhealthy) < 0)
+			return fail("out of memory", cs.current);
 		if (log_errno)
 			goto log_failed;
 	}
+	/* A clocksource that came during the run (tsc, once calibrated, in
+	 * place of tsc-early) is measured too. */
+	if (o.do_switch && !o.only && os_cs_refresh(&cs) == 0)
+		for (int i = 0; i < cs.n && ntodo < OS_CS_MAX; i++) {
+			int k = 0;
+			while (k < ntodo && strcmp(todo[k], cs.available[i]))
+				k++;
+			if (k < ntodo)
+				continue;
+			snprintf(todo[ntodo], OS_CS_NAME, "%s", cs.available[i]);
+			fprintf(stderr, "\ntickprobe os: clocksource %s appeared during the run: measuring it too\n", todo[ntodo]);
+			later[nlater++] = ntodo++;
+			if (measure_one(&lg, &o, &cs, todo[ntodo - 1], subtract, cal.hz, cpu, &unhealthy) < 0)
+				return fail("out of memory", cs.current);
+			if (log_errno)
+				goto log_failed;
+		}
 
 	if (o.do_switch) {
-		char err[OS_CS_PATH + 128];
+		char err[OS_CS_PATH + 256];
 		bool ok = os_cs_restore(err, sizeof err) == 0;
+		const char *instead = os_cs_restored_instead();
 		struct json *j = log_begin(&lg, "restore");
 		json_str(j, "clocksource", cs.current);
 		json_bool(j, "ok", ok);
+		json_str(j, "now", ok ? (instead[0] ? instead : cs.current) : NULL);
+		if (ok && instead[0])
+			json_str(j, "note", "the original can no longer be selected (the kernel replaced it during the run): "
+					    "the override was cleared and the kernel chose");
+		json_array_begin(j, "measured_later");
+		for (int i = 0; i < nlater; i++)
+			json_str(j, NULL, todo[later[i]]);
+		json_array_end(j);
 		log_end(&lg);
 		if (!ok) {
 			log_close(&lg, "failed");
-			return fail(err);
+			fprintf(stderr, "\ntickprobe os: %s\n", err);
+			os_cs_guard_disarm(); /* already said: not again */
+			return EXIT_USAGE;
 		}
-		fprintf(stderr, "\ntickprobe os: clocksource %s restored\n", cs.current);
+		fputc('\n', stderr);
+		say_restored(cs.current);
 	}
 	log_close(&lg, unhealthy ? "ok-absent" : "ok");
 	if (log_errno)
@@ -431,5 +478,5 @@ int cmd_os(int argc, char **argv)
 log_failed:
 	snprintf(msg, sizeof msg, "cannot write the log%s%s: %s", o.out ? " " : "", o.out ? o.out : "",
 		 strerror(log_errno));
-	return fail(msg);
+	return fail(msg, cs.current);
 }

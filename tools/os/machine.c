@@ -119,3 +119,25 @@ void os_write_machine(struct log *l, const struct os_machine *m)
 		json_null(j, "memory_mib");
 	log_end(l);
 }
+
+void os_write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
+{
+	struct json *j = log_begin(l, "tsc");
+
+	json_fixed(j, "hz", c->hz, 0);
+	json_str(j, "source", "clock_monotonic_raw");
+	json_object_begin(j, "sources");
+	json_fixed(j, "clock_monotonic_raw", c->hz, 0);
+	if (c->cpuid15_hz > 0)
+		json_fixed(j, "cpuid15", c->cpuid15_hz, 0);
+	if (c->cpuid16_hz > 0)
+		json_fixed(j, "cpuid16", c->cpuid16_hz, 0);
+	if (c->hypervisor_hz > 0)
+		json_fixed(j, "hypervisor", c->hypervisor_hz, 0);
+	json_object_end(j);
+	json_fixed(j, "error_ppm", c->err_ppm, 2);
+	json_fixed(j, "interval_s", c->interval_s, 3);
+	json_u64(j, "window_ms", (uint64_t)(c->interval_s * 1e3 + 0.5));
+	json_bool(j, "invariant", invariant);
+	log_end(l);
+}

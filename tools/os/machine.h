@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "probe/log.h"
+#include "tools/os/bench.h"
 
 struct os_machine {
 	char vendor[13], brand[49], hypervisor[13]; /* hypervisor "" when none */
@@ -17,5 +18,9 @@ struct os_machine {
 
 void os_machine_read(struct os_machine *m);
 void os_write_machine(struct log *l, const struct os_machine *m);
+
+/* The `tsc` record: the calibration against CLOCK_MONOTONIC_RAW, and what
+ * CPUID says beside it. */
+void os_write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant);
 
 #endif

@@ -68,18 +68,40 @@ static long read_file(const char *path, uint8_t *buf, size_t cap)
 	return (long)got;
 }
 
+/* One (TSC, counter) pair: the tightest of 9 bracketed reads, the TSC taken
+ * at the bracket's middle.  A read the machine interrupted (an SMI, or
+ * under TCG the host preempting the vCPU: a millisecond is seen on a loaded
+ * host) has a wide bracket and is not the one kept. */
+static void pair(uint32_t (*read)(void), double *tsc, uint32_t *v)
+{
+	uint64_t best = UINT64_MAX;
+
+	for (int i = 0; i < 9; i++) {
+		uint64_t a = os_tsc_begin();
+		uint32_t x = read();
+		uint64_t b = os_tsc_end();
+		if (b - a < best) {
+			best = b - a;
+			*tsc = (double)a + (double)(b - a) / 2;
+			*v = x;
+		}
+	}
+}
+
 /* Counter ticks per second against the TSC over ms milliseconds; mask is
  * the counter's width (a single wrap is undone). */
 static double measure_hz(uint32_t (*read)(void), uint32_t mask, double tsc_hz, int ms)
 {
-	uint64_t t0 = os_tsc_begin(), t1, want = (uint64_t)(tsc_hz * ms / 1000);
-	uint32_t v0 = read(), v1;
+	uint64_t want = (uint64_t)(tsc_hz * ms / 1000), start;
+	double t0, t1;
+	uint32_t v0, v1;
 
-	do
-		t1 = os_tsc_begin();
-	while (t1 - t0 < want);
-	v1 = read();
-	return (double)((v1 - v0) & mask) * tsc_hz / (double)(t1 - t0);
+	pair(read, &t0, &v0);
+	start = os_tsc_begin();
+	while (os_tsc_begin() - start < want)
+		;
+	pair(read, &t1, &v1);
+	return t1 > t0 ? (double)((v1 - v0) & mask) * tsc_hz / (t1 - t0) : 0;
 }
 
 static uint32_t read_pm(void) { return inl_port(pm_port); }

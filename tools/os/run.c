@@ -120,6 +120,19 @@ int os_measure_clocksource(struct log *l, const struct os_params *p, const char 
 			(*unhealthy)++;
 		}
 	}
+	if (p->threads > 0) {
+		static struct os_contention ct;
+		os_contention_measure(&ct, p->cpus, p->threads, spr, subtract, hz);
+		os_write_contention(l, cs, &ct, hz);
+		fprintf(stderr, "  %u clock_gettime(MONOTONIC) per thread, threads at once:", spr);
+		for (int k = 0; k < ct.nlevels; k++)
+			fprintf(stderr, " %d: p50 %.0f ns, p99 %.0f ns, %.0f calls/s%s", ct.lv[k].n,
+				os_cyc_to_ns((double)ct.lv[k].p50_cyc, hz), os_cyc_to_ns((double)ct.lv[k].p99_cyc, hz),
+				ct.lv[k].reads_per_s, k + 1 < ct.nlevels ? ";" : "");
+		fprintf(stderr, "%s%s\n", ct.why[0] ? " -- " : "", ct.why);
+		if (!ct.ok)
+			(*unhealthy)++;
+	}
 out:
 	for (int i = 0; i < OS_NCALLS; i++)
 		os_dist_free(d[i]);

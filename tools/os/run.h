@@ -7,6 +7,7 @@
 
 #include <stdint.h>
 #include "probe/log.h"
+#include "tools/os/threads.h"
 
 struct os_params {
 	int rounds;
@@ -17,6 +18,8 @@ struct os_params {
 	uint32_t gap_samples;
 	uint32_t vdso_calls;  /* calls of each kind in the seccomp child */
 	uint32_t ctx_batches, ctx_trips; /* per round */
+	int threads;          /* --threads: readers at once, up to this many; 0 none */
+	const struct os_cpus *cpus; /* the CPUs they may use */
 };
 
 /* cs: the clocksource in use (its name tags every record).  skip: when not

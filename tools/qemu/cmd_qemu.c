@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe qemu: boot the probe in QEMU, capture the serial log, and exit
  * with the probe's status.
  *
@@ -7,46 +8,29 @@
  * the ISO for GRUB and in the ESP for the UEFI app) is rewritten in place with
  * tp_preset, tp_options and tp_timeout=0.  --kernel boots the multiboot ELF32
  * through QEMU's -kernel instead (BIOS only, about 0.1 s to the probe).  The
- * files, presets and the copy are in tools/qemu/image.c. */
+ * files, presets and the copy are in tools/qemu/image.c.  --linux boots a
+ * Linux guest first and then the probe on the same machine (linux.c). */
+#define _GNU_SOURCE
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/qemu/image.h"
+#include "tools/qemu/qemu.h"
 #include "probe/exit_status.h"
-
-#define RC_OK 0
-#define RC_OK_ABSENT 10
-#define RC_FAILED 11
-#define RC_OTHER 12
-#define RC_MISSING 2
-
-#define MAX_ARGS 96
-
-struct run {
-	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
-	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
-	int memory, menu_timeout;
-	double timeout;
-	char **extra;
-	int nextra;
-};
 
 enum {
 	OPT_FIRMWARE = ARGS_OPT_FIRST, OPT_MACHINE, OPT_TCG, OPT_KVM, OPT_CPU, OPT_IMAGE, OPT_CDROM, OPT_KERNEL,
 	OPT_PRESET, OPT_OPTIONS, OPT_MENU, OPT_MENU_TIMEOUT, OPT_ICOUNT, OPT_OUTPUT, OPT_TIMEOUT, OPT_MEMORY,
-	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE,
+	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE, OPT_SMP, OPT_LINUX, OPT_KERNEL_CMDLINE,
+	OPT_OS_OPTIONS, OPT_KEEP,
 };
 
 static const struct option qemu_options[] = {
@@ -71,17 +55,23 @@ static const struct option qemu_options[] = {
 	{ "qemu", required_argument, NULL, OPT_QEMU },
 	{ "dry-run", no_argument, NULL, OPT_DRY_RUN },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
+	{ "smp", required_argument, NULL, OPT_SMP },
+	{ "linux", optional_argument, NULL, OPT_LINUX },
+	{ "kernel-cmdline", required_argument, NULL, OPT_KERNEL_CMDLINE },
+	{ "os-options", required_argument, NULL, OPT_OS_OPTIONS },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec qemu_spec = {
 	.name = "qemu",
-	.synopsis = "[options] [-- extra QEMU arguments]",
+	.synopsis = "[options] [--linux [KERNEL]] [-- extra QEMU arguments]",
 	.help = "Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
 		"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
 		"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
 		"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
 		"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
+		"  --smp N               CPUs (default 1)\n"
 		"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
 		"                        program, build/, or PREFIX/share/tickprobe)\n"
 		"  --cdrom               attach the image as a CD rather than a disk\n"
@@ -97,107 +87,32 @@ static const struct args_spec qemu_spec = {
 		"  --display             show QEMU's window (default: -display none)\n"
 		"  --ovmf PATH           OVMF firmware file (default /usr/share/ovmf/OVMF.fd)\n"
 		"  --qemu PATH           QEMU binary (default qemu-system-x86_64)\n"
-		"  -n, --dry-run         print the QEMU command and stop;  -v, --verbose: print it and run\n",
+		"  -n, --dry-run         print the QEMU command and stop;  -v, --verbose: print it and run\n"
+		"\n"
+		"  --linux [KERNEL]      boot a Linux kernel (default: Debian's linux-image-cloud-amd64,\n"
+		"                        from the cache, else fetched with apt-get download and\n"
+		"                        unpacked there; nothing is installed) with an initramfs of\n"
+		"                        busybox-static and tickprobe-static that runs `tickprobe os`;\n"
+		"                        then boot the probe on the same machine (-machine, -cpu,\n"
+		"                        -smp, -m) and print `tickprobe compare` of the two logs\n"
+		"  --kernel-cmdline TEXT more guest kernel parameters, after \"console=ttyS0 panic=-1\"\n"
+		"                        (and tsc=reliable under TCG); init=PROG [-- ARGS] runs PROG\n"
+		"                        in place of the guest's tickprobe os\n"
+		"  --os-options TEXT     the guest's `tickprobe os` options\n"
+		"                        (default \"--switch --raw-io\")\n"
+		"  --keep DIR            write bare.log, os.log and console.log (the guest's ttyS0)\n"
+		"                        into DIR\n",
 	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
 		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
-		 "2 QEMU, firmware or image missing.\n",
+		 "2 QEMU, firmware or image missing.\n"
+		 "With --linux: 0 both logs complete, 2 a log missing or unreadable (no kernel,\n"
+		 "a kernel panic, no log from the guest, a timeout), 3 a log damaged or cut short.\n",
 	.shortopts = "o:nv",
 	.longopts = qemu_options,
 	.passthrough = 1, /* no operands; after "--", QEMU's own arguments */
 };
 
 static const char *const qemu_firmwares[] = { "bios", "uefi", NULL };
-
-/* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
- * KVM) runs guests 100-1000x slower than TCG, traps rdtsc (about 3 us) and
- * OVMF dies on it.  Returns NULL when KVM looks usable, else why not. */
-static const char *kvm_problem(void)
-{
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	int version;
-	if (fd < 0)
-		return errno == ENOENT ? "/dev/kvm does not exist" : "/dev/kvm cannot be opened read-write";
-	version = ioctl(fd, 0xAE00 /* KVM_GET_API_VERSION */, 0);
-	close(fd);
-	if (version != 12)
-		return "/dev/kvm answers with an unknown API version";
-	if (access("/sys/module/kvm_pvm", F_OK) == 0)
-		return "/dev/kvm here is kvm-pvm, a paravirtual nested KVM: guests run 100-1000x slower than "
-		       "under TCG, rdtsc traps (about 3 us a read) and OVMF dies on an emulation failure, so its "
-		       "timings mean nothing; use --tcg";
-	return NULL;
-}
-
-static double now(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static volatile sig_atomic_t interrupted;
-static void on_signal(int sig) { interrupted = sig; }
-
-/* Runs argv with a deadline.  Returns the wait status, or -1 when it had to
- * be killed (timeout or our own SIGINT/SIGTERM), -2 when it could not start. */
-static int run_with_timeout(char **argv, double timeout)
-{
-	pid_t pid;
-	int status = 0, exec_err[2];
-	double deadline = now() + timeout;
-	struct sigaction sa, old_int, old_term;
-
-	if (pipe2(exec_err, O_CLOEXEC) < 0)
-		return -2;
-	pid = fork();
-	if (pid < 0)
-		return -2;
-	if (pid == 0) {
-		int e;
-		close(exec_err[0]);
-		execvp(argv[0], argv);
-		e = errno;
-		if (write(exec_err[1], &e, sizeof e) < 0)
-			_exit(127);
-		_exit(127);
-	}
-	close(exec_err[1]);
-	{
-		int e = 0;
-		ssize_t got = read(exec_err[0], &e, sizeof e);
-		close(exec_err[0]);
-		if (got == (ssize_t)sizeof e) {
-			waitpid(pid, &status, 0);
-			errno = e;
-			return -2;
-		}
-	}
-	memset(&sa, 0, sizeof sa);
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
-			break;
-		if (interrupted || now() > deadline) {
-			int i;
-			kill(pid, SIGTERM);
-			for (i = 0; i < 40 && waitpid(pid, &status, WNOHANG) == 0; i++)
-				usleep(50000);
-			if (i == 40) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-			}
-			status = -1;
-			break;
-		}
-		usleep(20000);
-	}
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	return status;
-}
 
 /* The status of the log's last end record, or "" (cut short, or no log). */
 static void log_summary(const char *path, char *status, size_t cap, long *bytes)
@@ -223,9 +138,21 @@ static void log_summary(const char *path, char *status, size_t cap, long *bytes)
 	fclose(f);
 }
 
+/* --linux takes its KERNEL as --linux=PATH or as the next word: getopt
+ * leaves an optional value's next word alone, so it is taken here when it
+ * is not an option. */
+static const char *linux_operand(struct args *a, const char *v)
+{
+	if (v)
+		return v;
+	if (optind < a->argc && a->argv[optind][0] != '-')
+		return a->argv[optind++];
+	return NULL;
+}
+
 /* -1 to go on and boot, or the exit status to stop with (after --help, or
  * a usage error said). */
-static int parse_args(struct args *a, struct run *r, int argc, char **argv)
+static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 {
 	long whole;
 	int c;
@@ -247,6 +174,10 @@ static int parse_args(struct args *a, struct run *r, int argc, char **argv)
 			if (v)
 				r->kernel = v;
 			break;
+		case OPT_LINUX:
+			r->linux_guest = true;
+			r->linux_kernel = linux_operand(a, v);
+			break;
 		case OPT_FIRMWARE:
 			if (args_choice(a, qemu_firmwares, NULL))
 				return EXIT_USAGE;
@@ -260,15 +191,20 @@ static int parse_args(struct args *a, struct run *r, int argc, char **argv)
 		case OPT_IMAGE: r->image = v; break;
 		case OPT_OVMF: r->ovmf = v; break;
 		case OPT_QEMU: r->qemu = v; break;
+		case OPT_KERNEL_CMDLINE: r->kernel_cmdline = v; break;
+		case OPT_OS_OPTIONS: r->os_options = v; break;
+		case OPT_KEEP: r->keep = v; break;
 		case OPT_TIMEOUT:
 			if (args_double(a, 0, 1e6, &r->timeout))
 				return EXIT_USAGE;
+			r->timeout_given = true;
 			break;
 		case OPT_MEMORY:
 		case OPT_MENU_TIMEOUT:
-			if (args_long(a, c == OPT_MEMORY ? 1 : 0, 1000000, &whole))
+		case OPT_SMP:
+			if (args_long(a, c == OPT_MENU_TIMEOUT ? 0 : 1, c == OPT_SMP ? 288 : 1000000, &whole))
 				return EXIT_USAGE;
-			*(c == OPT_MEMORY ? &r->memory : &r->menu_timeout) = (int)whole;
+			*(c == OPT_MEMORY ? &r->memory : c == OPT_SMP ? &r->smp : &r->menu_timeout) = (int)whole;
 			break;
 		default:
 			break;
@@ -281,60 +217,93 @@ static int parse_args(struct args *a, struct run *r, int argc, char **argv)
 	return -1;
 }
 
+/* The checks every boot shares; -1 to go on, or the exit status. */
+static int check_run(const struct args *a, const struct qemu_run *r)
+{
+	const char *what;
+	size_t ml = r->machine[0] == 'p' ? 2 : 3;
+
+	if ((strncmp(r->machine, "pc", 2) && strncmp(r->machine, "q35", 3)) || (r->machine[ml] && r->machine[ml] != ','))
+		return args_fail(a, "--machine is pc or q35 (with ,options), not %s", r->machine);
+	if (r->use_kernel && !strcmp(r->firmware, "uefi"))
+		return args_fail(a, "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
+	if (r->use_kernel && (r->cdrom || r->menu))
+		return args_fail(a, "--cdrom and --menu are for the image, not --kernel");
+	if (r->nextra > QEMU_MAX_EXTRA)
+		return args_fail(a, "more than %d extra QEMU arguments", QEMU_MAX_EXTRA);
+	if (r->kvm && r->icount)
+		return args_fail(a, "--icount works under TCG only");
+	if (!r->linux_guest && (r->kernel_cmdline || r->os_options || r->keep))
+		return args_fail(a, "--kernel-cmdline, --os-options and --keep go with --linux");
+	if (r->linux_guest && (r->out || r->menu || r->display))
+		return args_fail(a, "--linux writes its logs with --keep DIR; -o, --menu and --display do not go with it");
+	if (r->kvm && (what = qemu_kvm_problem())) {
+		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
+		return QEMU_RC_MISSING;
+	}
+	return -1;
+}
+
+int qemu_machine_args(const struct qemu_run *r, char **qa, char *mem, char *smp)
+{
+	int n = 0;
+
+	qa[n++] = "-machine";
+	qa[n++] = (char *)r->machine;
+	qa[n++] = "-accel";
+	qa[n++] = r->kvm ? "kvm" : "tcg";
+	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
+	 * TCG emulates. */
+	qa[n++] = "-cpu";
+	qa[n++] = (char *)(r->cpu ? r->cpu : r->kvm ? "host" : "max");
+	snprintf(mem, 16, "%d", r->memory);
+	qa[n++] = "-m";
+	qa[n++] = mem;
+	if (r->smp > 0) {
+		snprintf(smp, 16, "%d", r->smp);
+		qa[n++] = "-smp";
+		qa[n++] = smp;
+	}
+	return n;
+}
+
 int cmd_qemu(int argc, char **argv)
 {
-	struct run r = { .firmware = "bios", .machine = "pc", .qemu = "qemu-system-x86_64",
-			 .memory = 256, .timeout = 600 };
-	char *qa[MAX_ARGS + 64];
-	int n = 0, rc, status, i;
-	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX], tmp_img[] = "/tmp/tickprobe-qemu-XXXXXX";
-	char tmp_log[] = "/tmp/tickprobe-serial-XXXXXX", drive[PATH_MAX + 64], chardev[PATH_MAX + 64];
-	char cmdline[1024] = "", popts[512] = "", mem[16], endstatus[32], msg[256];
-	const char *cfg, *what, *log_path;
-	bool have_tmp_img = false, have_tmp_log = false;
-	double t0;
-	long bytes;
+	struct qemu_run r = { .firmware = "bios", .machine = "pc", .qemu = "qemu-system-x86_64",
+			      .memory = 256, .timeout = 600 };
 	struct args a;
+	int rc;
 
 	if ((rc = parse_args(&a, &r, argc, argv)) >= 0)
 		return rc;
-	if (strncmp(r.machine, "pc", 2) && strncmp(r.machine, "q35", 3))
-		return args_fail(&a, "--machine is pc or q35 (with ,options), not %s", r.machine);
-	if (r.machine[r.machine[0] == 'p' ? 2 : 3] && r.machine[r.machine[0] == 'p' ? 2 : 3] != ',')
-		return args_fail(&a, "--machine is pc or q35 (with ,options), not %s", r.machine);
-	if (r.use_kernel && !strcmp(r.firmware, "uefi"))
-		return args_fail(&a, "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
-	if (r.use_kernel && (r.cdrom || r.menu))
-		return args_fail(&a, "--cdrom and --menu are for the image, not --kernel");
-	if (r.nextra > MAX_ARGS)
-		return args_fail(&a, "more than %d extra QEMU arguments", MAX_ARGS);
-	if (r.kvm && r.icount)
-		return args_fail(&a, "--icount works under TCG only");
-	if (r.kvm && (what = kvm_problem())) {
-		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
-		return RC_MISSING;
-	}
+	if ((rc = check_run(&a, &r)) >= 0)
+		return rc;
+	return r.linux_guest ? qemu_linux(&r) : qemu_boot_probe(&r);
+}
+
+int qemu_boot_probe(const struct qemu_run *rp)
+{
+	struct qemu_run r = *rp;
+	char *qa[QEMU_MAX_EXTRA + 64];
+	int n = 0, rc, status, i, stopped;
+	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX], tmp_img[] = "/tmp/tickprobe-qemu-XXXXXX";
+	char tmp_log[] = "/tmp/tickprobe-serial-XXXXXX", drive[PATH_MAX + 64], chardev[PATH_MAX + 64];
+	char cmdline[1024] = "", popts[512] = "", mem[16], smp[16], endstatus[32], msg[256];
+	const char *cfg, *log_path;
+	bool have_tmp_img = false, have_tmp_log = false;
+	double t0;
+	long bytes;
 
 	cfg = qemu_locate("presets.cfg", "image/presets.cfg", cfg_buf, sizeof cfg_buf);
 	if (r.preset && cfg && !qemu_preset_options(cfg, r.preset, popts, sizeof popts))
 		return EXIT_USAGE;
 	if (r.preset && !cfg && r.use_kernel) {
 		fprintf(stderr, "tickprobe qemu: presets.cfg not found; use --options\n");
-		return RC_MISSING;
+		return QEMU_RC_MISSING;
 	}
 
 	qa[n++] = (char *)r.qemu;
-	qa[n++] = "-machine";
-	qa[n++] = (char *)r.machine;
-	qa[n++] = "-accel";
-	qa[n++] = r.kvm ? "kvm" : "tcg";
-	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
-	 * TCG emulates. */
-	qa[n++] = "-cpu";
-	qa[n++] = (char *)(r.cpu ? r.cpu : r.kvm ? "host" : "max");
-	snprintf(mem, sizeof mem, "%d", r.memory);
-	qa[n++] = "-m";
-	qa[n++] = mem;
+	n += qemu_machine_args(&r, qa + n, mem, smp);
 	if (!strcmp(r.firmware, "uefi")) {
 		const char *cands[] = { r.ovmf, getenv("TICKPROBE_OVMF"), "/usr/share/ovmf/OVMF.fd",
 					"/usr/share/OVMF/OVMF.fd", "/usr/share/qemu/OVMF.fd" };
@@ -345,7 +314,7 @@ int cmd_qemu(int argc, char **argv)
 		if (!fw) {
 			fprintf(stderr, "tickprobe qemu: no OVMF firmware (%s); install the ovmf package\n",
 				r.ovmf ? r.ovmf : "/usr/share/ovmf/OVMF.fd");
-			return RC_MISSING;
+			return QEMU_RC_MISSING;
 		}
 		qa[n++] = "-bios";
 		qa[n++] = (char *)fw;
@@ -355,7 +324,7 @@ int cmd_qemu(int argc, char **argv)
 		const char *k = r.kernel ? r.kernel : qemu_locate("tickprobe.elf32", NULL, kern_buf, sizeof kern_buf);
 		if (!k || (!qemu_readable(k) && !r.dry_run)) {
 			fprintf(stderr, "tickprobe qemu: no kernel %s (make kernel)\n", k ? k : "tickprobe.elf32");
-			return RC_MISSING;
+			return QEMU_RC_MISSING;
 		}
 		if (!r.preset && cfg)
 			qemu_preset_options(cfg, "default", popts, sizeof popts);
@@ -368,20 +337,21 @@ int cmd_qemu(int argc, char **argv)
 		const char *img = r.image ? r.image : qemu_locate("tickprobe.img", NULL, img_buf, sizeof img_buf);
 		if (!img || (!qemu_readable(img) && !r.dry_run)) {
 			fprintf(stderr, "tickprobe qemu: no image %s (make image)\n", img ? img : "tickprobe.img");
-			return RC_MISSING;
+			return QEMU_RC_MISSING;
 		}
 		if (!r.menu && !r.dry_run) {
 			char blk[QEMU_ENV_SIZE];
 			int fd = mkstemp(tmp_img), got;
 			if (fd < 0) {
 				perror("tickprobe qemu: temporary image");
-				return RC_MISSING;
+				return QEMU_RC_MISSING;
 			}
 			have_tmp_img = true;
 			if (!qemu_env_block(blk, r.preset ? r.preset : "", r.menu_timeout, r.options ? r.options : "")) {
 				close(fd);
 				unlink(tmp_img);
-				return args_fail(&a, "--options too long for the image's 512-byte block");
+				fprintf(stderr, "tickprobe qemu: --options too long for the image's 512-byte block\n");
+				return EXIT_USAGE;
 			}
 			got = qemu_patch_copy(img, fd, blk);
 			close(fd);
@@ -389,7 +359,7 @@ int cmd_qemu(int argc, char **argv)
 				fprintf(stderr, "tickprobe qemu: %s: %s\n", img,
 					got < 0 ? "cannot copy it" : "no tickprobe.env block (an old image? make image)");
 				unlink(tmp_img);
-				return RC_MISSING;
+				return QEMU_RC_MISSING;
 			}
 			img = tmp_img;
 		}
@@ -443,8 +413,8 @@ int cmd_qemu(int argc, char **argv)
 			return EXIT_CLEAN;
 	}
 
-	t0 = now();
-	status = run_with_timeout(qa, r.timeout);
+	t0 = qemu_now();
+	status = qemu_spawn(qa, r.timeout, NULL, NULL, &stopped);
 	if (have_tmp_img)
 		unlink(tmp_img);
 	log_summary(log_path, endstatus, sizeof endstatus, &bytes);
@@ -454,21 +424,22 @@ int cmd_qemu(int argc, char **argv)
 
 	if (status == -2) {
 		fprintf(stderr, "tickprobe qemu: cannot run %s: %s (install qemu-system-x86)\n", r.qemu, strerror(errno));
-		return RC_MISSING;
+		return QEMU_RC_MISSING;
 	}
 	if (status == -1) {
-		rc = RC_OTHER;
-		snprintf(msg, sizeof msg, interrupted ? "interrupted, QEMU stopped" : "timed out after %.0f s, QEMU killed",
+		rc = QEMU_RC_OTHER;
+		snprintf(msg, sizeof msg, stopped ? "interrupted, QEMU stopped" : "timed out after %.0f s, QEMU killed",
 			 r.timeout);
 	} else if (WIFSIGNALED(status)) {
-		rc = RC_OTHER;
+		rc = QEMU_RC_OTHER;
 		snprintf(msg, sizeof msg, "QEMU died of signal %d", WTERMSIG(status));
 	} else {
 		int q = WEXITSTATUS(status);
-		rc = q == QEMU_EXIT_OK ? RC_OK : q == QEMU_EXIT_OK_ABSENT ? RC_OK_ABSENT : q == QEMU_EXIT_FAILED ? RC_FAILED : RC_OTHER;
-		if (rc != RC_OTHER)
+		rc = q == QEMU_EXIT_OK ? QEMU_RC_OK : q == QEMU_EXIT_OK_ABSENT ? QEMU_RC_OK_ABSENT
+			: q == QEMU_EXIT_FAILED ? QEMU_RC_FAILED : QEMU_RC_OTHER;
+		if (rc != QEMU_RC_OTHER)
 			snprintf(msg, sizeof msg, "%s (QEMU exit %d)",
-				 rc == RC_OK ? "ok" : rc == RC_OK_ABSENT ? "ok-absent" : "failed", q);
+				 rc == QEMU_RC_OK ? "ok" : rc == QEMU_RC_OK_ABSENT ? "ok-absent" : "failed", q);
 		else if (q == 0)
 			snprintf(msg, sizeof msg, "no status: QEMU exit 0, the guest reset or powered off "
 				 "(a triple fault under -no-reboot, or a firmware shutdown)");
@@ -476,7 +447,7 @@ int cmd_qemu(int argc, char **argv)
 			snprintf(msg, sizeof msg, "no status: QEMU exit %d (it failed to start, or stopped on an error)", q);
 	}
 	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r.use_kernel ? "kernel" : r.cdrom ? "cd" : "disk",
-		r.firmware, r.machine, r.kvm ? " kvm" : r.icount ? " tcg icount" : " tcg", now() - t0);
+		r.firmware, r.machine, r.kvm ? " kvm" : r.icount ? " tcg icount" : " tcg", qemu_now() - t0);
 	if (bytes >= 0)
 		fprintf(stderr, " | log %s%s: %ld bytes, end %s", r.out ? "" : "(stdout)", r.out ? r.out : "", bytes,
 			*endstatus ? endstatus : "missing");

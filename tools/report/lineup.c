@@ -6,6 +6,7 @@
  * a table.  The section is there only when both kinds of log are given. */
 #include "tools/compare/lineup.h"
 #include "tools/report/html.h"
+#include "tools/report/seeds.h"
 
 int rp_has_lineup(const struct rp_ctx *c)
 {
@@ -60,6 +61,7 @@ void rp_lineup(const struct rp_ctx *c)
 	const struct lrun *runs[RP_MAX_LOGS];
 	struct lineup lu;
 
+	rp_seeds(c); /* the OS logs' per-clocksource figures come first */
 	if (!rp_has_lineup(c))
 		return;
 	for (size_t j = 0; j < c->nlogs; j++)

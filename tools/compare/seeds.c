@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The seeds' figures per clocksource (seeds.h). */
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include "probe/stats.h"
+#include "tools/compare/lineup.h"
+#include "tools/compare/seeds.h"
+#include "tools/stat/ministat_print.h"
+
+static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const struct lrun *run, const char *cs)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (s->rows[i].os_log == log && !strcmp(s->rows[i].clocksource, cs))
+			return &s->rows[i];
+	if (s->n == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 8;
+		struct seed_row *p = realloc(s->rows, ncap * sizeof *p);
+		if (!p)
+			return NULL;
+		s->rows = p, *cap = ncap;
+	}
+	memset(&s->rows[s->n], 0, sizeof s->rows[0]);
+	s->rows[s->n].clocksource = cs;
+	s->rows[s->n].os_log = log;
+	s->rows[s->n].run = run;
+	return &s->rows[s->n++];
+}
+
+int seeds_build(const struct lrun *const *runs, size_t nruns, struct seeds *out)
+{
+	static const char *const types[] = { "rate", "gaps", "ctxsw", "os_contention" };
+	size_t cap = 0;
+
+	out->rows = NULL;
+	out->n = 0;
+	for (size_t j = 0; j < nruns; j++) {
+		if (!lineup_is_os(runs[j]))
+			continue;
+		for (size_t i = 0; i < runs[j]->nrecs; i++) {
+			const struct lrec *rec = &runs[j]->recs[i];
+			const char *cs = lr_str(lr_get(rec->root, "clocksource"));
+			size_t t = 0;
+			struct seed_row *row;
+			while (t < 4 && (!rec->type || strcmp(rec->type, types[t])))
+				t++;
+			if (t == 4 || !cs)
+				continue;
+			if (!(row = row_for(out, &cap, j, runs[j], cs))) {
+				seeds_free(out);
+				return -1;
+			}
+			if (t == 0 && !row->rate)
+				row->rate = rec->root;
+			else if (t == 1 && !row->gaps)
+				row->gaps = rec->root;
+			else if (t == 2 && !row->ctxsw)
+				row->ctxsw = rec->root;
+			else if (t == 3 && !row->contention)
+				row->contention = rec->root;
+		}
+	}
+	return 0;
+}
+
+void seeds_free(struct seeds *s)
+{
+	free(s->rows);
+	s->rows = NULL;
+	s->n = 0;
+}
+
+size_t seeds_numbers(const struct lr_node *arr, double **out)
+{
+	size_t n = 0;
+
+	*out = NULL;
+	if (!arr || arr->kind != LR_ARR || !arr->len)
+		return 0;
+	*out = malloc(arr->len * sizeof **out);
+	if (!*out)
+		return 0;
+	for (const struct lr_node *m = arr->child; m; m = m->next)
+		if (lr_num(m, &(*out)[n]))
+			n++;
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	}
+	return n;
+}
+
+void seeds_label(const struct seeds *s, size_t i, char *buf, size_t cap)
+{
+	bool several = false;
+
+	for (size_t k = 1; k < s->n; k++)
+		several |= s->rows[k].os_log != s->rows[0].os_log;
+	if (several)
+		snprintf(buf, cap, "%s@%s", s->rows[i].clocksource, s->rows[i].run->name);
+	else
+		snprintf(buf, cap, "%s", s->rows[i].clocksource);
+}
+
+/* The loop's calls/s: one ministat block, every clocksource against the
+ * first that has runs. */
+static void print_rates(FILE *o, const struct seeds *s, double conf)
+{
+	struct ms_set *sets = calloc(s->n + 1, sizeof *sets);
+	double **vals = calloc(s->n + 1, sizeof *vals);
+	char (*names)[160] = calloc(s->n + 1, sizeof *names);
+	struct ms_opts mo = { 0, conf, 0, 0 };
+	size_t nsets = 0;
+	double calls = 0;
+
+	for (size_t i = 0; sets && vals && names && i < s->n; i++) {
+		size_t n = seeds_numbers(lr_get(s->rows[i].rate, "runs"), &vals[nsets]);
+		if (n < 1)
+			continue;
+		if (!calls)
+			lr_num(lr_get(s->rows[i].rate, "calls"), &calls);
+		seeds_label(s, i, names[nsets], sizeof names[0]);
+		sets[nsets].name = names[nsets];
+		sets[nsets].values = vals[nsets];
+		sets[nsets].n = n;
+		nsets++;
+	}
+	if (nsets) {
+		fprintf(o, "\nclock_gettime(MONOTONIC) calls per second, a loop of %.0f calls per run, each "
+			   "clocksource against %s:\n", calls, sets[0].name);
+		if (ms_print(o, sets, nsets, &mo, NULL) != 0)
+			fprintf(o, "(out of memory: no comparison)\n");
+	}
+	for (size_t i = 0; vals && i < nsets; i++)
+		free(vals[i]);
+	free(sets), free(vals), free(names);
+}
+
+static void print_gaps(FILE *o, const struct seeds *s)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lr_node *modes = lr_get(s->rows[i].gaps, "modes"), *m;
+		double samples = 0, back = 0;
+		char label[160];
+		if (!modes || modes->kind != LR_ARR)
+			continue;
+		if (!head) {
+			fprintf(o, "\nGaps between successive clock_gettime(MONOTONIC) results, the five most common "
+				   "(ns x times seen):\n");
+			head = true;
+		}
+		seeds_label(s, i, label, sizeof label);
+		lr_num(lr_get(s->rows[i].gaps, "samples"), &samples);
+		lr_num(lr_get(s->rows[i].gaps, "backwards"), &back);
+		fprintf(o, "  %-14s", label);
+		for (m = modes->child; m; m = m->next) {
+			double v, c;
+			if (lr_num(lr_at(m, 0), &v) && lr_num(lr_at(m, 1), &c))
+				fprintf(o, " %8.0f x %-8.0f", v, c);
+		}
+		fprintf(o, "  of %.0f%s\n", samples, back > 0 ? "; BACKWARDS STEPS SEEN" : "");
+	}
+}
+
+static void print_ctxsw(FILE *o, const struct seeds *s)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct lr_node *c = s->rows[i].ctxsw, *sps = lr_get(c, "switches_per_s");
+		double med, mean, sd, rounds = 0;
+		char label[160];
+		if (!c)
+			continue;
+		if (!head) {
+			fprintf(o, "\nContext switches, a one-byte pipe ping-pong between two processes on one CPU "
+				   "(switches per second over the rounds):\n");
+			fprintf(o, "  %-14s %12s %12s %10s %10s %7s\n", "clocksource", "median/s", "mean/s", "sd", "ns each",
+				"rounds");
+			head = true;
+		}
+		seeds_label(s, i, label, sizeof label);
+		if (!lr_true(lr_get(c, "healthy")) || !lr_num(lr_get(sps, "median"), &med) ||
+		    !lr_num(lr_get(sps, "mean"), &mean)) {
+			const char *why = lr_str(lr_get(c, "reason"));
+			fprintf(o, "  %-14s not measured: %s\n", label, why ? why : "no figures");
+			continue;
+		}
+		if (!lr_num(lr_get(sps, "sd"), &sd))
+			sd = 0;
+		rounds = (double)(lr_get(c, "runs") ? lr_get(c, "runs")->len : 0);
+		fprintf(o, "  %-14s %12.0f %12.0f %10.0f %10.1f %7.0f\n", label, med, mean, sd, mean > 0 ? 1e9 / mean : 0,
+			rounds);
+	}
+}
+
+void seeds_print(FILE *o, const struct seeds *s, double conf)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < s->n; i++)
+		any |= s->rows[i].rate || s->rows[i].gaps || s->rows[i].ctxsw;
+	if (!any)
+		return;
+	fprintf(o, "\n== The seeds' figures, per clocksource ==\n");
+	print_rates(o, s, conf);
+	print_gaps(o, s);
+	print_ctxsw(o, s);
+}

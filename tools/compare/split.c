@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Hardware, user space and the kernel, side by side (split.h). */
+#include <string.h>
+#include "tools/compare/split.h"
+
+/* "971.0 +/- 7.3" or "… (n.s.)" */
+static void diff_text(char *b, size_t cap, int tested, double diff, double err, int significant)
+{
+	if (!tested)
+		snprintf(b, cap, "-");
+	else
+		snprintf(b, cap, "%.1f +/- %.1f%s", diff, err, significant ? "" : " (n.s.)");
+}
+
+void split_print(FILE *o, const struct lineup *lu, const char *metric, double conf)
+{
+	size_t rows = 0, pairs = 0;
+	const struct lineup_row *first = NULL;
+
+	for (size_t i = 0; i < lu->n; i++) {
+		const struct lineup_row *r = &lu->rows[i];
+		if (!r->call || strcmp(r->call, SPLIT_CALL))
+			continue;
+		rows++;
+		if (!first)
+			first = r;
+		pairs += r->os_run != first->os_run || r->hw_run != first->hw_run;
+	}
+	if (!rows)
+		return;
+	fprintf(o, "\nHardware, user space and kernel, per clocksource: " SPLIT_CALL " (per-round %s, ns; %.1f%% "
+		   "confidence)\n", metric, conf);
+	if (!pairs)
+		fprintf(o, "  %s against %s\n", first->os_run->name, first->hw_run->name);
+	fprintf(o, "  hardware: the probe's read, no OS; user space: the same read by `tickprobe os --raw-io`;\n"
+		   "  kernel share: the call's mean minus the hardware read's, with its confidence interval (and\n"
+		   "  minus the user-space read's); \"of it\": the share of the call's median that is not the read\n");
+	fprintf(o, "%-10s %-10s %9s %10s %10s  %-26s %5s  %s\n", "clocksrc", "counter", "hardware", "user space",
+		"call", "kernel share (call - hw)", "of it", "call - user space");
+	for (size_t i = 0; i < lu->n; i++) {
+		const struct lineup_row *r = &lu->rows[i];
+		char share[64], user[24], minus_user[64], pct[16];
+		if (!r->call || strcmp(r->call, SPLIT_CALL))
+			continue;
+		if (!r->tested) {
+			fprintf(o, "%-10s %-10s  fewer than 2 rounds (OS %zu, hardware %zu): no split\n", r->clocksource,
+				r->counter, r->os_n, r->hw_n);
+			continue;
+		}
+		diff_text(share, sizeof share, r->tested, r->diff, r->err, r->significant);
+		diff_text(minus_user, sizeof minus_user, r->user_tested, r->user_diff, r->user_err, r->user_significant);
+		if (r->user_tested)
+			snprintf(user, sizeof user, "%.1f", r->user_p50);
+		else
+			snprintf(user, sizeof user, "%s", r->user_n ? "1 round" : "-");
+		if (r->os_p50 > 0) /* of the medians: what part of a typical call is not the read */
+			snprintf(pct, sizeof pct, "%.0f%%", 100 * (r->os_p50 - r->hw_p50) / r->os_p50);
+		else
+			snprintf(pct, sizeof pct, "-");
+		fprintf(o, "%-10s %-10s %9.1f %10s %10.1f  %-26s %5s  %s", r->clocksource, r->counter, r->hw_p50, user,
+			r->os_p50, share, pct, minus_user);
+		if (pairs)
+			fprintf(o, " (%s vs %s)", r->os_run->name, r->hw_run->name);
+		fputc('\n', o);
+	}
+}
+
+const struct lr_node *split_hw_contention(const struct lrun *r, const char *counter)
+{
+	for (size_t i = 0; counter && i < r->nrecs; i++) {
+		const struct lrec *rec = &r->recs[i];
+		const char *c = lr_str(lr_get(rec->root, "counter"));
+		if (rec->type && !strcmp(rec->type, "contention") && c && !strcmp(c, counter))
+			return rec->root;
+	}
+	return NULL;
+}
+
+const struct lr_node *split_readers_n(const struct lr_node *rec, double n)
+{
+	const struct lr_node *arr = lr_get(rec, "readers");
+	for (const struct lr_node *m = arr && arr->kind == LR_ARR ? arr->child : NULL; m; m = m->next) {
+		double k;
+		if (lr_num(lr_get(m, "n"), &k) && k == n)
+			return m;
+	}
+	return NULL;
+}
+
+static void cell(FILE *o, const struct lr_node *reader, const char *key, int width, int decimals)
+{
+	double v;
+	if (lr_num(lr_get(reader, key), &v))
+		fprintf(o, " %*.*f", width, decimals, v);
+	else
+		fprintf(o, " %*s", width, "-");
+}
+
+void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, const struct seeds *s)
+{
+	bool head = false;
+
+	for (size_t i = 0; i < s->n; i++) {
+		const struct seed_row *row = &s->rows[i];
+		const struct lr_node *arr = lr_get(row->contention, "readers"), *hw = NULL, *m;
+		const char *counter = lineup_counter(row->clocksource);
+		const struct lrun *hw_run = NULL;
+		if (!arr || arr->kind != LR_ARR)
+			continue;
+		for (size_t h = 0; h < nruns && !hw; h++)
+			if (!lineup_is_os(runs[h]) && (hw = split_hw_contention(runs[h], counter)))
+				hw_run = runs[h];
+		if (!head) {
+			fprintf(o, "\nContention: n threads on n CPUs calling " SPLIT_CALL " at once (OS), against n CPUs "
+				   "reading the counter at once (hardware, the probe's contention record):\n");
+			fprintf(o, "%-10s %-10s %3s %10s %10s %14s %10s %10s %14s\n", "clocksrc", "counter", "n", "os p50",
+				"os p99", "os calls/s", "hw p50", "hw p99", "hw reads/s");
+			head = true;
+		}
+		for (m = arr->child; m; m = m->next) {
+			double n;
+			const struct lr_node *hr;
+			if (!lr_num(lr_get(m, "n"), &n))
+				continue;
+			hr = split_readers_n(hw, n);
+			fprintf(o, "%-10s %-10s %3.0f", row->clocksource, counter ? counter : "-", n);
+			cell(o, m, "p50_ns", 10, 1);
+			cell(o, m, "p99_ns", 10, 1);
+			cell(o, m, "reads_per_s", 14, 0);
+			cell(o, hr, "p50_ns", 10, 1);
+			cell(o, hr, "p99_ns", 10, 1);
+			cell(o, hr, "reads_per_s", 14, 0);
+			fputc('\n', o);
+		}
+		if (!hw)
+			fprintf(o, "%-10s %-10s     (no bare-metal contention record of %s in these logs)\n", row->clocksource,
+				counter ? counter : "-", counter ? counter : "this clocksource");
+		else if (nruns > 2)
+			fprintf(o, "%-10s %-10s     (%s vs %s)\n", "", "", row->run->name, hw_run->name);
+	}
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `tickprobe compare`, bare metal against Linux on the same machine:
+ *
+ *   split_print       per clocksource, clock_gettime(MONOTONIC) beside the
+ *                     counter it reads: the hardware read (the probe), the
+ *                     same read from user space (the OS log's raw timer),
+ *                     the call through the kernel, and the kernel's share
+ *                     (the call minus the hardware read, Student's t on the
+ *                     per-round values) with its confidence interval;
+ *   contention_print  the OS log's `os_contention` curves (n threads calling
+ *                     at once) beside the probe's `contention` record of the
+ *                     same counter (n CPUs reading it at once). */
+#ifndef TOOLS_COMPARE_SPLIT_H
+#define TOOLS_COMPARE_SPLIT_H
+
+#include <stdio.h>
+#include "tools/compare/lineup.h"
+#include "tools/compare/seeds.h"
+
+#define SPLIT_CALL "clock_gettime(MONOTONIC)"
+
+void split_print(FILE *o, const struct lineup *lu, const char *metric, double conf);
+
+/* The probe's `contention` record for counter in a bare-metal run, or NULL. */
+const struct lr_node *split_hw_contention(const struct lrun *r, const char *counter);
+
+/* A contention record's `readers` entry with n readers, or NULL (also for
+ * a NULL record). */
+const struct lr_node *split_readers_n(const struct lr_node *rec, double n);
+
+void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, const struct seeds *s);
+
+#endif

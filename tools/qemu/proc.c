@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Running QEMU for `tickprobe qemu`: the deadline, our own signals, and
+ * whether /dev/kvm is worth using (qemu.h). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "tools/qemu/qemu.h"
+
+/* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
+ * KVM) runs guests 100-1000x slower than TCG, traps rdtsc (about 3 us) and
+ * OVMF dies on it. */
+const char *qemu_kvm_problem(void)
+{
+	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
+	int version;
+	if (fd < 0)
+		return errno == ENOENT ? "/dev/kvm does not exist" : "/dev/kvm cannot be opened read-write";
+	version = ioctl(fd, 0xAE00 /* KVM_GET_API_VERSION */, 0);
+	close(fd);
+	if (version != 12)
+		return "/dev/kvm answers with an unknown API version";
+	if (access("/sys/module/kvm_pvm", F_OK) == 0)
+		return "/dev/kvm here is kvm-pvm, a paravirtual nested KVM: guests run 100-1000x slower than "
+		       "under TCG, rdtsc traps (about 3 us a read) and OVMF dies on an emulation failure, so its "
+		       "timings mean nothing; use --tcg";
+	return NULL;
+}
+
+double qemu_now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* The one thing a signal handler may set: which signal asked us to stop. */
+static volatile sig_atomic_t stop_signal;
+static void on_signal(int sig) { stop_signal = sig; }
+
+static pid_t start(char **argv, const char *cwd, const char *out_path)
+{
+	int exec_err[2], e = 0;
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe2(exec_err, O_CLOEXEC) < 0)
+		return -1;
+	pid = fork();
+	if (pid < 0) {
+		e = errno;
+		close(exec_err[0]);
+		close(exec_err[1]);
+		errno = e;
+		return -1;
+	}
+	if (pid == 0) {
+		close(exec_err[0]);
+		if (out_path) {
+			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+		}
+		if (cwd && chdir(cwd) != 0)
+			e = errno;
+		else {
+			execvp(argv[0], argv);
+			e = errno;
+		}
+		if (write(exec_err[1], &e, sizeof e) < 0)
+			_exit(127);
+		_exit(127);
+	}
+	close(exec_err[1]);
+	got = read(exec_err[0], &e, sizeof e);
+	close(exec_err[0]);
+	if (got == (ssize_t)sizeof e) { /* exec failed: its errno came through the pipe */
+		waitpid(pid, NULL, 0);
+		errno = e;
+		return -1;
+	}
+	return pid;
+}
+
+int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
+{
+	struct sigaction sa, old_int, old_term;
+	double deadline = qemu_now() + timeout;
+	int status = 0;
+	pid_t pid;
+
+	*interrupted = 0;
+	stop_signal = 0;
+	pid = start(argv, cwd, out_path);
+	if (pid < 0)
+		return -2;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	for (;;) {
+		pid_t r = waitpid(pid, &status, WNOHANG);
+		if (r == pid)
+			break;
+		if (stop_signal || qemu_now() > deadline) {
+			int i;
+			kill(pid, SIGTERM);
+			/* 2 s for QEMU to flush its files and go */
+			for (i = 0; i < 40 && waitpid(pid, &status, WNOHANG) == 0; i++)
+				usleep(50000);
+			if (i == 40) {
+				kill(pid, SIGKILL);
+				waitpid(pid, &status, 0);
+			}
+			*interrupted = stop_signal;
+			status = -1;
+			break;
+		}
+		usleep(20000);
+	}
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+	return status;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `tickprobe qemu`'s parts: the options of one run (read in cmd_qemu.c),
+ * booting the probe with them (cmd_qemu.c), booting a Linux guest with them
+ * (linux.c), and running QEMU under a deadline (proc.c). */
+#ifndef TOOLS_QEMU_QEMU_H
+#define TOOLS_QEMU_QEMU_H
+
+#include <stdbool.h>
+
+/* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
+#define QEMU_RC_OK 0
+#define QEMU_RC_OK_ABSENT 10
+#define QEMU_RC_FAILED 11
+#define QEMU_RC_OTHER 12
+#define QEMU_RC_MISSING 2
+
+#define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
+
+struct qemu_run {
+	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
+	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
+	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
+	double timeout;
+	char **extra;
+	int nextra;
+	/* --linux */
+	bool linux_guest;
+	const char *linux_kernel;   /* NULL: Debian's linux-image-cloud-amd64, from the cache or apt */
+	const char *kernel_cmdline; /* appended to the guest's own */
+	const char *os_options;     /* the guest's `tickprobe os` options */
+	const char *keep;           /* DIR for bare.log, os.log and the guest's console */
+	bool timeout_given;
+};
+
+/* Boots the probe image (or the multiboot kernel) once, as r says; the
+ * probe's log goes to r->out (stdout when NULL).  Returns QEMU_RC_*. */
+int qemu_boot_probe(const struct qemu_run *r);
+
+/* --linux: a Linux guest measured with `tickprobe os`, then the probe on
+ * the same machine, then `tickprobe compare` of the two (linux.c).  Returns
+ * 0 when both logs are complete, else 2 or 3 as the log readers do. */
+int qemu_linux(const struct qemu_run *r);
+
+/* The "-machine M -accel A -cpu C -m MB [-smp N]" part both boots share. */
+int qemu_machine_args(const struct qemu_run *r, char **qa, char *mem, char *smp);
+
+/* /dev/kvm is usable: NULL, else why not. */
+const char *qemu_kvm_problem(void);
+
+double qemu_now(void);
+
+/* Runs argv with a deadline, in cwd (NULL: ours), its stdout and stderr to
+ * out_path (NULL: ours).  Returns the wait status, or -1 when it had to be
+ * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
+ * -2 when it could not start (errno set). */
+int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
+
+#endif
