@@ -39,7 +39,7 @@ struct multiboot_mmap {
 	uint32_t type;
 } __attribute__((packed));
 
-extern char _end[]; /* boot/kernel.ld: the end of the loaded kernel */
+extern char kernel_end[]; /* boot/kernel.ld: the end of the loaded kernel */
 
 /* The one struct this part owns. */
 static struct {
@@ -98,22 +98,31 @@ static uint64_t memory_mib(const struct multiboot_info *mbi)
  * map): the heap is the rest of it, up to 4 GiB.  The multiboot information
  * and the loaders' own data lie below 1 MiB (QEMU: 0x9000, GRUB: 0x10000),
  * below the kernel. */
-static void heap_init(const struct multiboot_info *mbi)
+/* The end of the RAM range holding addr: the memory map's type-1 range,
+ * or 1 MiB + mem_upper without a map; 0 when nothing says. */
+static uint64_t ram_end_above(const struct multiboot_info *mbi, uint64_t addr)
 {
-	uint64_t start = ((uint64_t)(uintptr_t)_end + 4095) & ~4095ull, end = 0;
-
 	if (mbi && mbi->flags & MBI_MMAP) {
-		uint32_t off = 0;
-		while (off + sizeof(struct multiboot_mmap) <= mbi->mmap_length) {
+		for (uint32_t off = 0; off + sizeof(struct multiboot_mmap) <= mbi->mmap_length;) {
 			const struct multiboot_mmap *e = (const void *)(uintptr_t)(mbi->mmap_addr + off);
-			if (e->type == MMAP_RAM && e->base <= start && e->base + e->len > start)
-				end = e->base + e->len;
+			if (e->type == MMAP_RAM && e->base <= addr && e->base + e->len > addr)
+				return e->base + e->len;
 			off += e->size + 4;
 		}
-	} else if (mbi && mbi->flags & MBI_MEMORY) {
-		end = 0x100000ull + mbi->mem_upper * 1024ull;
+		return 0;
 	}
-	end = end > HEAP_LIMIT ? HEAP_LIMIT : end;
+	if (mbi && mbi->flags & MBI_MEMORY)
+		return 0x100000ull + mbi->mem_upper * 1024ull;
+	return 0;
+}
+
+static void heap_init(const struct multiboot_info *mbi)
+{
+	uint64_t start = ((uint64_t)(uintptr_t)kernel_end + 4095) & ~4095ull;
+	uint64_t end = ram_end_above(mbi, start);
+
+	if (end > HEAP_LIMIT)
+		end = HEAP_LIMIT;
 	if (end > start && end - start >= HEAP_MIN) {
 		bios.heap = start;
 		bios.heap_end = end;

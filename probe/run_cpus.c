@@ -135,13 +135,15 @@ static void measure_there(unsigned cpu, void *arg)
 static void core_types_step(struct run *r)
 {
 	const struct platform *p = r->p;
-	uint8_t types[TEAM_MAX_CPUS];
-	unsigned pick[8], n = r->team->count < TEAM_MAX_CPUS ? r->team->count : TEAM_MAX_CPUS, k;
+	uint8_t types[TEAM_MAX_CPUS] = { 0 };
+	unsigned pick[8], n = 0, k;
 
 	if (!p->core_type)
 		return;
-	for (unsigned c = 0; c < n; c++)
-		types[c] = p->core_type(p->ctx, c);
+	while (n < r->team->count && n < TEAM_MAX_CPUS) {
+		types[n] = p->core_type(p->ctx, n);
+		n++;
+	}
 	k = percpu_pick_core_types(types, n, pick, sizeof pick / sizeof pick[0]);
 	for (unsigned t = 1; t < k; t++) {
 		run_text(r, "the counters again on CPU %u, core type 0x%02x:\n", pick[t], types[pick[t]]);
