@@ -224,6 +224,16 @@ if grub-script-check "$OUT/menu-pc.cfg" && ! grep -q chainloader "$OUT/menu-pc.c
 else
 	fail "25_tickprobe: with one file or none missing"
 fi
+# Without update-grub's GRUB_DEVICE_BOOT the kernel's device is probed: the
+# same menu.  A path grub-mkrelpath cannot give drops the entry, not update-grub.
+grub_d GRUB_DEVICE_BOOT= >"$OUT/menu-nodev.cfg" 2>/dev/null
+grub_d grub_mkrelpath=false >"$OUT/menu-norel.cfg" 2>"$OUT/menu-norel.err"; rc=$?
+if cmp -s "$OUT/menu.cfg" "$OUT/menu-nodev.cfg" && [ $rc -eq 0 ] && [ ! -s "$OUT/menu-norel.cfg" ] &&
+	grep -q "no menu entry" "$OUT/menu-norel.err"; then
+	pass "25_tickprobe: no GRUB_DEVICE_BOOT: grub-probe finds /boot, same menu; grub-mkrelpath failing: no entry, exit 0"
+else
+	fail "25_tickprobe: without GRUB_DEVICE_BOOT or grub-mkrelpath: $(diff "$OUT/menu.cfg" "$OUT/menu-nodev.cfg" | head -2 | tr '\n' ' ') exit $rc"
+fi
 echo 'GRUB_DISABLE_TICKPROBE=true' >"$OUT/default-grub"
 grub_d >"$OUT/menu-off1.cfg" 2>&1; rc1=$?
 : >"$OUT/default-grub"
