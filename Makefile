@@ -5,6 +5,7 @@
 #   make run        build, boot the default preset in QEMU, print the results
 #   make check      every test: host unit tests, then QEMU boot tests
 #   make install PREFIX=/usr/local
+#   make deb        build/tickprobe_VERSION_amd64.deb (debian/, dpkg-buildpackage)
 #
 # Sources are found by wildcard: a new file in probe/, drivers/, arch/x86/,
 # tools/ or tests/unit/ is built without touching this file.
@@ -179,15 +180,47 @@ install: $(BUILD)/tickprobe
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
 	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
 	install -m 644 image/presets.cfg $(DESTDIR)$(PREFIX)/share/tickprobe/
-	for f in tickprobe.img tickprobe.elf32 tickprobe-static; do \
+	for f in tickprobe.img tickprobe.elf32 tickprobe-static grub-menu.cfg; do \
 		if [ -f $(BUILD)/$$f ]; then install -m 644 $(BUILD)/$$f $(DESTDIR)$(PREFIX)/share/tickprobe/; fi; \
 	done
+	if [ -f $(BUILD)/BOOTX64.EFI ]; then install -m 644 $(BUILD)/BOOTX64.EFI $(DESTDIR)$(PREFIX)/share/tickprobe/tickprobe.efi; fi
 
 clean:
 	rm -rf $(BUILD)
+
+# --- the Debian package --------------------------------------------------------
+# make deb: BUILD/tickprobe_VERSION_amd64.deb, from debian/ by dpkg-buildpackage
+# in a copy of this tree under BUILD/deb (whose own build/ starts clean), so that
+# neither this tree's build/ nor its parent directory is written; the log is
+# BUILD/deb/build.log.  The copy includes uncommitted edits.  A deb newer than
+# every packaged source is not rebuilt.  BUILD/grub-menu.cfg is the menu
+# /etc/grub.d/25_tickprobe prints (mkgrubcfg --grub-d); HOST_HARDENING is
+# Debian's flags for the host command (debian/rules), never for the image.
+DEB := $(BUILD)/tickprobe_$(VERSION)_amd64.deb
+DEB_SRC = $(shell find Makefile README.md LICENSE arch boot debian docs drivers image probe tools -type f 2>/dev/null)
+DEB_PARALLEL ?= 2
+HOST_CFLAGS += $(HOST_HARDENING)
+
+.PHONY: deb
+deb: $(DEB)
+
+$(BUILD)/grub-menu.cfg: image/presets.cfg $(BUILD)/mkgrubcfg
+	$(BUILD)/mkgrubcfg --grub-d image/presets.cfg >$@.tmp && mv $@.tmp $@
+
+$(DEB): $(DEB_SRC)
+	@v=$$(dpkg-parsechangelog -l debian/changelog -S Version) && [ "$$v" = "$(VERSION)" ] || { \
+		echo "deb: debian/changelog is at version $$v, the Makefile at $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
+	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/tickprobe-$(VERSION)
+	tar -cf - --exclude=./$(BUILD) --exclude=./.git . | tar -xf - -C $(BUILD)/deb/tickprobe-$(VERSION)
+	cd $(BUILD)/deb/tickprobe-$(VERSION) && DEB_BUILD_OPTIONS="parallel=$(DEB_PARALLEL) $(DEB_BUILD_OPTIONS)" \
+		dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -n 40 ../build.log >&2; exit 1; }
+	cp $(BUILD)/deb/tickprobe_$(VERSION)_amd64.deb $@
+	@echo "deb: $@: $$(wc -c <$@) bytes"
 
 # Fuzzing (libFuzzer), sanitizer runs of the unit tests, and static checks.
 -include tests/fuzz/fuzz.mk
 -include tests/lint/lint.mk
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+# Files only, and not BUILD/deb: make deb's copy of the tree has a build of
+# its own, and an unpacked package has /etc/grub.d.
+-include $(shell find $(BUILD) -path $(BUILD)/deb -prune -o -name '*.d' -type f -print 2>/dev/null)
