@@ -107,25 +107,40 @@ static void endpoint(const struct counter *c, const struct probe_clock *pc, stru
 	}
 }
 
-bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
-		  struct rate *r, char *why, unsigned why_len)
+/* One try at the window; false with *lost set when the reader was held off
+ * too long to count every wrap: the rate so far, times the TSC gap between
+ * two reads, came to half the counter's range or more.  A 16-bit PIT wraps
+ * every 55 ms, and a vCPU descheduled that long on a busy host (seen under
+ * TCG: the PIT measured at 183,864 Hz for its 1,193,182) would lose whole
+ * wraps with no sign in the values. */
+static bool rate_once(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
+		      struct rate *r, char *why, unsigned why_len, bool *lost)
 {
 	struct endpoint a, b;
-	uint64_t ticks = 0, start, loops;
+	uint64_t ticks = 0, start, loops, last;
 
+	*lost = false;
 	tp_memset(r, 0, sizeof *r);
 	a.prev = c->read(c) & c->mask;
 	endpoint(c, pc, &a, &ticks);
 	b.prev = a.prev;
-	start = pc->tsc();
+	start = last = pc->tsc();
 	for (loops = 0; ticks - a.ticks < window_ticks; loops++) {
 		uint64_t v = c->read(c) & c->mask;
-		uint64_t d = (v - b.prev) & c->mask;
+		uint64_t now = pc->tsc(), d = (v - b.prev) & c->mask;
 		if (d <= c->mask / 2) {
 			ticks += d;
 			b.prev = v;
 		}
-		if (loops >= pc->max_wait_loops || pc->tsc() - start >= pc->max_wait_cycles) {
+		if (ticks - a.ticks >= 16 && now - a.at > 0 &&
+		    (double)(now - last) * (double)(ticks - a.ticks) / (double)(now - a.at) >= (double)(c->mask / 2)) {
+			*lost = true;
+			tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
+				    c->name);
+			return false;
+		}
+		last = now;
+		if (loops >= pc->max_wait_loops || now - start >= pc->max_wait_cycles) {
 			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->name,
 				    (unsigned long long)(ticks - a.ticks), (unsigned long long)window_ticks);
 			return false;
@@ -141,6 +156,22 @@ bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_
 	r->ticks_per_cycle = (double)r->ticks / (double)r->cycles;
 	r->err_ppm = ((double)(a.width + b.width) / 2.0 / (double)r->cycles + 1.0 / (double)r->ticks) * 1e6;
 	return true;
+}
+
+/* Three tries: a window spoilt by lost wraps is measured again, not used. */
+#define RATE_TRIES 3
+
+bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
+		  struct rate *r, char *why, unsigned why_len)
+{
+	bool lost = false;
+	for (int t = 0; t < RATE_TRIES; t++) {
+		if (rate_once(c, pc, window_ticks, r, why, why_len, &lost))
+			return true;
+		if (!lost)
+			return false;
+	}
+	return false;
 }
 
 void measure_deltas(const struct counter *c, uint64_t *values, uint32_t n, struct hist *scratch,
