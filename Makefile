@@ -180,9 +180,12 @@ install: $(BUILD)/tickprobe
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
 	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
 	install -m 644 image/presets.cfg $(DESTDIR)$(PREFIX)/share/tickprobe/
-	for f in tickprobe.img tickprobe.elf32 tickprobe-static grub-menu.cfg; do \
+	for f in tickprobe.img tickprobe.elf32 grub-menu.cfg; do \
 		if [ -f $(BUILD)/$$f ]; then install -m 644 $(BUILD)/$$f $(DESTDIR)$(PREFIX)/share/tickprobe/; fi; \
 	done
+	# The static build that `tickprobe qemu --linux` puts in its guest's initramfs.
+	if [ -f $(BUILD)/tickprobe-static ]; then install -d $(DESTDIR)$(PREFIX)/lib/tickprobe && \
+		install -m 755 $(BUILD)/tickprobe-static $(DESTDIR)$(PREFIX)/lib/tickprobe/; fi
 	if [ -f $(BUILD)/BOOTX64.EFI ]; then install -m 644 $(BUILD)/BOOTX64.EFI $(DESTDIR)$(PREFIX)/share/tickprobe/tickprobe.efi; fi
 
 clean:

@@ -30,6 +30,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/doc/tickprobe/copyright
 -rw-r--r-- ./usr/share/doc/tickprobe/db.md.gz
 -rw-r--r-- ./usr/share/doc/tickprobe/log-format.md.gz
+-rw-r--r-- ./usr/share/lintian/overrides/tickprobe
 -rw-r--r-- ./usr/share/man/man1/tickprobe.1.gz
 -rw-r--r-- ./usr/share/tickprobe/grub-menu.cfg
 -rw-r--r-- ./usr/share/tickprobe/presets.cfg
@@ -37,6 +38,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.img
 -rwxr-xr-x ./etc/grub.d/25_tickprobe
 -rwxr-xr-x ./usr/bin/tickprobe
+-rwxr-xr-x ./usr/lib/tickprobe/tickprobe-static
 lrwxrwxrwx ./usr/share/tickprobe/tickprobe.elf32 -> /boot/tickprobe.elf32
 EOF
 sort -o "$OUT/files.want" "$OUT/files.want"

@@ -35,7 +35,8 @@ static void exe_dir(char *buf, size_t cap)
 		*slash = 0;
 }
 
-/* First readable of: beside the program, ../share/tickprobe, build/ (cwd). */
+/* First readable of: beside the program, ../share/tickprobe, ../lib/tickprobe
+ * (the static build an installed system keeps for --linux), build/ (cwd). */
 const char *qemu_locate(const char *name, const char *source_rel, char *buf, size_t cap)
 {
 	char dir[PATH_MAX - 64];
@@ -49,6 +50,9 @@ const char *qemu_locate(const char *name, const char *source_rel, char *buf, siz
 			return buf;
 	}
 	snprintf(buf, cap, "%s/../share/tickprobe/%s", dir, name);
+	if (readable_path(buf))
+		return buf;
+	snprintf(buf, cap, "%s/../lib/tickprobe/%s", dir, name);
 	if (readable_path(buf))
 		return buf;
 	snprintf(buf, cap, "%s", source_rel ? source_rel : name);
