@@ -254,10 +254,10 @@ static void at_end(void *ctx, const char *status)
 				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.cycles);
 	else if (efi.bi.log_file)
 		n = tp_snprintf(note, sizeof note,
-				"\ntickprobe (UEFI): the log file %s on %s is incomplete, %s after %llu records "
-				"(%llu bytes); the serial line has the whole log.\n",
-				efi.bi.log_file, efi.bi.log_volume, efi.log.problem, (unsigned long long)efi.log.records,
-				(unsigned long long)efi.log.bytes);
+				"\ntickprobe (UEFI): the log file %s on %s stops after %llu records (%llu bytes): "
+				"%s. The serial line has the whole log.\n",
+				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
+				(unsigned long long)efi.log.bytes, efi.log.problem);
 	else
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the JSON records went to the serial port only; no log file: %s.\n",

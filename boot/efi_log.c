@@ -65,7 +65,7 @@ static void describe(EFI_HANDLE h, EFI_FILE_HANDLE root, char *out, size_t cap, 
 		}
 	for (n = 0; fs && fs->VolumeLabel[n] && k + 1 < sizeof label; n++) {
 		CHAR16 c = fs->VolumeLabel[n];
-		label[k++] = c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? (char)c : '?';
+		label[k++] = (char)(c >= 0x20 && c < 0x7f && c != '"' && c != '\\' ? c : '?');
 	}
 	label[k] = 0;
 	if (fs)
@@ -107,17 +107,20 @@ static int log_number(const CHAR16 *name)
 /* One more than the highest NNNN.log in dir (0 for none). */
 static int next_number(EFI_FILE_HANDLE dir)
 {
-	union { EFI_FILE_INFO info; UINT8 bytes[SIZE_OF_EFI_FILE_INFO + NAME_CHARS * sizeof(CHAR16)]; } u;
+	const UINTN cap = SIZE_OF_EFI_FILE_INFO + NAME_CHARS * sizeof(CHAR16);
+	EFI_FILE_INFO *info = AllocateZeroPool(cap);
 	int high = -1;
 
-	for (;;) {
-		UINTN size = sizeof u;
+	while (info) {
+		UINTN size = cap;
 		int v;
-		if (uefi_call_wrapper(dir->Read, 3, dir, &size, &u) != EFI_SUCCESS || !size)
+		if (uefi_call_wrapper(dir->Read, 3, dir, &size, info) != EFI_SUCCESS || !size)
 			break;
-		if (!(u.info.Attribute & EFI_FILE_DIRECTORY) && (v = log_number(u.info.FileName)) > high)
+		if (!(info->Attribute & EFI_FILE_DIRECTORY) && (v = log_number(info->FileName)) > high)
 			high = v;
 	}
+	if (info)
+		FreePool(info);
 	return high + 1;
 }
 
@@ -199,7 +202,7 @@ static bool has_efi_dir(EFI_FILE_HANDLE root)
 }
 
 /* The first other volume that holds \EFI and takes the file. */
-static bool try_others(struct efi_log *log, EFI_HANDLE skip)
+static bool try_others(struct efi_log *log, const void *skip)
 {
 	EFI_HANDLE *h = NULL;
 	UINTN n = 0, i;
@@ -278,7 +281,7 @@ void efi_log_write(void *ctx, const char *s, size_t n)
 		log->stopped = true;
 		if (st == EFI_SUCCESS)
 			st = EFI_VOLUME_FULL; /* a short write: FAT writes all or fails, but say something */
-		say_status(log->problem, sizeof log->problem, "writing it stopped", st);
+		say_status(log->problem, sizeof log->problem, "writing failed", st);
 	} else {
 		log->records++;
 		log->bytes += n;

@@ -10,6 +10,9 @@
 # the FAT, xorriso for the ISO (the hosts' kernels have no vfat/iso9660).
 #
 #   sh image/mkimage.sh BUILD      (what `make image` runs)
+#   sh image/mkimage.sh BUILD EFI OUT
+#                                  the same with another EFI application, e.g.
+#                                  BOOTX64.EFI signed for Secure Boot (`make sign`)
 #
 # Deterministic: every timestamp comes from SOURCE_DATE_EPOCH (default: the
 # last commit's time), and the volume ids are fixed, so the same inputs give
@@ -20,10 +23,10 @@ BUILD=${1:-build}
 HERE=$(dirname "$0")
 PRESETS=$HERE/presets.cfg
 ELF=$BUILD/tickprobe.elf32
-EFI=$BUILD/BOOTX64.EFI
+EFI=${2:-$BUILD/BOOTX64.EFI}
 MKGRUBCFG=$BUILD/mkgrubcfg
-OUT=$BUILD/tickprobe.img
-W=$BUILD/image-work
+OUT=${3:-$BUILD/tickprobe.img}
+W=$BUILD/image-work${3:+-$(basename "$OUT" .img)}
 GRUB_PC=/usr/lib/grub/i386-pc
 
 for f in "$ELF" "$EFI" "$MKGRUBCFG" "$PRESETS" "$HERE/grub.cfg" "$GRUB_PC/boot_hybrid.img"; do

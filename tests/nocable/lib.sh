@@ -84,3 +84,50 @@ show_exit() {
 field() {
 	$NC field "$OUT/$1.log" "$2" "$3"
 }
+
+# qboot_keys NAME WANT_RC PATTERN KEYS QEMU-ARGS...: as qboot, with the serial
+# line on a pair of FIFOs, so that KEYS (printf format) can be typed on it
+# once PATTERN shows in the capture: a headless machine's serial console.
+qboot_keys() {
+	name=$1 want=$2 pattern=$3 keys=$4
+	shift 4
+	rm -f "$OUT/$name.ser.in" "$OUT/$name.ser.out"
+	mkfifo "$OUT/$name.ser.in" "$OUT/$name.ser.out"
+	cat "$OUT/$name.ser.out" >"$OUT/$name.log" &
+	cat_pid=$!
+	t0=$(now_ms)
+	# shellcheck disable=SC2086
+	timeout 120 $QEMU -bios "$OVMF" -chardev pipe,id=ser0,path="$OUT/$name.ser" -serial chardev:ser0 "$@" \
+		>"$OUT/$name.err" 2>&1 &
+	q_pid=$!
+	n=0
+	while [ $n -lt 600 ] && kill -0 $q_pid 2>/dev/null && ! plain "$OUT/$name.log" | grep -aq "$pattern"; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	typed=no
+	if plain "$OUT/$name.log" | grep -aq "$pattern"; then
+		# shellcheck disable=SC2059
+		printf "$keys" >"$OUT/$name.ser.in"
+		typed=yes
+	fi
+	wait $q_pid
+	rc=$?
+	ms=$(( $(now_ms) - t0 ))
+	kill $cat_pid 2>/dev/null
+	wait $cat_pid 2>/dev/null
+	echo "boot $name: QEMU exit $rc in $ms ms ($(wc -c <"$OUT/$name.log") serial bytes); '$pattern' seen and keys typed: $typed"
+	[ "$rc" -eq "$want" ] && [ $typed = yes ]
+	ok $? "$name: '$pattern' reaches the serial line, keys typed there, QEMU exits $want" \
+		"exit $rc, typed $typed: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+}
+
+# plain FILE: a capture without CRs and without the firmware's ANSI escapes.
+plain() {
+	tr -d '\r' <"$1" | sed 's/\x1b\[[0-9;=?]*[A-Za-z]//g'
+}
+
+# count NAME TEXT: how many lines of NAME's capture hold TEXT.
+count() {
+	plain "$OUT/$1.log" | grep -acF "$2"
+}

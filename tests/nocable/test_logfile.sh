@@ -141,3 +141,47 @@ case $problem in
 esac
 tr -d '\r' <"$OUT/cd.log" | grep -aq "^tickprobe: no log file: .*read-only"
 ok $? "cd: the serial line (and the screen) say there is no log file, and why"
+
+# --- a full boot volume: the log goes to the next volume holding \EFI ----------
+# The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
+# holds an empty \EFI.
+copy_image full quick
+free=$(mdir -i "$OUT/full.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
+head -c $((free - 100 * 1024)) /dev/zero >"$OUT/junk.bin"
+mcopy -i "$OUT/full.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
+mkfs.fat -C -n OTHER "$OUT/other.img" 4096 >/dev/null && mmd -i "$OUT/other.img" ::EFI
+ok $? "full: a stick with 100 KiB free, and another holding \\EFI"
+qboot full $QEMU_OK $(stick "$OUT/full.img") \
+	-drive if=none,id=other,format=raw,file="$OUT/other.img" -device usb-storage,drive=other
+checklog full --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+volume=$(field full begin log_volume)
+case $volume in
+*OTHER*'not writable'*) pass "full: begin.log_volume: $volume" ;;
+*) fail "full: begin.log_volume is $volume" ;;
+esac
+mtype -i "$OUT/other.img" ::tickprobe/logs/0000.log >"$OUT/other-0000.log" 2>/dev/null
+same_records full "$OUT/other-0000.log"
+mdir -i "$OUT/full.img@@$ESP" ::tickprobe >/dev/null 2>&1
+[ $? -ne 0 ]
+ok $? "full: nothing was written to the full stick"
+
+# --- the volume fills up in the middle: the file stops at a whole record ---------
+# 10,000 raw costs per counter make records of about 50 KB; 160 KiB free
+# passes the check at the start and runs out a few counters later.
+copy_image midfull quick 0 "raw=10000"
+free=$(mdir -i "$OUT/midfull.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
+head -c $((free - 160 * 1024)) /dev/zero >"$OUT/junk.bin"
+mcopy -i "$OUT/midfull.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
+qboot midfull $QEMU_OK $(stick "$OUT/midfull.img")
+checklog midfull --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+logfile "$OUT/midfull.img" 0000 "$OUT/midfull-0000.log"
+$NC records "$OUT/midfull.log" "$OUT/midfull.rec"
+$NC prefix "$OUT/midfull-0000.log" "$OUT/midfull.rec" &&
+	[ "$(grep -c . "$OUT/midfull-0000.log")" -lt "$(grep -c . "$OUT/midfull.rec")" ]
+ok $? "midfull: the file's $(grep -c . "$OUT/midfull-0000.log") records ($(wc -c <"$OUT/midfull-0000.log") bytes) are the first of the serial log's $(grep -c . "$OUT/midfull.rec")"
+show_exit "$OUT/midfull-0000.log" 3 midfull
+note=$(plain "$OUT/midfull.log" | grep -a "stops after")
+case $note in
+*"the volume is full"*) pass "midfull: the closing note says so: ${note#tickprobe (UEFI): }" ;;
+*) fail "midfull: no closing note on the full volume: $note" ;;
+esac
