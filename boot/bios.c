@@ -97,14 +97,15 @@ static void *arena_alloc(void *ctx, size_t bytes)
 	return p;
 }
 
-/* The screen's last words: where the log went, and how to keep it. */
+/* The screen's last words: where the log went, and how to keep it (lines
+ * under 80 columns, VGA text's width). */
 static void at_end(void *ctx, const char *status)
 {
 	static const char where[] =
 		"\ntickprobe (BIOS): the log went to the serial port (COM1) and this screen only.\n"
 		"To keep it: a null-modem cable from COM1 to another computer running\n"
 		"  tickprobe capture /dev/ttyUSB0 -o pc.log\n"
-		"or boot this stick on UEFI, which saves it on the stick as \\tickprobe\\logs\\NNNN.log.\n";
+		"or boot this stick on UEFI, which saves it as \\tickprobe\\logs\\NNNN.log.\n";
 	(void)ctx;
 	(void)status;
 	vga_write(NULL, where, sizeof where - 1);

@@ -6,6 +6,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include <stdbool.h>
+#include "arch/x86/cpu.h"
 #include "arch/x86/run.h"
 #include "boot/efi_con.h"
 #include "boot/efi_log.h"
@@ -18,6 +19,7 @@
 #define STACK_PAGES 64
 #define CMDLINE_MAX 768 /* a preset's 200 characters, then a 512-byte block's tp_options */
 #define CFG_FILE_MAX PRESETS_FILE_MAX
+#define RFLAGS_IF (1u << 9)
 
 /* The one struct this part owns. */
 static struct {
@@ -249,9 +251,10 @@ static void at_end(void *ctx, const char *status)
 	if (efi.bi.log_file && !efi.log.stopped)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
-				"(file writes took %llu TSC cycles). Read it with `tickprobe show`.\n",
+				"(opening the file took %llu TSC cycles, file writes %llu). Read it with `tickprobe show`.\n",
 				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
-				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.cycles);
+				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.open_cycles,
+				(unsigned long long)efi.log.cycles);
 	else if (efi.bi.log_file)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log file %s on %s stops after %llu records (%llu bytes): "
@@ -264,7 +267,8 @@ static void at_end(void *ctx, const char *status)
 				efi.bi.log_file_problem);
 	if (n > (int)sizeof note - 1)
 		n = sizeof note - 1;
-	efi_screen_write(ST->ConOut, note, (size_t)n);
+	if (ST->ConOut)
+		efi_screen_write(ST->ConOut, note, (size_t)n);
 }
 
 /* The run's buffers (about 820 KiB): pages from the firmware at run time,
@@ -274,9 +278,18 @@ static void *efi_alloc(void *ctx, size_t bytes)
 {
 	EFI_PHYSICAL_ADDRESS base = 0;
 	UINTN pages = (bytes + 4095) / 4096;
+	uint64_t flags = read_flags();
+	EFI_STATUS st;
 
 	(void)ctx;
-	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base) != EFI_SUCCESS)
+	st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base);
+	/* EDK2's RestoreTPL sets IF on the way out.  Keep the core's cli: with
+	 * interrupts on, the firmware's serial console polls COM1 from its timer
+	 * tick and can take the byte the core's loopback check of the UART is
+	 * waiting for (drivers/uart.c), and the run then has no serial line. */
+	if (!(flags & RFLAGS_IF))
+		cpu_cli();
+	if (st != EFI_SUCCESS)
 		return NULL;
 	ZeroMem((void *)(UINTN)base, pages * 4096);
 	return (void *)(UINTN)base;

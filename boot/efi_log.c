@@ -148,33 +148,33 @@ static bool try_volume(struct efi_log *log, EFI_FILE_HANDLE root, bool cd, char 
 	} else if ((num = next_number(dir)) > EFI_LOG_MAX_NUMBER) {
 		tp_snprintf(why, cap, "\\tickprobe\\logs already holds 9999.log: move the logs elsewhere");
 	} else {
-		for (tries = 0; tries < 16 && num <= EFI_LOG_MAX_NUMBER; tries++, num++) {
+		bool tried = false;
+		for (tries = 0; tries < 16 && num <= EFI_LOG_MAX_NUMBER && !tried; tries++, num++) {
+			EFI_FILE_HANDLE taken = NULL;
 			SPrint(name, sizeof name, L"%04d.log", num);
 			/* Never overwrite: a name taken (by a log the scan missed) moves on. */
-			if (uefi_call_wrapper(dir->Open, 5, dir, &f, name, EFI_FILE_MODE_READ, 0ull) == EFI_SUCCESS) {
-				uefi_call_wrapper(f->Close, 1, f);
-				f = NULL;
+			if (uefi_call_wrapper(dir->Open, 5, dir, &taken, name, EFI_FILE_MODE_READ, 0ull) == EFI_SUCCESS) {
+				uefi_call_wrapper(taken->Close, 1, taken);
 				continue;
 			}
+			tried = true;
 			st = uefi_call_wrapper(dir->Open, 5, dir, &f, name,
 					       EFI_FILE_MODE_CREATE | EFI_FILE_MODE_READ | EFI_FILE_MODE_WRITE, 0ull);
-			if (st == EFI_SUCCESS)
-				st = uefi_call_wrapper(f->Flush, 1, f); /* the empty file is there at once */
-			break;
-		}
-		tp_snprintf(log->path, sizeof log->path, "\\tickprobe\\logs\\%04d.log", num);
-		if (f && st == EFI_SUCCESS) {
-			log->file = f;
-			ok = true;
-		} else {
-			if (f)
-				uefi_call_wrapper(f->Close, 1, f);
-			if (tries == 16)
-				tp_snprintf(why, cap, "16 log names in a row are taken in \\tickprobe\\logs");
-			else
+			if (st != EFI_SUCCESS) {
+				f = NULL;
 				say_status(why, cap, "cannot create the log file", st);
-			log->path[0] = 0;
+			} else if ((st = uefi_call_wrapper(f->Flush, 1, f)) != EFI_SUCCESS) { /* the empty file, at once */
+				uefi_call_wrapper(f->Close, 1, f);
+				f = NULL;
+				say_status(why, cap, "cannot write the log file", st);
+			} else {
+				tp_snprintf(log->path, sizeof log->path, "\\tickprobe\\logs\\%04d.log", num);
+				log->file = f;
+				ok = true;
+			}
 		}
+		if (!tried)
+			tp_snprintf(why, cap, "the next %d log names in \\tickprobe\\logs are all taken", tries);
 	}
 	if (dir)
 		uefi_call_wrapper(dir->Close, 1, dir);
@@ -224,7 +224,18 @@ static bool try_others(struct efi_log *log, const void *skip)
 	return ok;
 }
 
+static bool open_on_some_volume(struct efi_log *log, EFI_HANDLE loaded_from);
+
 bool efi_log_open(struct efi_log *log, EFI_HANDLE loaded_from)
+{
+	uint64_t t0 = rdtsc();
+	bool ok = open_on_some_volume(log, loaded_from);
+
+	log->open_cycles = rdtsc() - t0;
+	return ok;
+}
+
+static bool open_on_some_volume(struct efi_log *log, EFI_HANDLE loaded_from)
 {
 	EFI_FILE_HANDLE root = loaded_from ? LibOpenRoot(loaded_from) : NULL;
 	char why[160], boot_volume[sizeof log->volume];

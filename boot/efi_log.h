@@ -30,6 +30,7 @@ struct efi_log {
 	bool busy;            /* inside a firmware call: an exception there must not write again */
 	bool stopped;         /* a write failed: no more writes, problem says why */
 	uint64_t records, bytes;
+	uint64_t open_cycles; /* TSC cycles spent finding the volume and creating the file */
 	uint64_t cycles;      /* TSC cycles spent in Write and Flush */
 };
 
