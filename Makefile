@@ -6,6 +6,9 @@
 #   make check      every test: host unit tests, then QEMU boot tests
 #   make install PREFIX=/usr/local
 #   make deb        build/tickprobe_VERSION_amd64.deb (debian/, dpkg-buildpackage)
+#   make sign KEY=db.key CERT=db.crt
+#                   BOOTX64.EFI signed for Secure Boot with your key, and the
+#                   image carrying it: build/tickprobe-signed.img
 #
 # Sources are found by wildcard: a new file in probe/, drivers/, arch/x86/,
 # tools/ or tests/unit/ is built without touching this file.
@@ -52,7 +55,7 @@ EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC)))
 EFI_LDS  := /usr/lib/elf_x86_64_efi.lds
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 
-.PHONY: all image tool kernel efi run check unit install deps clean bench lint
+.PHONY: all image tool kernel efi run check unit install deps clean bench lint sign
 all: tool image
 
 tool: $(BUILD)/tickprobe
@@ -152,6 +155,21 @@ $(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe
 # --- the image ---------------------------------------------------------------
 $(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
 	sh image/mkimage.sh $(BUILD)
+
+# --- Secure Boot: the application signed with the user's own key ----------------
+# For a key enrolled in the firmware's db, or as a MOK through shim (README.md,
+# "Secure Boot").  KEY: a PEM private key; CERT: its PEM X.509 certificate.
+# sbverify checks the signature against CERT before the image is made.
+SIGNED_EFI := $(BUILD)/BOOTX64-signed.EFI
+SIGNED_IMG := $(BUILD)/tickprobe-signed.img
+
+sign: $(BUILD)/BOOTX64.EFI $(BUILD)/tickprobe.elf32 $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
+	@if [ -z "$(KEY)" ] || [ -z "$(CERT)" ]; then \
+		echo "make sign: give KEY=PRIVATE-KEY.pem CERT=CERTIFICATE.pem (README.md, Secure Boot)" >&2; exit 1; fi
+	@command -v sbsign >/dev/null 2>&1 || { echo "make sign: sbsign not found: apt-get install sbsigntool" >&2; exit 1; }
+	sbsign --key "$(KEY)" --cert "$(CERT)" --output $(SIGNED_EFI) $(BUILD)/BOOTX64.EFI
+	sbverify --cert "$(CERT)" $(SIGNED_EFI)
+	sh image/mkimage.sh $(BUILD) $(SIGNED_EFI) $(SIGNED_IMG)
 
 # --- running and testing -----------------------------------------------------
 deps:

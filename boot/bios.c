@@ -142,6 +142,20 @@ static void *heap_alloc(void *ctx, size_t bytes)
 	return p;
 }
 
+/* The screen's last words: where the log went, and how to keep it (lines
+ * under 80 columns, VGA text's width). */
+static void at_end(void *ctx, const char *status)
+{
+	static const char where[] =
+		"\ntickprobe (BIOS): the log went to the serial port (COM1) and this screen only.\n"
+		"To keep it: a null-modem cable from COM1 to another computer running\n"
+		"  tickprobe capture /dev/ttyUSB0 -o pc.log\n"
+		"or boot this stick on UEFI, which saves it as \\tickprobe\\logs\\NNNN.log.\n";
+	(void)ctx;
+	(void)status;
+	vga_write(NULL, where, sizeof where - 1);
+}
+
 void bios_entry(uint32_t magic, uint32_t mbi_addr);
 
 void bios_entry(uint32_t magic, uint32_t mbi_addr)
@@ -152,6 +166,9 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->consoles[0] = (struct console){ "screen", vga_write, NULL, false, true };
 	bi->n_consoles = 1;
 	bi->alloc = heap_alloc;
+	bi->at_end = at_end;
+	bi->log_file_problem = "BIOS boot: the firmware offers no file system to write; "
+			       "the records go to the serial port (COM1) only";
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
 		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
 		if (mbi->flags & MBI_CMDLINE) {

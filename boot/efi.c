@@ -6,9 +6,12 @@
 #include <efi.h>
 #include <efilib.h>
 #include <stdbool.h>
+#include "arch/x86/cpu.h"
 #include "arch/x86/run.h"
 #include "arch/x86/smp.h"
 #include "boot/efi_con.h"
+#include "boot/efi_log.h"
+#include "probe/fmt.h"
 #include "probe/options.h"
 #include "probe/presets.h"
 
@@ -17,12 +20,15 @@
 #define STACK_PAGES 64
 #define CMDLINE_MAX 768 /* a preset's 200 characters, then a 512-byte block's tp_options */
 #define CFG_FILE_MAX PRESETS_FILE_MAX
+#define RFLAGS_IF (1u << 9)
 
 /* The one struct this part owns. */
 static struct {
 	struct boot_info bi;
 	struct presets cfg;
 	char cmdline[CMDLINE_MAX];
+	struct options opt; /* parsed here too, for log= alone; the core parses its own */
+	struct efi_log log;
 } efi;
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
@@ -66,6 +72,44 @@ static uint64_t memory_mib(void)
 	}
 	FreePool(map);
 	return (pages * 4096 + (1u << 19)) >> 20;
+}
+
+/* Secure Boot from the global variables (UEFI 2.9, 3.3): SecureBoot 1 means
+ * the firmware checks every image it starts against db and dbx.  SetupMode 1
+ * means no Platform Key is enrolled: the firmware then checks nothing and
+ * lets anyone enrol keys, so Secure Boot is off whatever SecureBoot says.
+ * Firmware built without Secure Boot support has neither variable: unknown,
+ * null in the begin record (Debian's OVMF.fd has them: false). */
+static void read_secure_boot(struct boot_info *bi)
+{
+	EFI_GUID global = EFI_GLOBAL_VARIABLE;
+	UINT8 on = 0, setup = 0;
+	UINTN size = 1;
+
+	if (uefi_call_wrapper(RT->GetVariable, 5, L"SecureBoot", &global, NULL, &size, &on) != EFI_SUCCESS || size != 1)
+		return;
+	bi->secure_boot_known = true;
+	bi->secure_boot = on == 1;
+	size = 1;
+	if (uefi_call_wrapper(RT->GetVariable, 5, L"SetupMode", &global, NULL, &size, &setup) == EFI_SUCCESS &&
+	    size == 1 && setup == 1)
+		bi->secure_boot = false;
+}
+
+/* The log file, unless log=none: its console takes records only, after the
+ * serial line and the screen. */
+static void open_log(EFI_LOADED_IMAGE *li)
+{
+	options_parse(&efi.opt, efi.bi.cmdline);
+	if (!efi.opt.log_to_file) {
+		efi.bi.log_file_problem = "not asked for (log=none)";
+	} else if (efi_log_open(&efi.log, li ? li->DeviceHandle : NULL)) {
+		efi.bi.log_file = efi.log.path;
+		efi.bi.log_volume = efi.log.volume;
+		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "file", efi_log_write, &efi.log, true, false };
+	} else {
+		efi.bi.log_file_problem = efi.log.problem;
+	}
 }
 
 static bool blank(char ch) { return ch == ' ' || ch == '\t'; }
@@ -194,14 +238,38 @@ static void read_config(EFI_LOADED_IMAGE *li)
 	uefi_call_wrapper(root->Close, 1, root);
 }
 
-/* The core has printed its summary; the screen stays as it is (no clear), with
- * a pointer to where the records are. */
+/* The core has printed its summary; the screen stays as it is (no clear).
+ * The note on where the records went goes to ConOut, so it also reaches a
+ * serial terminal the firmware mirrors ConOut to (after the end record). */
 static void at_end(void *ctx, const char *status)
 {
-	static const char where[] = "\ntickprobe (UEFI): the JSON records went to the serial port only.\n";
+	char note[600];
+	int n;
+
+	(void)ctx;
 	(void)status;
-	if (ctx)
-		efi_screen_write(ctx, where, sizeof where - 1);
+	efi_log_close(&efi.log);
+	if (efi.bi.log_file && !efi.log.stopped)
+		n = tp_snprintf(note, sizeof note,
+				"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
+				"(opening the file took %llu TSC cycles, file writes %llu). Read it with `tickprobe show`.\n",
+				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
+				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.open_cycles,
+				(unsigned long long)efi.log.cycles);
+	else if (efi.bi.log_file)
+		n = tp_snprintf(note, sizeof note,
+				"\ntickprobe (UEFI): the log file %s on %s stops after %llu records (%llu bytes): "
+				"%s. The serial line has the whole log.\n",
+				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
+				(unsigned long long)efi.log.bytes, efi.log.problem);
+	else
+		n = tp_snprintf(note, sizeof note,
+				"\ntickprobe (UEFI): the JSON records went to the serial port only; no log file: %s.\n",
+				efi.bi.log_file_problem);
+	if (n > (int)sizeof note - 1)
+		n = sizeof note - 1;
+	if (ST->ConOut)
+		efi_screen_write(ST->ConOut, note, (size_t)n);
 }
 
 /* The run's buffers (about 820 KiB): pages from the firmware at run time,
@@ -211,9 +279,18 @@ static void *efi_alloc(void *ctx, size_t bytes)
 {
 	EFI_PHYSICAL_ADDRESS base = 0;
 	UINTN pages = (bytes + 4095) / 4096;
+	uint64_t flags = read_flags();
+	EFI_STATUS st;
 
 	(void)ctx;
-	if (uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base) != EFI_SUCCESS)
+	st = uefi_call_wrapper(BS->AllocatePages, 4, AllocateAnyPages, EfiLoaderData, pages, &base);
+	/* EDK2's RestoreTPL sets IF on the way out.  Keep the core's cli: with
+	 * interrupts on, the firmware's serial console polls COM1 from its timer
+	 * tick and can take the byte the core's loopback check of the UART is
+	 * waiting for (drivers/uart.c), and the run then has no serial line. */
+	if (!(flags & RFLAGS_IF))
+		cpu_cli();
+	if (st != EFI_SUCCESS)
 		return NULL;
 	ZeroMem((void *)(UINTN)base, pages * 4096);
 	return (void *)(UINTN)base;
@@ -275,6 +352,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi.bi.boot_services = "active";
 	efi.bi.rsdp = find_rsdp();
 	efi.bi.memory_mib = memory_mib();
+	read_secure_boot(&efi.bi);
 	screen = efi_find_screen();
 	presets_init(&efi.cfg);
 
@@ -285,9 +363,10 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		int pick;
 		if (li)
 			read_config(li);
-		/* Headless with a serial console: the menu goes to ConOut, and so
-		 * shows in the serial capture before the log's begin record. */
-		pick = efi_menu(screen ? screen : ST->ConOut, &efi.cfg);
+		/* ConOut: the screen and the serial terminal the firmware mirrors
+		 * it to, so a headless machine shows its menu on the serial line,
+		 * before the log's begin record. */
+		pick = efi_menu(ST->ConOut, &efi.cfg);
 		options_menu_cmdline(pick >= 0 ? &efi.cfg.preset[pick] : NULL, efi.cfg.env_options, efi.cmdline,
 				     sizeof efi.cmdline);
 		efi.bi.cmdline = efi.cmdline;
@@ -296,9 +375,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		uefi_call_wrapper(screen->ClearScreen, 1, screen);
 		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "screen", efi_screen_write, screen, false, true };
 	}
+	open_log(li);
 	efi.bi.alloc = efi_alloc;
 	efi.bi.at_end = at_end;
-	efi.bi.at_end_ctx = screen;
 	reserve_smp_memory();
 	run_core();
 }

@@ -80,6 +80,21 @@ static void put(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const char *s)
 	efi_screen_write(out, s, strlena((const CHAR8 *)s));
 }
 
+/* The countdown line, under the entries and a blank line. */
+static void draw_countdown(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c, int left)
+{
+	char msg[80];
+
+	uefi_call_wrapper(out->SetCursorPosition, 3, out, 0, 3 + c->count);
+	if (left >= 0) {
+		tp_snprintf(msg, sizeof msg, "Booting the highlighted preset in %d s. Keys: 1-9, Up/Down, Enter.   \n",
+			    left);
+		put(out, msg);
+	} else {
+		put(out, "Countdown stopped. Keys: 1-9, Up/Down, Enter.        \n");
+	}
+}
+
 static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c, int sel, int left)
 {
 	int i;
@@ -111,22 +126,7 @@ static void draw(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c, int
 	}
 	uefi_call_wrapper(out->SetAttribute, 2, out, EFI_TEXT_ATTR(EFI_LIGHTGRAY, EFI_BLACK));
 	put(out, "\n");
-	if (left >= 0) {
-		char msg[80];
-		k = 0;
-		p = "Booting the highlighted preset in ";
-		while (*p)
-			msg[k++] = *p++;
-		if (left >= 10)
-			msg[k++] = (char)('0' + left / 10 % 10);
-		msg[k++] = (char)('0' + left % 10);
-		for (p = " s. Keys: 1-9, Up/Down, Enter.   \n"; *p;)
-			msg[k++] = *p++;
-		msg[k] = 0;
-		put(out, msg);
-	} else {
-		put(out, "Countdown stopped. Keys: 1-9, Up/Down, Enter.        \n");
-	}
+	draw_countdown(out, c, left);
 }
 
 /* What was wrong in presets.cfg or tickprobe.env, one line each. */
@@ -180,8 +180,10 @@ int efi_menu(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const struct presets *c)
 		if (which == 1) {
 			if (left > 0 && --left == 0)
 				break;
+			/* Only the countdown moves: on a serial terminal, which
+			 * ConOut reaches too, the entries are then sent once. */
 			if (left > 0)
-				draw(out, c, sel, left);
+				draw_countdown(out, c, left);
 			continue;
 		}
 		if (uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, &key) != EFI_SUCCESS)

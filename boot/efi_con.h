@@ -21,7 +21,9 @@ SIMPLE_TEXT_OUTPUT_INTERFACE *efi_find_screen(void);
 void efi_screen_write(void *ctx, const char *s, size_t n);
 
 /* Shows the presets and the problems found in presets.cfg and tickprobe.env
- * on out and waits up to presets_timeout() seconds; keys 1..9 pick and boot,
+ * on out (boot/efi.c passes ConOut, so that the menu reaches a serial
+ * terminal too: only the countdown line is redrawn each second, so the
+ * entries cross the serial line once) and waits up to presets_timeout() seconds; keys 1..9 pick and boot,
  * Up/Down move, Enter boots, any key stops the countdown.  With no menu to
  * show, the problems go to ConOut.  Returns the chosen index
  * (presets_default() when nobody chose). */

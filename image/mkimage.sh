@@ -4,11 +4,15 @@
 #     boot_hybrid.img on a disk), menu from image/presets.cfg (build/mkgrubcfg),
 #     `multiboot`;
 #   - UEFI: \EFI\BOOT\BOOTX64.EFI on a FAT ESP (efi.img, the El Torito EFI image
-#     and, through the GPT, a partition on a disk), with presets.cfg beside it;
+#     and, through the GPT, a partition on a disk), with presets.cfg beside it,
+#     and room for the logs the app saves in \tickprobe\logs;
 # written with dd to a USB stick, or as a CD.  No root, no mounts: mtools for
 # the FAT, xorriso for the ISO (the hosts' kernels have no vfat/iso9660).
 #
 #   sh image/mkimage.sh BUILD      (what `make image` runs)
+#   sh image/mkimage.sh BUILD EFI OUT
+#                                  the same with another EFI application, e.g.
+#                                  BOOTX64.EFI signed for Secure Boot (`make sign`)
 #
 # Deterministic: every timestamp comes from SOURCE_DATE_EPOCH (default: the
 # last commit's time), and the volume ids are fixed, so the same inputs give
@@ -19,10 +23,10 @@ BUILD=${1:-build}
 HERE=$(dirname "$0")
 PRESETS=$HERE/presets.cfg
 ELF=$BUILD/tickprobe.elf32
-EFI=$BUILD/BOOTX64.EFI
+EFI=${2:-$BUILD/BOOTX64.EFI}
 MKGRUBCFG=$BUILD/mkgrubcfg
-OUT=$BUILD/tickprobe.img
-W=$BUILD/image-work
+OUT=${3:-$BUILD/tickprobe.img}
+W=$BUILD/image-work${3:+-$(basename "$OUT" .img)}
 GRUB_PC=/usr/lib/grub/i386-pc
 
 for f in "$ELF" "$EFI" "$MKGRUBCFG" "$PRESETS" "$HERE/grub.cfg" "$GRUB_PC/boot_hybrid.img"; do
@@ -57,15 +61,20 @@ cat "$HERE/grub.cfg" "$W/menu.cfg" >"$W/iso/boot/grub/grub.cfg"
 # --- BIOS: GRUB core as an El Torito no-emulation image ---------------------
 # The modules are built in: the image carries no module directory.
 grub-mkimage -O i386-pc-eltorito -p /boot/grub -o "$W/iso/boot/grub/eltorito.img" \
-	biosdisk iso9660 part_msdos part_gpt normal multiboot loadenv test echo configfile
+	biosdisk iso9660 part_msdos part_gpt normal multiboot loadenv test echo configfile serial terminal
 cp "$ELF" "$W/iso/boot/tickprobe.elf32"
 
-# --- UEFI: the ESP as a FAT12 image -----------------------------------------
-# Sized to its contents plus 64 KiB; FAT32 would need 32 MiB at least.
+# --- UEFI: the ESP as a FAT16 image -----------------------------------------
+# Sized to its contents plus 64 KiB, plus room for the logs the UEFI app saves
+# there (\tickprobe\logs\NNNN.log, boot/efi_log.c): 8 MiB holds over 300
+# default logs as QEMU gives them (about 22 KB, 24 KiB in 2 KiB clusters) and
+# 100 of 80 KB, what a real machine's wider histograms could give.  From about
+# 4 MiB up mkfs.fat makes FAT16; FAT32 would need 32 MiB at least.
+LOG_ROOM_KIB=8192
 cp "$PRESETS" "$W/presets.cfg"
 cp "$EFI" "$W/BOOTX64.EFI"
 touch -d "@$SOURCE_DATE_EPOCH" "$W/presets.cfg" "$W/BOOTX64.EFI" "$W/tickprobe.env"
-kib=$(( ($(wc -c <"$EFI") + $(wc -c <"$PRESETS") + 512) / 1024 + 64 ))
+kib=$(( ($(wc -c <"$EFI") + $(wc -c <"$PRESETS") + 512) / 1024 + 64 + LOG_ROOM_KIB ))
 mkfs.fat -C -n TICKPROBE -i 7e1c0b00 --invariant "$W/iso/efi.img" $kib >/dev/null
 mmd -i "$W/iso/efi.img" ::EFI ::EFI/BOOT
 mcopy -i "$W/iso/efi.img" -m "$W/tickprobe.env" ::EFI/BOOT/tickprobe.env

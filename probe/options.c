@@ -261,6 +261,12 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			set_number(o, from, w, val, &o->calib_ms, 1, 2000);
 		else if (tp_streq(w, "baud"))
 			set_number(o, from, w, val, &o->baud, 50, 115200);
+		else if (tp_streq(w, "log")) {
+			if (tp_streq(val, "file") || tp_streq(val, "none"))
+				o->log_to_file = tp_streq(val, "file");
+			else
+				problem(o, from, "option log: '%s' is not file or none, default kept", val);
+		}
 		else if (tp_streq(w, "serial")) {
 			uint32_t port;
 			if (tp_streq(val, "none"))
@@ -299,6 +305,7 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
 	o->serial_port = 0x3f8;
 	o->baud = 115200;
 	tp_snprintf(o->tsc_sync, sizeof o->tsc_sync, "bsp");
+	o->log_to_file = true;
 
 	/* The preset first, wherever it stands, so that other words refine it. */
 	for (s = word(cmdline ? cmdline : "", w, sizeof w); w[0]; s = word(s, w, sizeof w)) {

@@ -29,6 +29,7 @@ struct options {
 	char counters[OPT_MAX_COUNTERS][16];
 	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang": a CPU exception or a hung CPU (tests) */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
+	bool log_to_file;     /* log=file (the default): save the records on the boot volume (UEFI); log=none */
 	int n_problems;
 	char problems[OPT_MAX_PROBLEMS][96];
 

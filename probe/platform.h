@@ -89,6 +89,12 @@ struct platform {
 	const char *boot;          /* "bios", "uefi" */
 	const char *boot_services; /* UEFI: "active"; else NULL */
 	const char *cmdline;       /* options, "name=value" words; NULL for none */
+	/* The log file, when the boot saves the records to one: its path and
+	 * its volume in words, or NULL and why there is none (NULL: nothing to
+	 * say).  Its console is one of open_consoles'. */
+	const char *log_file, *log_volume, *log_file_problem;
+	/* Secure Boot, as the firmware reports it; !secure_boot_known: unknown. */
+	bool secure_boot_known, secure_boot;
 
 	/* Zeroed memory for the run's buffers (hundreds of KiB: the log buffer,
 	 * histograms, raw samples), or NULL when there is none left. */

@@ -141,11 +141,25 @@ static void record_begin(struct run *r)
 	for (int i = 0; i < r->n_problems; i++)
 		json_str(j, NULL, r->problems[i]);
 	json_array_end(j);
+	/* Where the records are kept besides the serial line (docs/log-format.md). */
+	json_str(j, "log_file", r->p->log_file);
+	if (r->p->log_file && r->p->log_volume)
+		json_str(j, "log_volume", r->p->log_volume);
+	json_str(j, "log_file_problem", r->p->log_file ? NULL : r->p->log_file_problem);
+	if (r->p->secure_boot_known)
+		json_bool(j, "secure_boot", r->p->secure_boot);
+	else
+		json_null(j, "secure_boot");
 	log_end(r->log);
 	for (int i = 0; i < o->n_problems; i++)
 		run_text(r, "tickprobe: %s\n", o->problems[i]);
 	for (int i = 0; i < r->n_problems; i++)
 		run_text(r, "tickprobe: %s\n", r->problems[i]);
+	if (r->p->log_file)
+		run_text(r, "tickprobe: the log is saved as %s on %s\n", r->p->log_file,
+			 r->p->log_volume ? r->p->log_volume : "the boot volume");
+	else if (r->p->log_file_problem)
+		run_text(r, "tickprobe: no log file: %s\n", r->p->log_file_problem);
 }
 
 static void step_machine(struct run *r)

@@ -22,6 +22,12 @@ struct boot_info {
 	 * may also reach the serial port. */
 	struct console consoles[BOOT_MAX_CONSOLES];
 	unsigned n_consoles;
+	/* The log file (UEFI, boot/efi_log.h), whose console is one of the
+	 * above: its path and its volume in words; or NULL, and why there is
+	 * none.  The begin record carries them. */
+	const char *log_file, *log_volume, *log_file_problem;
+	/* Secure Boot as the firmware reports it (UEFI); unknown on BIOS. */
+	bool secure_boot_known, secure_boot;
 	/* Zeroed memory for the run's buffers, or NULL when there is none. */
 	void *(*alloc)(void *ctx, size_t bytes);
 	void *alloc_ctx;

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
+"""Helpers of the tests/nocable/ scripts, on copies of the image:
+
+    nocable.py esp-offset IMG              byte offset of the GPT's EFI System partition
+    nocable.py set-env IMG PRESET TIMEOUT OPTIONS
+                                           rewrite every tickprobe.env block in place
+    nocable.py records CAPTURE OUT         the record lines of a serial capture, as the
+                                           probe wrote them (CR and ANSI escapes removed)
+    nocable.py field LOG TYPE KEY          one member of the first TYPE record, as JSON
+    nocable.py prefix A B                  exit 0 when A's lines are the first lines of B
+"""
+import json
+import re
+import struct
+import sys
+
+ESP_TYPE = bytes.fromhex("28732ac11ff8d211ba4b00a0c93ec93b")  # C12A7328-F81F-11D2-BA4B-00A0C93EC93B
+ENV_SIG = b"# GRUB Environment Block\ntp_preset="
+ANSI = re.compile(rb"\x1b\[[0-9;?=<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]")
+
+
+def esp_offset(img):
+    with open(img, "rb") as f:
+        head = f.read(1 << 16)
+    if head[512:520] != b"EFI PART":
+        sys.exit(f"{img}: no GPT header at LBA 1")
+    lba, count, size = struct.unpack_from("<QII", head, 512 + 72)
+    for i in range(count):
+        e = head[lba * 512 + i * size:lba * 512 + (i + 1) * size]
+        if e[:16] == ESP_TYPE:
+            return struct.unpack_from("<Q", e, 32)[0] * 512
+    sys.exit(f"{img}: no EFI System partition in the GPT")
+
+
+def set_env(img, preset, timeout, options):
+    body = f"# GRUB Environment Block\ntp_preset={preset}\ntp_timeout={timeout}\ntp_options={options}\n".encode()
+    blk = body + b"#" * (512 - len(body))
+    with open(img, "r+b") as f:
+        data = bytearray(f.read())
+        n = 0
+        for off in range(0, len(data) - 511, 512):
+            if data[off:off + len(ENV_SIG)] == ENV_SIG and data[off + 511] == ord("#"):
+                data[off:off + 512] = blk
+                n += 1
+        if n != 2:
+            sys.exit(f"{img}: {n} tickprobe.env blocks, not 2")
+        f.seek(0)
+        f.write(data)
+
+
+def records(capture):
+    out = []
+    for raw in open(capture, "rb").read().split(b"\n"):
+        line = ANSI.sub(b"", raw).replace(b"\r", b"")
+        if line.startswith(b"{"):
+            out.append(line + b"\n")
+    return b"".join(out)
+
+
+def field(log, rtype, key):
+    for line in records(log).split(b"\n"):
+        if not line:
+            continue
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("type") == rtype:
+            return json.dumps(r.get(key))
+    sys.exit(f"{log}: no {rtype} record")
+
+
+def main():
+    cmd, args = sys.argv[1], sys.argv[2:]
+    if cmd == "esp-offset":
+        print(esp_offset(args[0]))
+    elif cmd == "set-env":
+        set_env(*args)
+    elif cmd == "records":
+        open(args[1], "wb").write(records(args[0]))
+    elif cmd == "field":
+        print(field(*args))
+    elif cmd == "prefix":
+        a, b = open(args[0], "rb").read(), open(args[1], "rb").read()
+        sys.exit(0 if a and b.startswith(a) else 1)
+    else:
+        sys.exit(f"nocable.py: unknown command {cmd}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,190 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The log saved on the stick (boot/efi_log.c): OVMF boots a writable copy of
+# the image seen as a USB stick, and the log files are read back out of its
+# ESP with mtools.  Each file must hold the serial log's record lines byte for
+# byte; boots number their files 0000, 0001, ... without touching the older
+# ones; an exception ends the file with "failed"; a run killed in the middle
+# leaves a file the readers call truncated, its complete records kept.  A
+# read-only stick and a CD say why there is no file, and the run goes on.
+. tests/nocable/lib.sh
+OUT=$BUILD/test-nocable/logfile
+rm -rf "$OUT" && mkdir -p "$OUT"
+need_nocable
+S=$OUT/stick.img
+
+# --- the ESP's room ----------------------------------------------------------
+free=$(mdir -i "$IMG@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
+echo "INFO: the image is $(wc -c <"$IMG") bytes; its ESP (offset $ESP) has $free bytes free"
+
+# --- first boot: 0000.log ----------------------------------------------------
+copy_image stick quick
+qboot first $QEMU_OK $(stick "$S")
+first_ms=$ms
+checklog first --expect-status ok --expect-boot uefi --expect begin.log_file='"\\tickprobe\\logs\\0000.log"' \
+	--expect begin.log_file_problem=null --expect begin.secure_boot=false
+logfile "$S" 0000 "$OUT/0000.log"
+same_records first "$OUT/0000.log"
+show_exit "$OUT/0000.log" 0 first
+volume=$(field first begin log_volume)
+case $volume in
+*TICKPROBE*USB*'loaded from'*) pass "first: begin.log_volume names the volume: $volume" ;;
+*) fail "first: begin.log_volume is $volume" ;;
+esac
+tr -d '\r' <"$OUT/first.log" | grep -aF 'tickprobe: the log is saved as \tickprobe\logs\0000.log on volume "TICKPROBE"' >/dev/null
+ok $? "first: the screen text (on serial too) says where the log went"
+note=$(tr -d '\r' <"$OUT/first.log" | grep -a 'tickprobe (UEFI): the log is saved as')
+[ -n "$note" ]
+ok $? "first: the closing note says where the log went: ${note#tickprobe (UEFI): }"
+cp "$OUT/0000.log" "$OUT/0000.before"
+
+# --- second boot, the default preset: 0001.log, 0000.log untouched ------------
+$NC set-env "$S" default 0 ""
+qboot second $QEMU_OK $(stick "$S")
+checklog second --expect-status ok --expect begin.options.preset='"default"' \
+	--expect begin.log_file='"\\tickprobe\\logs\\0001.log"'
+logfile "$S" 0001 "$OUT/0001.log"
+same_records second "$OUT/0001.log"
+show_exit "$OUT/0001.log" 0 second
+logfile "$S" 0000 "$OUT/0000.after"
+cmp -s "$OUT/0000.before" "$OUT/0000.after"
+ok $? "second: 0000.log is unchanged"
+default_bytes=$(wc -c <"$OUT/0001.log")
+# 2 KiB clusters (FAT16 from mkfs.fat at this size): a file takes whole ones.
+default_on_disk=$(( (default_bytes + 2047) / 2048 * 2048 ))
+[ "$free" -ge $(( 100 * default_on_disk )) ]
+ok $? "the ESP holds $(( free / default_on_disk )) default-preset logs of $default_bytes bytes ($default_on_disk on disk): at least 100"
+
+# --- an exception: the file ends "failed" -----------------------------------
+$NC set-env "$S" quick 0 "fault=gp"
+qboot fault $QEMU_FAILED $(stick "$S")
+checklog fault --expect-status failed --expect begin.log_file='"\\tickprobe\\logs\\0002.log"'
+logfile "$S" 0002 "$OUT/0002.log"
+same_records fault "$OUT/0002.log"
+tail -n 2 "$OUT/0002.log" | grep -q '"type":"exception"' && tail -n 1 "$OUT/0002.log" | grep -q '"status":"failed"'
+ok $? "fault: 0002.log ends with the exception record and the end record, status failed"
+show_exit "$OUT/0002.log" 0 fault
+
+# --- killed in the middle: truncated, the complete records kept --------------
+$NC set-env "$S" default 0 "calib_ms=20"
+t0=$(now_ms)
+# shellcheck disable=SC2086
+$QEMU -bios "$OVMF" -serial file:"$OUT/kill.log" $(stick "$S") >"$OUT/kill.err" 2>&1 &
+qpid=$!
+n=0
+while [ $n -lt 1200 ] && kill -0 $qpid 2>/dev/null && ! grep -qa '"type":"timer"' "$OUT/kill.log" 2>/dev/null; do
+	sleep 0.1
+	n=$((n + 1))
+done
+kill -KILL $qpid 2>/dev/null
+wait $qpid 2>/dev/null
+echo "boot kill: killed $(( $(now_ms) - t0 )) ms after start, at the first timer record"
+logfile "$S" 0003 "$OUT/0003.log"
+$NC records "$OUT/kill.log" "$OUT/kill.rec"
+if grep -q '"type":"end"' "$OUT/kill.rec"; then
+	fail "kill: the run ended before QEMU was killed: no mid-run kill tested"
+fi
+$NC prefix "$OUT/0003.log" "$OUT/kill.rec"
+ok $? "kill: 0003.log's $(grep -c . "$OUT/0003.log" 2>/dev/null) records are the first of the serial log's $(grep -c . "$OUT/kill.rec")"
+grep -q '"type":"plan"' "$OUT/0003.log"
+ok $? "kill: 0003.log keeps every record before the measurements (begin ... plan)"
+show_exit "$OUT/0003.log" 3 kill
+grep -q "no end record" "$OUT/0003.log.show-err"
+ok $? "kill: tickprobe show calls it cut short: $(grep -m1 "no end record" "$OUT/0003.log.show-err")"
+if grep -v "no end record" "$OUT/0003.log.show-err" | grep -qi "crc\|damaged"; then
+	fail "kill: a record of 0003.log is damaged: $(head -c 300 "$OUT/0003.log.show-err")"
+else
+	pass "kill: no record of 0003.log is damaged"
+fi
+
+# --- the readers on the logs directory ---------------------------------------
+mcopy -s -n -i "$S@@$ESP" ::tickprobe "$OUT/copied" 2>/dev/null
+"$TP" logs "$OUT/copied/logs" >"$OUT/logs.txt" 2>&1
+[ "$(grep -c '\.log\|^ *[0-9]' "$OUT/logs.txt")" -ge 4 ]
+ok $? "tickprobe logs lists the 4 files: $(tr '\n' '|' <"$OUT/logs.txt" | head -c 400)"
+"$TP" show --latest "$OUT/copied/logs" >/dev/null 2>"$OUT/latest.err"
+grep -q "0003.log" "$OUT/latest.err"
+ok $? "tickprobe show --latest reads 0003.log, the newest: $(head -n 1 "$OUT/latest.err")"
+
+# --- log=none: no file; the time the file writes take -------------------------
+copy_image nolog quick 0 "log=none"
+qboot nolog $QEMU_OK $(stick "$OUT/nolog.img")
+checklog nolog --expect-status ok --expect begin.log_file=null \
+	--expect begin.log_file_problem='"not asked for (log=none)"'
+mdir -i "$OUT/nolog.img@@$ESP" ::tickprobe >/dev/null 2>&1
+[ $? -ne 0 ]
+ok $? "nolog: no \\tickprobe directory was made"
+opening=$(plain "$OUT/first.log" | sed -n 's/.*opening the file took \([0-9]*\) TSC cycles.*/\1/p')
+cycles=$(plain "$OUT/first.log" | sed -n 's/.*TSC cycles, file writes \([0-9]*\)).*/\1/p')
+hz=$(field first tsc hz)
+echo "INFO: in the guest (TSC at $hz Hz), opening the file took" \
+	"$(awk -v c="$opening" -v h="$hz" 'BEGIN { printf "%.1f", c / h * 1000 }') ms and writing its" \
+	"$(grep -c . "$OUT/0000.log") records ($(wc -c <"$OUT/0000.log") bytes)" \
+	"$(awk -v c="$cycles" -v h="$hz" 'BEGIN { printf "%.1f", c / h * 1000 }') ms;" \
+	"boot wall time log=file $first_ms ms, log=none $ms ms"
+
+# --- a read-only stick, and a CD: no file, the reason, the run goes on --------
+copy_image ro quick
+qboot readonly $QEMU_OK $(stick "$OUT/ro.img" readonly)
+checklog readonly --expect-status ok --expect begin.log_file=null
+problem=$(field readonly begin log_file_problem)
+case $problem in
+*read-only*) pass "readonly: begin.log_file_problem: $problem" ;;
+*) fail "readonly: begin.log_file_problem is $problem" ;;
+esac
+tr -d '\r' <"$OUT/readonly.log" | grep -aq "^tickprobe: no log file: .*read-only"
+ok $? "readonly: the serial line (and the screen) say there is no log file, and why"
+
+qboot cd $QEMU_OK -cdrom "$OUT/ro.img"
+checklog cd --expect-status ok --expect begin.log_file=null
+problem=$(field cd begin log_file_problem)
+case $problem in
+*"CD boot image"*read-only*) pass "cd: begin.log_file_problem: $problem" ;;
+*) fail "cd: begin.log_file_problem is $problem" ;;
+esac
+tr -d '\r' <"$OUT/cd.log" | grep -aq "^tickprobe: no log file: .*read-only"
+ok $? "cd: the serial line (and the screen) say there is no log file, and why"
+
+# --- a full boot volume: the log goes to the next volume holding \EFI ----------
+# The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
+# holds an empty \EFI.
+copy_image full quick
+free=$(mdir -i "$OUT/full.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
+head -c $((free - 100 * 1024)) /dev/zero >"$OUT/junk.bin"
+mcopy -i "$OUT/full.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
+mkfs.fat -C -n OTHER "$OUT/other.img" 4096 >/dev/null && mmd -i "$OUT/other.img" ::EFI
+ok $? "full: a stick with 100 KiB free, and another holding \\EFI"
+qboot full $QEMU_OK $(stick "$OUT/full.img") \
+	-drive if=none,id=other,format=raw,file="$OUT/other.img" -device usb-storage,drive=other
+checklog full --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+volume=$(field full begin log_volume)
+case $volume in
+*OTHER*'not writable'*) pass "full: begin.log_volume: $volume" ;;
+*) fail "full: begin.log_volume is $volume" ;;
+esac
+mtype -i "$OUT/other.img" ::tickprobe/logs/0000.log >"$OUT/other-0000.log" 2>/dev/null
+same_records full "$OUT/other-0000.log"
+mdir -i "$OUT/full.img@@$ESP" ::tickprobe >/dev/null 2>&1
+[ $? -ne 0 ]
+ok $? "full: nothing was written to the full stick"
+
+# --- the volume fills up in the middle: the file stops at a whole record ---------
+# 10,000 raw costs per counter make records of about 50 KB; 160 KiB free
+# passes the check at the start and runs out a few counters later.
+copy_image midfull quick 0 "raw=10000"
+free=$(mdir -i "$OUT/midfull.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
+head -c $((free - 160 * 1024)) /dev/zero >"$OUT/junk.bin"
+mcopy -i "$OUT/midfull.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
+qboot midfull $QEMU_OK $(stick "$OUT/midfull.img")
+checklog midfull --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+logfile "$OUT/midfull.img" 0000 "$OUT/midfull-0000.log"
+$NC records "$OUT/midfull.log" "$OUT/midfull.rec"
+$NC prefix "$OUT/midfull-0000.log" "$OUT/midfull.rec" &&
+	[ "$(grep -c . "$OUT/midfull-0000.log")" -lt "$(grep -c . "$OUT/midfull.rec")" ]
+ok $? "midfull: the file's $(grep -c . "$OUT/midfull-0000.log") records ($(wc -c <"$OUT/midfull-0000.log") bytes) are the first of the serial log's $(grep -c . "$OUT/midfull.rec")"
+show_exit "$OUT/midfull-0000.log" 3 midfull
+note=$(plain "$OUT/midfull.log" | grep -a "stops after")
+case $note in
+*"the volume is full"*) pass "midfull: the closing note says so: ${note#tickprobe (UEFI): }" ;;
+*) fail "midfull: no closing note on the full volume: $note" ;;
+esac
