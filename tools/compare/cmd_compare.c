@@ -12,6 +12,7 @@
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
+#include "tools/compare/contention.h"
 #include "tools/compare/lineup.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
@@ -334,6 +335,7 @@ int cmd_compare(int argc, char **argv)
 	if (cells && nkeys)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
 	os_overhead(logs, nlogs, metric, ci, conf);
+	compare_cpus(logs, nlogs, out_width());
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);
