@@ -73,7 +73,12 @@ static void sync_line(const struct smp_view *v, size_t j, double hz)
 		       v->started);
 		return;
 	}
-	printf("%ld of %ld CPUs running; tsc sync %s", v->started, v->count, smp_sync_word(v));
+	if (v->cpus)
+		printf("%ld of %ld CPUs running; ", v->started, v->count);
+	else
+		printf("CPUs not known (%s); ", smp_left_out_lines(v, SMP_CPUS, b, sizeof b) ? "cpus record damaged, left out"
+											    : "no cpus record");
+	printf("tsc sync %s", smp_sync_word(v));
 	if (smp_left_out_lines(v, SMP_SYNC, b, sizeof b))
 		printf(" (%s damaged, left out)", b);
 	if (v->sync) {

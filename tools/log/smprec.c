@@ -276,7 +276,7 @@ void smp_sync_summary(const struct smp_view *v, struct smp_sync_summary *s)
 {
 	const struct lr_node *p, *sy = lr_get(v->sync, "synchronized");
 	uint64_t best = 0, best_out = 0, total, u, w;
-	int64_t off, adj;
+	int64_t off;
 	const struct lr_node *a;
 
 	memset(s, 0, sizeof *s);
@@ -290,7 +290,7 @@ void smp_sync_summary(const struct smp_view *v, struct smp_sync_summary *s)
 			if (lr_uint(lr_get(p, "warps"), &w) && w)
 				s->warped++;
 			a = lr_get(p, "tsc_adjust");
-			if (a && a->kind == LR_NUM && a->is_int && (adj = a->neg ? a->i : (int64_t)a->u) != 0)
+			if (a && a->kind == LR_NUM && a->is_int && (a->neg || a->u))
 				s->adjusted++;
 			if (!smp_pair_offset(p, &off, &u))
 				continue;
@@ -361,7 +361,7 @@ bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_
 		for (e = arr && arr->kind == LR_ARR ? arr->child : NULL; e; e = e->next)
 			s->n += e->kind == LR_NUM;
 	}
-	if (!s->n || !(vals = malloc(s->n * sizeof *vals)))
+	if (!s->n || !arr || !(vals = malloc(s->n * sizeof *vals)))
 		return false;
 	s->n = 0;
 	for (e = arr->child; e; e = e->next, cpu++) {

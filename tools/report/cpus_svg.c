@@ -284,7 +284,8 @@ void rp_svg_contention(FILE *o, const struct rp_curve *curves, size_t n, const c
 	}
 	fputs("<g fill=\"#444\" text-anchor=\"end\">", o);
 	if (p.logy) {
-		for (double d = log10(p.ylo); d <= log10(p.yhi) + 1e-9; d++)
+		int d0 = (int)lround(log10(p.ylo)), d1 = (int)lround(log10(p.yhi));
+		for (int d = d0; d <= d1; d++)
 			for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) {
 				double val = m * pow(10, d), y;
 				if (val > p.yhi * 1.0001)
@@ -299,16 +300,16 @@ void rp_svg_contention(FILE *o, const struct rp_curve *curves, size_t n, const c
 		double stepv = pow(10, floor(log10(p.yhi / 4)));
 		if (p.yhi / stepv > 10)
 			stepv *= p.yhi / stepv > 20 ? 5 : 2;
-		for (double val = 0; val <= p.yhi; val += stepv) {
-			double y = py(&p, val);
+		for (int k = 0; k * stepv <= p.yhi; k++) {
+			double val = k * stepv, y = py(&p, val);
 			tick_text(lab, sizeof lab, val);
 			fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3ea\"/>"
 				   "<text x=\"%d\" y=\"%.1f\">%s</text>", ML, y, ML + p.pw, y, ML - 6, y + 4, lab);
 		}
 	}
 	fputs("</g>\n<g fill=\"#444\" text-anchor=\"middle\">", o);
-	for (double r = 1; r <= p.nmax * 1.0001; r *= 2)
-		fprintf(o, "<text x=\"%.1f\" y=\"%d\">%g</text>", px(&p, r), p.base + 16, r);
+	for (int k = 0; k < 31 && ldexp(1, k) <= p.nmax * 1.0001; k++)
+		fprintf(o, "<text x=\"%.1f\" y=\"%d\">%g</text>", px(&p, ldexp(1, k)), p.base + 16, ldexp(1, k));
 	if (p.nmax != pow(2, floor(log2(p.nmax))))
 		fprintf(o, "<text x=\"%.1f\" y=\"%d\">%g</text>", px(&p, p.nmax), p.base + 16, p.nmax);
 	fprintf(o, "<text x=\"%d\" y=\"%d\">CPUs reading at once (log2)</text></g>\n", ML + p.pw / 2, p.base + 34);
