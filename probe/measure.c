@@ -133,7 +133,7 @@ static bool rate_once(const struct counter *c, const struct probe_clock *pc, uin
 			b.prev = v;
 		}
 		if (ticks - a.ticks >= 16 && now - a.at > 0 &&
-		    (double)(now - last) * (double)(ticks - a.ticks) / (double)(now - a.at) >= (double)(c->mask / 2)) {
+		    (double)(now - last) * (double)(ticks - a.ticks) / (double)(now - a.at) >= (double)c->mask / 2) {
 			*lost = true;
 			tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
 				    c->name);

@@ -195,7 +195,7 @@ good "tickprobe --help" 0 "$T" --help
 
 # --- README.md's table of subcommands names only options they have ------------------------
 grep '^| `tickprobe [a-z]* ' README.md >"$D/rows"
-[ "$(wc -l <"$D/rows")" = 12 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 12"
+[ "$(wc -l <"$D/rows")" = 13 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 13"
 while IFS= read -r row; do
 	syn=$(printf '%s\n' "$row" | cut -d'`' -f2)
 	sub=$(printf '%s\n' "$syn" | cut -d' ' -f2)

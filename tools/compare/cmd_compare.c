@@ -14,6 +14,7 @@
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
+#include "tools/compare/contention.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
 #include "tools/compare/split.h"
@@ -361,6 +362,7 @@ int cmd_compare(int argc, char **argv)
 		summary(keys, nkeys, logs, nlogs, cells, confs);
 	os_figures(logs, nlogs, metric, ci, conf);
 	os_overhead(logs, nlogs, metric, ci, conf);
+	compare_cpus(logs, nlogs, out_width());
 	free(cells);
 	for (size_t i = 0; i < nfiles; i++)
 		logfile_free(&files[i]);

@@ -12,6 +12,7 @@
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
+#include "tools/log/show_cpus.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
 
@@ -219,6 +220,7 @@ static void show_text(const struct lrun *r)
 	printf("\n\n");
 	show_timers(r);
 	show_rest(r);
+	show_cpus_text(stdout, r);
 }
 
 static void show_json(const struct lrun *r, int first)
@@ -265,6 +267,7 @@ static void show_json(const struct lrun *r, int first)
 	jrecord(stdout, r, "overhead");
 	printf(",\n\"acpi\":");
 	jrecord(stdout, r, "acpi");
+	show_cpus_json(stdout, r);
 	printf(",\n\"end\":");
 	jrecord(stdout, r, "end");
 	printf("}");

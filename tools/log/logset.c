@@ -289,7 +289,7 @@ const struct lr_node *lrun_first(const struct lrun *r, const char *type)
 const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k)
 {
 	for (size_t i = 0; i < r->nrecs; i++)
-		if (r->recs[i].type && !strcmp(r->recs[i].type, "timer") && !k--)
+		if (r->recs[i].type && !strcmp(r->recs[i].type, "timer") && !lr_get(r->recs[i].root, "cpu") && !k--)
 			return r->recs[i].root;
 	return NULL;
 }

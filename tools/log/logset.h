@@ -65,7 +65,9 @@ int lrun_damaged(const struct lrun *r);
 /* Records of a run. */
 const struct lr_node *lrun_first(const struct lrun *r, const char *type);
 const struct lr_node *lrun_timer(const struct lrun *r, const char *name);
-/* The k-th timer record (0-based), NULL past the last. */
+/* The k-th timer record (0-based) of the boot CPU, NULL past the last: a
+ * timer record with a `cpu` member (the table again on another core type,
+ * tools/log/smprec.h) is not one of them. */
 const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k);
 const char *lrun_boot(const struct lrun *r); /* begin.boot, or NULL */
 

@@ -19,6 +19,7 @@
 #include "tools/common/args.h"
 #include "tools/compare/lineup.h"
 #include "tools/log/logdir.h"
+#include "tools/report/cpus.h"
 #include "tools/report/fleet.h"
 #include "tools/report/html.h"
 #include "probe/stats.h"
@@ -174,6 +175,7 @@ int rp_render(struct logfile *files, size_t nfiles, const char *title, double co
 	rp_histograms(&c);
 	rp_compare(&c);
 	rp_lineup(&c);
+	rp_cpus_page(&c);
 	for (size_t j = 0; j < c.nlogs; j++)
 		rp_machine(&c, j);
 	rp_foot(&c);

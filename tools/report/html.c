@@ -2,6 +2,7 @@
  * header (what the page is, when it was made, every log given and its
  * integrity, with the reader's problems). */
 #include <string.h>
+#include "tools/report/cpus.h"
 #include "tools/report/html.h"
 #include "tools/commands.h"
 
@@ -317,6 +318,8 @@ void rp_head(const struct rp_ctx *c)
 		fputs("<a href=\"#comparisons\">comparisons</a>", o);
 	if (rp_has_lineup(c))
 		fputs("<a href=\"#kernel-path\">kernel path</a>", o);
+	if (rp_cpus_multi(c) >= 2)
+		fputs("<a href=\"#cpus\">CPUs</a>", o);
 	for (size_t j = 0; j < c->nlogs; j++)
 		fprintf(o, "<a href=\"#run%zu\">machine [%zu]</a>", j + 1, j + 1);
 	fputs("</nav>\n</header>\n", o);

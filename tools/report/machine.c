@@ -4,6 +4,7 @@
  * loop rates, gaps and context switches in tables of their own; and any
  * record the page does not know, shown raw, so nothing in a log goes unseen. */
 #include <string.h>
+#include "tools/report/cpus.h"
 #include "tools/report/html.h"
 
 /* Raw record text shown for an unknown record: enough to recognise it, short
@@ -374,7 +375,7 @@ static int known_type(const char *ty)
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
 		if (ty && !strcmp(ty, known[k]))
 			return 1;
-	return 0;
+	return rp_cpus_type(ty);
 }
 
 /* exception, overflow, samples and anything newer: shown raw. */
@@ -419,6 +420,7 @@ void rp_machine(const struct rp_ctx *c, size_t i)
 	overhead(o, r);
 	acpi(o, r);
 	results(o, r);
+	rp_cpus(c, i);
 	os_records(o, r);
 	other_records(o, r);
 	fputs("</section>\n", o);
