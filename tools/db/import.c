@@ -21,7 +21,7 @@ struct importer {
 	unsigned pending;   /* runs in the open transaction */
 	bool open;
 	char now[32];
-	sqlite3_stmt *machine_ins, *machine_id, *machine_fw, *run_ins;
+	sqlite3_stmt *machine_ins, *machine_id, *machine_fw, *run_ins, *run_known;
 	struct record_statements records;
 };
 
@@ -43,6 +43,7 @@ struct importer *importer_new(struct store *s, const struct import_options *o)
 		"family,model,stepping,microcode,hypervisor,cores,memory_mib,firmware) VALUES(?,?,?,?,?,?,?,?,?,?,?,?)");
 	im->machine_id = store_prepare(s, "SELECT id FROM machines WHERE key=?");
 	im->machine_fw = store_prepare(s, "UPDATE machines SET firmware=? WHERE id=? AND firmware IS NULL");
+	im->run_known = store_prepare(s, "SELECT 1 FROM runs WHERE content_key=?");
 	im->run_ins = store_prepare(s, "INSERT OR IGNORE INTO runs(content_key,machine_id,source,kind,boot,"
 		"version,log_schema,preset,status,complete,records,damaged_records,tsc_hz,clocksource,imported_at,log,"
 		"log_bytes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
@@ -52,7 +53,7 @@ struct importer *importer_new(struct store *s, const struct import_options *o)
 
 void importer_free(struct importer *im)
 {
-	sqlite3_stmt *all[] = { im->machine_ins, im->machine_id, im->machine_fw, im->run_ins };
+	sqlite3_stmt *all[] = { im->machine_ins, im->machine_id, im->machine_fw, im->run_ins, im->run_known };
 	record_statements_finalize(&im->records);
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);
@@ -137,7 +138,9 @@ static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r)
 		k += r->recs[j].len;
 		text[k++] = '\n';
 	}
-	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 6) == Z_OK) {
+	/* Level 1: 2 to 3 times as fast as the default 6 on these logs, for a
+	 * store a few per cent larger. */
+	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 1) == Z_OK) {
 		sqlite3_bind_blob(st, i, z, (int)zlen, free);
 		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)n);
 	} else {
@@ -205,6 +208,18 @@ static int import_run(struct importer *im, const struct lrun *r, const char *dir
 		return EXIT_DAMAGED;
 	}
 	ckey = content_key(r, mkey);
+	/* Known already: nothing to decode, deflate or write (a second import of
+	 * 10,000 runs is then a read of the logs and one lookup each). */
+	db_bind_str(im->run_known, 1, ckey);
+	if (sqlite3_step(im->run_known) == SQLITE_ROW) {
+		sqlite3_reset(im->run_known);
+		sqlite3_clear_bindings(im->run_known);
+		free(mkey), free(ckey);
+		tot->duplicates++;
+		return EXIT_CLEAN;
+	}
+	sqlite3_reset(im->run_known);
+	sqlite3_clear_bindings(im->run_known);
 	if (!put_machine(im, r, mkey, name, &mid, &new_machine, why, cap)) {
 		free(mkey), free(ckey);
 		return EXIT_UNREADABLE;
