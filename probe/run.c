@@ -179,8 +179,8 @@ static void step_acpi(struct run *r)
 
 /* The steps after the begin record, in order. */
 static void (*const run_steps[])(struct run *r) = {
-	step_machine,       step_acpi,          run_counters_setup, run_counters_check,
-	run_calibrate,      run_choose_bracket, run_plan,           run_measure,
+	step_machine,  step_acpi,          run_counters_setup, run_counters_check, run_calibrate,
+	run_rates,     run_choose_bracket, run_plan,           run_measure,
 };
 
 /* The big buffers, from the platform: none of them is static data. */
