@@ -206,7 +206,7 @@ void run_measure_footer(struct run *r)
 		if (r->counters[i].wanted && run_absent_by_design(r, &r->counters[i]))
 			len += (size_t)tp_snprintf(names + len, sizeof names - len, " %s", r->counters[i].info->name);
 	if (len)
-		run_text(r, "not on this machine:%s\n", names);
+		run_text(r, "absent by design:%s\n", names);
 	if (!r->clock.aperf_mperf)
 		run_text(r, "core clock: %s\n", r->clock.core_clock_none ? r->clock.core_clock_none : "not readable");
 	else if (r->core_ratio_hi)

@@ -353,7 +353,7 @@ void tickprobe_main(const struct boot_info *bi)
 			.bracket_name = "lfence-rdtsc-lfence",
 			.smi_count = cpu_is_intel() ? smi_count : NULL,
 			.aperf_mperf = cpu_has_aperf_mperf() ? aperf_mperf : NULL,
-			.core_clock_none = "none: CPUID.06H:ECX[0] clear, no APERF/MPERF (costs in TSC cycles only)",
+			.core_clock_none = "none: no APERF/MPERF (CPUID.06H:ECX[0] clear)",
 			/* Waiting for a counter's first tick: 2^28 cycles is 67-268 ms
 			 * at any TSC from 1 to 4 GHz, over 80000 ticks of the slowest
 			 * counter (the PIT, 838 ns).  2^22 reads bound it should the
