@@ -29,8 +29,11 @@ struct pvclock_vcpu_time_info {
 	int8_t tsc_shift;           /* applied to the TSC delta before the multiply */
 	uint8_t flags;
 	uint8_t pad[2];
-} __attribute__((packed));
+};
+/* Every field at its natural alignment, so no packing is needed for the ABI. */
 _Static_assert(sizeof(struct pvclock_vcpu_time_info) == 32, "the pvclock ABI is 32 bytes");
+_Static_assert(__builtin_offsetof(struct pvclock_vcpu_time_info, tsc_to_system_mul) == 24, "mul at 24");
+_Static_assert(__builtin_offsetof(struct pvclock_vcpu_time_info, flags) == 29, "flags at 29");
 
 #define PVCLOCK_TSC_STABLE_BIT 0x01 /* the same clock on every vCPU: one page serves all */
 
@@ -59,6 +62,10 @@ static inline uint64_t pvclock_scale(uint64_t delta, uint32_t mul, int8_t shift)
 
 typedef uint64_t (*pvclock_tsc_fn)(void *ctx);
 
+/* A load the hypervisor may have changed since the last one: a function, so
+ * that no reader (a static checker included) takes two loads for one. */
+static inline uint32_t pvclock_load32(const volatile uint32_t *a) { return *a; }
+
 /* Nanoseconds from the page: the version read, then the fields and the TSC,
  * then the version again; a read that saw an odd version or two different
  * ones is taken again.  Returns false after PVCLOCK_TRIES tries (*ns is then
@@ -71,7 +78,7 @@ pvclock_read(const volatile struct pvclock_vcpu_time_info *p, pvclock_tsc_fn tsc
 	unsigned k;
 
 	for (k = 1; k <= PVCLOCK_TRIES && !ok; k++) {
-		uint32_t v = p->version;
+		uint32_t v = pvclock_load32(&p->version);
 		__asm__ volatile("" ::: "memory"); /* the fields after the version */
 		uint64_t stamp = p->tsc_timestamp, base = p->system_time;
 		uint32_t mul = p->tsc_to_system_mul;
@@ -79,7 +86,7 @@ pvclock_read(const volatile struct pvclock_vcpu_time_info *p, pvclock_tsc_fn tsc
 		uint64_t now = tsc(ctx);
 		*ns = base + pvclock_scale(now - stamp, mul, shift);
 		__asm__ volatile("" ::: "memory");
-		ok = !(v & 1) && p->version == v;
+		ok = !(v & 1) && pvclock_load32(&p->version) == v;
 	}
 	if (tries)
 		*tries = k - 1;
@@ -95,7 +102,9 @@ struct hv_ref_tsc_page {
 	uint32_t reserved;
 	uint64_t scale;
 	int64_t offset;
-} __attribute__((packed));
+};
+_Static_assert(sizeof(struct hv_ref_tsc_page) == 24 && __builtin_offsetof(struct hv_ref_tsc_page, offset) == 16,
+	       "the reference TSC page's fields at 0, 8 and 16");
 
 /* The sequence values that say the page is not to be used: 0 in the current
  * specification, 0xFFFFFFFF in versions before 2.0 (Windows Server 2012). */
@@ -126,7 +135,7 @@ hv_tsc_page_read(const volatile struct hv_ref_tsc_page *p, pvclock_tsc_fn tsc, v
 	unsigned k;
 
 	for (k = 1; k <= PVCLOCK_TRIES; k++) {
-		uint32_t seq = p->sequence;
+		uint32_t seq = pvclock_load32(&p->sequence);
 		if (seq == HV_TSC_SEQUENCE_INVALID || seq == HV_TSC_SEQUENCE_INVALID_OLD) {
 			res = HV_TSC_INVALID;
 			break;
@@ -137,7 +146,7 @@ hv_tsc_page_read(const volatile struct hv_ref_tsc_page *p, pvclock_tsc_fn tsc, v
 		uint64_t now = tsc(ctx);
 		*t100ns = hv_mul_hi64(now, scale) + (uint64_t)offset;
 		__asm__ volatile("" ::: "memory");
-		if (p->sequence == seq) {
+		if (pvclock_load32(&p->sequence) == seq) {
 			res = HV_TSC_OK;
 			break;
 		}

@@ -98,10 +98,10 @@ static bool ticks_per_ms(const struct counter *c, const struct probe_clock *pc, 
 			 char *why, unsigned cap)
 {
 	uint64_t ms = (uint64_t)((tsc_hz > 0 ? tsc_hz : ASSUMED_MAX_HZ) / 1000.0);
-	uint64_t v0 = c->read(c) & c->mask, t0 = pc->tsc(), loops = 0;
+	uint64_t v0 = c->read(c) & c->mask, t0 = pc->tsc(), now = t0, loops = 0;
 
-	while (pc->tsc() - t0 < ms && loops++ < pc->max_wait_loops)
-		;
+	while (now - t0 < ms && loops++ < pc->max_wait_loops)
+		now = pc->tsc();
 	*ticks = (c->read(c) - v0) & c->mask;
 	if (!*ticks)
 		tp_snprintf(why, cap, "%s did not move in %llu TSC cycles", c->name, (unsigned long long)ms);
@@ -173,7 +173,7 @@ void run_rates(struct run *r)
 uint32_t run_samples(const struct run *r, const struct run_counter *rc)
 {
 	unsigned div = rc->info->samples_div > 1 ? rc->info->samples_div : 1;
-	return r->opt.samples / div ? r->opt.samples / div : 1;
+	return (r->opt.samples / div) ? r->opt.samples / div : 1;
 }
 
 bool run_absent_by_design(const struct run *r, const struct run_counter *rc)

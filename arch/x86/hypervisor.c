@@ -11,7 +11,7 @@
 static void signature(uint32_t leaf, char out[HYPERVISOR_SIG_LEN])
 {
 	struct cpuid_regs r = cpuid(leaf, 0);
-	uint32_t w[3] = { r.ebx, r.ecx, r.edx };
+	const uint32_t w[3] = { r.ebx, r.ecx, r.edx };
 
 	for (int i = 0; i < 3; i++)
 		for (int b = 0; b < 4; b++)
@@ -28,7 +28,7 @@ uint32_t hypervisor_base(const char *sig, char *first)
 		return 0;
 	signature(LEAF_FIRST, s);
 	for (int i = 0; i < HYPERVISOR_SIG_LEN; i++) /* printable, NULs dropped */
-		first[i] = s[i] >= 0x20 && s[i] < 0x7f ? s[i] : 0;
+		first[i] = (char)(s[i] >= 0x20 && s[i] < 0x7f ? s[i] : 0);
 	first[HYPERVISOR_SIG_LEN] = 0;
 	for (uint32_t k = 0; k < LEAF_BLOCKS && !found; k++) {
 		uint32_t leaf = LEAF_FIRST + k * LEAF_STEP;
@@ -47,5 +47,5 @@ void hypervisor_absent(const char *name, const char *first, char *buf, unsigned 
 	if (!first[0])
 		tp_snprintf(buf, cap, "no hypervisor (CPUID.01H:ECX[31] clear), so no %s", name);
 	else
-		tp_snprintf(buf, cap, "the hypervisor is %s, not %s (CPUID 0x40000000..0x4000ff00)", first, name);
+		tp_snprintf(buf, cap, "the hypervisor is %s, not %s", first, name);
 }

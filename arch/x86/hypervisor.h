@@ -19,7 +19,8 @@
 uint32_t hypervisor_base(const char *sig, char *first);
 
 /* Why sig is not there, for a counter's reason: "no hypervisor
- * (CPUID.01H:ECX[31] clear)" or "the hypervisor is TCGTCGTCGTCG, not <name>". */
+ * (CPUID.01H:ECX[31] clear), so no <name>" or "the hypervisor is TCGTCGTCGTCG, not
+ * <name>" (the signature at 0x40000000: no later block was <name>'s). */
 void hypervisor_absent(const char *name, const char *first, char *buf, unsigned cap);
 
 #endif
