@@ -178,12 +178,15 @@ void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 	if (k == 2) {
 		if (!t->deadline)
 			return;
+		t->touched = t->armed = true;
 		apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_TSC_DEADLINE | LVT_VECTOR);
 		/* SDM, "TSC-Deadline Mode": the LVT write must be seen before
 		 * the first IA32_TSC_DEADLINE write, which is no memory access. */
 		mfence();
 		return;
 	}
+	t->touched = true;
+	t->armed = false; /* leaving TSC-deadline mode disarms it (SDM, "TSC-Deadline Mode") */
 	apic_put(t, REG_DIVIDE, DIVIDE_BY_1);
 	apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_PERIODIC | LVT_VECTOR);
 	apic_put(t, REG_INITIAL, INITIAL_MAX); /* starts the count */
@@ -191,10 +194,12 @@ void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 
 void lapic_timer_settle(struct lapic_timer *t)
 {
-	if (!t->usable)
+	/* Untouched, the firmware's timer is left exactly as it runs. */
+	if (!t->usable || !t->touched)
 		return;
-	if (t->deadline && (apic_get(t, REG_LVT_TIMER) >> 17 & 3) == 2)
+	if (t->armed)
 		wrmsr(MSR_TSC_DEADLINE, 0);
+	t->touched = t->armed = false;
 	apic_put(t, REG_DIVIDE, t->divide);
 	apic_put(t, REG_LVT_TIMER, t->lvt);
 	apic_put(t, REG_INITIAL, t->initial);

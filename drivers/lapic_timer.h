@@ -19,6 +19,8 @@ struct lapic_timer {
 	bool usable;   /* an enabled local APIC this driver can program */
 	bool x2;       /* in x2APIC mode: registers through MSRs 0x800.. */
 	bool deadline; /* CPUID offers the TSC-deadline mode */
+	bool touched;  /* programmed since the firmware's registers were last put back */
+	bool armed;    /* in TSC-deadline mode, by lapic_timer_prepare */
 	uint64_t base; /* xAPIC: the MMIO page, from IA32_APIC_BASE */
 	uint32_t lvt, initial, divide; /* the firmware's */
 	char method[2][COUNTER_TEXT];

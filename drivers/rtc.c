@@ -125,11 +125,12 @@ bool rtc_now(char *buf, size_t cap)
 	unsigned year, month, day, hour, min, sec;
 	uint64_t t;
 
+	/* Nothing answers: not even the UIP wait (65536 polls of 0xff). */
+	if (b == 0xff)
+		return false;
 	counter_describe(&c, "rtc-time", rtc_read_time, RTC_TIME_INSNS, "");
 	c.hw = NMI_BIT | REG_SECONDS;
 	t = rtc_read_time(&c); /* bytes, low to high: s, min, h, day, month, year */
-	if (b == 0xff)
-		return false;
 	if (!binary)
 		for (int i = 0; i < 6; i++)
 			if (!bcd_ok((unsigned)(t >> (8 * i)) & (i == 2 ? 0x7f : 0xff)))

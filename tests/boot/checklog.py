@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Validate a tickprobe serial log against docs/log-format.md, independently of
 the C reader: a second implementation catches what a shared bug would hide.
 

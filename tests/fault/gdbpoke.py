@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Spoil one ACPI table's checksum in a running QEMU guest, between the
 firmware building the tables and the probe reading them.
 

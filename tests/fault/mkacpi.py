@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Write an ACPI HPET table (IA-PC HPET spec 1.0a, table 3) for QEMU's
 -acpitable file=FILE, to feed the probe an HPET that is not the machine's.
 

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fault injection in QEMU: each case is one boot of the multiboot kernel
 # (preset=quick, about 2 s under TCG, 1-2 s of it the RTC's tick check) with
 # something broken on purpose, and

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Exact tests of the measurement method under qemu -icount shift=0,sleep=off:
 # the guest is deterministic and every instruction costs one TSC cycle (1 ns),
 # so the TSC runs at exactly 1 GHz and an overhead-subtracted read costs
