@@ -47,6 +47,13 @@ static void absent(struct counter_state *s, const char *why)
 	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
 }
 
+/* Absent because this is not Hyper-V, or the partition may not use it. */
+static void not_here(struct counter_state *s, const char *why)
+{
+	absent(s, why);
+	s->by_design = true;
+}
+
 static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
 {
 	counter_describe(d, name, fn, insns, method);
@@ -70,22 +77,22 @@ void hyperv_setup(struct hyperv *h, struct counter d[HYPERV_COUNTERS], struct co
 	counter_state_init(&s[1]);
 	if (!base) {
 		hypervisor_absent("Microsoft Hv", first, why, sizeof why);
-		absent(&s[0], why);
-		absent(&s[1], why);
+		not_here(&s[0], why);
+		not_here(&s[1], why);
 		return;
 	}
 	if (cpuid(base, 0).eax < base + 3) {
-		absent(&s[0], "Hyper-V lists no partition privileges (leaf 0x40000003)");
-		absent(&s[1], s[0].reason);
+		not_here(&s[0], "Hyper-V lists no partition privileges (leaf 0x40000003)");
+		not_here(&s[1], s[0].reason);
 		return;
 	}
 	priv = cpuid(base + 3, 0).eax;
 	if (!(priv & PRIV_TIME_REF_COUNT))
-		absent(&s[0], "Hyper-V without AccessPartitionReferenceCounter (CPUID 0x40000003 EAX[1] clear)");
+		not_here(&s[0], "Hyper-V without AccessPartitionReferenceCounter (CPUID 0x40000003 EAX[1] clear)");
 	else if (!rdmsr_safe(HV_X64_MSR_TIME_REF_COUNT, &v))
 		absent(&s[0], "Hyper-V offers the reference counter, but rdmsr 0x40000020 faults");
 	if (!(priv & PRIV_REFERENCE_TSC))
-		absent(&s[1], "Hyper-V without AccessPartitionReferenceTsc (CPUID 0x40000003 EAX[9] clear)");
+		not_here(&s[1], "Hyper-V without AccessPartitionReferenceTsc (CPUID 0x40000003 EAX[9] clear)");
 	else
 		h->wants_page = true;
 }

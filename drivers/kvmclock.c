@@ -54,12 +54,14 @@ void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
 	if (!base) {
 		hypervisor_absent("KVM", first, why, sizeof why);
 		absent(&s[0], why);
+		s[0].by_design = true;
 		return;
 	}
 	if (cpuid(base, 0).eax < base + 1 || !(cpuid(base + 1, 0).eax & KVM_FEATURE_CLOCKSOURCE2)) {
 		tp_snprintf(why, sizeof why, "KVM without KVM_FEATURE_CLOCKSOURCE2 (CPUID 0x%x EAX bit 3 clear)",
 			    base + 1);
 		absent(&s[0], why);
+		s[0].by_design = true;
 		return;
 	}
 	if (!phys_mapped(addr, sizeof k->page)) { /* identity-mapped, as every static of the image */

@@ -79,6 +79,13 @@ static void absent(struct counter_state *s, const char *why)
 	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
 }
 
+/* Absent because this machine has the other mode, or not the feature. */
+static void not_here(struct counter_state *s, const char *why)
+{
+	absent(s, why);
+	s->by_design = true;
+}
+
 static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
 {
 	counter_describe(d, name, fn, insns, method);
@@ -113,9 +120,12 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 	for (int i = 0; i < LAPIC_COUNTERS; i++)
 		counter_state_init(&s[i]);
 
-	if (!(r1.edx >> 9 & 1))
-		why = "CPUID.01H:EDX[9] clear: no local APIC";
-	else if (!rdmsr_safe(MSR_APIC_BASE, &apic_base))
+	if (!(r1.edx >> 9 & 1)) {
+		for (int i = 0; i < LAPIC_COUNTERS; i++)
+			not_here(&s[i], "CPUID.01H:EDX[9] clear: no local APIC");
+		return;
+	}
+	if (!rdmsr_safe(MSR_APIC_BASE, &apic_base))
 		why = "IA32_APIC_BASE (MSR 0x1b) cannot be read";
 	else if (!(apic_base & APIC_BASE_EN))
 		why = "the local APIC is disabled (IA32_APIC_BASE bit 11 clear)";
@@ -126,14 +136,14 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 	}
 	t->x2 = apic_base & APIC_BASE_EXTD;
 	t->base = apic_base & APIC_BASE_ADDR;
-	/* The initial count is the one clue to a 25 MHz crystal or a 1 GHz
-	 * bus: CPUID 0x15 ECX, the core crystal, is the timer's clock where it
-	 * is given (SDM, "APIC Timer"); elsewhere the rate is only measured. */
+	/* The timer's clock is the core crystal where CPUID 0x15 ECX gives it
+	 * (SDM, "APIC Timer"): 24 or 25 MHz on hardware, 1 GHz under KVM.
+	 * Elsewhere the bus clock, which no CPUID leaf states: measured only. */
 	if (max >= 0x15 && cpuid(0x15, 0).ecx)
 		d[0].nominal_hz = d[1].nominal_hz = cpuid(0x15, 0).ecx;
 
 	if (t->x2) {
-		absent(&s[0], "the APIC is in x2APIC mode (IA32_APIC_BASE bit 10): its MMIO page does not answer");
+		not_here(&s[0], "the APIC is in x2APIC mode (IA32_APIC_BASE bit 10): its MMIO page does not answer");
 	} else if (!phys_mapped(t->base, 4096)) {
 		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx cannot be reached: outside this boot's memory map",
 			    (unsigned long long)t->base);
@@ -151,15 +161,15 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 		tp_memcpy(s[1].note, buf, sizeof s[1].note);
 	}
 	if (!x2_offered)
-		absent(&s[1], "CPUID.01H:ECX[21] clear: no x2APIC");
+		not_here(&s[1], "CPUID.01H:ECX[21] clear: no x2APIC");
 	/* Switching to x2APIC is one way only: back to xAPIC goes through a
 	 * disabled APIC, which loses its state (SDM, "x2APIC State
 	 * Transitions"), and the MMIO page stops answering at once, under the
 	 * firmware's feet.  The mode is the firmware's. */
 	else if (!t->x2)
-		absent(&s[1], "x2APIC offered, but the firmware left xAPIC mode: not switched (the MMIO page would stop)");
+		not_here(&s[1], "x2APIC offered, but the firmware left xAPIC mode: not switched (the MMIO page would stop)");
 	if (!t->deadline)
-		absent(&s[2], "CPUID.01H:ECX[24] clear: no TSC-deadline timer");
+		not_here(&s[2], "CPUID.01H:ECX[24] clear: no TSC-deadline timer");
 	t->usable = s[0].present || s[1].present;
 	if (!t->usable) {
 		if (s[2].present)

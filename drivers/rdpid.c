@@ -17,6 +17,7 @@ void rdpid_setup(struct counter d[RDPID_COUNTERS], struct counter_state s[RDPID_
 	counter_state_init(&s[0]);
 	if (cpuid(0, 0).eax < 7 || !(cpuid(7, 0).ecx >> 22 & 1)) {
 		s[0].present = false;
+		s[0].by_design = true;
 		tp_snprintf(s[0].reason, sizeof s[0].reason, "CPUID.(EAX=7,ECX=0):ECX[22] clear: no RDPID");
 	}
 }

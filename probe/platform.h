@@ -68,10 +68,6 @@ struct platform_counter {
 	 * does not calibrate the TSC (probe/run_rates.c): the APIC timer, the
 	 * RTC, the paravirtual clocks. */
 	bool rated;
-	/* Only some machines have it, by design: a hypervisor's clock, one of the
-	 * APIC's two modes, a newer CPU's instruction.  Its absence makes the
-	 * run ok-absent only when counters= names it. */
-	bool optional;
 	/* A slow read takes samples / samples_div of the samples (0, 1: all):
 	 * a whole RTC time read is 26 ISA accesses, 30-50 us on hardware. */
 	unsigned samples_div;

@@ -101,7 +101,7 @@ uint32_t run_samples(const struct run *r, const struct run_counter *rc);
 void run_prepare(struct run *r, const struct run_counter *rc);
 /* Named in counters= (not merely selected because no name was known). */
 bool run_counter_asked(const struct run *r, const struct run_counter *rc);
-/* Absent on this machine by design (platform_counter.optional) and not
+/* Absent on this machine by design (counter_state.by_design) and not
  * named in counters=: the run is not ok-absent for it. */
 bool run_absent_by_design(const struct run *r, const struct run_counter *rc);
 /* The core clock of one measurement, for the line under the table; then

@@ -178,7 +178,7 @@ uint32_t run_samples(const struct run *r, const struct run_counter *rc)
 
 bool run_absent_by_design(const struct run *r, const struct run_counter *rc)
 {
-	return rc->info->optional && !rc->s.present && !run_counter_asked(r, rc);
+	return !rc->s.present && rc->s.by_design && !run_counter_asked(r, rc);
 }
 
 void run_core_clock_seen(struct run *r, const struct measure_result *m)

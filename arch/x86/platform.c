@@ -287,25 +287,26 @@ static const struct platform_counter pit_counters[I8254_COUNTERS] = {
 };
 
 /* Each mode of the APIC is the only one on some machines; the deadline
- * timer, RDPID and the paravirtual clocks are on some machines only. */
+ * timer, RDPID and the paravirtual clocks are on some machines only: their
+ * drivers say when an absence is by design (counter_state.by_design). */
 static const struct platform_counter apic_counters[LAPIC_COUNTERS] = {
-	{ .name = "lapic", .rated = true, .optional = true, .disturbs = true, .prepare = apic_counting },
-	{ .name = "lapic-x2", .rated = true, .optional = true, .disturbs = true, .prepare = apic_counting },
-	{ .name = "tsc-deadline", .optional = true, .disturbs = true, .prepare = apic_deadline },
+	{ .name = "lapic", .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "lapic-x2", .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "tsc-deadline", .disturbs = true, .prepare = apic_deadline },
 };
 static const struct platform_counter rtc_counters[RTC_COUNTERS] = {
 	{ .name = "rtc", .rated = true },
 	{ .name = "rtc-time", .rate_from = "rtc", .needs = "rtc", .samples_div = 10 },
 };
 static const struct platform_counter rdpid_counters[RDPID_COUNTERS] = {
-	{ .name = "rdpid", .optional = true },
+	{ .name = "rdpid" },
 };
 static const struct platform_counter kvm_counters[KVMCLOCK_COUNTERS] = {
-	{ .name = "kvmclock", .rated = true, .optional = true },
+	{ .name = "kvmclock", .rated = true },
 };
 static const struct platform_counter hv_counters[HYPERV_COUNTERS] = {
-	{ .name = "hv-refcount", .rated = true, .optional = true },
-	{ .name = "hv-tsc-page", .rated = true, .optional = true },
+	{ .name = "hv-refcount", .rated = true },
+	{ .name = "hv-tsc-page", .rated = true },
 };
 
 static const struct platform_device devices[] = {
