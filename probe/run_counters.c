@@ -153,8 +153,7 @@ void run_counters_check(struct run *r)
 		if (!counter_check(rc->c, &rc->s, &r->clock)) {
 			if (!run_absent_by_design(r, rc)) /* those are listed under the table */
 				run_text(r, "%-13s skipped: %s\n", rc->info->name, rc->s.reason);
-		}
-		else if (rc->s.note[0])
+		} else if (rc->s.note[0])
 			run_text(r, "%-13s note: %s\n", rc->info->name, rc->s.note);
 	}
 	/* A port access whose counter is broken is not worth timing alone. */
