@@ -69,12 +69,16 @@ void frequency_check(const struct counter *c, struct counter_state *s, const str
 		     const struct tsc_choice *tsc, struct freq_check *f)
 {
 	tp_memset(f, 0, sizeof *f);
-	if (c->tsc_based || !c->is_counter || !cal || !cal->ok || tsc->hz <= 0)
+	/* A bare port access has no calibrator; a register that is no counter
+	 * but ticks (the RTC's seconds) has its rate from its edges. */
+	if (c->tsc_based || !cal || !cal->ok || tsc->hz <= 0)
 		return;
 	f->valid = true;
 	f->nominal_hz = c->nominal_hz;
 	f->measured_hz = cal->rate.ticks_per_cycle * tsc->hz;
-	f->ppm = (f->measured_hz / (double)c->nominal_hz - 1.0) * 1e6;
+	/* No nominal rate (an APIC timer whose crystal CPUID does not name):
+	 * the rate is measured, and nothing is off by construction. */
+	f->ppm = c->nominal_hz ? (f->measured_hz / (double)c->nominal_hz - 1.0) * 1e6 : __builtin_nan("");
 	f->reference = cal == tsc->reference;
 	/* The two errors are independent, except for the reference itself,
 	 * whose ppm is 0 by construction and whose error is its own. */

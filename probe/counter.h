@@ -43,6 +43,11 @@ struct counter_state {
 	bool healthy;              /* and it passed the checks */
 	char reason[COUNTER_TEXT]; /* why not, when !present or !healthy */
 	char note[COUNTER_TEXT];   /* something worth saying even when healthy */
+	/* Absent because this kind of machine has no such thing (a CPUID bit
+	 * clear, another hypervisor, the APIC's other mode), not because
+	 * something failed: the run is not ok-absent for it unless counters=
+	 * names it. */
+	bool by_design;
 };
 
 #define COUNTER_HW_OFFSET 0

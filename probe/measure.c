@@ -237,6 +237,7 @@ void measure_counter(const struct counter *c, const struct probe_clock *pc, uint
 	r->subtracted = subtract;
 	r->rounds = rounds;
 	r->smi_valid = pc->smi_count && pc->smi_count(&r->smi_before);
+	r->core_valid = pc->aperf_mperf && pc->aperf_mperf(&r->aperf_before, &r->mperf_before);
 	hist_init(cost);
 
 	/* A few untimed reads first: the first access to a device can pay for
@@ -267,6 +268,8 @@ void measure_counter(const struct counter *c, const struct probe_clock *pc, uint
 
 	r->tp_reads = per_round < 10000 ? per_round : 10000;
 	r->tp_cycles = pc->block(fn, c, r->tp_reads);
+	if (r->core_valid)
+		r->core_valid = pc->aperf_mperf(&r->aperf_after, &r->mperf_after);
 	if (r->smi_valid)
 		r->smi_valid = pc->smi_count(&r->smi_after);
 }

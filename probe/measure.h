@@ -20,6 +20,12 @@ struct probe_clock {
 	counter_read_fn empty;    /* a read that does nothing: the harness overhead */
 	const char *bracket_name;
 	bool (*smi_count)(uint64_t *count); /* NULL where MSR_SMI_COUNT is not readable */
+	/* The core clock: IA32_APERF (actual core cycles) and IA32_MPERF
+	 * (reference cycles, at the TSC's rate) of the calling CPU, read around
+	 * every measured block; NULL where the CPU has none, and then
+	 * core_clock_none says why. */
+	bool (*aperf_mperf)(uint64_t *aperf, uint64_t *mperf);
+	const char *core_clock_none;
 	/* Bounds on every wait: TSC cycles, and loop iterations in case the TSC
 	 * itself does not run. */
 	uint64_t max_wait_cycles;
@@ -49,6 +55,8 @@ struct measure_result {
 	int n_largest;
 	bool smi_valid;
 	uint64_t smi_before, smi_after;
+	bool core_valid; /* APERF and MPERF read at both ends */
+	uint64_t aperf_before, aperf_after, mperf_before, mperf_after;
 	uint32_t n_raw; /* raw costs kept in the caller's buffer */
 };
 

@@ -68,6 +68,18 @@ struct platform_counter {
 	const char *needs;      /* a counter that must be healthy for this one to be worth
 	                         * timing ("i8254" for its single port accesses) */
 	bool disturbs;          /* leaves its device in an unknown state: settle() follows */
+	/* Its rate is measured against the TSC once the TSC is known, though it
+	 * does not calibrate the TSC (probe/run_rates.c): the APIC timer, the
+	 * RTC, the paravirtual clocks. */
+	bool rated;
+	/* A slow read takes samples / samples_div of the samples (0, 1: all):
+	 * a whole RTC time read is 26 ISA accesses, 30-50 us on hardware. */
+	unsigned samples_div;
+	/* Puts the device in the state this counter's reads need, before its
+	 * check, its rate, the plan's reads and its measurement (the APIC timer:
+	 * counting for the current count, TSC-deadline mode for the deadline
+	 * writes); the device's settle() undoes it.  May be NULL. */
+	void (*prepare)(void *ctx);
 };
 
 /* A device: one driver's counters, set up together. */

@@ -81,6 +81,31 @@ uint64_t timer_over_10x_p50(const struct hist *h)
 	return over;
 }
 
+/* The core clock over the measurement (probe/core_clock.h) and, where its
+ * ratio is known, the cost in core cycles.  Null where the CPU has no
+ * APERF/MPERF: the machine record's core_clock says why. */
+static void json_core_clock(struct json *j, const struct timer_figures *f)
+{
+	const struct core_clock *cc = &f->core;
+
+	if (!f->core_valid) {
+		json_null(j, "core_clock");
+		return;
+	}
+	json_object_begin(j, "core_clock");
+	json_u64(j, "aperf", cc->aperf);
+	json_u64(j, "mperf", cc->mperf);
+	json_fixed(j, "ratio", cc->ratio, 4);
+	json_fixed(j, "effective_hz", cc->effective_hz, 0);
+	json_object_end(j);
+	if (cc->mperf) {
+		json_object_begin(j, "cost_core_cycles");
+		json_fixed(j, "min", core_clock_cycles(cc, (double)f->cost->min), 1);
+		json_fixed(j, "p50", core_clock_cycles(cc, (double)hist_quantile(f->cost, 500000)), 1);
+		json_object_end(j);
+	}
+}
+
 void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
 		   timer_hist_fn hist, const void *hist_ctx)
 {
@@ -159,7 +184,10 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 
 	if (fq && fq->valid) {
 		json_object_begin(j, "freq");
-		json_u64(j, "nominal_hz", fq->nominal_hz);
+		if (fq->nominal_hz) /* 0: no nominal rate (the APIC timer without CPUID 0x15) */
+			json_u64(j, "nominal_hz", fq->nominal_hz);
+		else
+			json_null(j, "nominal_hz");
 		json_fixed(j, "measured_hz", fq->measured_hz, 1);
 		json_fixed(j, "ppm", fq->ppm, 2);
 		json_fixed(j, "err_ppm", fq->err_ppm, 2);
@@ -176,6 +204,8 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 	} else {
 		json_null(j, "smi");
 	}
+	if (f->has_core)
+		json_core_clock(j, f);
 }
 
 static bool hist_whole(struct json *j, const struct hist *h, const void *ctx)
@@ -212,7 +242,9 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 	unsigned on = cpu < 0 ? 0 : (unsigned)cpu;
 	struct timer_what w = {
 		.name = c->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
-		.note = s->note, .method = c->method, .width = c->width, .address = c->hw, .insns = (int)c->insns,
+		.note = s->note, .method = c->method, .width = c->width, .address = c->hw,
+		/* 0: a compiled read whose instruction count is not fixed (kvmclock) */
+		.insns = c->insns ? (int)c->insns : -1,
 		.more = cpu < 0 ? NULL : cpu_member, .more_ctx = &on,
 	};
 	struct timer_figures fig = { .cost = NULL };
@@ -229,8 +261,11 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 			.round_p50_ns = p50_ns, .round_mean_ns = mean_ns, .has_delta = true,
 			.delta = r->delta_valid ? &r->delta : NULL, .largest = r->largest, .n_largest = r->n_largest,
 			.freq = f, .smi_valid = r->smi_valid, .smi_before = r->smi_before, .smi_after = r->smi_after,
-			.tsc_hz = tsc_hz,
+			.tsc_hz = tsc_hz, .has_core = true, .core_valid = r->core_valid,
 		};
+		if (r->core_valid)
+			core_clock_from(r->aperf_before, r->aperf_after, r->mperf_before, r->mperf_after, tsc_hz,
+					&fig.core);
 	}
 	j = log_begin(l, "timer");
 	timer_members(j, &w, s->healthy && r && cost ? &fig : NULL, hist_whole, NULL);

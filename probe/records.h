@@ -6,6 +6,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
+#include "probe/core_clock.h"
 #include "probe/counter.h"
 #include "probe/hist.h"
 #include "probe/log.h"
@@ -54,6 +55,11 @@ struct timer_figures {
 	bool smi_valid;
 	uint64_t smi_before, smi_after;
 	double tsc_hz;             /* <= 0: unknown, the ns figures are null */
+	/* The image: write core_clock (null when !core_valid) and, where its
+	 * ratio is known, cost_core_cycles.  The OS side has none. */
+	bool has_core;
+	bool core_valid;
+	struct core_clock core;
 };
 
 /* Writes the "hist" member (and whatever qualifies it) of a timer record.

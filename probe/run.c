@@ -201,7 +201,7 @@ static void step_acpi(struct run *r)
  * TCG on a 2-core host four spinning vCPUs doubled the boot CPU's HPET p50
  * (100 to 780 ns). */
 static void (*const run_steps[])(struct run *r) = {
-	step_machine,       step_acpi, run_counters_setup, run_counters_check, run_calibrate,
+	step_machine,       step_acpi, run_counters_setup, run_counters_check, run_calibrate, run_rates,
 	run_choose_bracket, run_plan,  run_measure,        run_cpus_start,     run_cpus_measure,
 };
 

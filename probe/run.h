@@ -21,9 +21,9 @@
 #include "probe/platform.h"
 
 #define RUN_MAX_COUNTERS 32
-#define RUN_MAX_CALIBRATORS 8
+#define RUN_MAX_CALIBRATORS 16 /* the TSC's calibrators, then the rated counters (run_rates.c) */
 #define RUN_MAX_PROBLEMS 4
-#define RUN_PROBLEM_LEN 256
+#define RUN_PROBLEM_LEN 384     /* room for the list of every counter's name */
 #define RUN_MAX_RAW 100000u  /* raw costs kept per counter: raw=N's upper bound */
 #define RUN_DELTA_READS 16384u
 
@@ -56,7 +56,8 @@ struct run {
 
 	unsigned n;
 	struct run_counter counters[RUN_MAX_COUNTERS];
-	int n_cal;
+	int n_cal;          /* calibrators in cal[], the rated counters' included */
+	int n_tsc_cal;      /* of which the first n_tsc_cal time the TSC */
 	struct calibrator cal[RUN_MAX_CALIBRATORS];
 	struct tsc_choice tsc;
 	const struct team *team;       /* every CPU that runs; NULL before run_cpus_start */
@@ -64,6 +65,7 @@ struct run {
 	uint64_t subtract;
 	bool some_absent;
 	bool fault_done;
+	double core_ratio_lo, core_ratio_hi; /* APERF/MPERF over the measurements; 0: none seen */
 
 	struct measure_result result;
 	/* From the platform's allocator. */
@@ -86,6 +88,7 @@ void run_counters_select(struct run *r);   /* counters=, stuck= against the name
 void run_counters_setup(struct run *r);    /* every device's setup */
 void run_counters_check(struct run *r);
 void run_calibrate(struct run *r);
+void run_rates(struct run *r);             /* the rated counters' rates (run_rates.c) */
 void run_choose_bracket(struct run *r);
 void run_plan(struct run *r);
 void run_measure(struct run *r);
@@ -97,5 +100,20 @@ void run_cpus_measure(struct run *r);
 
 /* The counter named name, or NULL. */
 struct run_counter *run_counter_named(struct run *r, const char *name);
+/* To be measured, or needed healthy by one that is, or a TSC calibrator. */
+bool run_counter_in_use(struct run *r, const struct run_counter *rc);
+/* The reads a counter is measured with: samples, or fewer for a slow one. */
+uint32_t run_samples(const struct run *r, const struct run_counter *rc);
+/* Its prepare (platform_counter.prepare), when it has one. */
+void run_prepare(struct run *r, const struct run_counter *rc);
+/* Named in counters= (not merely selected because no name was known). */
+bool run_counter_asked(const struct run *r, const struct run_counter *rc);
+/* Absent on this machine by design (counter_state.by_design) and not
+ * named in counters=: the run is not ok-absent for it. */
+bool run_absent_by_design(const struct run *r, const struct run_counter *rc);
+/* The core clock of one measurement, for the line under the table; then
+ * that line and the line of the counters absent by design. */
+void run_core_clock_seen(struct run *r, const struct measure_result *m);
+void run_measure_footer(struct run *r);
 
 #endif

@@ -13,6 +13,20 @@ struct run_counter *run_counter_named(struct run *r, const char *name)
 	return NULL;
 }
 
+void run_prepare(struct run *r, const struct run_counter *rc)
+{
+	if (rc->info->prepare)
+		rc->info->prepare(r->p->ctx);
+}
+
+bool run_counter_asked(const struct run *r, const struct run_counter *rc)
+{
+	for (int i = 0; i < r->opt.n_counters; i++)
+		if (tp_streq(r->opt.counters[i], rc->info->name))
+			return true;
+	return false;
+}
+
 /* "tsc, rdtscp, ...": every counter name, for a message. */
 static void list_names(const struct run *r, char *buf, size_t cap)
 {
@@ -117,7 +131,7 @@ void run_counters_setup(struct run *r)
  * else needs it healthy: the TSC calibrators always, and a counter that
  * others need (the PIT for its single port accesses, which are timed only
  * on a PIT that works). */
-static bool wanted_or_needed(struct run *r, const struct run_counter *rc)
+bool run_counter_in_use(struct run *r, const struct run_counter *rc)
 {
 	if (rc->wanted || rc->info->calibrates)
 		return true;
@@ -132,12 +146,14 @@ void run_counters_check(struct run *r)
 {
 	for (unsigned i = 0; i < r->n; i++) {
 		struct run_counter *rc = &r->counters[i];
-		if (!rc->c || !wanted_or_needed(r, rc))
+		if (!rc->c || !run_counter_in_use(r, rc))
 			continue;
 		r->step = rc->info->name;
-		if (!counter_check(rc->c, &rc->s, &r->clock))
-			run_text(r, "%-13s skipped: %s\n", rc->info->name, rc->s.reason);
-		else if (rc->s.note[0])
+		run_prepare(r, rc);
+		if (!counter_check(rc->c, &rc->s, &r->clock)) {
+			if (!run_absent_by_design(r, rc)) /* those are listed under the table */
+				run_text(r, "%-13s skipped: %s\n", rc->info->name, rc->s.reason);
+		} else if (rc->s.note[0])
 			run_text(r, "%-13s note: %s\n", rc->info->name, rc->s.note);
 	}
 	/* A port access whose counter is broken is not worth timing alone. */

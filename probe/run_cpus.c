@@ -155,7 +155,7 @@ static void core_types_step(struct run *r)
 			r->step = rc->info->name;
 			if (percpu_run_on(r->smp, pick[t], measure_there, &w, percpu_timeout(r->smp, r->opt.samples)))
 				record_timer_on(r->log, (int)pick[t], rc->c, &rc->s, &r->result, r->cost, NULL, r->tsc.hz,
-						r->opt.samples);
+						run_samples(r, rc));
 		}
 	}
 }

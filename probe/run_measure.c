@@ -113,19 +113,25 @@ void run_plan(struct run *r)
 		double s;
 		if (!rc->s.healthy || !rc->wanted || hz <= 0)
 			continue;
+		run_prepare(r, rc);
 		bracketed = r->clock.tsc();
 		for (int k = 0; k < 256; k++)
 			r->clock.bracket(c->read, c);
 		bracketed = r->clock.tsc() - bracketed;
 		bare = r->clock.block(c->read, c, 256);
 		/* the bracketed samples, then the throughput block and the delta reads */
-		s = ((double)bracketed * r->opt.samples + (double)bare * (10000 + RUN_DELTA_READS)) / 256.0 / hz;
+		s = ((double)bracketed * run_samples(r, rc) + (double)bare * (10000 + RUN_DELTA_READS)) / 256.0 / hz;
 		json_fixed(j, rc->info->name, s, 3);
 		total += s;
 	}
 	json_object_end(j);
 	json_fixed(j, "total_s", total, 3);
 	log_end(r->log);
+	/* The plan's reads disturb as the measured ones do (the i8254's single
+	 * accesses, the APIC timer's programming). */
+	for (unsigned d = 0; d < r->p->n_devices; d++)
+		if (r->p->devices[d].settle)
+			r->p->devices[d].settle(r->p->ctx);
 	run_text(r, "measuring: about %.1f s for %u reads of each counter\n", total, r->opt.samples);
 	if (tp_streq(r->opt.preset, "default") && total > 10.0)
 		run_text(r, "tickprobe: this machine's counters are slow: the default preset will take over 10 s\n");
@@ -137,7 +143,8 @@ void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap
 {
 	const struct counter *c = rc->c;
 
-	measure_counter(c, &r->clock, r->subtract, r->opt.samples, r->opt.rounds, r->cost, r->round, r->raw,
+	run_prepare(r, rc);
+	measure_counter(c, &r->clock, r->subtract, run_samples(r, rc), r->opt.rounds, r->cost, r->round, r->raw,
 			raw_cap, &r->result);
 	if (c->is_counter) {
 		measure_deltas(c, r->delta_values, r->opt.samples < RUN_DELTA_READS ? r->opt.samples : RUN_DELTA_READS,
@@ -160,14 +167,18 @@ static void measure_one(struct run *r, struct run_counter *rc)
 		frequency_check(c, &rc->s, rc->cal >= 0 ? &r->cal[rc->cal] : NULL, &r->tsc, &f);
 	if (!c || !rc->s.healthy) {
 		struct counter named = { .name = rc->info->name, .method = "not set up" };
-		r->some_absent = true;
+		bool expected = run_absent_by_design(r, rc);
+		if (!expected)
+			r->some_absent = true;
 		record_timer(r->log, c ? c : &named, &rc->s, NULL, NULL, NULL, r->tsc.hz, 0);
 		table_row(row, sizeof row, c ? c : &named, &rc->s, NULL, NULL, r->tsc.hz);
-		run_text(r, "%s", row);
+		if (!expected) /* the others are listed in one line under the table */
+			run_text(r, "%s", row);
 		return;
 	}
 	run_measure_counter(r, rc, raw_cap);
-	record_timer(r->log, c, &rc->s, &r->result, r->cost, &f, r->tsc.hz, r->opt.samples);
+	record_timer(r->log, c, &rc->s, &r->result, r->cost, &f, r->tsc.hz, run_samples(r, rc));
+	run_core_clock_seen(r, &r->result);
 	if (r->result.n_raw)
 		record_samples(r->log, c->name, r->raw, r->result.n_raw);
 	table_row(row, sizeof row, c, &rc->s, &r->result, r->cost, r->tsc.hz);
@@ -191,4 +202,5 @@ void run_measure(struct run *r)
 			r->p->fault(r->p->ctx, r->opt.fault);
 		}
 	}
+	run_measure_footer(r);
 }

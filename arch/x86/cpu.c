@@ -37,3 +37,15 @@ resume:
 	*value = (uint64_t)hi << 32 | lo;
 	return true;
 }
+
+bool wrmsr_safe(uint32_t msr, uint64_t value)
+{
+	volatile int faulted = 0;
+
+	exception_expect(&&resume, &faulted);
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)value), "d"((uint32_t)(value >> 32)) : "memory");
+	__asm__ goto("" : : : "memory" : resume);
+resume:
+	exception_expect_none();
+	return !faulted;
+}

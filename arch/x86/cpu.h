@@ -59,6 +59,24 @@ static inline uint64_t read_cr2(void)
  * point and resumes there instead of ending the run (arch/x86/idt.c).
  * MSR_SMI_COUNT (0x34), for one, exists only on some Intel cores. */
 bool rdmsr_safe(uint32_t msr, uint64_t *value);
+/* wrmsr that survives a #GP the same way: false when the CPU refused it. */
+bool wrmsr_safe(uint32_t msr, uint64_t value);
+
+/* rdmsr and wrmsr of an MSR the CPU is known to have (CPUID said so): a #GP
+ * here is a real fault, and ends the run with its exception record. */
+static inline uint64_t rdmsr(uint32_t msr)
+{
+	uint32_t lo, hi;
+	__asm__ volatile("rdmsr" : "=a"(lo), "=d"(hi) : "c"(msr) : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+static inline void wrmsr(uint32_t msr, uint64_t v)
+{
+	__asm__ volatile("wrmsr" : : "c"(msr), "a"((uint32_t)v), "d"((uint32_t)(v >> 32)) : "memory");
+}
+
+static inline void mfence(void) { __asm__ volatile("mfence" ::: "memory"); }
 
 /* The highest basic and extended CPUID leaves, and feature tests. */
 bool cpu_has_rdtscp(void);

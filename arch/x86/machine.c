@@ -1,5 +1,6 @@
 #include "arch/x86/machine.h"
 #include "arch/x86/cpu.h"
+#include "drivers/rtc.h"
 #include "probe/fmt.h"
 #include "probe/util.h"
 
@@ -37,7 +38,7 @@ void machine_record(struct log *l, uint64_t memory_mib, char *line, size_t cap)
 {
 	struct cpuid_regs r0 = cpuid(0, 0), r1 = cpuid(1, 0);
 	uint32_t regs[12];
-	char vendor[13], brand[49], hv[13];
+	char vendor[13], brand[49], hv[13], rtc[24];
 	unsigned family, model, stepping;
 	uint64_t ucode = 0, cores = 0;
 	bool have_ucode, have_hv = r1.ecx >> 31 & 1;
@@ -100,6 +101,11 @@ void machine_record(struct log *l, uint64_t memory_mib, char *line, size_t cap)
 		json_u64(j, "memory_mib", memory_mib);
 	else
 		json_null(j, "memory_mib");
+	/* The core clock's counters (null core_clock in the timer records when
+	 * false), and the RTC's date: when the log was made, to within the
+	 * firmware's idea of the time. */
+	json_bool(j, "aperf_mperf", r0.eax >= 6 && (cpuid(6, 0).ecx & 1));
+	json_str(j, "rtc_time", rtc_now(rtc, sizeof rtc) ? rtc : NULL);
 	log_end(l);
 	tp_snprintf(line, cap, "CPU: %s (%s, family %u model %u stepping %u)%s%s\n", brand[0] ? brand : "?",
 		    vendor, family, model, stepping, have_hv ? ", hypervisor " : "", have_hv ? hv : "");

@@ -12,7 +12,12 @@
 #include "arch/x86/smp_run.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/hpet.h"
+#include "drivers/hyperv.h"
 #include "drivers/i8254.h"
+#include "drivers/kvmclock.h"
+#include "drivers/lapic_timer.h"
+#include "drivers/rdpid.h"
+#include "drivers/rtc.h"
 #include "drivers/tsc.h"
 #include "drivers/uart.h"
 #include "probe/run.h"
@@ -27,6 +32,11 @@ struct x86_platform {
 	platform_exception_fn hook;
 	void *hook_ctx;
 	struct counter tsc[TSC_COUNTERS], hpet[HPET_COUNTERS], pm[ACPI_PM_COUNTERS], pit[I8254_COUNTERS];
+	struct counter apic[LAPIC_COUNTERS], rtc[RTC_COUNTERS], rdpid[RDPID_COUNTERS];
+	struct counter kvm[KVMCLOCK_COUNTERS], hv[HYPERV_COUNTERS];
+	struct lapic_timer lapic;
+	struct kvmclock kvmclock;
+	struct hyperv hyperv;
 };
 
 static struct x86_platform x86;
@@ -176,6 +186,19 @@ static bool smi_count(uint64_t *count)
 	return rdmsr_safe(0x34, count);
 }
 
+/* IA32_APERF (0xe8) and IA32_MPERF (0xe7), where CPUID.06H:ECX[0] says the
+ * CPU has them.  APERF first, as Linux reads them: the pair is read within
+ * a few cycles, against blocks of many thousands. */
+static bool aperf_mperf(uint64_t *aperf, uint64_t *mperf)
+{
+	return rdmsr_safe(0xe8, aperf) && rdmsr_safe(0xe7, mperf);
+}
+
+static bool cpu_has_aperf_mperf(void)
+{
+	return cpuid(0, 0).eax >= 6 && (cpuid(6, 0).ecx & 1);
+}
+
 /* ---- the counters' devices ---------------------------------------------- */
 
 static void tsc_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
@@ -219,6 +242,75 @@ static void pit_settle(void *ctx)
 	i8254_reset();
 }
 
+/* The APIC timer: the current count read through either mode, and the
+ * TSC-deadline writes, each with the timer programmed for it (prepare). */
+static void apic_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	lapic_timer_setup(&x->lapic, a->madt.present ? a->madt.lapic_address : 0, x->apic, s);
+	for (int i = 0; i < LAPIC_COUNTERS; i++)
+		d[i] = &x->apic[i];
+}
+
+static void apic_counting(void *ctx)
+{
+	struct x86_platform *x = ctx;
+	lapic_timer_prepare(&x->lapic, 0);
+}
+
+static void apic_deadline(void *ctx)
+{
+	struct x86_platform *x = ctx;
+	lapic_timer_prepare(&x->lapic, 2);
+}
+
+static void apic_settle(void *ctx)
+{
+	struct x86_platform *x = ctx;
+	lapic_timer_settle(&x->lapic);
+}
+
+static void rtc_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	rtc_setup(x->rtc, s);
+	for (int i = 0; i < RTC_COUNTERS; i++)
+		d[i] = &x->rtc[i];
+}
+
+static void rdpid_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	rdpid_setup(x->rdpid, s);
+	d[0] = &x->rdpid[0];
+}
+
+static void kvm_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	kvmclock_setup(&x->kvmclock, x->kvm, s);
+	d[0] = &x->kvm[0];
+}
+
+/* The reference TSC page is a whole page the hypervisor overlays: taken
+ * from the run's memory only when Hyper-V offers it, and aligned there. */
+static void hv_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+{
+	struct x86_platform *x = ctx;
+	(void)a;
+	hyperv_setup(&x->hyperv, x->hv, s);
+	if (x->hyperv.wants_page) {
+		uintptr_t raw = (uintptr_t)alloc(x, 2 * HYPERV_PAGE);
+		void *page = raw ? (void *)((raw + HYPERV_PAGE - 1) & ~(uintptr_t)(HYPERV_PAGE - 1)) : NULL;
+		hyperv_enable_page(&x->hyperv, page, x->hv, s);
+	}
+	for (int i = 0; i < HYPERV_COUNTERS; i++)
+		d[i] = &x->hv[i];
+}
+
 static const struct platform_counter tsc_counters[TSC_COUNTERS] = {
 	{ .name = "tsc" }, { .name = "rdtscp" }, { .name = "tsc-lfence" },
 };
@@ -237,11 +329,39 @@ static const struct platform_counter pit_counters[I8254_COUNTERS] = {
 	{ .name = "port80" },
 };
 
+/* Each mode of the APIC is the only one on some machines; the deadline
+ * timer, RDPID and the paravirtual clocks are on some machines only: their
+ * drivers say when an absence is by design (counter_state.by_design). */
+static const struct platform_counter apic_counters[LAPIC_COUNTERS] = {
+	{ .name = "lapic", .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "lapic-x2", .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "tsc-deadline", .disturbs = true, .prepare = apic_deadline },
+};
+static const struct platform_counter rtc_counters[RTC_COUNTERS] = {
+	{ .name = "rtc", .rated = true },
+	{ .name = "rtc-time", .rate_from = "rtc", .needs = "rtc", .samples_div = 10 },
+};
+static const struct platform_counter rdpid_counters[RDPID_COUNTERS] = {
+	{ .name = "rdpid" },
+};
+static const struct platform_counter kvm_counters[KVMCLOCK_COUNTERS] = {
+	{ .name = "kvmclock", .rated = true },
+};
+static const struct platform_counter hv_counters[HYPERV_COUNTERS] = {
+	{ .name = "hv-refcount", .rated = true },
+	{ .name = "hv-tsc-page", .rated = true },
+};
+
 static const struct platform_device devices[] = {
 	{ "TSC", tsc_counters, TSC_COUNTERS, tsc_dev, NULL },
 	{ "HPET", hpet_counters, HPET_COUNTERS, hpet_dev, NULL },
 	{ "PM timer", pm_counters, ACPI_PM_COUNTERS, pm_dev, NULL },
 	{ "i8254", pit_counters, I8254_COUNTERS, pit_dev, pit_settle },
+	{ "local APIC", apic_counters, LAPIC_COUNTERS, apic_dev, apic_settle },
+	{ "CMOS RTC", rtc_counters, RTC_COUNTERS, rtc_dev, NULL },
+	{ "RDPID", rdpid_counters, RDPID_COUNTERS, rdpid_dev, NULL },
+	{ "kvm-clock", kvm_counters, KVMCLOCK_COUNTERS, kvm_dev, NULL },
+	{ "Hyper-V", hv_counters, HYPERV_COUNTERS, hv_dev, NULL },
 };
 
 static const struct platform_bracket brackets[] = {
@@ -281,6 +401,8 @@ void tickprobe_main(const struct boot_info *bi)
 			.empty = bracket_empty_read,
 			.bracket_name = "lfence-rdtsc-lfence",
 			.smi_count = cpu_is_intel() ? smi_count : NULL,
+			.aperf_mperf = cpu_has_aperf_mperf() ? aperf_mperf : NULL,
+			.core_clock_none = "none: no APERF/MPERF (CPUID.06H:ECX[0] clear)",
 			/* Waiting for a counter's first tick: 2^28 cycles is 67-268 ms
 			 * at any TSC from 1 to 4 GHz, over 80000 ticks of the slowest
 			 * counter (the PIT, 838 ns).  2^22 reads bound it should the

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Validate a tickprobe serial log against docs/log-format.md, independently of
 the C reader: a second implementation catches what a shared bug would hide.
 
@@ -30,7 +31,7 @@ ANSI = re.compile(rb"\x1b\[[0-9;?=<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\
 CRC_MEMBER = b',"crc":"'
 REQUIRED = {
     "begin": ["schema", "version", "boot", "cmdline", "options", "option_problems"],
-    "machine": ["cpu_vendor", "cpu_brand", "hypervisor", "invariant_tsc"],
+    "machine": ["cpu_vendor", "cpu_brand", "hypervisor", "invariant_tsc", "aperf_mperf", "rtc_time"],
     "acpi": ["pm_timer", "hpet", "problems"],
     "end": ["records", "crc32", "status"],
 }
@@ -209,6 +210,39 @@ def lookup(recs, path):
     return True, val
 
 
+def check_clocks(c, objs):
+    """The members the clocks added (docs/log-format.md): core_clock in every
+    measured timer record, an object exactly where machine.aperf_mperf says
+    the CPU has the counters, with cost_core_cycles where its ratio is known;
+    a freq whose nominal_hz is null has a null ppm; rtc_time is a date or
+    null; every timer name once."""
+    timers = [o for o in objs if o.get("type") == "timer"]
+    names = [t.get("name") for t in timers]
+    c.check(len(names) == len(set(names)), f"{len(names)} timer records, each name once",
+            f"repeated: {sorted(n for n in set(names) if names.count(n) > 1)}")
+    machine = next((o for o in objs if o.get("type") == "machine"), {})
+    has = machine.get("aperf_mperf")
+    bad = []
+    for t in timers:
+        if not t.get("samples"):
+            continue
+        cc = t.get("core_clock", "missing")
+        if cc == "missing" or (cc is None) == bool(has):
+            bad.append(f"{t.get('name')}: core_clock {cc} with aperf_mperf {has}")
+        elif isinstance(cc, dict):
+            if not all(k in cc for k in ("aperf", "mperf", "ratio", "effective_hz")):
+                bad.append(f"{t.get('name')}: core_clock lacks members: {cc}")
+            elif (cc["ratio"] is not None) != ("cost_core_cycles" in t):
+                bad.append(f"{t.get('name')}: cost_core_cycles without a ratio, or a ratio without it")
+        f = t.get("freq")
+        if isinstance(f, dict) and f.get("nominal_hz") is None and f.get("ppm") is not None:
+            bad.append(f"{t.get('name')}: a ppm against no nominal rate")
+    c.check(not bad, "core_clock and freq members as documented", "; ".join(bad[:3]))
+    rt = machine.get("rtc_time", "missing")
+    c.check(rt is None or (isinstance(rt, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rt)),
+            "machine.rtc_time is a date and time or null", f"rtc_time {rt!r}")
+
+
 def check_run(c, run, args):
     recs = run["records"]
     objs = [o for _, o in recs if isinstance(o, dict)]
@@ -253,6 +287,7 @@ def check_run(c, run, args):
             continue
         missing = [k for k in keys if k not in found[0]]
         c.check(not missing, f"{rtype} has {', '.join(keys)}", f"missing {missing}")
+    check_clocks(c, objs)
     ok, schema = lookup(objs, "begin.schema")
     if c.check(ok and schema in (1, 2), f"schema is 1 or 2 ({schema})", f"schema {schema}"):
         check_forms(c, objs, schema)

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Check one fault-injection boot's serial log: valid as a whole (the checks
 of tests/boot/checklog.py, reused, condensed to one line unless one fails),
 then the case's own expectations.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Spoil one ACPI table's checksum in a running QEMU guest, between the
 firmware building the tables and the probe reading them.
 
@@ -9,12 +10,15 @@ multiboot kernel's entry stops the guest after SeaBIOS has laid out the
 tables, the RSDP -> RSDT walk finds each table of signature SIG (and OEM id
 OEM, when given), its checksum byte is changed by one, and the guest goes on.
 
-    gdbpoke.py PORT ELF32 SIG [--oem OEMID] [--list]
+    gdbpoke.py PORT ELF32 SIG [--oem OEMID] [--list] [--first]
 
 Prints what it changed; exits 1 when nothing was found or the link failed.
 --list changes nothing and prints the RSDT's tables in order, one a line:
 "table SIG OEMID 0xADDRESS", and for an HPET table " base 0xBASE" (which
 of two HPET tables comes first, and where each says the block is).
+--first changes no table: it swaps the RSDT's entries so that the table of
+signature SIG and OEM id OEM comes before every other SIG table (QEMU lists
+its own before any -acpitable one), and fixes the RSDT's checksum.
 """
 import argparse
 import socket
@@ -99,6 +103,7 @@ def main():
     ap.add_argument("sig")
     ap.add_argument("--oem", default=None)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--first", action="store_true")
     a = ap.parse_args()
 
     g = Gdb(a.port)
@@ -123,6 +128,24 @@ def main():
     n = (struct.unpack_from("<I", hdr, 4)[0] - 36) // 4
     entries = struct.unpack("<%dI" % n, g.read(rsdt + 36, 4 * n))
     changed = 0
+    if a.first:
+        sigs = [g.read(addr, 16) for addr in entries]
+        mine = [k for k, t in enumerate(sigs) if t[:4] == a.sig.encode() and
+                (not a.oem or t[10:16].rstrip(b"\0 ") == a.oem.encode())]
+        same = [k for k, t in enumerate(sigs) if t[:4] == a.sig.encode()]
+        if mine and same and mine[0] != same[0]:
+            e = list(entries)
+            e[same[0]], e[mine[0]] = e[mine[0]], e[same[0]]
+            g.write(rsdt + 36, struct.pack("<%dI" % n, *e))
+            table = bytearray(g.read(rsdt, 36 + 4 * n))
+            table[9] = 0
+            g.write(rsdt + 9, bytes([(-sum(table)) & 0xFF]))
+            print("gdbpoke: RSDT entries %d and %d swapped: the %s table at 0x%x comes first" %
+                  (same[0], mine[0], a.sig, entries[mine[0]]))
+            changed = 1
+        g.send(b"c")
+        g.s.close()
+        return 0 if changed else 1
     for addr in entries:
         t = g.read(addr, 36)
         if a.list:

@@ -1,6 +1,8 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fault injection in QEMU: each case is one boot of the multiboot kernel
-# (preset=quick, about 0.3 s under TCG) with something broken on purpose, and
+# (preset=quick, about 2 s under TCG, 1-2 s of it the RTC's tick check) with
+# something broken on purpose, and
 # an exact expected outcome: QEMU's exit status (isa-debug-exit: 33 ok, 35
 # ok-absent, 37 failed), the end record's status, and the message that says
 # why.  Every log must also be valid as a whole (tests/boot/checklog.py's
@@ -11,8 +13,8 @@ ELF=$BUILD/tickprobe.elf32
 TP=$BUILD/tickprobe
 FC="python3 tests/fault/faultcheck.py"
 QEMU=${QEMU:-qemu-system-x86_64}
-HANG_S=6   # a boot that takes 0.3 s and has not ended after this has hung
-BOUND_S=10 # wall-time bound of a stuck-counter boot: a hang guard, not a benchmark
+HANG_S=10  # a boot that takes 2 s (0.3 s, and the RTC's tick check: 1-2 s) and has not ended after this has hung
+BOUND_S=15 # wall-time bound of a stuck-counter boot: a hang guard, not a benchmark
 
 for t in "$QEMU" python3 timeout; do
 	command -v "$t" >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
@@ -171,6 +173,68 @@ kboot smp4 pc "" -smp 4
 expect_rc smp4 33
 check smp4 machine.cores --status ok --expect machine.cores=4
 
+# x2APIC asked for: QEMU 7.2's TCG warns and keeps the xAPIC, so lapic-x2
+# is absent with the CPUID reason and lapic is measured.  Named in
+# counters=, the absent one makes the run ok-absent; among all counters it
+# is absent by design and the run is ok.
+CPU=max,+x2apic kboot cpu-x2apic pc "counters=lapic,lapic-x2,tsc"
+expect_rc cpu-x2apic 35
+grep -q "TCG doesn't support requested feature: CPUID.01H:ECX.x2apic" "$OUT/cpu-x2apic.err" &&
+	pass "cpu-x2apic: QEMU says TCG has no x2APIC" || fail "cpu-x2apic: no QEMU warning about x2apic"
+check cpu-x2apic timer/lapic-x2.reason --status ok-absent --expect timer/lapic-x2.present=false \
+	--contains "timer/lapic-x2.reason~CPUID.01H:ECX[21] clear: no x2APIC" --expect timer/lapic.healthy=true \
+	--expect timer/lapic.address=$((0xFEE00000)) --expect timer/lapic.freq.nominal_hz=null
+CPU=max,+x2apic kboot cpu-x2apic-all pc ""
+expect_rc cpu-x2apic-all 33
+check cpu-x2apic-all timer/lapic-x2.reason --status ok --expect timer/lapic-x2.present=false \
+	--contains "timer/lapic-x2.reason~no x2APIC" --expect timer/lapic.healthy=true --expect timer/rtc.healthy=true \
+	--text "absent by design: lapic-x2 tsc-deadline rdpid kvmclock hv-refcount hv-tsc-page"
+
+# Counters named that this machine lacks by design: absent with their
+# reasons, and since they were asked for, the run is ok-absent.
+kboot absent-asked pc "counters=kvmclock,lapic-x2,hv-tsc-page,tsc-deadline,rdpid"
+expect_rc absent-asked 35
+check absent-asked timer/kvmclock.reason --status ok-absent --expect timer/kvmclock.present=false \
+	--contains "timer/kvmclock.reason~the hypervisor is TCGTCGTCGTCG, not KVM" \
+	--contains "timer/hv-tsc-page.reason~not Microsoft Hv" \
+	--contains "timer/tsc-deadline.reason~CPUID.01H:ECX[24] clear: no TSC-deadline timer" \
+	--contains "timer/rdpid.reason~CPUID.(EAX=7,ECX=0):ECX[22] clear: no RDPID" \
+	--contains "timer/lapic-x2.reason~no x2APIC" --absent timer/tsc --text "kvmclock      skipped: the hypervisor is" \
+	--order timer/lapic-x2,timer/tsc-deadline,timer/rdpid,timer/kvmclock,timer/hv-tsc-page,end
+
+# The MADT's local APIC address against IA32_APIC_BASE: a second MADT
+# (-acpitable) whose Local APIC Address Override (type 5) says 0xFEB00000.
+# QEMU lists its own MADT first and the probe uses the first, so the RSDT's
+# two entries are swapped in the guest (gdbpoke.py --first) before the probe
+# starts: the override is then the MADT's word, the CPU's MSR still says
+# 0xFEE00000, and the MSR's is read, with a note.
+python3 tests/fault/mkacpi.py madt "$OUT/madt-feb.bin" --base 0xFEB00000 || fail "mkacpi: MADT not written"
+port=$(free_port)
+t0=$(now_ms)
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick counters=lapic" \
+	-chardev "file,id=ser0,path=$OUT/madt-override.log" -serial chardev:ser0 \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-acpitable "file=$OUT/madt-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/madt-override.err" 2>&1 &
+qpid=$!
+if timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" APIC --oem TPTEST --first >"$OUT/madt-override.poke" 2>&1; then
+	pass "madt-override: $(cat "$OUT/madt-override.poke")"
+else
+	fail "madt-override: RSDT not reordered: $(cat "$OUT/madt-override.poke")"
+fi
+wait $qpid
+rc=$? ms=$(($(now_ms) - t0))
+expect_rc madt-override 33
+check madt-override timer/lapic.note --status ok --expect acpi.madt.oem_id='"TPTEST"' \
+	--expect acpi.madt.lapic_address=$((0xFEB00000)) --expect acpi.madt.tables=2 \
+	--expect timer/lapic.healthy=true --expect timer/lapic.address=$((0xFEE00000)) \
+	--contains "timer/lapic.note~the MADT says 0xfeb00000, IA32_APIC_BASE 0xfee00000: the MSR's is read"
+# Without the swap: the override is in the second MADT, reported, not used.
+kboot madt-second pc "counters=lapic" -acpitable "file=$OUT/madt-feb.bin"
+expect_rc madt-second 33
+check madt-second acpi.problems --status ok --expect acpi.madt.oem_id='"BOCHS"' \
+	--expect acpi.madt.lapic_address=$((0xFEE00000)) --contains "acpi.problems~a second MADT" \
+	--expect timer/lapic.healthy=true --absent timer/lapic.note
+
 # ---- memory: the smallest -m that still gives a whole, valid log ----
 
 # mem_ok BOOT M: 0 when a boot with -m M ends with a valid log.
@@ -254,13 +318,20 @@ else
 	fail "no-serial: no 'run ended' on screen within 20 s: $(tail -n 3 "$OUT/screen.txt" | tr '\n' '|')"
 fi
 missing=""
-for c in tsc rdtscp tsc-lfence hpet hpet64 acpi-fast acpi-safe i8254 i8254-inb40 i8254-outb43 port80; do
+for c in tsc rdtscp tsc-lfence hpet hpet64 acpi-fast acpi-safe i8254 i8254-inb40 i8254-outb43 port80 \
+	lapic rtc rtc-time; do
 	grep -q "^$c  *[0-9.]" "$OUT/screen.txt" || missing="$missing $c"
 done
 if [ -z "$missing" ]; then
 	pass "no-serial: every counter has its row of results on screen"
 else
 	fail "no-serial: no result row on screen for:$missing"
+fi
+# The counters TCG lacks by design: one line, not six rows.
+if grep -q "^absent by design: lapic-x2 tsc-deadline rdpid kvmclock hv-refcount hv-tsc-page" "$OUT/screen.txt"; then
+	pass "no-serial: the counters absent by design are one line on screen"
+else
+	fail "no-serial: no 'absent by design' line listing the six counters TCG lacks"
 fi
 status_line=$(grep 'run ended, status' "$OUT/screen.txt")
 case $status_line in
@@ -290,7 +361,7 @@ check bad-options begin.option_problems --status ok \
 kboot counters-unknown pc "counters=hpte"
 expect_rc counters-unknown 33
 check counters-unknown begin.option_problems --status ok \
-	--contains "begin.option_problems~option counters: unknown counter 'hpte', ignored; the counters are tsc, rdtscp, tsc-lfence, hpet, hpet64, acpi-fast, acpi-safe, i8254, i8254-inb40, i8254-outb43, port80" \
+	--contains "begin.option_problems~option counters: unknown counter 'hpte', ignored; the counters are tsc, rdtscp, tsc-lfence, hpet, hpet64, acpi-fast, acpi-safe, i8254, i8254-inb40, i8254-outb43, port80, lapic, lapic-x2, tsc-deadline, rtc, rtc-time, rdpid, kvmclock, hv-refcount, hv-tsc-page" \
 	--text "tickprobe: option counters: unknown counter 'hpte'" --expect timer/hpet.healthy=true \
 	--expect timer/port80.healthy=true
 kboot stuck-unknown pc "counters=hpet,hpte stuck=hpte"
@@ -378,6 +449,29 @@ for line in open(sys.argv[1], errors="replace"):
 sys.exit(1)
 EOF
 done
+# An RTC that never ticks: its tick check waits 1.25 s for the seconds to
+# change (probe/run_clocks.c: one period and a quarter), so rtc is unhealthy
+# after that bound, and rtc-time, whose rate is the rtc's, with it.
+kboot stuck-rtc pc "stuck=rtc counters=rtc,rtc-time,tsc"
+expect_rc stuck-rtc 35
+if [ "$ms" -lt $((BOUND_S * 1000)) ]; then
+	pass "stuck-rtc: the whole boot took $ms ms, under the ${BOUND_S} s hang guard"
+else
+	fail "stuck-rtc: the boot took $ms ms, over ${BOUND_S} s"
+fi
+check stuck-rtc timer/rtc.reason --status ok-absent --expect timer/rtc.healthy=false --expect timer/rtc.present=true \
+	--contains "timer/rtc.reason~rtc does not tick (stuck at 0x34 for" --contains "timer/rtc.reason~the bound is 1.25 s" \
+	--expect timer/rtc-time.healthy=false --contains "timer/rtc-time.reason~rtc: rtc does not tick" \
+	--text "stuck=rtc: its reads now return a constant" --expect timer/tsc.healthy=true
+python3 - "$OUT/stuck-rtc.log" <<'EOF' && pass "stuck-rtc: the wait ended at 1.25 s of the TSC" || fail "stuck-rtc: the reason does not show a 1.25 s wait"
+import json, re, sys
+recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith("{")]
+hz = next(r for r in recs if r["type"] == "tsc")["hz"]
+why = next(r for r in recs if r.get("name") == "rtc")["reason"]
+m = re.search(r"for (\d+) reads, (\d+) TSC cycles", why)
+sys.exit(0 if m and 1.25 <= int(m.group(2)) / hz < 1.3 else 1)
+EOF
+
 # A stuck PM timer or PIT must not stop the calibration: the TSC frequency
 # comes from another counter.
 $FC "$OUT/stuck-hpet.log" --label stuck-hpet --absent tsc.sources.hpet --contains tsc.source~p >/dev/null &&

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Read a QEMU guest's VGA text screen through the human monitor.
 
     vgascreen.py SOCK OUT --until TEXT [--timeout S] [--quit]

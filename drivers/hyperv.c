@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "drivers/hyperv.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/hypervisor.h"
+#include "arch/x86/paging.h"
+#include "probe/fmt.h"
+#include "probe/pvclock.h"
+#include "probe/util.h"
+
+#define HV_X64_MSR_TIME_REF_COUNT 0x40000020u
+#define HV_X64_MSR_REFERENCE_TSC 0x40000021u /* bits 63:12 the page's frame, bit 0 enable */
+#define PRIV_TIME_REF_COUNT (1u << 1)         /* AccessPartitionReferenceCounter */
+#define PRIV_REFERENCE_TSC (1u << 9)          /* AccessPartitionReferenceTsc */
+
+uint64_t hv_refcount_read(const struct counter *c);
+__asm__(".text\n"
+	"hv_refcount_read:\n"
+	"	mov $0x40000020, %ecx\n"
+	"	rdmsr\n"
+	"	shl $32, %rdx\n"
+	"	or %rdx, %rax\n"
+	"	ret\n");
+
+static inline __attribute__((always_inline)) uint64_t tsc_ordered_inline(void *ctx)
+{
+	uint32_t lo, hi;
+	(void)ctx;
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* As Linux's read_hv_clock_tsc(): the page, and the MSR when the page says
+ * it is not valid (after a migration, say).  Compiled C: insns 0. */
+static uint64_t hv_tsc_page_read_fn(const struct counter *c)
+{
+	uint64_t t = 0;
+
+	if (hv_tsc_page_read((const volatile struct hv_ref_tsc_page *)(uintptr_t)c->hw, tsc_ordered_inline, NULL,
+			     &t, NULL) == HV_TSC_INVALID)
+		t = hv_refcount_read(c);
+	return t;
+}
+
+static void absent(struct counter_state *s, const char *why)
+{
+	s->present = false;
+	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
+/* Absent because this is not Hyper-V, or the partition may not use it. */
+static void not_here(struct counter_state *s, const char *why)
+{
+	absent(s, why);
+	s->by_design = true;
+}
+
+static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
+{
+	counter_describe(d, name, fn, insns, method);
+	d->mask = ~0ull;
+	d->width = 64;
+	d->nominal_hz = 10000000; /* 100 ns units */
+	d->is_counter = true;
+}
+
+void hyperv_setup(struct hyperv *h, struct counter d[HYPERV_COUNTERS], struct counter_state s[HYPERV_COUNTERS])
+{
+	char first[HYPERVISOR_SIG_LEN + 1], why[COUNTER_TEXT];
+	uint32_t base = hypervisor_base("Microsoft Hv", first), priv;
+	uint64_t v;
+
+	tp_memset(h, 0, sizeof *h);
+	describe(&d[0], "hv-refcount", hv_refcount_read, 4, "rdmsr 0x40000020 (partition reference counter, 100 ns)");
+	describe(&d[1], "hv-tsc-page", hv_tsc_page_read_fn, 0,
+		 "reference TSC page: sequence loop, ((lfence; rdtsc) * scale) >> 64, + offset");
+	counter_state_init(&s[0]);
+	counter_state_init(&s[1]);
+	if (!base) {
+		hypervisor_absent("Microsoft Hv", first, why, sizeof why);
+		not_here(&s[0], why);
+		not_here(&s[1], why);
+		return;
+	}
+	if (cpuid(base, 0).eax < base + 3) {
+		not_here(&s[0], "Hyper-V lists no partition privileges (leaf 0x40000003)");
+		not_here(&s[1], s[0].reason);
+		return;
+	}
+	priv = cpuid(base + 3, 0).eax;
+	if (!(priv & PRIV_TIME_REF_COUNT))
+		not_here(&s[0], "Hyper-V without AccessPartitionReferenceCounter (CPUID 0x40000003 EAX[1] clear)");
+	else if (!rdmsr_safe(HV_X64_MSR_TIME_REF_COUNT, &v))
+		absent(&s[0], "Hyper-V offers the reference counter, but rdmsr 0x40000020 faults");
+	if (!(priv & PRIV_REFERENCE_TSC))
+		not_here(&s[1], "Hyper-V without AccessPartitionReferenceTsc (CPUID 0x40000003 EAX[9] clear)");
+	else
+		h->wants_page = true;
+}
+
+void hyperv_enable_page(struct hyperv *h, void *page, struct counter d[HYPERV_COUNTERS],
+			struct counter_state s[HYPERV_COUNTERS])
+{
+	uint64_t addr = (uintptr_t)page, msr = 0;
+	const volatile struct hv_ref_tsc_page *p = page;
+	char why[COUNTER_TEXT];
+
+	if (!h->wants_page)
+		return;
+	if (!page || addr % HYPERV_PAGE || !phys_mapped(addr, HYPERV_PAGE)) {
+		absent(&s[1], "no identity-mapped page for the reference TSC page");
+		return;
+	}
+	tp_memset(page, 0, HYPERV_PAGE);
+	/* The reserved bits 11:1 are kept as they are. */
+	if (!rdmsr_safe(HV_X64_MSR_REFERENCE_TSC, &msr) ||
+	    !wrmsr_safe(HV_X64_MSR_REFERENCE_TSC, addr | (msr & 0xffe) | 1)) {
+		absent(&s[1], "Hyper-V refused HV_X64_MSR_REFERENCE_TSC (0x40000021): #GP");
+		return;
+	}
+	h->page = addr;
+	d[1].hw = addr;
+	if (p->sequence == HV_TSC_SEQUENCE_INVALID || p->sequence == HV_TSC_SEQUENCE_INVALID_OLD) {
+		tp_snprintf(why, sizeof why, "the reference TSC page stayed invalid (sequence 0x%x): reads would be the MSR's",
+			    p->sequence);
+		absent(&s[1], why);
+		return;
+	}
+	tp_snprintf(s[1].note, sizeof s[1].note, "sequence %u, scale 0x%llx, offset %lld", p->sequence,
+		    (unsigned long long)p->scale, (long long)p->offset);
+}

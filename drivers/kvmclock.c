@@ -1,0 +1,87 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "drivers/kvmclock.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/hypervisor.h"
+#include "arch/x86/paging.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+#define MSR_KVM_SYSTEM_TIME_NEW 0x4b564d01u /* the page's physical address | 1 (enable) */
+#define KVM_FEATURE_CLOCKSOURCE2 (1u << 3)  /* CPUID base + 1, EAX */
+
+/* The TSC as Linux's pvclock read takes it: lfence; rdtsc, so the TSC is not
+ * read before the page's fields. */
+static inline __attribute__((always_inline)) uint64_t tsc_ordered_inline(void *ctx)
+{
+	uint32_t lo, hi;
+	(void)ctx;
+	__asm__ volatile("lfence; rdtsc" : "=a"(lo), "=d"(hi) : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+/* Compiled C, the TSC read inlined: its instruction count is not fixed
+ * (insns 0), as the version loop and the shift's sign decide the path. */
+static uint64_t kvmclock_read(const struct counter *c)
+{
+	uint64_t ns;
+
+	pvclock_read((const volatile struct pvclock_vcpu_time_info *)(uintptr_t)c->hw, tsc_ordered_inline, NULL,
+		     &ns, NULL);
+	return ns;
+}
+
+static void absent(struct counter_state *s, const char *why)
+{
+	s->present = false;
+	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
+void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
+		    struct counter_state s[KVMCLOCK_COUNTERS])
+{
+	char first[HYPERVISOR_SIG_LEN + 1], why[COUNTER_TEXT];
+	volatile struct pvclock_vcpu_time_info *p = &k->page;
+	uint32_t base = hypervisor_base("KVMKVMKVM\0\0\0", first);
+	uint64_t addr = (uintptr_t)&k->page;
+
+	counter_describe(&d[0], "kvmclock", kvmclock_read, 0,
+			 "pvclock page: version loop, (lfence; rdtsc - tsc_timestamp) scaled, + system_time");
+	d[0].mask = ~0ull;
+	d[0].width = 64;
+	d[0].nominal_hz = 1000000000; /* nanoseconds */
+	d[0].is_counter = true;
+	counter_state_init(&s[0]);
+	if (!base) {
+		hypervisor_absent("KVM", first, why, sizeof why);
+		absent(&s[0], why);
+		s[0].by_design = true;
+		return;
+	}
+	if (cpuid(base, 0).eax < base + 1 || !(cpuid(base + 1, 0).eax & KVM_FEATURE_CLOCKSOURCE2)) {
+		tp_snprintf(why, sizeof why, "KVM without KVM_FEATURE_CLOCKSOURCE2 (CPUID 0x%x EAX bit 3 clear)",
+			    base + 1);
+		absent(&s[0], why);
+		s[0].by_design = true;
+		return;
+	}
+	if (!phys_mapped(addr, sizeof k->page)) { /* identity-mapped, as every static of the image */
+		absent(&s[0], "the pvclock page is not identity-mapped");
+		return;
+	}
+	tp_memset((void *)&k->page, 0, sizeof k->page);
+	if (!wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, addr | 1)) {
+		absent(&s[0], "KVM refused MSR_KVM_SYSTEM_TIME_NEW (0x4b564d01): #GP");
+		return;
+	}
+	k->enabled = true;
+	d[0].hw = addr;
+	/* KVM fills the page before the guest runs on after the wrmsr. */
+	if (!p->version && !p->tsc_to_system_mul) {
+		absent(&s[0], "KVM left the pvclock page empty after MSR_KVM_SYSTEM_TIME_NEW");
+		return;
+	}
+	tp_snprintf(s[0].note, sizeof s[0].note, "%s, mul %u shift %d",
+		    p->flags & PVCLOCK_TSC_STABLE_BIT ? "TSC-stable: one page serves every vCPU"
+						      : "not TSC-stable: each vCPU needs its own page",
+		    p->tsc_to_system_mul, p->tsc_shift);
+}

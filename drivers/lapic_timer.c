@@ -1,0 +1,216 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+#include "drivers/lapic_timer.h"
+#include "arch/x86/cpu.h"
+#include "arch/x86/paging.h"
+#include "probe/fmt.h"
+#include "probe/util.h"
+
+#define MSR_APIC_BASE 0x1b
+#define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */
+#define APIC_BASE_EN (1ull << 11)   /* the APIC is enabled */
+#define APIC_BASE_ADDR 0x000ffffffffff000ull
+#define MSR_TSC_DEADLINE 0x6e0
+#define X2APIC_MSR(reg) (0x800u + (reg) / 16) /* SDM: x2APIC MSR = 0x800 + MMIO offset / 16 */
+
+/* xAPIC register offsets (SDM table "Local APIC Register Address Map"). */
+#define REG_VERSION 0x030
+#define REG_LVT_TIMER 0x320
+#define REG_INITIAL 0x380
+#define REG_CURRENT 0x390
+#define REG_DIVIDE 0x3e0
+
+#define LVT_MASKED (1u << 16)
+#define LVT_PERIODIC (1u << 17)          /* bits 18:17 = 01b */
+#define LVT_TSC_DEADLINE (2u << 17)      /* bits 18:17 = 10b */
+/* Never delivered (the entry is masked and interrupts are off); a vector
+ * below 16 would be an illegal-vector error in the ESR. */
+#define LVT_VECTOR 0xef
+#define DIVIDE_BY_1 0xb                  /* bits 3,1,0 = 1,1,1 */
+#define INITIAL_MAX 0xffffffffu
+
+/* The current count runs down from the initial count and, periodic, reloads
+ * it at zero.  The reads return it inverted (NOT), so the value runs up as
+ * the delta, monotonicity and rate checks expect of every counter, and a
+ * reload is an ordinary 32-bit wrap (one tick short: the period is 2^32 - 1
+ * ticks at this initial count). */
+uint64_t lapic_read_xapic(const struct counter *c);
+uint64_t lapic_read_x2apic(const struct counter *c);
+/* Arm the TSC-deadline timer 2^63 - 1 cycles ahead (a century at 3 GHz:
+ * never reached), then disarm it with 0: the two writes a tickless kernel
+ * makes when it reprograms its next event and cancels it. */
+uint64_t tsc_deadline_write(const struct counter *c);
+__asm__(".text\n"
+	"lapic_read_xapic:\n"
+	"	mov (%rdi), %rax\n" /* counter.hw: the APIC page */
+	"	mov 0x390(%rax), %eax\n"
+	"	not %eax\n"
+	"	ret\n"
+	"lapic_read_x2apic:\n"
+	"	mov $0x839, %ecx\n" /* the current count */
+	"	rdmsr\n"
+	"	not %eax\n"
+	"	ret\n"
+	"tsc_deadline_write:\n"
+	"	mov $0x6e0, %ecx\n"
+	"	mov $0xffffffff, %eax\n"
+	"	mov $0x7fffffff, %edx\n"
+	"	wrmsr\n"
+	"	xor %eax, %eax\n"
+	"	xor %edx, %edx\n"
+	"	wrmsr\n"
+	"	ret\n");
+
+static uint32_t apic_get(const struct lapic_timer *t, unsigned reg)
+{
+	return t->x2 ? (uint32_t)rdmsr(X2APIC_MSR(reg)) : mmio_read32(t->base + reg);
+}
+
+static void apic_put(const struct lapic_timer *t, unsigned reg, uint32_t v)
+{
+	if (t->x2)
+		wrmsr(X2APIC_MSR(reg), v);
+	else
+		mmio_write32(t->base + reg, v);
+}
+
+static void absent(struct counter_state *s, const char *why)
+{
+	s->present = false;
+	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
+/* Absent because this machine has the other mode, or not the feature. */
+static void not_here(struct counter_state *s, const char *why)
+{
+	absent(s, why);
+	s->by_design = true;
+}
+
+static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
+{
+	counter_describe(d, name, fn, insns, method);
+	d->mask = 0xffffffffull;
+	d->width = 32;
+	d->is_counter = true;
+}
+
+void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter d[LAPIC_COUNTERS],
+		       struct counter_state s[LAPIC_COUNTERS])
+{
+	struct cpuid_regs r1 = cpuid(1, 0);
+	uint32_t max = cpuid(0, 0).eax;
+	bool x2_offered = r1.ecx >> 21 & 1, arat = max >= 6 && (cpuid(6, 0).eax >> 2 & 1);
+	uint64_t apic_base = 0;
+	const char *why = NULL;
+	char buf[COUNTER_TEXT];
+
+	tp_memset(t, 0, sizeof *t);
+	t->deadline = r1.ecx >> 24 & 1;
+	/* The programming, in the methods: it is part of what was measured. */
+	tp_snprintf(t->method[0], sizeof t->method[0],
+		    "MMIO load of the current count (base + 0x390), inverted; periodic, divide 1, masked; ARAT %s",
+		    arat ? "yes" : "no");
+	tp_snprintf(t->method[1], sizeof t->method[1],
+		    "rdmsr 0x839 (x2APIC current count), inverted; periodic, divide 1, masked; ARAT %s",
+		    arat ? "yes" : "no");
+	describe(&d[0], "lapic", lapic_read_xapic, 3, t->method[0]);
+	describe(&d[1], "lapic-x2", lapic_read_x2apic, 3, t->method[1]);
+	counter_describe(&d[2], "tsc-deadline", tsc_deadline_write, 7,
+			 "wrmsr 0x6e0 (IA32_TSC_DEADLINE) = 2^63-1, then 0: arm and disarm; LVT masked");
+	for (int i = 0; i < LAPIC_COUNTERS; i++)
+		counter_state_init(&s[i]);
+
+	if (!(r1.edx >> 9 & 1)) {
+		for (int i = 0; i < LAPIC_COUNTERS; i++)
+			not_here(&s[i], "CPUID.01H:EDX[9] clear: no local APIC");
+		return;
+	}
+	if (!rdmsr_safe(MSR_APIC_BASE, &apic_base))
+		why = "IA32_APIC_BASE (MSR 0x1b) cannot be read";
+	else if (!(apic_base & APIC_BASE_EN))
+		why = "the local APIC is disabled (IA32_APIC_BASE bit 11 clear)";
+	if (why) {
+		for (int i = 0; i < LAPIC_COUNTERS; i++)
+			absent(&s[i], why);
+		return;
+	}
+	t->x2 = apic_base & APIC_BASE_EXTD;
+	t->base = apic_base & APIC_BASE_ADDR;
+	/* The timer's clock is the core crystal where CPUID 0x15 ECX gives it
+	 * (SDM, "APIC Timer"): 24 or 25 MHz on hardware, 1 GHz under KVM.
+	 * Elsewhere the bus clock, which no CPUID leaf states: measured only. */
+	if (max >= 0x15 && cpuid(0x15, 0).ecx)
+		d[0].nominal_hz = d[1].nominal_hz = cpuid(0x15, 0).ecx;
+
+	if (t->x2) {
+		not_here(&s[0], "the APIC is in x2APIC mode (IA32_APIC_BASE bit 10): its MMIO page does not answer");
+	} else if (!phys_mapped(t->base, 4096)) {
+		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx cannot be reached: outside this boot's memory map",
+			    (unsigned long long)t->base);
+		absent(&s[0], buf);
+	} else if (mmio_read32(t->base + REG_VERSION) == 0xffffffffu) {
+		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx reads all-ones: nothing answers",
+			    (unsigned long long)t->base);
+		absent(&s[0], buf);
+	}
+	d[0].hw = t->base;
+	if (madt_base && madt_base != t->base) {
+		tp_snprintf(buf, sizeof buf, "the MADT says 0x%llx, IA32_APIC_BASE 0x%llx: the MSR's is read",
+			    (unsigned long long)madt_base, (unsigned long long)t->base);
+		tp_memcpy(s[0].note, buf, sizeof s[0].note);
+		tp_memcpy(s[1].note, buf, sizeof s[1].note);
+	}
+	if (!x2_offered)
+		not_here(&s[1], "CPUID.01H:ECX[21] clear: no x2APIC");
+	/* Switching to x2APIC is one way only: back to xAPIC goes through a
+	 * disabled APIC, which loses its state (SDM, "x2APIC State
+	 * Transitions"), and the MMIO page stops answering at once, under the
+	 * firmware's feet.  The mode is the firmware's. */
+	else if (!t->x2)
+		not_here(&s[1], "x2APIC offered, but the firmware left xAPIC mode: not switched (the MMIO page would stop)");
+	if (!t->deadline)
+		not_here(&s[2], "CPUID.01H:ECX[24] clear: no TSC-deadline timer");
+	t->usable = s[0].present || s[1].present;
+	if (!t->usable) {
+		if (s[2].present)
+			absent(&s[2], "the APIC's registers cannot be reached: its timer cannot be put in TSC-deadline mode");
+		return;
+	}
+	t->lvt = apic_get(t, REG_LVT_TIMER);
+	t->initial = apic_get(t, REG_INITIAL);
+	t->divide = apic_get(t, REG_DIVIDE);
+}
+
+void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
+{
+	if (!t->usable)
+		return;
+	if (k == 2) {
+		if (!t->deadline)
+			return;
+		t->touched = t->armed = true;
+		apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_TSC_DEADLINE | LVT_VECTOR);
+		/* SDM, "TSC-Deadline Mode": the LVT write must be seen before
+		 * the first IA32_TSC_DEADLINE write, which is no memory access. */
+		mfence();
+		return;
+	}
+	t->touched = true;
+	t->armed = false; /* leaving TSC-deadline mode disarms it (SDM, "TSC-Deadline Mode") */
+	apic_put(t, REG_DIVIDE, DIVIDE_BY_1);
+	apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_PERIODIC | LVT_VECTOR);
+	apic_put(t, REG_INITIAL, INITIAL_MAX); /* starts the count */
+}
+
+void lapic_timer_settle(struct lapic_timer *t)
+{
+	/* Untouched, the firmware's timer is left exactly as it runs. */
+	if (!t->usable || !t->touched)
+		return;
+	if (t->armed)
+		wrmsr(MSR_TSC_DEADLINE, 0);
+	t->touched = t->armed = false;
+	apic_put(t, REG_DIVIDE, t->divide);
+	apic_put(t, REG_LVT_TIMER, t->lvt);
+	apic_put(t, REG_INITIAL, t->initial);
+}
