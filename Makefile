@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # tickprobe: one Makefile for the image, the host tool and the tests.
 #
 #   make            host tool (build/tickprobe) and the image (build/tickprobe.img)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The BIOS path after the 32-bit stub: read the multiboot information, point
  * the screen at VGA text, and hand over to the shared core. */
 #include <stdbool.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The UEFI path: a GNU-EFI application that finds what the BIOS path gets
  * from multiboot and a memory scan (options, the RSDP, the memory size), picks
  * a preset, and hands over to the same 64-bit core with boot services still

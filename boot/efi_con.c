@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The screen and the preset menu on the UEFI path (see efi_con.h). */
 #include <efi.h>
 #include <efilib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The EFI console without serial duplication, and the preset menu.
  *
  * OVMF (and most EDK2 firmware) mirrors ConOut to COM1, and the core writes

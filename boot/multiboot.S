@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Multiboot v1 entry: GRUB (`multiboot`) and `qemu -kernel` start us here in
  * 32-bit protected mode, paging off, EAX = 0x2BADB002, EBX = multiboot info.
  * This stub only climbs into long mode and calls bios_entry() (boot/bios.c);

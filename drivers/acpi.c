@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ACPI discovery: RSDP -> XSDT/RSDT -> FADT (PM timer), HPET and MADT (CPUs).
  * Freestanding: firmware tables are read through struct acpi_mem with bounded
  * sizes, checked (signature, length, checksum) before any field is believed,

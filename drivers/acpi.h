@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ACPI discovery: where the PM timer and the HPET are, read from the firmware's
  * tables.  Plain C with no platform calls: the probe runs it over identity-mapped
  * physical memory, the tests over a fake memory, and `tickprobe acpi` over table

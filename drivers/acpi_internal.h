@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Shared between the ACPI walk (drivers/acpi.c) and the table decoders
  * (drivers/acpi_tables.c); not for use outside drivers/acpi*.c. */
 #ifndef DRIVERS_ACPI_INTERNAL_H

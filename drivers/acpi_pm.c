@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/acpi_pm.h"
 #include "arch/x86/paging.h"
 #include "probe/fmt.h"

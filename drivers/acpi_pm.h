@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The ACPI power-management timer: 3,579,545 Hz, 24 or 32 bits. */
 #ifndef DRIVERS_ACPI_PM_H
 #define DRIVERS_ACPI_PM_H

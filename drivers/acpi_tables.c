@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* ACPI table decoders and output: the FADT (PM timer) and the HPET table
  * (the MADT has drivers/acpi_madt.c),
  * from a checked table in a buffer (drivers/acpi.c finds and checks them in

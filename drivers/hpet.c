@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/hpet.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"

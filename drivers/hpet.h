@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The HPET main counter (IA-PC HPET specification 1.0a). */
 #ifndef DRIVERS_HPET_H
 #define DRIVERS_HPET_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The i8254 programmable interval timer, and bare ISA port accesses. */
 #ifndef DRIVERS_I8254_H
 #define DRIVERS_I8254_H

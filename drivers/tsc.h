@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The time-stamp counter: three read paths, and the TSC frequency as the
  * CPU and the hypervisor state it (calibration against the other counters
  * is in probe/calibrate.c). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* 16550 UART, polled.  Detects a missing port and never waits on one forever. */
 #ifndef DRIVERS_UART_H
 #define DRIVERS_UART_H

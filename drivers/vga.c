@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/vga.h"
 #include "arch/x86/cpu.h"
 #include <stdint.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* VGA text mode (80x25 at 0xB8000): the screen on the BIOS path. */
 #ifndef DRIVERS_VGA_H
 #define DRIVERS_VGA_H

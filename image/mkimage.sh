@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Builds BUILD/tickprobe.img: one file that boots
 #   - legacy BIOS: GRUB i386-pc (El Torito image, reached from the MBR through
 #     boot_hybrid.img on a disk), menu from image/presets.cfg (build/mkgrubcfg),

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The TSC frequency, and each counter's frequency against it.
  *
  * The TSC is timed against every counter that can calibrate it (HPET, PM

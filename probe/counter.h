@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A counter descriptor, in the spirit of FreeBSD's struct timecounter: what
  * the counter is called, how one read is done, its width and its nominal
  * frequency.  One descriptor per read path: "hpet" and "hpet64" read the same

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/crc32.h"
 
 /* Bitwise, table-free: the log is at most tens of kilobytes, so the 8x cost

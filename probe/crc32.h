@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the same value as
  * zlib's crc32() and Python's zlib.crc32(), so any reader can check a log. */
 #ifndef PROBE_CRC32_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* printf-style formatting without libc: the image has none, and the host tools
  * use the same code so that the screen text and the log agree byte for byte.
  * Supports %d %i %u %x %X %s %c %p %% with l/ll/z length, width, '0' and '-'

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-read cost histogram: exact bins below HIST_EXACT, log buckets above.
  *
  * Bucket index of a value v >= 2^14: with e = floor(log2 v) (14..63) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-read cost histogram, kept on the device.
  *
  * Values below HIST_EXACT are counted exactly, one bin per integer.  Above it,

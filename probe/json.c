@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/json.h"
 #include "probe/fmt.h"
 #include "probe/util.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A JSON writer into a fixed buffer: no allocation, so it runs in the image.
  * Keys are passed with each value; pass key = NULL inside arrays.
  * On overflow the writer stops writing and sets `overflow`; the caller decides

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON reader behind probe/logread.c: one document parsed into a
  * caller-given node pool (probe/json_parse.h).  Freestanding, no allocation. */
 #include "probe/json_parse.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A JSON reader for the log's records (docs/log-format.md): parses one
  * document into a node pool the caller lends, with decoded strings in a
  * buffer the caller lends too (never more bytes than the input), so it runs

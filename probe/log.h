@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The JSON-lines log writer (format: docs/log-format.md).
  *
  * Each record is one line: {"type":"…","seq":N, … ,"crc":"xxxxxxxx"}.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/logread.h"
 #include "probe/log.h"
 #include "probe/crc32.h"

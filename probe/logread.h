@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The log reader (format: docs/log-format.md): picks the records out of a
  * serial capture, checks every one, and splits the capture into runs.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The measurement method: health checks, rate measurement against the TSC,
  * and per-read cost distributions with the harness overhead subtracted.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/options.h"
 #include <stdarg.h>
 #include "probe/fmt.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Boot options: "name=value" words from the multiboot command line, the EFI
  * load options or a menu entry.  A bad option is reported, its default kept,
  * and the run goes on: an unattended boot must never stop at a typo.

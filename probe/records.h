@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The measurement records of the log (docs/log-format.md) and the screen's
  * results table: one place that turns a measurement into what people read. */
 #ifndef PROBE_RECORDS_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Summary statistics and Student's t comparison, following current FreeBSD
  * ministat's arithmetic step for step so that its printed digits come out the
  * same: the mean is the sum in input order over n, the variance is two-pass

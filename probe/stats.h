@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Summary statistics and Student's t comparison, as FreeBSD's ministat does
  * them (current version), but with an exact two-pass variance.
  * Plain C, no platform calls: used by the host tools and by the image. */

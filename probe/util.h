@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Small helpers shared by every freestanding unit (probe/, drivers/acpi.c).
  * They exist so the same source compiles into the image, where there is no
  * libc, and into the host tools and tests, unchanged. */

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Check the Debian packages tickprobe needs; install the missing ones when
 # running as root, otherwise print the exact apt-get line and fail.
 PKGS="build-essential qemu-system-x86 ovmf seabios grub-pc-bin grub-efi-amd64-bin grub-common

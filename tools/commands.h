@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The subcommands of the host `tickprobe` command, one file each (tools/PART/cmd_NAME.c).
  * Each takes the arguments after its name (argv[0] is the subcommand name),
  * reads them with tools/common/args.h, and returns the process exit status:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe: the host side.  Boots the probe image in QEMU, captures serial
  * logs from real machines, shows and compares them, and measures what the
  * running OS pays for the same clocks. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Timing brackets.  Under qemu -icount shift=0 every instruction costs one
  * TSC cycle, so the instructions between the two time-stamp reads are fixed
  * here, in assembly, where no compiler can move them: the empty bracket and

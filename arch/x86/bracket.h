@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The timing brackets around one counter read (arch/x86/bracket.S).
  * Each returns the TSC cycles between its two time-stamp reads, with the
  * read function called in between; bracket_empty_read is the empty body

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPU primitives: cpuid, time-stamp counter, port and memory-mapped I/O, MSRs.
  * All inline: the measurement brackets must not pay for a call. */
 #ifndef ARCH_X86_CPU_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86/idt.h"
 #include "arch/x86/cpu.h"
 #include "probe/util.h"

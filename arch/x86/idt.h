@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Exceptions: an IDT for vectors 0-31 that reports instead of rebooting.
  * Vectors 32-255 are copied from whatever IDT the firmware left (UEFI keeps
  * its timer interrupt working that way); the BIOS path has none. */

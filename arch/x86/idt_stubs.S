@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One 16-byte stub per vector 0-31, so that stub v is at exception_stubs + 16 v.
  * Each pushes a dummy error code where the CPU pushes none, then the vector. */
 	.text

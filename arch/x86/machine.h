@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The machine fingerprint (CPUID), and whether we run under QEMU. */
 #ifndef ARCH_X86_MACHINE_H
 #define ARCH_X86_MACHINE_H

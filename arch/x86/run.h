@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* What an entry path (boot/) hands to the shared core, and the core's entry.
  * The BIOS and UEFI paths differ only in how they fill this in;
  * arch/x86/platform.c turns it into the run's platform (probe/platform.h). */

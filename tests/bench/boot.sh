@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Boot timings per configuration, under TCG: wall time from QEMU's start to its
 # exit, serial bytes (the whole capture, and the records alone: the end
 # record's `bytes`), timer samples taken, and samples per second of wall time

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Benchmark (not a test): `tickprobe stat` against Debian's ministat on two
 # files of 1,000,000 values each.  Prints the best wall time of a few runs
 # for both, the speed ratio, and whether the numbers agree.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Shared by tests/boot/test_*.sh: boot through `tickprobe qemu`, time it, and
 # validate the log with checklog.py.  Sourced, not run.
 BUILD=${BUILD:-build}

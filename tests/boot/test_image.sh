@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # The hybrid image as a machine sees it: a disk on pc and q35, under SeaBIOS
 # and OVMF, and a CD, each log validated (records, CRCs, machine, ACPI, status,
 # the PM timer port each firmware's FADT gives, the boot path).  The runs use

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Fast boots through QEMU's -kernel (the multiboot ELF32 on SeaBIOS, well under
 # a second each under TCG): presets, option parsing, machines without an HPET
 # or without ACPI, and the exit statuses of `tickprobe qemu` itself.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: BSD-2-Clause
 # Fuzzing and sanitizer runs (included by the Makefile).
 #
 #   make fuzz [FUZZ_SECONDS=N]   build every libFuzzer harness (clang), then run

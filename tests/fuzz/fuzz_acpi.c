@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: the ACPI parser (drivers/acpi.c, drivers/acpi_tables.c) on hostile input.
  *
  * Input: one mode byte, then the rest.

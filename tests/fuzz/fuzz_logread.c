@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: the log reader (probe/logread.c, probe/json_parse.c) and
  * the host loader (tools/log/logset.c) on hostile serial captures.
  *

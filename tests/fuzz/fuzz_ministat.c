@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: `tickprobe stat` input reading (tools/stat/input.c).
  *
  * Input: two option bytes, then the file.

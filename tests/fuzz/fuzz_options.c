@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: boot options (probe/options.c) on hostile command lines.
  *
  * Input: the command line (NUL-terminated here; an embedded NUL ends it

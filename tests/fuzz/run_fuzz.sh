@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Run libFuzzer harnesses for a fixed time each: run_fuzz.sh BUILD SECONDS HARNESS...
 # Prints "PASS: fuzz NAME: N executions in S s, corpus C" or "FAIL: fuzz NAME: why"
 # per harness and exits non-zero when any failed (a crash, leak, timeout or

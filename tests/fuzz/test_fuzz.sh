@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # A short fuzz run of every harness (20 s each): catches a parser change that
 # crashes on inputs the committed and generated seeds already reach.  Longer
 # runs: make fuzz FUZZ_SECONDS=600.

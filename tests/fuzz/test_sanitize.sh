@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Every host unit test built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (make sanitize: BUILD/asan/tests/), run once: PASS when it exits 0 with no
 # sanitizer report, FAIL naming the first report otherwise.

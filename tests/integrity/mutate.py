@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Damage real tickprobe logs in every way a serial capture gets damaged, run
 each variant through `tickprobe show --json`, `tickprobe show` and
 `tickprobe compare GOOD VARIANT`, and check two things:

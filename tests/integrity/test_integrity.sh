@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # Log integrity matrix: real logs from two QEMU boots (-kernel, preset quick,
 # on pc and on q35) and a stored real schema-1 log (tests/data/logs/schema1),
 # damaged in every way a serial capture gets damaged (bit

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: BSD-2-Clause
 """Compare `tickprobe stat` with published ministat outputs.
 
 Usage: ministat_check.py TICKPROBE DATADIR

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # `tickprobe stat` against ministat: the published reference cases and the
 # 220-run netbenches corpus (ministat_check.py), then the input rules and
 # options side by side with Debian's ministat where both generations agree.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tickprobe os: restores the clocksource on signals and errors (fake sysfs
 # trees, where current_clocksource is a plain file), writes a complete log on
 # this machine, and never writes current_clocksource without --switch.

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # tickprobe report: logs from two real boots of the probe (QEMU pc and q35,
 # -kernel, preset quick) and one `tickprobe os --quick` run on this host make
 # one page.  Its structure is checked with Python's html.parser, its

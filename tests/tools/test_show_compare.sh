@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
 # show, export, compare and capture on fixture logs written by the real log
 # writer (build/tests/test_logread --fixtures DIR).  compare's Difference
 # lines are checked against Debian's ministat on the same per-round values.

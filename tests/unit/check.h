@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A tiny test harness: every check prints "PASS: name" or "FAIL: name: why",
  * tests/run.sh counts those lines, and main() returns non-zero on any failure.
  * Include it once per test program. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* A simulated platform for probe/measure.c on the host: a TSC that moves
  * only when something reads it or a counter, counters whose value follows
  * from that TSC (so their true rate is known exactly), and timing brackets

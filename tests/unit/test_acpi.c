@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* drivers/acpi.c against real tables: 654 linuxhw FADT/HPET sets, two whole
  * table sets walked from the RSDP through a fake physical memory, the fwts
  * corrupted-checksum tables, hand-made damaged tables, and `tickprobe acpi`. */

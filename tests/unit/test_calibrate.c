@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/calibrate.c against simulated counters on a fake 1 GHz TSC: the
  * calibration finds the TSC's true rate within its stated error, picks the
  * calibrator with the smallest error, falls back to CPUID's word only when no

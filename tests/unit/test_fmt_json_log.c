@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/fmt.c against libc's snprintf, probe/json.c byte for byte, and
  * probe/log.c checked line by line with a CRC-32 computed here, independently
  * (table-driven, not the bitwise loop of probe/crc32.c). */

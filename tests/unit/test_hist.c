@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/hist.c against brute force: sorted arrays for quantiles, two-pass
  * mean/sd, one-histogram-for-everything for merge and add_n. */
 #include <stdlib.h>

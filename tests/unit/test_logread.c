@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The log reader (probe/logread.c) and the host loader (tools/log/logset.c)
  * against logs written by the real writer (probe/log.c), clean and damaged.
  *

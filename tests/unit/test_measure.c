@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/measure.c and probe/records.c on a simulated platform
  * (tests/unit/sim_counter.h): health checks, rate against the TSC, cost
  * distributions from scripted brackets, deltas from scripted values, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/options.c: presets, every option, and every way a boot line can be
  * wrong.  A bad word must give exactly one problem that names the option, and
  * leave everything else as the preset had it.

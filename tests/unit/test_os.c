@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Clocksource discovery, switching and restoring (tools/os/clocksource.h),
  * on fake sysfs trees made in a temporary directory. */
 #define _GNU_SOURCE

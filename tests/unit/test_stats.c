@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* probe/stats.c: the t table, ministat's published numbers, precision on
  * large values, and the sort on big and awkward inputs. */
 #include <stdlib.h>

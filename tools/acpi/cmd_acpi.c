@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe acpi: the PM timer, HPET and CPUs that the probe will find, decoded
  * from this host's tables (/sys/firmware/acpi/tables) or from dumped table files
  * (`acpidump -b` writes facp.dat, hpet.dat, apic.dat; linuxhw dumps hold FACP.bin).

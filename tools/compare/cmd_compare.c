@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe compare LOG LOG… [--counter NAME] [--metric p50|mean] [-c 95]
  *
  * For every counter, the per-round values (timer `rounds`, ns) of each log

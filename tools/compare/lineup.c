@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel's clock call lined up with the bare hardware read beneath it:
  * see tools/compare/lineup.h. */
 #include <stdlib.h>

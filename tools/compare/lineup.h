@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel's clock call lined up with the bare hardware read beneath it.
  *
  * A `tickprobe os` log (begin.boot "linux") times clock calls that name the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe capture DEVICE [--baud N] [-o FILE] [--timeout S]
  *
  * Records a serial log from a real machine: the device is set raw, 8N1, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe export LOG… --format raw|csv|json [--counter NAME] [--samples]
  *                        [--metric p50|mean] [--run N]
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe show LOG… [--json] [--run N]: one machine's results as a table.
  *
  * Per run: the timer table (cost per read in ns, throughput, frequency error,

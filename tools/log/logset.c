@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "tools/log/logset.h"
 #include "tools/commands.h"
 #include "probe/log.h"

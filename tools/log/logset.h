@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Loading tickprobe logs on the host: one file, through probe/logread, into
  * runs of good records plus the problems found, each with its line number.
  * Shared by show, export, compare and capture. */

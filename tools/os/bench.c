@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The measurement method of `tickprobe os` (os_bench.h). */
 #define _GNU_SOURCE
 #include <cpuid.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The measurement method of `tickprobe os`: a serialised TSC bracket around
  * one call, the empty-bracket overhead taken off every sample, rounds, a
  * back-to-back throughput block, and the TSC frequency (calibrated against

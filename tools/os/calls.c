@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The clock calls, their samplers, the vDSO probe and the seeds' loops (os_calls.h). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The clock calls `tickprobe os` measures, and how it tells whether each one
  * stayed in the vDSO or entered the kernel. */
 #ifndef TOOLS_OS_CALLS_H

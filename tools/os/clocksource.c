@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Clocksource discovery, switching and the restore guard (os_clocksource.h). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Linux clocksources for `tickprobe os`: which exist, which is in use, and
  * switching between them without ever leaving the system changed.
  *

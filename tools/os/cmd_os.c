@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe os: what this Linux system's clock calls cost, per clocksource,
  * in the probe's log format (docs/log-format.md, "OS-side records").
  *

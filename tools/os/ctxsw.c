@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Context-switch ping-pong (os_ctxsw.h). */
 #define _GNU_SOURCE
 #include <errno.h>

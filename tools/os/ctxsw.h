@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Context switches: a pipe ping-pong between this process and a child, both
  * pinned to one CPU, so every one-byte hand-over is a switch. */
 #ifndef TOOLS_OS_CTXSW_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* CPUID and /proc for the `machine` record (os_machine.h). */
 #define _GNU_SOURCE
 #include <cpuid.h>

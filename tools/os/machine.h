@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The `machine` record of `tickprobe os`: what CPUID and the kernel say. */
 #ifndef TOOLS_OS_MACHINE_H
 #define TOOLS_OS_MACHINE_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Raw counter reads from user space (os_raw.h). */
 #define _GNU_SOURCE
 #include <errno.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Raw hardware counters read from user space: the TSC (rdtsc, rdtscp) always;
  * with root and --raw-io the ACPI PM timer (an I/O port, through ioperm) and
  * the HPET main counter (mmap of /dev/hpet, else /dev/mem at the HPET base).

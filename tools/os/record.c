@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Record writers for `tickprobe os` (os_record.h). */
 #include <stdio.h>
 #include <stdlib.h>

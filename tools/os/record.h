@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The records `tickprobe os` writes (docs/log-format.md, "OS-side records"). */
 #ifndef TOOLS_OS_RECORD_H
 #define TOOLS_OS_RECORD_H

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One clocksource's measurements (os_run.h). */
 #include <stdio.h>
 #include "tools/os/bench.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* One clocksource's measurements for `tickprobe os`: every clock call's cost
  * distribution with its vDSO verdict, the seeds' calls-per-second loop and
  * successive-call gaps, and the context-switch ping-pong; records and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Finding the boot files and rewriting the image's environment blocks for
  * `tickprobe qemu` (tools/qemu/cmd_qemu.c).  The image boots through its menus, as
  * on a machine; to choose a preset without a keyboard the run boots a copy

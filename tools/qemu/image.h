@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The files `tickprobe qemu` boots from: finding the image, the kernel and
  * presets.cfg, reading a preset's options, and making the private copy of the
  * image whose GRUB environment blocks (tickprobe.env: 512 bytes, present

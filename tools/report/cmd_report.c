@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* tickprobe report LOG... -o FILE [-c LEVEL] [--title TEXT]
  *
  * One self-contained HTML page (inline CSS and SVG; no scripts, no fonts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: the comparisons, as `tickprobe compare` makes them.
  *
  * Per counter, each log's per-round p50 values (timer `rounds`, ns) against

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: escaping, value printing, and the page's frame and
  * header (what the page is, when it was made, every log given and its
  * integrity, with the reader's problems). */

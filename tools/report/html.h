@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: one self-contained HTML page from one or more logs.
  *
  * The page is built in parts, one file each: the frame, header and escaping

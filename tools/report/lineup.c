@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: the kernel path over the bare hardware read.
  *
  * Each OS clock call (a `tickprobe os` log) whose clocksource reads a counter

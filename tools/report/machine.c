@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: one section per run.  The machine's fingerprint, the
  * TSC frequency and where it came from, the harness overhead, the ACPI
  * findings and the results table; for `tickprobe os` logs, the clock calls,

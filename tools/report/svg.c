@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: one inline SVG histogram per counter, every log that
  * measured it overlaid in its own colour, from the timer records' `hist`
  * (cycles and counts, either schema: probe/hist_codec.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe stat`: a drop-in for FreeBSD's ministat(1), current version.
  *
  * Same options, input rules and output layout, so scripts and eyes used to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe stat` input (tools/stat/input.h): each file is read in one
  * buffer and numbers are parsed by hand (strtod only for unusual forms),
  * instead of fgets + strtok + strtod per line, which is what makes big inputs

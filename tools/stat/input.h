@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* Reading `tickprobe stat` input: ministat's line rules turned into numbers.
  * Kept apart from the command so that a fuzz harness can drive it over
  * arbitrary bytes without a file. */

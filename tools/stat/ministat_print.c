@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 #include "tools/stat/ministat_print.h"
 #include <math.h>
 #include <stdlib.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
 /* The ministat block, printed the way FreeBSD's ministat(1) prints it: legend,
  * ASCII distribution plot, the N/Min/Max/Median/Avg/Stddev table, and for
  * every dataset after the first its Student's t comparison with the first
