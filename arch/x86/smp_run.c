@@ -6,10 +6,15 @@
 #include "probe/util.h"
 
 /* What this part keeps of the run: each running CPU's topology, as the CPU
- * itself tells it through CPUID. */
-static struct {
+ * itself tells it through CPUID.  16 KB for 256 CPUs, from the boot path's
+ * allocator: as static data the EFI binary would carry it (gnu-efi folds
+ * .bss into the file). */
+struct cpu_topology {
 	struct topology topo[SMP_MAX_CPUS];
 	bool have[SMP_MAX_CPUS];
+};
+static struct {
+	struct cpu_topology *t; /* NULL: none read */
 } smp_run;
 
 static struct cpuid_result real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
@@ -22,15 +27,16 @@ static struct cpuid_result real_cpuid(void *ctx, uint32_t leaf, uint32_t sub)
 static void read_topology(unsigned cpu, void *arg)
 {
 	(void)arg;
-	if (cpu < SMP_MAX_CPUS) {
-		topology_read(real_cpuid, NULL, &smp_run.topo[cpu]);
-		smp_run.have[cpu] = true;
+	if (cpu < SMP_MAX_CPUS && smp_run.t) {
+		topology_read(real_cpuid, NULL, &smp_run.t->topo[cpu]);
+		smp_run.t->have[cpu] = true;
 	}
 }
 
 uint8_t smp_run_core_type(unsigned cpu)
 {
-	return cpu < SMP_MAX_CPUS && smp_run.have[cpu] && smp_run.topo[cpu].hybrid ? smp_run.topo[cpu].core_type : 0;
+	const struct cpu_topology *t = smp_run.t;
+	return t && cpu < SMP_MAX_CPUS && t->have[cpu] && t->topo[cpu].hybrid ? t->topo[cpu].core_type : 0;
 }
 
 /* The MADT's processors in table order: the enabled and online-capable ones
@@ -70,6 +76,8 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 		if (options_wants_cpu(o, i))
 			cfg.wanted[i / 8] |= (uint8_t)(1u << (i % 8));
 	smp_start(&cfg, found, n);
+	if (bi->alloc && !smp_run.t)
+		smp_run.t = bi->alloc(bi->alloc_ctx, sizeof *smp_run.t);
 	{ /* each running CPU reads its own topology: 1 s bound, at 10 GHz when the rate is unknown */
 		struct team *t = smp_team();
 		unsigned all[SMP_MAX_CPUS];
@@ -77,7 +85,8 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 			all[i] = i;
 		t->run(t->plat, all, t->count, read_topology, NULL, (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10));
 	}
-	smp_record(l, tsc_hz, smp_run.topo, smp_run.have, line, (unsigned)cap);
+	smp_record(l, tsc_hz, smp_run.t ? smp_run.t->topo : NULL, smp_run.t ? smp_run.t->have : NULL, line,
+		   (unsigned)cap);
 }
 
 struct tally {
