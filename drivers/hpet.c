@@ -24,12 +24,6 @@ __asm__(".text\n"
 	"	mov 0xf0(%rax), %rax\n"
 	"	ret\n");
 
-static void absent(struct counter_state *s, const char *why)
-{
-	s->present = false;
-	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
-}
-
 void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COUNTERS],
 		struct counter_state s[HPET_COUNTERS])
 {
@@ -50,15 +44,15 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COU
 	h64->mask = ~0ull;
 	if (!base) {
 		tp_snprintf(why, sizeof why, "no HPET: %s", why_absent ? why_absent : "no table in ACPI");
-		absent(&s[0], why);
-		absent(&s[1], why);
+		counter_absent(&s[0], why);
+		counter_absent(&s[1], why);
 		return;
 	}
 	if (!phys_mapped(base, HPET_BLOCK_LEN)) {
 		tp_snprintf(why, sizeof why, "HPET at 0x%llx cannot be reached: the address is outside this boot's memory map",
 			    (unsigned long long)base);
-		absent(&s[0], why);
-		absent(&s[1], why);
+		counter_absent(&s[0], why);
+		counter_absent(&s[1], why);
 		return;
 	}
 
@@ -77,20 +71,20 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COU
 	if (cap == 0xffffffffu && period == 0xffffffffu) {
 		tp_snprintf(why, sizeof why, "HPET at 0x%llx reads all-ones: nothing answers there",
 			    (unsigned long long)base);
-		absent(&s[0], why);
-		absent(&s[1], why);
+		counter_absent(&s[0], why);
+		counter_absent(&s[1], why);
 		return;
 	}
 	if (!period || period > MAX_PERIOD_FS) {
 		tp_snprintf(why, sizeof why, "HPET at 0x%llx: period %u fs is outside 1..100000000",
 			    (unsigned long long)base, period);
-		absent(&s[0], why);
-		absent(&s[1], why);
+		counter_absent(&s[0], why);
+		counter_absent(&s[1], why);
 		return;
 	}
 	h32->nominal_hz = h64->nominal_hz = (1000000000000000ull + period / 2) / period;
 	if (!(cap & CAP_COUNT_SIZE))
-		absent(&s[1], "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
+		counter_absent(&s[1], "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
 
 	if (!(mmio_read32(base + HPET_CONFIG) & 1)) {
 		mmio_write32(base + HPET_CONFIG, mmio_read32(base + HPET_CONFIG) | 1);

@@ -41,19 +41,6 @@ static uint64_t hv_tsc_page_read_fn(const struct counter *c)
 	return t;
 }
 
-static void absent(struct counter_state *s, const char *why)
-{
-	s->present = false;
-	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
-}
-
-/* Absent because this is not Hyper-V, or the partition may not use it. */
-static void not_here(struct counter_state *s, const char *why)
-{
-	absent(s, why);
-	s->by_design = true;
-}
-
 static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
 {
 	counter_describe(d, name, fn, insns, method);
@@ -77,22 +64,22 @@ void hyperv_setup(struct hyperv *h, struct counter d[HYPERV_COUNTERS], struct co
 	counter_state_init(&s[1]);
 	if (!base) {
 		hypervisor_absent("Microsoft Hv", first, why, sizeof why);
-		not_here(&s[0], why);
-		not_here(&s[1], why);
+		counter_not_here(&s[0], why);
+		counter_not_here(&s[1], why);
 		return;
 	}
 	if (cpuid(base, 0).eax < base + 3) {
-		not_here(&s[0], "Hyper-V lists no partition privileges (leaf 0x40000003)");
-		not_here(&s[1], s[0].reason);
+		counter_not_here(&s[0], "Hyper-V lists no partition privileges (leaf 0x40000003)");
+		counter_not_here(&s[1], s[0].reason);
 		return;
 	}
 	priv = cpuid(base + 3, 0).eax;
 	if (!(priv & PRIV_TIME_REF_COUNT))
-		not_here(&s[0], "Hyper-V without AccessPartitionReferenceCounter (CPUID 0x40000003 EAX[1] clear)");
+		counter_not_here(&s[0], "Hyper-V without AccessPartitionReferenceCounter (CPUID 0x40000003 EAX[1] clear)");
 	else if (!rdmsr_safe(HV_X64_MSR_TIME_REF_COUNT, &v))
-		absent(&s[0], "Hyper-V offers the reference counter, but rdmsr 0x40000020 faults");
+		counter_absent(&s[0], "Hyper-V offers the reference counter, but rdmsr 0x40000020 faults");
 	if (!(priv & PRIV_REFERENCE_TSC))
-		not_here(&s[1], "Hyper-V without AccessPartitionReferenceTsc (CPUID 0x40000003 EAX[9] clear)");
+		counter_not_here(&s[1], "Hyper-V without AccessPartitionReferenceTsc (CPUID 0x40000003 EAX[9] clear)");
 	else
 		h->wants_page = true;
 }
@@ -107,14 +94,14 @@ void hyperv_enable_page(struct hyperv *h, void *page, struct counter d[HYPERV_CO
 	if (!h->wants_page)
 		return;
 	if (!page || addr % HYPERV_PAGE || !phys_mapped(addr, HYPERV_PAGE)) {
-		absent(&s[1], "no identity-mapped page for the reference TSC page");
+		counter_absent(&s[1], "no identity-mapped page for the reference TSC page");
 		return;
 	}
 	tp_memset(page, 0, HYPERV_PAGE);
 	/* The reserved bits 11:1 are kept as they are. */
 	if (!rdmsr_safe(HV_X64_MSR_REFERENCE_TSC, &msr) ||
 	    !wrmsr_safe(HV_X64_MSR_REFERENCE_TSC, addr | (msr & 0xffe) | 1)) {
-		absent(&s[1], "Hyper-V refused HV_X64_MSR_REFERENCE_TSC (0x40000021): #GP");
+		counter_absent(&s[1], "Hyper-V refused HV_X64_MSR_REFERENCE_TSC (0x40000021): #GP");
 		return;
 	}
 	h->page = addr;
@@ -122,7 +109,7 @@ void hyperv_enable_page(struct hyperv *h, void *page, struct counter d[HYPERV_CO
 	if (p->sequence == HV_TSC_SEQUENCE_INVALID || p->sequence == HV_TSC_SEQUENCE_INVALID_OLD) {
 		tp_snprintf(why, sizeof why, "the reference TSC page stayed invalid (sequence 0x%x): reads would be the MSR's",
 			    p->sequence);
-		absent(&s[1], why);
+		counter_absent(&s[1], why);
 		return;
 	}
 	tp_snprintf(s[1].note, sizeof s[1].note, "sequence %u, scale 0x%llx, offset %lld", p->sequence,

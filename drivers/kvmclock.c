@@ -30,12 +30,6 @@ static uint64_t kvmclock_read(const struct counter *c)
 	return ns;
 }
 
-static void absent(struct counter_state *s, const char *why)
-{
-	s->present = false;
-	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
-}
-
 void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
 		    struct counter_state s[KVMCLOCK_COUNTERS])
 {
@@ -53,31 +47,31 @@ void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
 	counter_state_init(&s[0]);
 	if (!base) {
 		hypervisor_absent("KVM", first, why, sizeof why);
-		absent(&s[0], why);
+		counter_absent(&s[0], why);
 		s[0].by_design = true;
 		return;
 	}
 	if (cpuid(base, 0).eax < base + 1 || !(cpuid(base + 1, 0).eax & KVM_FEATURE_CLOCKSOURCE2)) {
 		tp_snprintf(why, sizeof why, "KVM without KVM_FEATURE_CLOCKSOURCE2 (CPUID 0x%x EAX bit 3 clear)",
 			    base + 1);
-		absent(&s[0], why);
+		counter_absent(&s[0], why);
 		s[0].by_design = true;
 		return;
 	}
 	if (!phys_mapped(addr, sizeof k->page)) { /* identity-mapped, as every static of the image */
-		absent(&s[0], "the pvclock page is not identity-mapped");
+		counter_absent(&s[0], "the pvclock page is not identity-mapped");
 		return;
 	}
 	tp_memset((void *)&k->page, 0, sizeof k->page);
 	if (!wrmsr_safe(MSR_KVM_SYSTEM_TIME_NEW, addr | 1)) {
-		absent(&s[0], "KVM refused MSR_KVM_SYSTEM_TIME_NEW (0x4b564d01): #GP");
+		counter_absent(&s[0], "KVM refused MSR_KVM_SYSTEM_TIME_NEW (0x4b564d01): #GP");
 		return;
 	}
 	k->enabled = true;
 	d[0].hw = addr;
 	/* KVM fills the page before the guest runs on after the wrmsr. */
 	if (!p->version && !p->tsc_to_system_mul) {
-		absent(&s[0], "KVM left the pvclock page empty after MSR_KVM_SYSTEM_TIME_NEW");
+		counter_absent(&s[0], "KVM left the pvclock page empty after MSR_KVM_SYSTEM_TIME_NEW");
 		return;
 	}
 	tp_snprintf(s[0].note, sizeof s[0].note, "%s, mul %u shift %d",

@@ -73,19 +73,6 @@ static void apic_put(const struct lapic_timer *t, unsigned reg, uint32_t v)
 		mmio_write32(t->base + reg, v);
 }
 
-static void absent(struct counter_state *s, const char *why)
-{
-	s->present = false;
-	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
-}
-
-/* Absent because this machine has the other mode, or not the feature. */
-static void not_here(struct counter_state *s, const char *why)
-{
-	absent(s, why);
-	s->by_design = true;
-}
-
 static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
 {
 	counter_describe(d, name, fn, insns, method);
@@ -122,7 +109,7 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 
 	if (!(r1.edx >> 9 & 1)) {
 		for (int i = 0; i < LAPIC_COUNTERS; i++)
-			not_here(&s[i], "CPUID.01H:EDX[9] clear: no local APIC");
+			counter_not_here(&s[i], "CPUID.01H:EDX[9] clear: no local APIC");
 		return;
 	}
 	if (!rdmsr_safe(MSR_APIC_BASE, &apic_base))
@@ -131,7 +118,7 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 		why = "the local APIC is disabled (IA32_APIC_BASE bit 11 clear)";
 	if (why) {
 		for (int i = 0; i < LAPIC_COUNTERS; i++)
-			absent(&s[i], why);
+			counter_absent(&s[i], why);
 		return;
 	}
 	t->x2 = apic_base & APIC_BASE_EXTD;
@@ -143,15 +130,15 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 		d[0].nominal_hz = d[1].nominal_hz = cpuid(0x15, 0).ecx;
 
 	if (t->x2) {
-		not_here(&s[0], "the APIC is in x2APIC mode (IA32_APIC_BASE bit 10): its MMIO page does not answer");
+		counter_not_here(&s[0], "the APIC is in x2APIC mode (IA32_APIC_BASE bit 10): its MMIO page does not answer");
 	} else if (!phys_mapped(t->base, 4096)) {
 		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx cannot be reached: outside this boot's memory map",
 			    (unsigned long long)t->base);
-		absent(&s[0], buf);
+		counter_absent(&s[0], buf);
 	} else if (mmio_read32(t->base + REG_VERSION) == 0xffffffffu) {
 		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx reads all-ones: nothing answers",
 			    (unsigned long long)t->base);
-		absent(&s[0], buf);
+		counter_absent(&s[0], buf);
 	}
 	d[0].hw = t->base;
 	if (madt_base && madt_base != t->base) {
@@ -161,19 +148,19 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 		tp_memcpy(s[1].note, buf, sizeof s[1].note);
 	}
 	if (!x2_offered)
-		not_here(&s[1], "CPUID.01H:ECX[21] clear: no x2APIC");
+		counter_not_here(&s[1], "CPUID.01H:ECX[21] clear: no x2APIC");
 	/* Switching to x2APIC is one way only: back to xAPIC goes through a
 	 * disabled APIC, which loses its state (SDM, "x2APIC State
 	 * Transitions"), and the MMIO page stops answering at once, under the
 	 * firmware's feet.  The mode is the firmware's. */
 	else if (!t->x2)
-		not_here(&s[1], "x2APIC offered, but the firmware left xAPIC mode: not switched (the MMIO page would stop)");
+		counter_not_here(&s[1], "x2APIC offered, but the firmware left xAPIC mode: not switched (the MMIO page would stop)");
 	if (!t->deadline)
-		not_here(&s[2], "CPUID.01H:ECX[24] clear: no TSC-deadline timer");
+		counter_not_here(&s[2], "CPUID.01H:ECX[24] clear: no TSC-deadline timer");
 	t->usable = s[0].present || s[1].present;
 	if (!t->usable) {
 		if (s[2].present)
-			absent(&s[2], "the APIC's registers cannot be reached: its timer cannot be put in TSC-deadline mode");
+			counter_absent(&s[2], "the APIC's registers cannot be reached: its timer cannot be put in TSC-deadline mode");
 		return;
 	}
 	t->lvt = apic_get(t, REG_LVT_TIMER);

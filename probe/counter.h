@@ -12,6 +12,7 @@
 
 #include <stdint.h>
 #include <stdbool.h>
+#include "probe/fmt.h"
 #include "probe/util.h"
 
 struct counter;
@@ -72,6 +73,21 @@ static inline void counter_state_init(struct counter_state *s)
 {
 	tp_memset(s, 0, sizeof *s);
 	s->present = true;
+}
+
+/* The hardware is not there, and why.  counter_not_here: not there by the
+ * machine's design (a CPUID bit clear, another hypervisor), which alone does
+ * not make a run ok-absent. */
+static inline void counter_absent(struct counter_state *s, const char *why)
+{
+	s->present = false;
+	tp_snprintf(s->reason, sizeof s->reason, "%s", why);
+}
+
+static inline void counter_not_here(struct counter_state *s, const char *why)
+{
+	counter_absent(s, why);
+	s->by_design = true;
 }
 
 #endif

@@ -10,22 +10,7 @@
 #include "probe/stats.h"
 #include <zlib.h>
 #include "tools/commands.h"
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "tickprobe: out of memory\n");
-		exit(EXIT_UNREADABLE);
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = s ? strlen(s) + 1 : 0;
-	return s ? memcpy(xrealloc(NULL, n), s, n) : NULL;
-}
+#include "tools/common/xalloc.h"
 
 double quantile_sorted(const double *v, size_t n, double q)
 {

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/commands.h"
+#include "tools/common/xalloc.h"
 #include "tools/log/logset.h"
 
 static void reserve(struct text *t, size_t more)
@@ -12,11 +12,7 @@ static void reserve(struct text *t, size_t more)
 	if (t->len + more + 1 <= t->cap)
 		return;
 	t->cap = (t->len + more + 1) * 2;
-	t->s = realloc(t->s, t->cap);
-	if (!t->s) {
-		fprintf(stderr, "tickprobe: out of memory\n");
-		exit(EXIT_UNREADABLE);
-	}
+	t->s = xrealloc(t->s, t->cap);
 }
 
 void text_putc(struct text *t, char c)

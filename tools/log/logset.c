@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "tools/log/logset.h"
 #include "tools/commands.h"
+#include "tools/common/xalloc.h"
 #include "probe/log.h"
 #include <errno.h>
 #include <stdlib.h>
@@ -14,22 +15,6 @@ struct loader {
 	struct logfile *f;
 	struct lrun *cur;   /* run being filled */
 };
-
-static void *xrealloc(void *p, size_t n)
-{
-	void *q = realloc(p, n ? n : 1);
-	if (!q) {
-		fprintf(stderr, "tickprobe: out of memory\n");
-		exit(EXIT_UNREADABLE);
-	}
-	return q;
-}
-
-static char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-	return memcpy(xrealloc(NULL, n), s, n);
-}
 
 static struct lrun *run_by_index(struct logfile *f, uint32_t index)
 {

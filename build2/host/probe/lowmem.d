@@ -1,0 +1,2 @@
+build2/host/probe/lowmem.o: probe/lowmem.c probe/lowmem.h
+probe/lowmem.h:

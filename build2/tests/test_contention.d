@@ -1,0 +1,25 @@
+build2/tests/test_contention: tests/unit/test_contention.c \
+ probe/contention.h probe/counter.h probe/fmt.h probe/util.h probe/hist.h \
+ probe/smp_env.h probe/team.h probe/records_smp.h probe/latency.h \
+ probe/log.h probe/json.h probe/percpu.h probe/measure.h probe/tsc_sync.h \
+ tests/unit/check.h tests/unit/log_capture.h probe/crc32.h \
+ probe/json_parse.h tests/unit/sim_team.h
+probe/contention.h:
+probe/counter.h:
+probe/fmt.h:
+probe/util.h:
+probe/hist.h:
+probe/smp_env.h:
+probe/team.h:
+probe/records_smp.h:
+probe/latency.h:
+probe/log.h:
+probe/json.h:
+probe/percpu.h:
+probe/measure.h:
+probe/tsc_sync.h:
+tests/unit/check.h:
+tests/unit/log_capture.h:
+probe/crc32.h:
+probe/json_parse.h:
+tests/unit/sim_team.h:
