@@ -389,6 +389,11 @@ int qemu_boot_probe(const struct qemu_run *rp)
 	if (r.icount) {
 		qa[n++] = "-icount";
 		qa[n++] = "shift=0,sleep=off";
+		/* The CMOS clock on the virtual clock from a fixed date: on the
+		 * host's clock it ticks about 3 times a guest second under icount,
+		 * and two boots would not be the same. */
+		qa[n++] = "-rtc";
+		qa[n++] = "base=2020-01-01T00:00:00,clock=vm";
 	}
 	qa[n++] = "-device";
 	qa[n++] = "isa-debug-exit,iobase=0xf4,iosize=0x04";

@@ -157,6 +157,11 @@ static int boot_guest(const struct qemu_run *r, const char *kernel, const char *
 	if (r->icount) {
 		qa[n++] = "-icount";
 		qa[n++] = "shift=0,sleep=off";
+		/* The CMOS clock on the virtual clock from a fixed date: on the
+		 * host's clock it ticks about 3 times a guest second under icount,
+		 * and two boots would not be the same. */
+		qa[n++] = "-rtc";
+		qa[n++] = "base=2020-01-01T00:00:00,clock=vm";
 	}
 	qa[n++] = "-no-reboot";
 	qa[n++] = "-nic";
