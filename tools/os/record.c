@@ -193,16 +193,22 @@ void os_write_overhead(struct log *l, const char *sequence, const struct os_dist
 	log_end(l);
 }
 
-void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns)
+struct json *os_begin_call_record(struct log *l, const char *type, const char *kind, const char *clocksource)
 {
 	char name[96];
-	struct json *j;
+	struct json *j = log_begin(l, type);
 
-	snprintf(name, sizeof name, "loop:clock_gettime(MONOTONIC)@%s", clocksource);
-	j = log_begin(l, "rate");
+	snprintf(name, sizeof name, "%s:clock_gettime(MONOTONIC)@%s", kind, clocksource);
 	json_str(j, "name", name);
 	json_str(j, "clocksource", clocksource);
 	json_str(j, "call", "clock_gettime(MONOTONIC)");
+	return j;
+}
+
+void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns)
+{
+	struct json *j = os_begin_call_record(l, "rate", "loop", clocksource);
+
 	json_str(j, "method", "back-to-back calls in a loop, the loop timed with the TSC");
 	json_u64(j, "calls", calls);
 	json_array_begin(j, "runs");
@@ -215,14 +221,8 @@ void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const
 
 void os_write_gaps(struct log *l, const char *clocksource, const struct hist *h, uint64_t backwards)
 {
-	char name[96];
-	struct json *j;
+	struct json *j = os_begin_call_record(l, "gaps", "gaps", clocksource);
 
-	snprintf(name, sizeof name, "gaps:clock_gettime(MONOTONIC)@%s", clocksource);
-	j = log_begin(l, "gaps");
-	json_str(j, "name", name);
-	json_str(j, "clocksource", clocksource);
-	json_str(j, "call", "clock_gettime(MONOTONIC)");
 	json_u64(j, "samples", h->count);
 	json_object_begin(j, "gap_ns");
 	if (h->count) {

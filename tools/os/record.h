@@ -48,6 +48,9 @@ void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_
 void os_json_modes(struct json *j, const char *key, const struct hist *h);
 
 /* `rate`: the seeds' loop, calls per second of each run. */
+/* A record about clock_gettime(MONOTONIC) through one clocksource, begun
+ * with its name ("KIND:clock_gettime(MONOTONIC)@CS"), clocksource and call. */
+struct json *os_begin_call_record(struct log *l, const char *type, const char *kind, const char *clocksource);
 void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns);
 
 /* `gaps`: successive clock_gettime(MONOTONIC) results, in ns. */

@@ -9,6 +9,7 @@
 #include <time.h>
 #include "tools/compare/lineup.h"
 #include "tools/os/bench.h"
+#include "tools/os/record.h"
 #include "tools/os/threads.h"
 
 void os_cpus_allowed(struct os_cpus *c)
@@ -181,15 +182,9 @@ void os_contention_measure(struct os_contention *c, const struct os_cpus *cpus, 
 
 void os_write_contention(struct log *l, const char *clocksource, const struct os_contention *c, double hz)
 {
-	char name[96];
-	struct json *j;
+	struct json *j = os_begin_call_record(l, "os_contention", "contention", clocksource);
 
-	snprintf(name, sizeof name, "contention:clock_gettime(MONOTONIC)@%s", clocksource);
-	j = log_begin(l, "os_contention");
-	json_str(j, "name", name);
-	json_str(j, "clocksource", clocksource);
 	json_str(j, "counter", lineup_counter(clocksource));
-	json_str(j, "call", "clock_gettime(MONOTONIC)");
 	json_bool(j, "healthy", c->ok);
 	if (c->why[0])
 		json_str(j, c->ok ? "note" : "reason", c->why);
