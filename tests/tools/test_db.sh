@@ -144,6 +144,17 @@ check "two importers: every run once" "[ \"\$(sq "$CD" 'SELECT COUNT(*) FROM run
 	"runs $(sq "$CD" 'SELECT COUNT(*) FROM runs')"
 check "two importers: store intact" "[ \"\$(sq "$CD" 'PRAGMA integrity_check')\" = ok ]" ""
 
+# Both importers creating the store: the race is in the first few
+# milliseconds, so it is run on 20 new files.
+bad=0
+for i in $(seq 20); do
+	"$T" db import -q "$D/new$i.db" "$D/bare.log" "$D/os.log" >"$D/n1" 2>&1 & p1=$!
+	"$T" db import -q "$D/new$i.db" "$D/os.log" "$D/bare.log" >"$D/n2" 2>&1 & p2=$!
+	wait $p1 || bad=$((bad + 1)); wait $p2 || bad=$((bad + 1))
+	[ "$(sq "$D/new$i.db" 'SELECT COUNT(*) FROM runs')" = 2 ] || bad=$((bad + 1))
+done
+check "two importers creating one store, 20 times" "[ $bad = 0 ]" "$bad failures: $(cat "$D/n1" "$D/n2")"
+
 # --- stores that are not ours ----------------------------------------------------
 cp "$DB" "$D/newer.db"; sq "$D/newer.db" 'PRAGMA user_version=99'
 code "summary of a newer schema" 2 "$T" db summary "$D/newer.db"

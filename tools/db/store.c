@@ -93,6 +93,26 @@ static int user_version(sqlite3 *db, int *v)
 	return rc;
 }
 
+/* The version and whether any table exists, from one snapshot: another
+ * importer creates the tables and sets the version in one transaction, and
+ * two unlocked reads could fall either side of it (no version, but tables). */
+static int read_header(sqlite3 *db, int *v, bool *tables)
+{
+	sqlite3_stmt *st;
+	int rc = sqlite3_exec(db, "BEGIN", NULL, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	if ((rc = user_version(db, v)) == SQLITE_OK &&
+	    (rc = sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &st, NULL)) == SQLITE_OK) {
+		int step = sqlite3_step(st);
+		*tables = step == SQLITE_ROW;
+		rc = step == SQLITE_ROW || step == SQLITE_DONE ? SQLITE_OK : step;
+		sqlite3_finalize(st);
+	}
+	sqlite3_exec(db, "COMMIT", NULL, NULL, NULL);
+	return rc;
+}
+
 /* Creates the tables once, under the write lock, so that two importers
  * starting on a new file do not both try. */
 static int create_schema(struct store *s, char *why, size_t cap)
@@ -120,6 +140,7 @@ static int create_schema(struct store *s, char *why, size_t cap)
 int store_open(struct store *s, const char *path, bool create, char *why, size_t cap)
 {
 	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), v = 0, rc;
+	bool tables = false;
 
 	memset(s, 0, sizeof *s);
 	s->path = path;
@@ -132,7 +153,7 @@ int store_open(struct store *s, const char *path, bool create, char *why, size_t
 	}
 	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
 	/* Not a database at all shows here, at the first read of the header. */
-	if ((rc = user_version(s->db, &v)) != SQLITE_OK) {
+	if ((rc = read_header(s->db, &v, &tables)) != SQLITE_OK) {
 		snprintf(why, cap, "%s: not a tickprobe store: %s", path, sqlite3_errstr(rc));
 		store_close(s);
 		return EXIT_UNREADABLE;
@@ -144,14 +165,8 @@ int store_open(struct store *s, const char *path, bool create, char *why, size_t
 		return EXIT_UNREADABLE;
 	}
 	if (v == 0) {
-		sqlite3_stmt *st;
-		bool empty = true;
 		/* A database that has tables but no version is someone else's. */
-		if (sqlite3_prepare_v2(s->db, "SELECT 1 FROM sqlite_master LIMIT 1", -1, &st, NULL) == SQLITE_OK) {
-			empty = sqlite3_step(st) != SQLITE_ROW;
-			sqlite3_finalize(st);
-		}
-		if (!empty) {
+		if (tables) {
 			snprintf(why, cap, "%s: a database, but not a tickprobe store (no schema version)", path);
 			store_close(s);
 			return EXIT_UNREADABLE;
