@@ -10,27 +10,16 @@
  * writer turns into null (never a cycle count under an ns key). */
 static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : __builtin_nan(""); }
 
-void json_cost(struct json *j, const char *key, const struct hist *h, double tsc_hz)
+void json_cost(struct json *j, const char *key, const struct hist *h)
 {
-	if (tsc_hz < 0) { /* nanoseconds asked for, with no TSC frequency to get them */
-		json_null(j, key);
-		return;
-	}
-	static const struct {
-		const char *name;
-		uint32_t ppm;
-	} q[] = { { "p50", 500000 }, { "p99", 990000 }, { "p999", 999000 } };
-	double scale = tsc_hz > 0 ? 1e9 / tsc_hz : 1;
-	int dec = tsc_hz > 0 ? 1 : 0;
-
 	json_object_begin(j, key);
-	json_fixed(j, "min", (double)h->min * scale, dec);
-	json_fixed(j, "p50", (double)hist_quantile(h, q[0].ppm) * scale, dec);
-	json_fixed(j, "mean", hist_mean(h) * scale, 1);
-	json_fixed(j, "sd", hist_sd(h) * scale, 1);
-	for (int i = 1; i < 3; i++)
-		json_fixed(j, q[i].name, (double)hist_quantile(h, q[i].ppm) * scale, dec);
-	json_fixed(j, "max", (double)h->max * scale, dec);
+	json_u64(j, "min", h->min);
+	json_u64(j, "p50", hist_quantile(h, 500000));
+	json_fixed(j, "mean", hist_mean(h), 1);
+	json_fixed(j, "sd", hist_sd(h), 1);
+	json_u64(j, "p99", hist_quantile(h, 990000));
+	json_u64(j, "p999", hist_quantile(h, 999000));
+	json_u64(j, "max", h->max);
 	json_object_end(j);
 }
 
@@ -57,11 +46,11 @@ void json_rounds(struct json *j, const double *p50_ns, const double *mean_ns, ui
 	json_object_begin(j, "rounds");
 	json_array_begin(j, "p50");
 	for (uint32_t i = 0; i < n; i++)
-		json_fixed(j, NULL, p50_ns[i], 2);
+		json_fixed(j, NULL, p50_ns[i], 1);
 	json_array_end(j);
 	json_array_begin(j, "mean");
 	for (uint32_t i = 0; i < n; i++)
-		json_fixed(j, NULL, mean_ns[i], 2);
+		json_fixed(j, NULL, mean_ns[i], 1);
 	json_array_end(j);
 	json_object_end(j);
 }
@@ -83,16 +72,12 @@ uint64_t timer_over_10x_p50(const struct hist *h)
 }
 
 /* The core clock over the measurement (probe/core_clock.h) and, where its
- * ratio is known, the cost in core cycles.  Null where the CPU has no
+ * ratio is known, the cost in core cycles.  Not written where the CPU has no
  * APERF/MPERF: the machine record's core_clock says why. */
 static void json_core_clock(struct json *j, const struct timer_figures *f)
 {
 	const struct core_clock *cc = &f->core;
 
-	if (!f->core_valid) {
-		json_null(j, "core_clock");
-		return;
-	}
 	json_object_begin(j, "core_clock");
 	json_u64(j, "aperf", cc->aperf);
 	json_u64(j, "mperf", cc->mperf);
@@ -111,7 +96,6 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		   timer_hist_fn hist, const void *hist_ctx)
 {
 	const struct freq_check *fq = f ? f->freq : NULL;
-	double hz = f ? f->tsc_hz : 0;
 
 	json_str(j, "name", w->name);
 	if (w->call) {
@@ -124,6 +108,14 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		json_str(j, "reason", w->reason && w->reason[0] ? w->reason : "not measured");
 	if (w->note && w->note[0])
 		json_str(j, "note", w->note);
+	if (!w->healthy || !f || !f->cost || !f->cost->count) {
+		/* Not measured: the name and the reason say it all (a default run
+		 * on most machines has six counters absent by design). */
+		if (w->more)
+			w->more(j, w->more_ctx);
+		json_u64(j, "samples", 0);
+		return;
+	}
 	json_str(j, "method", w->method);
 	if (w->width)
 		json_u64(j, "width", w->width);
@@ -135,31 +127,30 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		json_u64(j, "insns", (uint64_t)w->insns);
 	if (w->more)
 		w->more(j, w->more_ctx);
-	if (!w->healthy || !f || !f->cost || !f->cost->count) {
-		json_u64(j, "samples", 0);
-		return;
-	}
+	/* What follows from other members is not written again (docs/log-format.md,
+	 * "Derived members"): the ns figures from cost_cycles and the tsc
+	 * record's hz, reads_per_s from throughput, the samples requested when
+	 * they were all taken, the overhead from the overhead record. */
 	json_u64(j, "samples", f->cost->count);
-	json_u64(j, "samples_requested", f->samples_requested);
-	json_u64(j, "overhead_cycles", f->subtracted);
-	json_u64(j, "clamped", f->clamped);
-	json_cost(j, "cost_cycles", f->cost, 0);
-	json_cost(j, "cost_ns", f->cost, hz > 0 ? hz : -1);
+	if (f->samples_requested != f->cost->count)
+		json_u64(j, "samples_requested", f->samples_requested);
+	if (f->clamped)
+		json_u64(j, "clamped", f->clamped);
+	json_cost(j, "cost_cycles", f->cost);
 	if (!hist(j, f->cost, hist_ctx))
 		json_modes(j, f->cost);
 
 	json_object_begin(j, "throughput");
 	json_u64(j, "reads", f->tp_reads);
 	json_u64(j, "cycles", f->tp_cycles);
-	json_fixed(j, "reads_per_s", f->tp_cycles && hz > 0 ? (double)f->tp_reads * hz / (double)f->tp_cycles : __builtin_nan(""), 1);
 	json_object_end(j);
 
 	json_rounds(j, f->round_p50_ns, f->round_mean_ns, f->rounds);
 
 	if (f->has_delta && f->delta) {
 		const struct delta_summary *d = f->delta;
+		/* Over min(samples, 16384) reads (RUN_DELTA_READS): their number is not written. */
 		json_object_begin(j, "delta");
-		json_u64(j, "samples", d->samples);
 		json_u64(j, "min", d->min);
 		json_u64(j, "granularity", d->granularity);
 		json_u64(j, "mode", d->mode);
@@ -194,18 +185,14 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		json_fixed(j, "err_ppm", fq->err_ppm, 2);
 		json_bool(j, "reference", fq->reference);
 		json_object_end(j);
-	} else {
-		json_null(j, "freq");
 	}
 	if (f->smi_valid) {
 		json_object_begin(j, "smi");
 		json_u64(j, "before", f->smi_before);
 		json_u64(j, "after", f->smi_after);
 		json_object_end(j);
-	} else {
-		json_null(j, "smi");
 	}
-	if (f->has_core)
+	if (f->has_core && f->core_valid)
 		json_core_clock(j, f);
 }
 
@@ -243,7 +230,7 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 	unsigned on = cpu < 0 ? 0 : (unsigned)cpu;
 	struct timer_what w = {
 		.name = c->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
-		.note = s->note, .method = c->method, .width = c->width, .address = c->hw,
+		.note = s->note, .method = c->method, .width = c->width, /* address: in the acpi record */
 		/* 0: a compiled read whose instruction count is not fixed (kvmclock) */
 		.insns = c->insns ? (int)c->insns : -1,
 		.more = cpu < 0 ? NULL : cpu_member, .more_ctx = &on,
@@ -257,12 +244,12 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 			mean_ns[i] = ns(r->round_mean[i], tsc_hz);
 		}
 		fig = (struct timer_figures){
-			.cost = cost, .samples_requested = samples, .subtracted = r->subtracted, .clamped = r->clamped,
+			.cost = cost, .samples_requested = samples, .clamped = r->clamped,
 			.tp_reads = r->tp_reads, .tp_cycles = r->tp_cycles, .rounds = r->rounds,
 			.round_p50_ns = p50_ns, .round_mean_ns = mean_ns, .has_delta = true,
 			.delta = r->delta_valid ? &r->delta : NULL, .largest = r->largest, .n_largest = r->n_largest,
 			.freq = f, .smi_valid = r->smi_valid, .smi_before = r->smi_before, .smi_after = r->smi_after,
-			.tsc_hz = tsc_hz, .has_core = true, .core_valid = r->core_valid,
+			.has_core = true, .core_valid = r->core_valid,
 		};
 		if (r->core_valid)
 			core_clock_from(r->aperf_before, r->aperf_after, r->mperf_before, r->mperf_after, tsc_hz,
@@ -281,7 +268,7 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 }
 
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
-		     double tsc_hz, const struct overhead_candidate *cand, int n_cand)
+		     const struct overhead_candidate *cand, int n_cand)
 {
 	struct json *j = log_begin(l, "overhead");
 	json_str(j, "sequence", sequence);
@@ -296,8 +283,7 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 	}
 	json_array_end(j);
 	json_u64(j, "samples", cost->count);
-	json_cost(j, "cycles", cost, 0);
-	json_cost(j, "ns", cost, tsc_hz > 0 ? tsc_hz : -1);
+	json_cost(j, "cycles", cost);
 	json_hist(j, cost);
 	/* Holds for every histogram in the log: exact below HIST_EXACT cycles. */
 	json_u64(j, "hist_exact_below", HIST_EXACT);

@@ -44,7 +44,7 @@ struct timer_what {
 struct timer_figures {
 	const struct hist *cost;   /* every sample, overhead subtracted, cycles */
 	uint32_t samples_requested;
-	uint64_t subtracted, clamped;
+	uint64_t clamped;          /* samples below the overhead, counted as 0 */
 	uint64_t tp_reads, tp_cycles;
 	uint32_t rounds;
 	const double *round_p50_ns, *round_mean_ns; /* NaN gives null */
@@ -55,7 +55,6 @@ struct timer_figures {
 	const struct freq_check *freq; /* NULL or !valid gives null; err_ppm NaN gives null */
 	bool smi_valid;
 	uint64_t smi_before, smi_after;
-	double tsc_hz;             /* <= 0: unknown, the ns figures are null */
 	/* The image: write core_clock (null when !core_valid) and, where its
 	 * ratio is known, cost_core_cycles.  The OS side has none. */
 	bool has_core;
@@ -101,13 +100,13 @@ struct overhead_candidate {
 	uint64_t min, p50, round_min_spread;
 };
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
-		     double tsc_hz, const struct overhead_candidate *cand, int n_cand);
+		     const struct overhead_candidate *cand, int n_cand);
 /* Raw per-read costs (preset verbose), in chunks of at most 1000 values. */
 void record_samples(struct log *l, const char *name, const uint32_t *raw, uint32_t n);
 
-/* cost summary {min,p50,mean,sd,p99,p999,max}: cycles when tsc_hz is 0, ns
- * when it is > 0, and null when it is < 0 (ns wanted, frequency unknown). */
-void json_cost(struct json *j, const char *key, const struct hist *h, double tsc_hz);
+/* cost summary {min,p50,mean,sd,p99,p999,max} in cycles (the ns follow from
+ * the tsc record's hz: docs/log-format.md, "Derived members"). */
+void json_cost(struct json *j, const char *key, const struct hist *h);
 
 /* The results table: a header and one row per counter. */
 int table_header(char *buf, size_t cap);

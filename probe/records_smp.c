@@ -80,47 +80,40 @@ void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struc
 
 /* ---- percpu -------------------------------------------------------------- */
 
-static void cost_array(struct json *j, const char *key, const struct percpu_cost *c, unsigned n, bool p50,
-		       double tsc_hz)
+/* Cycles only: the ns columns follow from the tsc record's hz
+ * (docs/log-format.md, "Derived members"), 7 KB less at 256 CPUs. */
+static void cost_array(struct json *j, const char *name, const char *suffix, const struct percpu_cost *c,
+		       bool present, unsigned n, bool p50)
 {
+	char key[32];
+	unsigned len = (unsigned)tp_strlen(name);
+
+	tp_memcpy(key, name, len);
+	tp_memcpy(key + len, suffix, tp_strlen(suffix) + 1);
+	if (!present) {
+		json_null(j, key);
+		return;
+	}
 	json_array_begin(j, key);
 	for (unsigned i = 0; i < n; i++) {
-		uint64_t v = p50 ? c[i].p50 : c[i].min;
 		if (!c[i].measured)
 			json_null(j, NULL);
-		else if (tsc_hz == 0)
-			json_u64(j, NULL, v);
 		else
-			json_fixed(j, NULL, ns((double)v, tsc_hz), 1);
+			json_u64(j, NULL, p50 ? c[i].p50 : c[i].min);
 	}
 	json_array_end(j);
 }
 
-static void cost_arrays(struct json *j, const char *name, const struct percpu_cost *c, bool present,
-			const struct percpu_result *r, double tsc_hz)
-{
-	static const char *const suffix[4] = { "_p50_cycles", "_min_cycles", "_p50_ns", "_min_ns" };
-	char key[32];
-
-	for (int k = 0; k < 4; k++) {
-		unsigned len = (unsigned)tp_strlen(name);
-		tp_memcpy(key, name, len);
-		tp_memcpy(key + len, suffix[k], tp_strlen(suffix[k]) + 1);
-		if (!present)
-			json_null(j, key);
-		else
-			cost_array(j, key, c, r->n_cpus, !(k & 1), k < 2 ? 0 : tsc_hz > 0 ? tsc_hz : -1);
-	}
-}
-
-void record_percpu(struct log *l, const struct percpu_result *r, double tsc_hz)
+void record_percpu(struct log *l, const struct percpu_result *r)
 {
 	struct json *j = log_begin(l, "percpu");
 
 	json_u64(j, "cpus", r->n_cpus);
 	json_u64(j, "samples", r->samples);
-	cost_arrays(j, "tsc", r->tsc, true, r, tsc_hz);
-	cost_arrays(j, "rdtscp", r->rdtscp, r->have_rdtscp, r, tsc_hz);
+	cost_array(j, "tsc", "_p50_cycles", r->tsc, true, r->n_cpus, true);
+	cost_array(j, "tsc", "_min_cycles", r->tsc, true, r->n_cpus, false);
+	cost_array(j, "rdtscp", "_p50_cycles", r->rdtscp, r->have_rdtscp, r->n_cpus, true);
+	cost_array(j, "rdtscp", "_min_cycles", r->rdtscp, r->have_rdtscp, r->n_cpus, false);
 	log_end(l);
 }
 

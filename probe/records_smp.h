@@ -17,7 +17,7 @@
 #define TSC_SYNC_PAIRS_PER_RECORD 512
 
 void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struct smp_env *e);
-void record_percpu(struct log *l, const struct percpu_result *r, double tsc_hz);
+void record_percpu(struct log *l, const struct percpu_result *r); /* cycles: the ns are derived */
 void record_contention(struct log *l, const struct contention_result *r, double tsc_hz);
 void record_latency(struct log *l, const struct latency_result *r);
 

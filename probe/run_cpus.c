@@ -115,7 +115,7 @@ static void percpu_step(struct run *r)
 	if (!res || !cfg.tsc)
 		return;
 	percpu_measure(r->smp, &cfg, res);
-	record_percpu(r->log, res, r->tsc.hz);
+	record_percpu(r->log, res);
 }
 
 struct on_cpu {

@@ -87,7 +87,7 @@ void run_choose_bracket(struct run *r)
 		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
 				&r->result);
 	r->subtract = cand[best].min;
-	record_overhead(r->log, r->clock.bracket_name, r->cost, r->subtract, r->tsc.hz, cand, (int)n);
+	record_overhead(r->log, r->clock.bracket_name, r->cost, r->subtract, cand, (int)n);
 	run_text(r, "harness overhead: %s, min %llu cycles, p50 %llu, subtracted %llu\n", r->clock.bracket_name,
 		 (unsigned long long)r->cost->min, (unsigned long long)hist_quantile(r->cost, 500000),
 		 (unsigned long long)r->subtract);
@@ -126,6 +126,14 @@ void run_plan(struct run *r)
 	}
 	json_object_end(j);
 	json_fixed(j, "total_s", total, 3);
+	/* Counters this machine lacks by design (no x2APIC, not KVM), unless
+	 * counters= asked for them: their reasons here rather than a timer
+	 * record each, six of them on most machines. */
+	json_object_begin(j, "absent");
+	for (unsigned i = 0; i < r->n; i++)
+		if (r->counters[i].wanted && run_absent_by_design(r, &r->counters[i]))
+			json_str(j, r->counters[i].info->name, r->counters[i].s.reason);
+	json_object_end(j);
 	log_end(r->log);
 	/* The plan's reads disturb as the measured ones do (the i8254's single
 	 * accesses, the APIC timer's programming). */
@@ -168,12 +176,12 @@ static void measure_one(struct run *r, struct run_counter *rc)
 	if (!c || !rc->s.healthy) {
 		struct counter named = { .name = rc->info->name, .method = "not set up" };
 		bool expected = run_absent_by_design(r, rc);
-		if (!expected)
-			r->some_absent = true;
+		if (expected) /* in the plan's absent, and one line under the table */
+			return;
+		r->some_absent = true;
 		record_timer(r->log, c ? c : &named, &rc->s, NULL, NULL, NULL, r->tsc.hz, 0);
 		table_row(row, sizeof row, c ? c : &named, &rc->s, NULL, NULL, r->tsc.hz);
-		if (!expected) /* the others are listed in one line under the table */
-			run_text(r, "%s", row);
+		run_text(r, "%s", row);
 		return;
 	}
 	run_measure_counter(r, rc, raw_cap);

@@ -14,6 +14,7 @@
 struct loader {
 	struct logfile *f;
 	struct lrun *cur;   /* run being filled */
+	double tsc_hz;      /* the run's tsc record, for the derived members */
 };
 
 static struct lrun *run_by_index(struct logfile *f, uint32_t index)
@@ -41,6 +42,7 @@ static void on_run_begin(void *ctx, const struct lr_run *run)
 	L->cur = &f->runs[f->nruns++];
 	memset(L->cur, 0, sizeof *L->cur);
 	L->cur->info = *run;
+	L->tsc_hz = 0;
 }
 
 static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
@@ -75,6 +77,10 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 	}
 	rec->type = lr_str(lr_get(rec->root, "type"));
 	lr_uint(lr_get(rec->root, "seq"), &rec->seq);
+	if (rec->type && !strcmp(rec->type, "tsc"))
+		lr_num(lr_get(rec->root, "hz"), &L->tsc_hz);
+	/* The nodes are this record's own (above), so the parse may grow. */
+	derived_add(&rec->derived, (struct lr_node *)rec->root, L->tsc_hz);
 	r->nrecs++;
 	L->f->records++;
 }
@@ -108,7 +114,7 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 	static struct lr_node *nodes;
 	static char *line, *strs;
 	struct logread *rd;
-	struct loader L = { f, NULL };
+	struct loader L = { f, NULL, 0 };
 	struct lr_sink sink = { &L, on_run_begin, on_record, on_problem, on_run_end };
 	size_t i;
 
@@ -253,7 +259,8 @@ void logfile_free(struct logfile *f)
 	for (i = 0; i < f->nruns; i++) {
 		struct lrun *r = &f->runs[i];
 		for (k = 0; k < r->nrecs; k++)
-			free(r->recs[k].text), free(r->recs[k].nodes), free(r->recs[k].strs);
+			free(r->recs[k].text), free(r->recs[k].nodes), free(r->recs[k].strs),
+				derived_free(&r->recs[k].derived);
 		for (k = 0; k < r->nprobs; k++)
 			free(r->probs[k].msg);
 		free(r->recs), free(r->probs), free(r->name);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "probe/logread.h"
+#include "tools/log/derived.h"
 
 struct lrec {
 	uint32_t line;
@@ -19,6 +20,7 @@ struct lrec {
 	const struct lr_node *root;
 	struct lr_node *nodes;     /* the record's own parse */
 	char *strs;
+	struct derived derived;    /* members the log leaves out, put back (derived.h) */
 };
 
 struct lprob {

@@ -392,7 +392,7 @@ int cmd_os(int argc, char **argv)
 	if (!ovh)
 		return fail("out of memory", cs.current);
 	subtract = os_overhead(ovh, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, cal.hz);
-	os_write_overhead(&lg, os_bracket_name(), ovh, subtract, cal.hz);
+	os_write_overhead(&lg, os_bracket_name(), ovh, subtract);
 	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "
 			"p50 %llu cycles, min %llu subtracted; pinned to CPU %d\n",
 		cal.hz / 1e6, cal.interval_s, cal.err_ppm, os_bracket_name(),

@@ -134,7 +134,6 @@ static void one(struct ctx *c, struct os_timer_rec *r, os_sampler_fn s, os_block
 
 	snprintf(ln->name, sizeof ln->name, "%s", r->name);
 	r->hz = c->o->hz;
-	r->subtracted = c->o->subtract;
 	r->samples_requested = c->o->samples_per_round * (uint32_t)c->o->rounds;
 	if (r->healthy) {
 		d = os_dist_new();

@@ -139,11 +139,10 @@ void os_write_timer(struct log *l, const struct os_timer_rec *r)
 						  .ppm = (r->measured_hz - r->nominal_hz) / r->nominal_hz * 1e6,
 						  .err_ppm = unknown, .reference = false };
 		f = (struct timer_figures){
-			.cost = d->h, .samples_requested = r->samples_requested, .subtracted = r->subtracted,
+			.cost = d->h, .samples_requested = r->samples_requested,
 			.clamped = d->clamped, .tp_reads = d->tp_reads, .tp_cycles = d->tp_cycles,
 			.rounds = p50 && mean ? (uint32_t)d->nrounds : 0, .round_p50_ns = p50, .round_mean_ns = mean,
 			.has_delta = false, .largest = d->top, .n_largest = n_largest, .freq = &fq, .smi_valid = false,
-			.tsc_hz = r->hz,
 		};
 	}
 	/* A histogram of thousands of distinct costs (a slow, noisy clock) can pass
@@ -161,8 +160,7 @@ void os_write_timer(struct log *l, const struct os_timer_rec *r)
 	free(mean);
 }
 
-void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted,
-		       double hz)
+void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted)
 {
 	struct json *j = log_begin(l, "overhead");
 
@@ -184,8 +182,7 @@ void os_write_overhead(struct log *l, const char *sequence, const struct os_dist
 	json_object_end(j);
 	json_array_end(j);
 	json_u64(j, "samples", d->h->count);
-	json_cost(j, "cycles", d->h, 0);
-	json_cost(j, "ns", d->h, hz);
+	json_cost(j, "cycles", d->h);
 	os_json_hist(j, "hist", d->h, 1);
 	json_u64(j, "hist_exact_below", HIST_EXACT);
 	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);

@@ -23,7 +23,6 @@ struct os_timer_rec {
 	int width;               /* counter bits; <= 0 gives null */
 	const struct os_dist *d; /* NULL when not healthy */
 	double hz;               /* TSC Hz, for the ns figures */
-	uint64_t subtracted;     /* the overhead taken off every sample */
 	uint32_t samples_requested;
 	bool has_vdso;           /* write vdso / vdso_evidence */
 	int vdso;                /* 1 true, 0 false, -1 null */
@@ -38,8 +37,7 @@ struct os_timer_rec {
 void os_write_timer(struct log *l, const struct os_timer_rec *r);
 
 /* The empty bracket. */
-void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted,
-		       double hz);
+void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted);
 
 /* [[value,count],…], every non-empty bin merged to multiples of step (1 = exact). */
 void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_t step);

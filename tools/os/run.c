@@ -45,7 +45,7 @@ int os_measure_clocksource(struct log *l, const struct os_params *p, const char 
 	for (int i = 0; i < OS_NCALLS; i++) {
 		struct os_timer_rec r = { .clocksource = cs, .call = os_calls[i].call, .method = os_calls[i].method,
 					  .present = true, .healthy = true, .d = d[i], .hz = hz, .has_vdso = true,
-					  .subtracted = subtract, .samples_requested = spr * (uint32_t)p->rounds,
+					  .samples_requested = spr * (uint32_t)p->rounds,
 					  .vdso_calls = p->vdso_calls, .vdso_text = text };
 		double p50 = (double)hist_quantile(d[i]->h, 500000);
 		r.cost_ratio = syscall_p50 > 0 ? p50 / syscall_p50 : -1;
