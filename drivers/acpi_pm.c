@@ -74,10 +74,9 @@ void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits, con
 
 	counter_describe(fast, "acpi-fast", mmio ? acpi_pm_read_mmio : acpi_pm_read_io,
 			 3 /* address, load, mask */,
-			 mmio ? "one 32-bit MMIO load, masked to the timer width"
-			      : "one 32-bit inl of PM_TMR, masked to the timer width");
+			 mmio ? "32-bit MMIO load of PM_TMR, masked" : "inl of PM_TMR, masked");
 	counter_describe(safe, "acpi-safe", mmio ? acpi_pm_read_safe_mmio : acpi_pm_read_safe_io, SAFE_INSNS,
-			 "three reads until they step forward in order, keep the middle (PIIX4 erratum)");
+			 "3 reads in order, the middle kept (PIIX4 erratum)");
 	fast->hw = safe->hw = address;
 	fast->width = safe->width = bits;
 	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;

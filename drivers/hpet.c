@@ -32,8 +32,8 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COU
 	uint64_t start;
 	char why[112];
 
-	counter_describe(h32, "hpet", hpet_read32, 2, "32-bit MMIO load of the main counter (base + 0xF0)");
-	counter_describe(h64, "hpet64", hpet_read64, 2, "64-bit MMIO load of the main counter (base + 0xF0)");
+	counter_describe(h32, "hpet", hpet_read32, 2, "32-bit MMIO load, base + 0xF0");
+	counter_describe(h64, "hpet64", hpet_read64, 2, "64-bit MMIO load, base + 0xF0");
 	counter_state_init(&s[0]);
 	counter_state_init(&s[1]);
 	h32->width = 32;

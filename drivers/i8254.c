@@ -53,14 +53,14 @@ void i8254_setup(struct counter d[I8254_COUNTERS], struct counter_state s[I8254_
 
 	i8254_reset();
 	counter_describe(full, "i8254", i8254_read_latched, 9,
-		 "channel 0, mode 2, count 65536: latch (outb 0x43), inb 0x40 low, inb 0x40 high");
+		 "outb 0x43 latch, inb 0x40 low, high; mode 2, 65536");
 	full->mask = 0xffff;
 	full->width = 16;
 	full->nominal_hz = I8254_HZ;
 	full->is_counter = true;
-	counter_describe(&d[1], "i8254-inb40", i8254_read_inb40, 1, "one inb of port 0x40 (channel 0 count)");
-	counter_describe(&d[2], "i8254-outb43", i8254_write_outb43, 2, "one outb of the latch command to port 0x43");
-	counter_describe(&d[3], "port80", port80_read, 1, "one inb of port 0x80 (POST code port): a bare ISA round trip");
+	counter_describe(&d[1], "i8254-inb40", i8254_read_inb40, 1, "inb 0x40");
+	counter_describe(&d[2], "i8254-outb43", i8254_write_outb43, 2, "outb 0x43 (latch)");
+	counter_describe(&d[3], "port80", port80_read, 1, "inb 0x80 (an ISA round trip)");
 	for (int i = 0; i < I8254_COUNTERS; i++)
 		counter_state_init(&s[i]);
 }

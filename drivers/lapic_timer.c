@@ -95,10 +95,10 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 	t->deadline = r1.ecx >> 24 & 1;
 	/* The programming, in the methods: it is part of what was measured. */
 	tp_snprintf(t->method[0], sizeof t->method[0],
-		    "MMIO load of the current count (base + 0x390), inverted; periodic, divide 1, masked; ARAT %s",
+		    "MMIO load, base + 0x390, inverted; periodic, /1, masked; ARAT %s",
 		    arat ? "yes" : "no");
 	tp_snprintf(t->method[1], sizeof t->method[1],
-		    "rdmsr 0x839 (x2APIC current count), inverted; periodic, divide 1, masked; ARAT %s",
+		    "rdmsr 0x839, inverted; periodic, /1, masked; ARAT %s",
 		    arat ? "yes" : "no");
 	describe(&d[0], "lapic", lapic_read_xapic, 3, t->method[0]);
 	describe(&d[1], "lapic-x2", lapic_read_x2apic, 3, t->method[1]);

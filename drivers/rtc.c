@@ -82,9 +82,9 @@ void rtc_setup(struct counter d[RTC_COUNTERS], struct counter_state s[RTC_COUNTE
 {
 	uint8_t a = cmos(REG_A), b = cmos(REG_B), sec = cmos(REG_SECONDS);
 
-	counter_describe(&d[0], "rtc", rtc_read_seconds, 3, "outb 0x70 (seconds, NMI bit clear), inb 0x71");
+	counter_describe(&d[0], "rtc", rtc_read_seconds, 3, "outb 0x70 (seconds), inb 0x71");
 	counter_describe(&d[1], "rtc-time", rtc_read_time, RTC_TIME_INSNS,
-			 "UIP clear (register A), then s/m/h/day/month/year read twice until equal: 26 ISA accesses");
+			 "UIP clear, 6 fields read twice until equal: 26 ISA accesses");
 	d[0].hw = d[1].hw = NMI_BIT | REG_SECONDS;
 	d[0].mask = 0xff;
 	d[0].width = 8;

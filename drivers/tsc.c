@@ -41,8 +41,8 @@ static void describe(struct counter *c, const char *name, counter_read_fn fn, un
 void tsc_describe(struct counter d[TSC_COUNTERS], struct counter_state s[TSC_COUNTERS])
 {
 	describe(&d[0], "tsc", tsc_read_rdtsc, 3, "rdtsc, EDX:EAX joined");
-	describe(&d[1], "rdtscp", tsc_read_rdtscp, 3, "rdtscp (waits for earlier instructions), EDX:EAX joined");
-	describe(&d[2], "tsc-lfence", tsc_read_lfence, 4, "lfence; rdtsc (Linux's rdtsc_ordered)");
+	describe(&d[1], "rdtscp", tsc_read_rdtscp, 3, "rdtscp, EDX:EAX joined");
+	describe(&d[2], "tsc-lfence", tsc_read_lfence, 4, "lfence; rdtsc");
 	for (int i = 0; i < TSC_COUNTERS; i++)
 		counter_state_init(&s[i]);
 	if (!cpu_has_rdtscp()) {

@@ -102,20 +102,21 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		json_str(j, "clocksource", w->clocksource);
 		json_str(j, "call", w->call);
 	}
-	json_bool(j, "present", w->present);
-	json_bool(j, "healthy", w->healthy);
-	if (!w->healthy)
-		json_str(j, "reason", w->reason && w->reason[0] ? w->reason : "not measured");
-	if (w->note && w->note[0])
-		json_str(j, "note", w->note);
 	if (!w->healthy || !f || !f->cost || !f->cost->count) {
-		/* Not measured: the name and the reason say it all (a default run
-		 * on most machines has six counters absent by design). */
+		/* Not measured: the name and the reason say it all. */
+		json_bool(j, "present", w->present);
+		json_bool(j, "healthy", false);
+		json_str(j, "reason", w->reason && w->reason[0] ? w->reason : "not measured");
+		if (w->note && w->note[0])
+			json_str(j, "note", w->note);
 		if (w->more)
 			w->more(j, w->more_ctx);
 		json_u64(j, "samples", 0);
 		return;
 	}
+	/* Measured: present and healthy, which samples > 0 says. */
+	if (w->note && w->note[0])
+		json_str(j, "note", w->note);
 	json_str(j, "method", w->method);
 	if (w->width)
 		json_u64(j, "width", w->width);
@@ -149,16 +150,18 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 
 	if (f->has_delta && f->delta) {
 		const struct delta_summary *d = f->delta;
-		/* Over min(samples, 16384) reads (RUN_DELTA_READS): their number is not written. */
-		json_object_begin(j, "delta");
-		json_u64(j, "min", d->min);
-		json_u64(j, "granularity", d->granularity);
-		json_u64(j, "mode", d->mode);
-		json_u64(j, "mode_count", d->mode_count);
-		json_u64(j, "max", d->max);
-		json_u64(j, "backwards", d->backwards);
-		json_u64(j, "wraps", d->wraps);
-		json_object_end(j);
+		/* Over min(samples, 16384) reads (RUN_DELTA_READS), in counter
+		 * ticks: [min, granularity, mode, mode_count, max, backwards, wraps]
+		 * (docs/log-format.md): the keys again in every record took 70 bytes. */
+		json_array_begin(j, "delta");
+		json_u64(j, NULL, d->min);
+		json_u64(j, NULL, d->granularity);
+		json_u64(j, NULL, d->mode);
+		json_u64(j, NULL, d->mode_count);
+		json_u64(j, NULL, d->max);
+		json_u64(j, NULL, d->backwards);
+		json_u64(j, NULL, d->wraps);
+		json_array_end(j);
 	} else if (f->has_delta) {
 		json_null(j, "delta");
 	}
@@ -181,9 +184,10 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 		else
 			json_null(j, "nominal_hz");
 		json_fixed(j, "measured_hz", fq->measured_hz, 1);
-		json_fixed(j, "ppm", fq->ppm, 2);
+		json_fixed(j, "ppm", fq->ppm, 2); /* not derivable: 1 Hz is "1.0" */
 		json_fixed(j, "err_ppm", fq->err_ppm, 2);
-		json_bool(j, "reference", fq->reference);
+		if (fq->reference) /* the counter that timed the TSC; absent: false */
+			json_bool(j, "reference", true);
 		json_object_end(j);
 	}
 	if (f->smi_valid) {
@@ -285,9 +289,6 @@ void record_overhead(struct log *l, const char *sequence, const struct hist *cos
 	json_u64(j, "samples", cost->count);
 	json_cost(j, "cycles", cost);
 	json_hist(j, cost);
-	/* Holds for every histogram in the log: exact below HIST_EXACT cycles. */
-	json_u64(j, "hist_exact_below", HIST_EXACT);
-	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
 	json_u64(j, "subtracted", subtracted);
 	log_end(l);
 }

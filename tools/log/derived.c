@@ -101,14 +101,26 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 	struct lr_doc doc;
 	const struct lr_node *parsed;
 
+	uint64_t samples = 0;
+
 	memset(d, 0, sizeof *d);
-	if (!type || !(hz > 0))
+	if (!type)
 		return;
 	ch(&t, "{");
-	if (!strcmp(type, "timer")) {
+	/* A measured counter was present and healthy. */
+	if (!strcmp(type, "timer") && !lr_get(root, "healthy") && lr_uint(lr_get(root, "samples"), &samples) &&
+	    samples > 0) {
+		ch(&t, "\"present\":true,\"healthy\":true");
+		any = true;
+	}
+	if (!(hz > 0)) {
+		/* no rate: no ns */
+	} else if (!strcmp(type, "timer")) {
 		want_cost = cycles && cycles->kind == LR_OBJ && !lr_get(root, "cost_ns");
-		if (want_cost)
+		if (want_cost) {
+			ch(&t, any ? "," : "");
 			cost_ns(&t, cycles, hz), any = true;
+		}
 		want_rate = tp && tp->kind == LR_OBJ && !lr_get(tp, "reads_per_s") &&
 			    lr_num(lr_get(tp, "reads"), &reads) && lr_num(lr_get(tp, "cycles"), &cyc) && cyc > 0;
 		if (want_rate) {

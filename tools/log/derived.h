@@ -2,8 +2,9 @@
 /* Members a schema-2 log leaves out because they follow from others
  * (docs/log-format.md, "Derived members"), put back into a record's parse as
  * it is loaded, so that every reader sees one shape whatever the writer
- * saved: a timer's cost_ns and throughput.reads_per_s, a percpu record's
- * *_ns columns.  The record's text stays as written. */
+ * saved: a measured timer's present and healthy, its cost_ns and
+ * throughput.reads_per_s, a percpu record's *_ns columns.  The record's
+ * text stays as written. */
 #ifndef TOOLS_LOG_DERIVED_H
 #define TOOLS_LOG_DERIVED_H
 
