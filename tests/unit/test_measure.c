@@ -533,16 +533,23 @@ static void test_record_timer(void)
 		      !strcmp(lr_str(lr_get(root, "method")), s.c.method) && num(root, "width") == 32 &&
 		      !lr_get(root, "reason"),
 	      "records: name, healthy, method, width; no reason when healthy");
-	check(lr_uint(lr_get(root, "samples"), &u) && u == cost->count && num(root, "clamped") == (double)r.clamped,
-	      "records: samples = %llu measured, clamped", (unsigned long long)cost->count);
+	/* Schema 2: clamped only when not 0, samples_requested only when it
+	 * differs from samples, and nothing that follows from other members. */
+	check(lr_uint(lr_get(root, "samples"), &u) && u == cost->count &&
+		      (r.clamped ? num(root, "clamped") == (double)r.clamped : !lr_get(root, "clamped")) &&
+		      (cost->count == 10000 ? !lr_get(root, "samples_requested")
+					    : num(root, "samples_requested") == 10000),
+	      "records: samples = %llu measured, clamped (%llu) only when not 0, samples_requested only when short",
+	      (unsigned long long)cost->count, (unsigned long long)r.clamped);
+	check(!lr_get(root, "cost_ns") && !lr_get(root, "overhead_cycles") && !lr_get(root, "address") &&
+		      !lr_path(root, "throughput.reads_per_s"),
+	      "records: no cost_ns, overhead_cycles, address or throughput.reads_per_s (they follow from others)");
 	for (i = 0; i < 7; i++) {
 		char path[32];
 		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
 		ok &= !isnan(num(root, path));
-		snprintf(path, sizeof path, "cost_ns.%s", cost_keys[i]);
-		ok &= !isnan(num(root, path));
 	}
-	check(ok, "records: cost_cycles and cost_ns have min, p50, mean, sd, p99, p999, max");
+	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
 	check(num(root, "cost_cycles.min") == (double)cost->min && num(root, "cost_cycles.max") == (double)cost->max &&
 		      num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
 		      num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000) &&
@@ -550,10 +557,16 @@ static void test_record_timer(void)
 		      fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05 &&
 		      fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05,
 	      "records: cost_cycles agrees with the histogram");
-	check(fabs(num(root, "cost_ns.p50") - (double)hist_quantile(cost, 500000) * ns) <= 0.05 &&
-		      fabs(num(root, "cost_ns.max") - (double)cost->max * ns) <= 0.05 &&
-		      fabs(num(root, "cost_ns.mean") - hist_mean(cost) * ns) <= 0.05,
-	      "records: cost_ns is cost_cycles at 2.5 GHz (p50 %.1f ns)", num(root, "cost_ns.p50"));
+	{
+		/* Whole cycles where the histogram has them: the ns are derived
+		 * from these, so they must not carry a fraction or a scale. */
+		const struct lr_node *m = lr_get(root, "cost_cycles");
+		const char *whole[] = { "min", "p50", "p99", "p999", "max" };
+		ok = m && m->kind == LR_OBJ && m->len == 7;
+		for (i = 0; ok && i < 5; i++)
+			ok &= lr_uint(lr_get(m, whole[i]), &u);
+		check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
+	}
 
 	{
 		struct hist_dec d;
@@ -586,8 +599,9 @@ static void test_record_timer(void)
 		free(back);
 	}
 	check(num(root, "throughput.reads") == (double)r.tp_reads && num(root, "throughput.cycles") == (double)r.tp_cycles &&
-		      fabs(num(root, "throughput.reads_per_s") - (double)r.tp_reads * hz / (double)r.tp_cycles) <= 0.5,
-	      "records: throughput reads, cycles, reads_per_s (%.0f)", num(root, "throughput.reads_per_s"));
+		      r.tp_reads > 0 && r.tp_cycles > 0 && lr_get(root, "throughput")->len == 2,
+	      "records: throughput reads (%llu), cycles (%llu), nothing else", (unsigned long long)r.tp_reads,
+	      (unsigned long long)r.tp_cycles);
 
 	n = lr_get(root, "rounds");
 	ok = n && n->kind == LR_OBJ && lr_path(root, "rounds.p50") && lr_path(root, "rounds.p50")->len == r.rounds &&
@@ -595,9 +609,9 @@ static void test_record_timer(void)
 	for (i = 0; ok && i < r.rounds; i++) {
 		double p50, mean;
 		ok &= lr_num(lr_at(lr_get(n, "p50"), i), &p50) && lr_num(lr_at(lr_get(n, "mean"), i), &mean) &&
-		      fabs(p50 - (double)r.round_p50[i] * ns) <= 0.005 && fabs(mean - r.round_mean[i] * ns) <= 0.005;
+		      fabs(p50 - (double)r.round_p50[i] * ns) <= 0.05 && fabs(mean - r.round_mean[i] * ns) <= 0.05;
 	}
-	check(ok, "records: rounds has a p50 and a mean column, in ns, one entry per round");
+	check(ok, "records: rounds has a p50 and a mean column, in ns to 1 decimal, one entry per round");
 	check(num(root, "delta.min") == (double)r.delta.min && num(root, "delta.granularity") == (double)r.delta.granularity &&
 		      num(root, "delta.mode") == (double)r.delta.mode && num(root, "delta.mode_count") == (double)r.delta.mode_count &&
 		      num(root, "delta.max") == (double)r.delta.max && num(root, "delta.backwards") == 3 &&
@@ -619,16 +633,25 @@ static void test_record_timer(void)
 	log_reset();
 	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, hz, 10000);
 	root = line(0, "timer");
-	check(root && is_null(root, "delta") && is_null(root, "freq") && is_null(root, "smi"),
-	      "records: no delta, no frequency check, no SMI count: null each");
+	check(root && is_null(root, "delta") && !lr_get(root, "freq") && !lr_get(root, "smi") &&
+		      !lr_get(root, "core_clock"),
+	      "records: no delta: null; no frequency check, SMI count or core clock: left out");
 	log_reset();
 	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, 0, 10000);
 	root = line(0, "timer");
-	ok = root && (is_null(root, "cost_ns") || is_null(root, "cost_ns.p50")) &&
-	     is_null(root, "throughput.reads_per_s") && lr_get(root, "rounds") &&
-	     lr_at(lr_path(root, "rounds.p50"), 0) && lr_at(lr_path(root, "rounds.p50"), 0)->kind == LR_NULL;
-	check(ok, "records: with no TSC frequency (0), cost_ns, reads_per_s and rounds' ns are null (cost_ns.p50 %s)",
-	      root && is_null(root, "cost_ns.p50") ? "null" : "a number");
+	ok = root && !lr_get(root, "cost_ns") && num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
+	     lr_get(root, "rounds") && lr_at(lr_path(root, "rounds.p50"), 0) &&
+	     lr_at(lr_path(root, "rounds.p50"), 0)->kind == LR_NULL;
+	check(ok, "records: with no TSC frequency (0), cost_cycles stays and rounds' ns are null");
+	/* Clamped and short samples are written, and then only then. */
+	r.clamped = 7;
+	log_reset();
+	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, hz, 12000);
+	root = line(0, "timer");
+	check(root && num(root, "clamped") == 7 && num(root, "samples_requested") == 12000 &&
+		      num(root, "samples") == (double)cost->count,
+	      "records: clamped 7 and samples_requested 12000 (of %llu taken) are written",
+	      (unsigned long long)cost->count);
 
 	/* Skipped counters: the reason, no numbers, and r/cost never looked at. */
 	s.st.healthy = false;
@@ -638,15 +661,23 @@ static void test_record_timer(void)
 	root = line(0, "timer");
 	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
 		      !strcmp(lr_str(lr_get(root, "reason")), s.st.reason) && num(root, "samples") == 0 &&
-		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist"),
-	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost");
+		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
+		      !lr_get(root, "width") && !lr_get(root, "insns"),
+	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
 	s.st.present = false, s.st.reason[0] = 0, s.c.width = 0, s.c.hw = 0;
 	log_reset();
 	record_timer(&lg, &s.c, &s.st, NULL, NULL, NULL, hz, 0);
 	root = line(0, "timer");
-	check(root && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured") &&
-		      is_null(root, "width"),
-	      "records: an absent counter without a reason says \"not measured\"; width 0 is null");
+	{
+		static const char *const keys[] = { "type", "seq", "name", "present", "healthy", "reason", "samples",
+			"crc" };
+		const struct lr_node *m = root ? root->child : NULL;
+		ok = root && root->len == 8;
+		for (i = 0; ok && i < 8; i++, m = m->next)
+			ok &= m && !strcmp(m->key, keys[i]);
+	}
+	check(ok && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured"),
+	      "records: an absent counter without a reason says \"not measured\": name, present, healthy, reason, samples only");
 	free(cost), free(scratch);
 }
 
@@ -662,7 +693,7 @@ static void test_record_overhead_samples(void)
 	for (int i = 0; i < 5000; i++)
 		hist_add(cost, 30 + next_rand() % 5);
 	log_reset();
-	record_overhead(&lg, "lfence;rdtsc", cost, 30, 2.5e9, cand, 2);
+	record_overhead(&lg, "lfence;rdtsc", cost, 30, cand, 2);
 	root = line(0, "overhead");
 	ok = root && !strcmp(lr_str(lr_get(root, "sequence")), "lfence;rdtsc") && num(root, "samples") == 5000 &&
 	     num(root, "subtracted") == 30 && num(root, "cycles.min") == (double)cost->min &&
@@ -676,14 +707,10 @@ static void test_record_overhead_samples(void)
 			sum += v;
 		ok &= !d.err;
 	}
-	check(ok && sum == 5000 && fabs(num(root, "ns.p50") - num(root, "cycles.p50") * 0.4) <= 0.05,
-	      "records: overhead: sequence, samples, cycles and ns summaries, hist summing to samples, subtracted");
+	check(ok && sum == 5000 && !lr_get(root, "ns"),
+	      "records: overhead: sequence, samples, cycles summary (no ns), hist summing to samples, subtracted");
 	log_reset();
-	record_overhead(&lg, "lfence;rdtsc", cost, 30, 0, cand, 2);
-	check(line(0, "overhead") && (is_null(line(0, "overhead"), "ns") || is_null(line(0, "overhead"), "ns.p50")),
-	      "records: overhead with no TSC frequency (0): ns is null, not cycles");
-	log_reset();
-	record_overhead(&lg, "lfence;rdtsc", cost, 30, 2.5e9, cand, 2);
+	record_overhead(&lg, "lfence;rdtsc", cost, 30, cand, 2);
 	root = line(0, "overhead");
 	n = root ? lr_get(root, "candidates") : NULL;
 	check(n && n->len == 2 && !strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp") &&
