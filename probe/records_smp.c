@@ -8,36 +8,48 @@ static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e
 
 /* ---- tsc_sync ------------------------------------------------------------ */
 
-static void pair_json(struct json *j, const struct tsc_sync_result *r, const struct tsc_pair *p)
+/* The pairs as columns, one value a pair (docs/log-format.md, "tsc_sync"):
+ * the keys once rather than once a CPU.  `ref` only in matrix mode,
+ * `complete` only when some pair is not. */
+enum { PAIR_CPU, PAIR_REF, PAIR_OFFSET, PAIR_UNCERTAINTY, PAIR_WARPS, PAIR_MAX_WARP, PAIR_TSC_ADJUST,
+       PAIR_COMPLETE, PAIR_COLUMNS };
+static const char *const pair_column[PAIR_COLUMNS] = {
+	"cpu", "ref", "offset_cycles", "uncertainty_cycles", "warps", "max_warp_cycles", "tsc_adjust", "complete",
+};
+
+static void pair_value(struct json *j, const struct tsc_sync_result *r, const struct tsc_pair *p, int col)
 {
-	json_object_begin(j, NULL);
-	json_u64(j, "cpu", p->cpu);
-	if (r->matrix)
-		json_u64(j, "ref", p->ref);
-	if (p->offset_done) {
-		json_i64(j, "offset_cycles", p->offset);
-		json_u64(j, "uncertainty_cycles", p->uncertainty);
-	} else {
-		json_null(j, "offset_cycles");
-		json_null(j, "uncertainty_cycles");
+	switch (col) {
+	case PAIR_CPU: json_u64(j, NULL, p->cpu); return;
+	case PAIR_REF: json_u64(j, NULL, p->ref); return;
+	case PAIR_OFFSET: p->offset_done ? json_i64(j, NULL, p->offset) : json_null(j, NULL); return;
+	case PAIR_UNCERTAINTY: p->offset_done ? json_u64(j, NULL, p->uncertainty) : json_null(j, NULL); return;
+	case PAIR_WARPS: json_u64(j, NULL, p->warps); return;
+	case PAIR_MAX_WARP: json_u64(j, NULL, p->max_warp); return;
+	case PAIR_TSC_ADJUST:
+		r->tsc_adjust_valid[p->cpu] ? json_i64(j, NULL, r->tsc_adjust[p->cpu]) : json_null(j, NULL);
+		return;
+	default: json_bool(j, NULL, p->warp_done && p->offset_done); return;
 	}
-	json_u64(j, "warps", p->warps);
-	json_u64(j, "max_warp_cycles", p->max_warp);
-	if (r->tsc_adjust_valid[p->cpu])
-		json_i64(j, "tsc_adjust", r->tsc_adjust[p->cpu]);
-	else
-		json_null(j, "tsc_adjust");
-	if (!p->warp_done || !p->offset_done) /* only when false: it costs bytes on every pair */
-		json_bool(j, "complete", false);
-	json_object_end(j);
 }
 
 static void pairs_json(struct json *j, const struct tsc_sync_result *r, unsigned first)
 {
-	json_array_begin(j, "pairs");
-	for (unsigned i = first; i < r->n_pairs && i < first + TSC_SYNC_PAIRS_PER_RECORD; i++)
-		pair_json(j, r, &r->pairs[i]);
-	json_array_end(j);
+	unsigned end = r->n_pairs < first + TSC_SYNC_PAIRS_PER_RECORD ? r->n_pairs : first + TSC_SYNC_PAIRS_PER_RECORD;
+	bool some_incomplete = false;
+
+	for (unsigned i = first; i < end; i++)
+		some_incomplete |= !r->pairs[i].warp_done || !r->pairs[i].offset_done;
+	json_object_begin(j, "pairs");
+	for (int col = 0; col < PAIR_COLUMNS; col++) {
+		if ((col == PAIR_REF && !r->matrix) || (col == PAIR_COMPLETE && !some_incomplete))
+			continue;
+		json_array_begin(j, pair_column[col]);
+		for (unsigned i = first; i < end; i++)
+			pair_value(j, r, &r->pairs[i], col);
+		json_array_end(j);
+	}
+	json_object_end(j);
 }
 
 void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struct smp_env *e)

@@ -12,8 +12,8 @@
 #include "probe/percpu.h"
 #include "probe/tsc_sync.h"
 
-/* Pairs per record: 512 at about 100 bytes each stays well inside
- * LOG_RECORD_MAX; a matrix of many CPUs continues in tsc_sync_pairs. */
+/* Pairs per record: 512 at about 40 bytes each (as columns) stays well
+ * inside LOG_RECORD_MAX; a matrix of many CPUs continues in tsc_sync_pairs. */
 #define TSC_SYNC_PAIRS_PER_RECORD 512
 
 void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struct smp_env *e);

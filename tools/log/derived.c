@@ -4,6 +4,7 @@
  * ns figures take the 1 decimal the image wrote before it left them out. */
 #include "tools/log/derived.h"
 #include "tools/common/xalloc.h"
+#include "probe/json.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,110 @@ static void splice(struct lr_node *obj, struct lr_node *m)
 	obj->len++;
 }
 
+/* ---- per-CPU lists written as columns ------------------------------------ */
+
+/* A list with one entry per CPU is written as columns, {"key": [one value a
+ * CPU], …}, the keys once rather than once a CPU (a 256-CPU cpus record:
+ * 8 KB rather than 32).  Which members those are: */
+static bool is_columns(const char *type, const struct lr_node *m)
+{
+	if (m->kind != LR_OBJ || !m->key)
+		return false;
+	return (!strcmp(type, "cpus") && !strcmp(m->key, "list")) ||
+	       ((!strcmp(type, "tsc_sync") || !strcmp(type, "tsc_sync_pairs")) && !strcmp(m->key, "pairs"));
+}
+
+static int decimals_of(const struct lr_node *n)
+{
+	const char *dot = n->str ? memchr(n->str, '.', n->len) : NULL;
+	size_t k = 0;
+	while (dot && dot + 1 + k < n->str + n->len && dot[1 + k] >= '0' && dot[1 + k] <= '9')
+		k++;
+	return (int)k;
+}
+
+static void value(struct json *j, const char *key, const struct lr_node *v)
+{
+	if (!v || v->kind == LR_NULL)
+		json_null(j, key);
+	else if (v->kind == LR_BOOL)
+		json_bool(j, key, v->b);
+	else if (v->kind == LR_STR)
+		json_str(j, key, v->str);
+	else if (v->kind == LR_NUM && v->is_int && v->neg)
+		json_i64(j, key, v->i);
+	else if (v->kind == LR_NUM && v->is_int)
+		json_u64(j, key, v->u);
+	else if (v->kind == LR_NUM)
+		json_fixed(j, key, v->d, decimals_of(v));
+	else
+		json_null(j, key); /* a column holds no arrays or objects */
+}
+
+/* The columns as rows: [{"key": value, …}, …], as long as the longest column
+ * (a shorter one gives null).  NULL when they do not fit the buffer. */
+static char *rows_text(const struct lr_node *cols, size_t *n)
+{
+	size_t rows = 0, cap = 4096;
+	char *buf;
+	struct json j;
+
+	for (const struct lr_node *c = cols->child; c; c = c->next) {
+		if (c->kind != LR_ARR)
+			return NULL;
+		rows = c->len > rows ? c->len : rows;
+	}
+	for (const struct lr_node *c = cols->child; c; c = c->next)
+		cap += rows * (strlen(c->key) + 32);
+	for (const struct lr_node *c = cols->child; c; c = c->next)
+		for (const struct lr_node *e = c->child; e; e = e->next)
+			cap += e->kind == LR_STR ? e->len * 6 : 0;
+	buf = xrealloc(NULL, cap);
+	json_init(&j, buf, cap);
+	json_array_begin(&j, NULL);
+	for (size_t i = 0; i < rows; i++) {
+		json_object_begin(&j, NULL);
+		for (const struct lr_node *c = cols->child; c; c = c->next)
+			value(&j, c->key, lr_at(c, i));
+		json_object_end(&j);
+	}
+	json_array_end(&j);
+	if (j.overflow) {
+		free(buf);
+		return NULL;
+	}
+	*n = j.len;
+	return buf;
+}
+
+/* Every list written as columns becomes the array of objects it stands for;
+ * its node is rewritten in place, its columns left unreachable. */
+static void expand_columns(struct derived *d, struct lr_node *root, const char *type)
+{
+	for (struct lr_node *m = root->child; m; m = m->next) {
+		struct derived_rows *x;
+		struct lr_doc doc;
+		const struct lr_node *arr;
+		size_t n = 0;
+		char *text;
+
+		if (!is_columns(type, m) || !(text = rows_text(m, &n)))
+			continue;
+		x = xrealloc(NULL, sizeof *x);
+		x->text = text;
+		x->nodes = xrealloc(NULL, (n / 2 + 8) * sizeof *x->nodes);
+		x->strs = xrealloc(NULL, n + 16);
+		x->next = d->rows;
+		d->rows = x;
+		lr_doc_init(&doc, x->nodes, n / 2 + 8, x->strs, n + 16);
+		if (!(arr = lr_parse(&doc, x->text, n)))
+			continue; /* cannot happen: the text is ours */
+		m->kind = LR_ARR;
+		m->child = arr->child;
+		m->len = arr->len;
+	}
+}
+
 void derived_add(struct derived *d, struct lr_node *root, double hz)
 {
 	const char *type = lr_str(lr_get(root, "type"));
@@ -106,6 +211,7 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 	memset(d, 0, sizeof *d);
 	if (!type)
 		return;
+	expand_columns(d, root, type);
 	ch(&t, "{");
 	/* A measured counter was present and healthy. */
 	if (!strcmp(type, "timer") && !lr_get(root, "healthy") && lr_uint(lr_get(root, "samples"), &samples) &&
@@ -154,6 +260,11 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 
 void derived_free(struct derived *d)
 {
+	while (d->rows) {
+		struct derived_rows *x = d->rows;
+		d->rows = x->next;
+		free(x->text), free(x->nodes), free(x->strs), free(x);
+	}
 	free(d->text), free(d->nodes), free(d->strs);
 	memset(d, 0, sizeof *d);
 }

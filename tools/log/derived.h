@@ -3,14 +3,23 @@
  * (docs/log-format.md, "Derived members"), put back into a record's parse as
  * it is loaded, so that every reader sees one shape whatever the writer
  * saved: a measured timer's present and healthy, its cost_ns and
- * throughput.reads_per_s, a percpu record's *_ns columns.  The record's
- * text stays as written. */
+ * throughput.reads_per_s, a percpu record's *_ns columns; and the per-CPU
+ * lists (cpus.list, tsc_sync.pairs) written as columns become lists of
+ * objects again.  The record's text stays as written. */
 #ifndef TOOLS_LOG_DERIVED_H
 #define TOOLS_LOG_DERIVED_H
 
 #include "probe/json_parse.h"
 
+struct derived_rows {          /* a per-CPU list written as columns, as rows */
+	char *text;
+	struct lr_node *nodes;
+	char *strs;
+	struct derived_rows *next;
+};
+
 struct derived {
+	struct derived_rows *rows;
 	char *text;            /* the members put back, as JSON */
 	struct lr_node *nodes; /* their parse, spliced into the record's */
 	char *strs;
