@@ -16,7 +16,9 @@ summary() { # log -> "record_bytes samples samples_per_wall_s samples_per_read_s
 	python3 - "$1" "$2" <<'PY'
 import json, re, sys
 log, wall_ms = sys.argv[1], int(sys.argv[2])
-samples, read_ns, plan, records = 0, 0.0, None, None
+def ns(cycles, hz):  # the log has cycles; ns at the run's tsc.hz
+    return cycles * 1e9 / hz if hz else 0
+samples, read_ns, plan, records, hz = 0, 0.0, None, None, None
 for raw in open(log, "rb"):
     line = re.sub(rb"\x1b\[[0-9;?=]*[A-Za-z]", b"", raw).strip()
     if not line.startswith(b"{"):
@@ -25,9 +27,11 @@ for raw in open(log, "rb"):
         o = json.loads(line)
     except ValueError:
         continue
-    if o.get("type") == "timer" and o.get("samples"):
+    if o.get("type") == "tsc":
+        hz = o.get("hz")
+    elif o.get("type") == "timer" and o.get("samples"):
         samples += o["samples"]
-        read_ns += o["samples"] * ((o.get("cost_ns") or {}).get("mean") or 0)
+        read_ns += ns(o["samples"] * ((o.get("cost_cycles") or {}).get("mean") or 0), hz)
     elif o.get("type") == "plan":
         plan = o.get("total_s")
     elif o.get("type") == "end":

@@ -18,6 +18,9 @@ in the capture (e.g. menu text that must not reach the serial line).
 --max-record-bytes: the run's record bytes (end.bytes, and as counted) are at
 most N.  Every `hist` and `rounds` is decoded in its schema's form (1 or 2,
 docs/log-format.md), and a histogram's counts must add up to its `samples`.
+A schema-2 log's timer, overhead, percpu and plan records are held to the
+smaller shape: no member that follows from others, the counters absent by
+design in plan.absent.
 """
 import argparse
 import json
@@ -216,10 +219,10 @@ def lookup(recs, path):
 
 def check_clocks(c, objs):
     """The members the clocks added (docs/log-format.md): core_clock in every
-    measured timer record, an object exactly where machine.aperf_mperf says
-    the CPU has the counters, with cost_core_cycles where its ratio is known;
-    a freq whose nominal_hz is null has a null ppm; rtc_time is a date or
-    null; every timer name once."""
+    measured timer record exactly where machine.aperf_mperf says the CPU has
+    the counters (left out otherwise, never null), with cost_core_cycles
+    where its ratio is known; a freq whose nominal_hz is null has a null ppm;
+    rtc_time is a date or null; every timer name once."""
     timers = [o for o in objs if o.get("type") == "timer"]
     names = [t.get("name") for t in timers]
     c.check(len(names) == len(set(names)), f"{len(names)} timer records, each name once",
@@ -231,13 +234,15 @@ def check_clocks(c, objs):
         if not t.get("samples"):
             continue
         cc = t.get("core_clock", "missing")
-        if cc == "missing" or (cc is None) == bool(has):
+        if cc is None or (cc == "missing") == bool(has):
             bad.append(f"{t.get('name')}: core_clock {cc} with aperf_mperf {has}")
         elif isinstance(cc, dict):
             if not all(k in cc for k in ("aperf", "mperf", "ratio", "effective_hz")):
                 bad.append(f"{t.get('name')}: core_clock lacks members: {cc}")
             elif (cc["ratio"] is not None) != ("cost_core_cycles" in t):
                 bad.append(f"{t.get('name')}: cost_core_cycles without a ratio, or a ratio without it")
+        elif "cost_core_cycles" in t:
+            bad.append(f"{t.get('name')}: cost_core_cycles without a core_clock")
         f = t.get("freq")
         if isinstance(f, dict) and f.get("nominal_hz") is None and f.get("ppm") is not None:
             bad.append(f"{t.get('name')}: a ppm against no nominal rate")
@@ -245,6 +250,140 @@ def check_clocks(c, objs):
     rt = machine.get("rtc_time", "missing")
     c.check(rt is None or (isinstance(rt, str) and re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d", rt)),
             "machine.rtc_time is a date and time or null", f"rtc_time {rt!r}")
+
+
+# The counters a machine may lack by design (docs/log-format.md, "Reasons
+# when absent"): unless counters= names them, such a one is listed in the
+# plan record's `absent` instead of having a timer record.
+BY_DESIGN = ("lapic-x2", "tsc-deadline", "rdpid", "kvmclock", "hv-refcount", "hv-tsc-page")
+# What a timer record that was not measured may hold (no method, width, insns).
+UNMEASURED_KEYS = {"type", "seq", "name", "clocksource", "call", "present", "healthy", "reason", "note",
+                   "cpu", "samples", "crc"}
+# Members that follow from others and are not written (docs/log-format.md,
+# "Derived members"); the readers compute them from the cycles and tsc.hz.
+DERIVED = ("cost_ns", "overhead_cycles")
+COST_KEYS = ("min", "p50", "mean", "sd", "p99", "p999", "max")
+DELTA_KEYS = {"min", "granularity", "mode", "mode_count", "max", "backwards", "wraps"}
+ROUNDS_TEXT = re.compile(rb'"rounds":\{"p50":\[([^\]]*)\],"mean":\[([^\]]*)\]\}')
+ONE_DECIMAL = re.compile(rb"-?\d+(\.\d)?|null")
+
+
+def is_uint(v):
+    return type(v) is int and v >= 0
+
+
+def timer_shape(t, line, image):
+    """What is wrong with one schema-2 timer record's members, as a list."""
+    name = t.get("name")
+    bad = []
+    if not t.get("samples"):
+        extra = sorted(set(t) - UNMEASURED_KEYS)
+        if extra:
+            bad.append(f"{name}: not measured, yet has {extra}")
+        if not isinstance(t.get("reason"), str) or not t["reason"]:
+            bad.append(f"{name}: not measured, without a reason")
+        if t.get("samples") != 0:
+            bad.append(f"{name}: samples {t.get('samples')!r}, not 0")
+        return bad
+    for k in ("method", "cost_cycles", "throughput", "rounds"):
+        if k not in t:
+            bad.append(f"{name}: no {k}")
+    if "hist" not in t and "modes" not in t:
+        bad.append(f"{name}: neither hist nor modes")
+    for k in DERIVED:
+        if k in t:
+            bad.append(f"{name}: {k} written (it follows from the cycles)")
+    for k in ("freq", "smi", "core_clock"):
+        if k in t and t[k] is None:
+            bad.append(f"{name}: {k} null (left out when unknown)")
+    if image and "address" in t:
+        bad.append(f"{name}: address written (the acpi record has it)")
+    if "samples_requested" in t and t["samples_requested"] == t["samples"]:
+        bad.append(f"{name}: samples_requested written though equal to samples")
+    if "clamped" in t and not (is_uint(t["clamped"]) and t["clamped"] > 0):
+        bad.append(f"{name}: clamped {t['clamped']!r} written (left out when 0)")
+    cc = t.get("cost_cycles")
+    if "cost_cycles" in t:
+        if not (isinstance(cc, dict) and list(cc) == list(COST_KEYS)):
+            bad.append(f"{name}: cost_cycles not {{{', '.join(COST_KEYS)}}}: {cc}")
+        elif not all(is_uint(cc[k]) for k in ("min", "p50", "p99", "p999", "max")) or \
+                not cc["min"] <= cc["p50"] <= cc["p99"] <= cc["p999"] <= cc["max"] or \
+                not cc["min"] <= cc["mean"] <= cc["max"]:
+            bad.append(f"{name}: cost_cycles not whole cycles in order: {cc}")
+    tp = t.get("throughput")
+    if "throughput" in t and not (isinstance(tp, dict) and list(tp) == ["reads", "cycles"] and
+                                  is_uint(tp["reads"]) and is_uint(tp["cycles"])):
+        bad.append(f"{name}: throughput not {{reads, cycles}}: {tp}")
+    m = ROUNDS_TEXT.search(line)
+    if "rounds" in t and isinstance(t["rounds"], dict):
+        if not m:
+            bad.append(f"{name}: rounds not as {{p50: [...], mean: [...]}} in the text")
+        elif not all(ONE_DECIMAL.fullmatch(v) for g in m.groups() for v in g.split(b",") if g):
+            bad.append(f"{name}: rounds not with 1 decimal: {m.group(0)[:60]!r}")
+    d = t.get("delta")
+    if isinstance(d, dict) and set(d) != DELTA_KEYS:
+        bad.append(f"{name}: delta members {sorted(d)}, not {sorted(DELTA_KEYS)}")
+    return bad
+
+
+def check_shape(c, recs, objs, text):
+    """Schema 2 as written since the log was made smaller: no member that
+    follows from others, nothing null that can be left out, the counters
+    absent by design in plan.absent instead of timer records."""
+    begin = next((o for o in objs if o.get("type") == "begin"), {})
+    image = begin.get("boot") in ("bios", "uefi")
+    bad = []
+    for line, o in recs:
+        if isinstance(o, dict) and o.get("type") == "timer":
+            bad += timer_shape(o, line, image)
+    c.check(not bad, f"{sum(1 for o in objs if o.get('type') == 'timer')} timer records in the schema-2 shape "
+            "(cost_cycles, throughput {reads, cycles}, rounds; nothing derived, nothing null left in)",
+            "; ".join(bad[:4]))
+
+    over = [o for o in objs if o.get("type") == "overhead"]
+    c.check(all("ns" not in o and isinstance(o.get("cycles"), dict) and is_uint(o.get("subtracted"))
+                for o in over), f"{len(over)} overhead record(s): cycles and subtracted, no ns",
+            "; ".join(f"{sorted(o)}" for o in over)[:200])
+
+    for p in (o for o in objs if o.get("type") == "percpu"):
+        n = p.get("cpus")
+        keys = ["tsc_p50_cycles", "tsc_min_cycles", "rdtscp_p50_cycles", "rdtscp_min_cycles"]
+        cols = [k for k in p if k.endswith(("_cycles", "_ns"))]
+        ok = cols == keys and all(p[k] is None or (isinstance(p[k], list) and len(p[k]) == n and
+                                                   all(v is None or is_uint(v) for v in p[k])) for k in keys)
+        ok = ok and p["tsc_p50_cycles"] is not None
+        c.check(ok, f"percpu: {', '.join(keys)} ({n} CPUs), whole cycles, no ns columns",
+                f"columns {cols}")
+
+    plan = next((o for o in objs if o.get("type") == "plan"), None)
+    if plan is None:
+        return
+    absent = plan.get("absent")
+    if not c.check(isinstance(absent, dict) and all(isinstance(v, str) and v for v in absent.values()) and
+                   set(absent) <= set(BY_DESIGN),
+                   f"plan.absent names counters absent by design, each with its reason ({len(absent or {})})",
+                   f"absent {json.dumps(absent)[:200]}"):
+        return
+    timers = {o.get("name") for o in objs if o.get("type") == "timer"}
+    both = sorted(set(absent) & timers)
+    c.check(not both, "no counter both in plan.absent and with a timer record", f"both: {both}")
+    wanted = (begin.get("options") or {}).get("counters")
+    if wanted == ["all"]:
+        neither = [n for n in BY_DESIGN if n not in absent and n not in timers]
+        c.check(not neither, "counters=all: each counter absent by design in plan.absent or with a timer record",
+                f"neither: {neither}")
+    elif isinstance(wanted, list):
+        c.check(not set(absent) & set(wanted), "counters named in counters= are never in plan.absent",
+                f"asked and in absent: {sorted(set(absent) & set(wanted))}")
+    # The screen's one line for them (probe/run_clocks.c), under the table
+    # when the measurements are over (a failed run may stop before), names
+    # the same ones.
+    said = [t.decode("utf-8", "replace") for t in text if t.startswith(b"absent by design:")]
+    names = said[0].split(":", 1)[1].split() if said else []
+    stopped = next((o.get("status") for o in objs if o.get("type") == "end"), None) == "failed"
+    if said or not stopped:
+        c.check(sorted(names) == sorted(absent) and len(said) <= 1,
+                "the 'absent by design' line names the counters in plan.absent", f"line {said}, absent {sorted(absent)}")
 
 
 def check_run(c, run, args):
@@ -295,6 +434,7 @@ def check_run(c, run, args):
         c.check(not missing, f"{rtype} has {', '.join(keys)}", f"missing {missing}")
     if schema != 1:
         check_clocks(c, objs)
+        check_shape(c, recs, objs, run["text"])
     if c.check(ok and schema in (1, 2), f"schema is 1 or 2 ({schema})", f"schema {schema}"):
         check_forms(c, objs, schema)
 

@@ -107,7 +107,8 @@ else
 	fail "hpet-two: the RSDT does not list QEMU's HPET and the -acpitable one: $(tr '\n' '|' <"$OUT/hpet-two.tables")"
 fi
 # The first one is used (QEMU's answers, healthy; the other, nothing), the
-# second named as not used.
+# second named as not used.  The timer record has no address: the acpi
+# record's is the one used.
 if [ "$first" = 0xfed00000 ]; then
 	st=ok healthy=true
 else
@@ -115,7 +116,7 @@ else
 fi
 check hpet-two acpi.problems --status $st --expect acpi.hpet.tables=2 \
 	--expect acpi.hpet.address=$((first)) --contains "acpi.problems~a second HPET at $second, not used" \
-	--expect timer/hpet.address=$((first)) --expect timer/hpet.healthy=$healthy
+	--absent timer/hpet.address --expect timer/hpet.healthy=$healthy
 
 # An HPET table whose base is above what the probe maps (the BIOS path maps
 # 0..4 GiB): the block is never touched, the counter is absent with the
@@ -176,22 +177,27 @@ check smp4 machine.cores --status ok --expect machine.cores=4
 # x2APIC asked for: QEMU 7.2's TCG warns and keeps the xAPIC, so lapic-x2
 # is absent with the CPUID reason and lapic is measured.  Named in
 # counters=, the absent one makes the run ok-absent; among all counters it
-# is absent by design and the run is ok.
+# is absent by design: no timer record, its reason in plan.absent, and the
+# run is ok.  The xAPIC's address is the acpi record's (the MADT's).
 CPU=max,+x2apic kboot cpu-x2apic pc "counters=lapic,lapic-x2,tsc"
 expect_rc cpu-x2apic 35
 grep -q "TCG doesn't support requested feature: CPUID.01H:ECX.x2apic" "$OUT/cpu-x2apic.err" &&
 	pass "cpu-x2apic: QEMU says TCG has no x2APIC" || fail "cpu-x2apic: no QEMU warning about x2apic"
 check cpu-x2apic timer/lapic-x2.reason --status ok-absent --expect timer/lapic-x2.present=false \
 	--contains "timer/lapic-x2.reason~CPUID.01H:ECX[21] clear: no x2APIC" --expect timer/lapic.healthy=true \
-	--expect timer/lapic.address=$((0xFEE00000)) --expect timer/lapic.freq.nominal_hz=null
+	--expect plan.absent='{}' --expect acpi.madt.lapic_address=$((0xFEE00000)) --absent timer/lapic.address \
+	--expect timer/lapic.freq.nominal_hz=null
 CPU=max,+x2apic kboot cpu-x2apic-all pc ""
 expect_rc cpu-x2apic-all 33
-check cpu-x2apic-all timer/lapic-x2.reason --status ok --expect timer/lapic-x2.present=false \
-	--contains "timer/lapic-x2.reason~no x2APIC" --expect timer/lapic.healthy=true --expect timer/rtc.healthy=true \
+check cpu-x2apic-all plan.absent.lapic-x2 --status ok --absent timer/lapic-x2 \
+	--expect plan.absent.lapic-x2='"CPUID.01H:ECX[21] clear: no x2APIC"' \
+	--contains "plan.absent.kvmclock~the hypervisor is TCGTCGTCGTCG, not KVM" \
+	--absent timer/kvmclock --expect timer/lapic.healthy=true --expect timer/rtc.healthy=true \
 	--text "absent by design: lapic-x2 tsc-deadline rdpid kvmclock hv-refcount hv-tsc-page"
 
 # Counters named that this machine lacks by design: absent with their
-# reasons, and since they were asked for, the run is ok-absent.
+# reasons in timer records of their own (none in plan.absent), and since
+# they were asked for, the run is ok-absent.
 kboot absent-asked pc "counters=kvmclock,lapic-x2,hv-tsc-page,tsc-deadline,rdpid"
 expect_rc absent-asked 35
 check absent-asked timer/kvmclock.reason --status ok-absent --expect timer/kvmclock.present=false \
@@ -200,6 +206,7 @@ check absent-asked timer/kvmclock.reason --status ok-absent --expect timer/kvmcl
 	--contains "timer/tsc-deadline.reason~CPUID.01H:ECX[24] clear: no TSC-deadline timer" \
 	--contains "timer/rdpid.reason~CPUID.(EAX=7,ECX=0):ECX[22] clear: no RDPID" \
 	--contains "timer/lapic-x2.reason~no x2APIC" --absent timer/tsc --text "kvmclock      skipped: the hypervisor is" \
+	--expect plan.absent='{}' --absent timer/kvmclock.method \
 	--order timer/lapic-x2,timer/tsc-deadline,timer/rdpid,timer/kvmclock,timer/hv-tsc-page,end
 
 # The MADT's local APIC address against IA32_APIC_BASE: a second MADT
@@ -226,7 +233,7 @@ rc=$? ms=$(($(now_ms) - t0))
 expect_rc madt-override 33
 check madt-override timer/lapic.note --status ok --expect acpi.madt.oem_id='"TPTEST"' \
 	--expect acpi.madt.lapic_address=$((0xFEB00000)) --expect acpi.madt.tables=2 \
-	--expect timer/lapic.healthy=true --expect timer/lapic.address=$((0xFEE00000)) \
+	--expect timer/lapic.healthy=true --absent timer/lapic.address \
 	--contains "timer/lapic.note~the MADT says 0xfeb00000, IA32_APIC_BASE 0xfee00000: the MSR's is read"
 # Without the swap: the override is in the second MADT, reported, not used.
 kboot madt-second pc "counters=lapic" -acpitable "file=$OUT/madt-feb.bin"

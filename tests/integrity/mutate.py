@@ -42,6 +42,21 @@ FIRMWARE = [b"\x1b[2J\x1b[01;01H\x1b[=3hBdsDxe: loading Boot0001 \"UEFI QEMU HAR
             b"BdsDxe: starting Boot0001", b"\x1b[H\x1b[J  Booting `tickprobe (quick)'", b""]
 
 
+def with_derived(rec, hz):
+    """A timer record as the readers see it: cost_ns and throughput.reads_per_s,
+    which the log leaves out, from the cycles and the run's tsc.hz (ns =
+    cycles * 1e9 / hz, 1 decimal; docs/log-format.md, "Derived members").
+    Without an intact tsc record before it (hz None) there are none."""
+    if hz is None or rec.get("type") != "timer" or not isinstance(rec.get("cost_cycles"), dict) or "cost_ns" in rec:
+        return rec
+    r = json.loads(json.dumps(rec))
+    r["cost_ns"] = {k: round(v * 1e9 / hz, 1) for k, v in r["cost_cycles"].items()}
+    tp = r.get("throughput")
+    if isinstance(tp, dict) and tp.get("cycles") and "reads_per_s" not in tp:
+        tp["reads_per_s"] = round(tp["reads"] * hz / tp["cycles"], 1)
+    return r
+
+
 def get(obj, path):
     for p in path.split("."):
         if not isinstance(obj, dict) or p not in obj:
@@ -66,7 +81,8 @@ class Source:
             if not ok:
                 raise SystemExit(f"FAIL: setup: {path} line {i + 1} is damaged already: {why}")
             self.records[line] = json.loads(line)
-        self.timers = [o for o in self.records.values() if o["type"] == "timer"]
+        hz = next((o["hz"] for o in self.records.values() if o["type"] == "tsc"), None)
+        self.timers = [with_derived(o, hz) for o in self.records.values() if o["type"] == "timer"]
 
 
 def intact_records(data, sources):
@@ -121,10 +137,14 @@ def check_variant(tool, workdir, good, v):
     intact = intact_records(v.data, v.sources)
     why = [f"intact line not from the original: {r['_unknown']}" for r in intact if r["type"] == "?"]
     want = 0 if v.clean else (3 if intact else 2)
-    timers = {}
-    for r in intact:
-        if r["type"] == "timer":
-            timers.setdefault(r["name"], []).append(r)
+    timers, hz = {}, None
+    for r in intact:  # in the capture's order: a run's tsc record comes before its timers
+        if r["type"] == "begin":
+            hz = None
+        elif r["type"] == "tsc":
+            hz = r.get("hz")
+        elif r["type"] == "timer":
+            timers.setdefault(r["name"], []).append(with_derived(r, hz))
 
     # show --json
     p = subprocess.run([tool, "show", "--json", path], capture_output=True)

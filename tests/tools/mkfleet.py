@@ -4,8 +4,8 @@
 
 Each of the N machines gets its own CPU identity (vendor, brand, family,
 model, cores), firmware OEM ID, boot path, and its own cost for every counter:
-the real log's values scaled by a per-machine, per-counter factor, with
-per-round noise.  Every record is written back with its CRC, and the end
+the real log's values (cost_cycles, or a schema-1 log's cost_ns) scaled by a
+per-machine, per-counter factor, with per-round noise.  Every record is written back with its CRC, and the end
 record with the run's count and CRC, so the logs read as complete and
 undamaged.  The hpet/acpi-fast factors are drawn so that on most machines,
 but not all, the HPET is the faster: the seed's question has a non-trivial
@@ -23,6 +23,16 @@ import zlib
 VENDORS = ["GenuineIntel", "AuthenticAMD"]
 FIRMWARE = ["ALASKA", "DELL", "LENOVO", "HPQOEM", "INSYDE", "BOCHS"]
 SCALED = ("min", "p50", "mean", "sd", "p99", "p999", "max")
+WHOLE = ("min", "p50", "p99", "p999", "max")  # whole cycles in cost_cycles
+
+
+def cost_p50_ns(timer, hz):
+    """A timer's p50 in ns as the readers take it: cost_ns where the log has
+    it (schema 1), else cost_cycles.p50 * 1e9 / the run's tsc.hz, 1 decimal
+    (docs/log-format.md, "Derived members")."""
+    if "cost_ns" in timer:
+        return timer["cost_ns"]["p50"]
+    return round(timer["cost_cycles"]["p50"] * 1e9 / hz, 1)
 
 
 def read_runs(path):
@@ -66,12 +76,12 @@ def write_run(records, out):
     out.write("".join(lines))
 
 
-def scale_obj(obj, keys, f, decimals):
+def scale_obj(obj, keys, f, decimals, whole=()):
     if not isinstance(obj, dict):
         return
     for k in keys:
         if isinstance(obj.get(k), (int, float)):
-            obj[k] = round(obj[k] * f, decimals)
+            obj[k] = round(obj[k] * f) if k in whole else round(obj[k] * f, decimals)
 
 
 def vary(records, k, rng, factors):
@@ -93,13 +103,16 @@ def vary(records, k, rng, factors):
             rec["boot"] = "uefi" if k % 3 == 0 else "bios"
         elif t == "timer" and rec.get("healthy"):
             f = factors.setdefault(rec["name"], rng.lognormvariate(0, 0.3))
-            scale_obj(rec.get("cost_ns"), SCALED, f, 1)
+            if "cost_ns" in rec:  # schema 1
+                scale_obj(rec["cost_ns"], SCALED, f, 1)
+            else:
+                scale_obj(rec.get("cost_cycles"), SCALED, f, 1, WHOLE)
             rounds = rec.get("rounds")
             if isinstance(rounds, dict):  # schema 2: {"p50": [...], "mean": [...]}
                 n = len(rounds.get("p50") or [])
                 noise = [f * rng.uniform(0.98, 1.02) for _ in range(n)]
                 for key in ("p50", "mean"):
-                    rounds[key] = [None if v is None else round(v * noise[i], 2)
+                    rounds[key] = [None if v is None else round(v * noise[i], 1)
                                    for i, v in enumerate(rounds.get(key) or [])]
             for r in rounds if isinstance(rounds, list) else []:  # schema 1
                 scale_obj(r, ("p50", "mean"), f * rng.uniform(0.98, 1.02), 2)
@@ -126,6 +139,7 @@ def main():
                 with open(os.path.join(mdir, "%d.log" % i), "w") as f:
                     write_run(recs, f)
                 kind = "os" if recs[0].get("boot") == "linux" else "bare"
+                hz = next((r.get("hz") for r in recs if r["type"] == "tsc"), None)
                 for r in recs:
                     if r["type"] == "timer" and r.get("healthy") and r.get("rounds"):
                         name = r["name"]
@@ -133,7 +147,7 @@ def main():
                             name = "user:" + name
                         rr = r["rounds"]
                         p50 = rr["p50"] if isinstance(rr, dict) else [x["p50"] for x in rr]
-                        rounds.setdefault(name, []).append({"p50": p50, "run_p50": r["cost_ns"]["p50"]})
+                        rounds.setdefault(name, []).append({"p50": p50, "run_p50": cost_p50_ns(r, hz)})
             truth.write(json.dumps({"machine": k, "counters": rounds}) + "\n")
 
 

@@ -168,25 +168,33 @@ $CHECK hybrid "$OUT/a.log" "$OUT/hybrid.log"
 rc=$?
 python3 - "$OUT/hybrid.log" "$OUT/hybrid.txt" "$rc" <<'EOF'
 import json, re, sys
+sys.path.insert(0, "tests/tools")
+from cpucheck import ns  # cycles -> ns at the run's tsc.hz, as the reader does
 recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+hz = next(r for r in recs if r["type"] == "tsc")["hz"]
 t = open(sys.argv[2]).read()
 boot = {r["name"]: r for r in recs if r["type"] == "timer" and "cpu" not in r}
 on = [r for r in recs if r["type"] == "timer" and "cpu" in r]
 table = t.split("\n\n")[1]
 once = all(len(re.findall(r"^%s " % re.escape(n), table, re.M)) == 1 for n in boot)
 rows = re.findall(r"^  (\S+) +([\d.]+) +CPU 2 \(E-core\) +([\d.]+)$", t, re.M)
-want = [(r["name"], "%.1f" % boot[r["name"]]["cost_ns"]["p50"], "%.1f" % r["cost_ns"]["p50"]) for r in on]
+want = [(r["name"], "%.1f" % ns(boot[r["name"]]["cost_cycles"]["p50"], hz), "%.1f" % ns(r["cost_cycles"]["p50"], hz))
+        for r in on]
 ok = sys.argv[3] == "0" and once and rows == want and "core types P-core x2, E-core x2" in t
 print(("PASS" if ok else "FAIL") + ": show, core types: the boot CPU's table has each counter once; the %d counters "
       "on CPU 2 (E-core) beside CPU 0's p50 (%s)" % (len(on), rows[:1]))
 EOF
 "$T" report "$OUT/hybrid.log" -o "$OUT/hybrid.html" 2>/dev/null
-python3 - "$OUT/hybrid.html" <<'EOF'
-import re, sys
+python3 - "$OUT/hybrid.html" "$OUT/hybrid.log" <<'EOF'
+import json, re, sys
+sys.path.insert(0, "tests/tools")
+from cpucheck import ns, HYBRID_P50_CYCLES
 t = open(sys.argv[1]).read()
+hz = next(json.loads(l) for l in open(sys.argv[2]) if l.startswith('{"type":"tsc"'))["hz"]
+cell = "%.1f" % ns(HYBRID_P50_CYCLES, hz)  # the p50 cpucheck.py hybrid gave the counters on CPU 2
 m = t[t.index("The counters on other core types"):]
-rows = re.findall(r"<tr><td>([\w-]+)</td><td class=\"n\">[\d.]+</td><td>CPU 2 \(E-core\)</td><td class=\"n\">777.7</td>",
-                  m[:m.index("</table>")])
+rows = re.findall(r"<tr><td>([\w-]+)</td><td class=\"n\">[\d.]+</td><td>CPU 2 \(E-core\)</td><td class=\"n\">%s</td>"
+                  % re.escape(cell), m[:m.index("</table>")])
 res = t[t.index("<h3>Results</h3>"):]
 res = res[:res.index("</table>")]
 ok = len(rows) == 3 and len(re.findall(r"<tr><td><b>tsc</b>", res)) == 1
