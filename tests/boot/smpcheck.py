@@ -37,7 +37,7 @@ def main():
     c = checklog.Checker(a.label)
     with open(a.log, "rb") as f:
         runs = checklog.split_runs(checklog.clean_lines(f.read()))
-    recs = [o for _, o in runs[-1]["records"] if isinstance(o, dict)] if runs else []
+    recs = [checklog.as_read(o) for _, o in runs[-1]["records"] if isinstance(o, dict)] if runs else []
     cpus = [o for o in recs if o.get("type") == "cpus"]
     if not c.check(len(cpus) == 1, "one cpus record", f"{len(cpus)} cpus records"):
         return 1

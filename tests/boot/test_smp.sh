@@ -147,8 +147,10 @@ boot k-icount-skew 0 $K --machine q35 --icount --options "tsc_skew=2:1000000" --
 for b in k-skew:10000000000 k-icount-skew:1000000; do
 	python3 - "$OUT/${b%%:*}.log" "${b#*:}" "${b%%:*}" <<'PY'
 import json, sys
+sys.path.insert(0, "tests/boot")
+from checklog import as_read  # the pairs are written as columns
 path, skew, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-recs = [json.loads(l) for l in open(path, errors="replace") if l.startswith('{"type":"tsc_sync"')]
+recs = [as_read(json.loads(l)) for l in open(path, errors="replace") if l.startswith('{"type":"tsc_sync"')]
 def out(ok, what, why=""):
     print(("PASS: " if ok else "FAIL: ") + name + ": " + what + ("" if ok else ": " + why))
 out(len(recs) == 1, "one tsc_sync record", str(len(recs)))

@@ -43,13 +43,18 @@ FIRMWARE = [b"\x1b[2J\x1b[01;01H\x1b[=3hBdsDxe: loading Boot0001 \"UEFI QEMU HAR
 
 
 def with_derived(rec, hz):
-    """A timer record as the readers see it: cost_ns and throughput.reads_per_s,
-    which the log leaves out, from the cycles and the run's tsc.hz (ns =
-    cycles * 1e9 / hz, 1 decimal; docs/log-format.md, "Derived members").
-    Without an intact tsc record before it (hz None) there are none."""
-    if hz is None or rec.get("type") != "timer" or not isinstance(rec.get("cost_cycles"), dict) or "cost_ns" in rec:
+    """A timer record as the readers see it (docs/log-format.md, "Derived
+    members"): a measured one (samples > 0) present and healthy; cost_ns and
+    throughput.reads_per_s, which the log leaves out, from the cycles and the
+    run's tsc.hz (ns = cycles * 1e9 / hz, 1 decimal).  Without an intact tsc
+    record before it (hz None) there are no ns."""
+    if rec.get("type") != "timer":
         return rec
     r = json.loads(json.dumps(rec))
+    if "healthy" not in r and isinstance(r.get("samples"), int) and r["samples"] > 0:
+        r["present"] = r["healthy"] = True
+    if hz is None or not isinstance(r.get("cost_cycles"), dict) or "cost_ns" in r:
+        return r
     r["cost_ns"] = {k: round(v * 1e9 / hz, 1) for k, v in r["cost_cycles"].items()}
     tp = r.get("throughput")
     if isinstance(tp, dict) and tp.get("cycles") and "reads_per_s" not in tp:

@@ -19,9 +19,13 @@ record's records, crc32 and bytes), so the readers take them as written by
 the probe: they test the reader, not the checksum."""
 import html.parser
 import json
+import os
 import re
 import sys
 import zlib
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "boot"))
+from checklog import columns as to_columns, rows as to_rows  # noqa: E402  per-CPU lists, written as columns
 
 def records(path):
     """The records whose crc matches, as the readers take them: a damaged one
@@ -97,8 +101,10 @@ def cmd_hybrid(src, dst):
     for l in lines:
         if l.startswith('{"type":"cpus"'):
             r = json.loads(l)
-            for e in r["list"]:
+            lst = to_rows(r["list"])
+            for e in lst:
                 e["core_type"] = "P-core" if e["cpu"] in (0, 1) else "E-core"
+            r["list"] = to_columns(lst)
             body = json.dumps({k: v for k, v in r.items() if k != "crc"}, separators=(",", ":"))
             l = body[:-1] + ',"crc":"00000000"}'
         if l.startswith('{"type":"contention"') and timers:
@@ -115,7 +121,7 @@ def cmd_wide(src, dst, n):
     for i, l in enumerate(lines):
         if l.startswith('{"type":"cpus"'):
             r = json.loads(l)
-            bsp, run = r["list"][0], r["list"][1]
+            bsp, run = to_rows(r["list"])[0], to_rows(r["list"])[1]
             lst = [bsp]
             for c in range(1, n):
                 e = dict(run, apic_id=c, cpu=c, package=c * 2 // n, core=c % (n // 2), startup_us=100.0 + c)
@@ -123,7 +129,7 @@ def cmd_wide(src, dst, n):
                     e = dict(e, cpu=None, package=None, core=None, thread=None, state="disabled",
                              startup_us=None, sipis=0, why="not in cpus=")
                 lst.append(e)
-            r.update(count=n, started=n - 8, list=lst)
+            r.update(count=n, started=n - 8, list=to_columns(lst))
             body = json.dumps({k: v for k, v in r.items() if k != "crc"}, separators=(",", ":"))
             lines[i] = body[:-1] + ',"crc":"00000000"}'
     write_lines(dst, seal(lines))
@@ -134,7 +140,7 @@ def pair_list(path):
     pairs = []
     for _, r, _ in records(path):
         if r["type"] in ("tsc_sync", "tsc_sync_pairs"):
-            pairs += r["pairs"]
+            pairs += to_rows(r["pairs"])
     return pairs
 
 def f1(x):
@@ -146,8 +152,8 @@ def cmd_show(log, text, label):
     cont = [r for _, r, _ in records(log) if r["type"] == "contention"]
     lat = first(log, "latency")
     rows = re.findall(r"^ +(\d+|-) +(\d+)  (\S+) +(\S+) +(bsp|running|no response|disabled) ", t, re.M)
-    want = [(str(e["cpu"]) if e["cpu"] is not None else "-", str(e["apic_id"]), e["state"]) for e in cpus["list"]]
-    if 1 < len(cpus["list"]) <= 16:
+    want = [(str(e["cpu"]) if e["cpu"] is not None else "-", str(e["apic_id"]), e["state"]) for e in to_rows(cpus["list"])]
+    if 1 < len(want) <= 16:
         say([(a, b, s) for a, b, _, _, s in rows] == want,
             "%s: show lists every CPU with its APIC ID and state (%d of %d)" % (label, len(rows), len(want)))
     if cpus["started"] <= 1:

@@ -101,7 +101,7 @@ def vary(records, k, rng, factors):
             rec["fadt"]["oem_id"] = FIRMWARE[k % len(FIRMWARE)]
         elif t == "begin" and rec.get("boot") in ("bios", "uefi"):
             rec["boot"] = "uefi" if k % 3 == 0 else "bios"
-        elif t == "timer" and rec.get("healthy"):
+        elif t == "timer" and rec.get("samples"):  # measured (healthy is implied)
             f = factors.setdefault(rec["name"], rng.lognormvariate(0, 0.3))
             if "cost_ns" in rec:  # schema 1
                 scale_obj(rec["cost_ns"], SCALED, f, 1)
@@ -141,7 +141,7 @@ def main():
                 kind = "os" if recs[0].get("boot") == "linux" else "bare"
                 hz = next((r.get("hz") for r in recs if r["type"] == "tsc"), None)
                 for r in recs:
-                    if r["type"] == "timer" and r.get("healthy") and r.get("rounds"):
+                    if r["type"] == "timer" and r.get("samples") and r.get("rounds"):
                         name = r["name"]
                         if kind == "os" and "@" not in name:
                             name = "user:" + name

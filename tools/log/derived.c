@@ -115,7 +115,8 @@ static int decimals_of(const struct lr_node *n)
 
 static void value(struct json *j, const char *key, const struct lr_node *v)
 {
-	if (!v || v->kind == LR_NULL)
+	/* null, and a column holds no arrays or objects: null too */
+	if (!v || v->kind == LR_NULL || v->kind == LR_ARR || v->kind == LR_OBJ)
 		json_null(j, key);
 	else if (v->kind == LR_BOOL)
 		json_bool(j, key, v->b);
@@ -125,10 +126,8 @@ static void value(struct json *j, const char *key, const struct lr_node *v)
 		json_i64(j, key, v->i);
 	else if (v->kind == LR_NUM && v->is_int)
 		json_u64(j, key, v->u);
-	else if (v->kind == LR_NUM)
-		json_fixed(j, key, v->d, decimals_of(v));
 	else
-		json_null(j, key); /* a column holds no arrays or objects */
+		json_fixed(j, key, v->d, decimals_of(v));
 }
 
 /* The columns as rows: [{"key": value, …}, …], as long as the longest column
