@@ -17,6 +17,8 @@ struct text {
 static void put(struct text *t, const char *fmt, double v, const char *key)
 {
 	int k;
+	if (!t->s) /* snprintf into NULL + 0 would be undefined */
+		t->s = xrealloc(NULL, t->cap = 256);
 	for (;;) {
 		k = snprintf(t->s + t->n, t->cap - t->n, fmt, key, v);
 		if (k >= 0 && (size_t)k < t->cap - t->n)
