@@ -19,7 +19,7 @@
 #define EFI_LOG_DIR L"\\tickprobe\\logs"
 #define EFI_LOG_MAX_NUMBER 9999
 /* Below this much free space a volume counts as full: a default log is about
- * 22 KB under QEMU, and real machines' wider histograms make it larger. */
+ * 15 KB under QEMU, and real machines' wider histograms make it larger. */
 #define EFI_LOG_MIN_FREE (128u * 1024u)
 
 struct efi_log {

@@ -67,8 +67,8 @@ cp "$ELF" "$W/iso/boot/tickprobe.elf32"
 
 # --- UEFI: the ESP as a FAT16 image -----------------------------------------
 # Sized to its contents plus 64 KiB, plus room for the logs the UEFI app saves
-# there (\tickprobe\logs\NNNN.log, boot/efi_log.c): 8 MiB holds over 300
-# default logs as QEMU gives them (about 22 KB, 24 KiB in 2 KiB clusters) and
+# there (\tickprobe\logs\NNNN.log, boot/efi_log.c): 8 MiB holds about 500
+# default logs as QEMU gives them (about 15 KB, 16 KiB in 2 KiB clusters) and
 # 100 of 80 KB, what a real machine's wider histograms could give.  From about
 # 4 MiB up mkfs.fat makes FAT16; FAT32 would need 32 MiB at least.
 LOG_ROOM_KIB=8192
