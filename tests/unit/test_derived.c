@@ -9,6 +9,7 @@
 #include "tests/unit/check.h"
 #include "probe/json_parse.h"
 #include "tools/log/derived.h"
+#include "tests/unit/json_path.h"
 
 #define HZ 2.5e9 /* 0.4 ns a cycle */
 
@@ -28,26 +29,10 @@ static double num(const struct lr_node *r, const char *path)
 	return r && lr_num(lr_path(r, path), &v) ? v : NAN;
 }
 
-/* A dotted path whose numeric parts index arrays: "tsc_p50_ns.2". */
-static const struct lr_node *at(const struct lr_node *r, const char *path)
-{
-	char part[64];
-
-	while (r && *path) {
-		size_t k = 0;
-		while (path[k] && path[k] != '.' && k + 1 < sizeof part)
-			part[k] = path[k], k++;
-		part[k] = 0;
-		r = part[0] >= '0' && part[0] <= '9' ? lr_at(r, (size_t)atoi(part)) : lr_get(r, part);
-		path += k + (path[k] == '.');
-	}
-	return r;
-}
-
 /* The number as it would be written: its text, e.g. "30.0". */
 static bool text_is(const struct lr_node *r, const char *path, const char *want)
 {
-	const struct lr_node *n = r ? at(r, path) : NULL;
+	const struct lr_node *n = r ? path_at(r, path) : NULL;
 	return n && n->kind == LR_NUM && n->len == strlen(want) && !memcmp(n->str, want, n->len);
 }
 
@@ -56,7 +41,7 @@ static const char *text_of(const struct lr_node *r, const char *path)
 	static char bufs[4][64]; /* a few to a printf */
 	static int k;
 	char *buf = bufs[k++ % 4];
-	const struct lr_node *n = r ? at(r, path) : NULL;
+	const struct lr_node *n = r ? path_at(r, path) : NULL;
 	snprintf(buf, sizeof bufs[0], "%.*s", n && n->kind == LR_NUM ? (int)n->len : 4, n && n->kind == LR_NUM ? n->str : "none");
 	return buf;
 }

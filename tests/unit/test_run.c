@@ -13,6 +13,7 @@
 #include "probe/logread.h"
 #include "probe/run.h"
 #include "tools/log/derived.h"
+#include "tests/unit/json_path.h"
 
 /* ---- reading the log back ---------------------------------------------- */
 
@@ -71,37 +72,19 @@ static int pos(const char *type, const char *name)
 	return -1;
 }
 
-/* A path of keys and, where a part is a number, array indices:
- * "candidates.1.round_min_spread". */
-static const struct lr_node *at(const struct lr_node *r, const char *path)
-{
-	char part[64];
-
-	while (r && *path) {
-		size_t k = 0;
-		while (path[k] && path[k] != '.' && k + 1 < sizeof part)
-			part[k] = path[k], k++;
-		part[k] = 0;
-		r = part[0] >= '0' && part[0] <= '9' ? lr_at(r, (size_t)atoi(part)) : lr_get(r, part);
-		path += k + (path[k] == '.');
-	}
-	return r;
-}
-
 static double num(const struct lr_node *r, const char *path)
 {
 	double v;
-	return r && lr_num(at(r, path), &v) ? v : NAN;
+	return r && lr_num(path_at(r, path), &v) ? v : NAN;
 }
 
-static const char *str(const struct lr_node *r, const char *path) { const char *s = r ? lr_str(at(r, path)) : NULL; return s ? s : ""; }
-static bool truth(const struct lr_node *r, const char *path) { const struct lr_node *n = r ? at(r, path) : NULL; return n && n->kind == LR_BOOL && n->b; }
+static const char *str(const struct lr_node *r, const char *path) { const char *s = r ? lr_str(path_at(r, path)) : NULL; return s ? s : ""; }
+static bool truth(const struct lr_node *r, const char *path) { const struct lr_node *n = r ? path_at(r, path) : NULL; return n && n->kind == LR_BOOL && n->b; }
 /* A measured timer record: samples > 0, present and healthy left implied. */
 static bool measured(const struct lr_node *t)
 {
-	return t && num(t, "samples") > 0 && !at(t, "healthy") && !at(t, "present");
+	return t && num(t, "samples") > 0 && !path_at(t, "healthy") && !path_at(t, "present");
 }
-
 
 /* Boots the simulated machine with these options; the log is then in got. */
 static void run(const char *cmdline)
@@ -190,7 +173,7 @@ static void test_bracket_choice(void)
 	      num(o, "subtracted"));
 	/* The overhead is the overhead record's subtracted (60, above), not
 	 * written again in the timer record. */
-	check(rec("timer", "tsc") && !at(rec("timer", "tsc"), "overhead_cycles") &&
+	check(rec("timer", "tsc") && !path_at(rec("timer", "tsc"), "overhead_cycles") &&
 		      num(rec("timer", "tsc"), "cost_cycles.max") == 0 && num(rec("timer", "tsc"), "samples") == 1000,
 	      "bracket: its minimum is taken off every sample");
 	sim_reset();
@@ -250,17 +233,17 @@ static bool ns_through_reader(double hz)
 	double cyc, ns, reads, rate;
 	bool ok;
 
-	if (!measured(t) || at(t, "cost_ns"))
+	if (!measured(t) || path_at(t, "cost_ns"))
 		return false;
 	derived_add(&d, t, hz);
-	ok = at(t, "cost_ns") && at(t, "cost_ns")->kind == LR_OBJ && lr_num(at(t, "cost_cycles.p50"), &cyc) &&
-	     lr_num(at(t, "cost_ns.p50"), &ns) && fabs(ns - cyc * 1e9 / hz) <= 0.05 &&
-	     lr_num(at(t, "cost_ns.max"), &ns) && lr_num(at(t, "cost_cycles.max"), &cyc) &&
+	ok = path_at(t, "cost_ns") && path_at(t, "cost_ns")->kind == LR_OBJ && lr_num(path_at(t, "cost_cycles.p50"), &cyc) &&
+	     lr_num(path_at(t, "cost_ns.p50"), &ns) && fabs(ns - cyc * 1e9 / hz) <= 0.05 &&
+	     lr_num(path_at(t, "cost_ns.max"), &ns) && lr_num(path_at(t, "cost_cycles.max"), &cyc) &&
 	     fabs(ns - cyc * 1e9 / hz) <= 0.05;
 	/* The simulated TSC read costs 0 cycles once the overhead is off, so
 	 * the rate is what shows the hz was used. */
-	ok &= lr_num(at(t, "throughput.reads"), &reads) && lr_num(at(t, "throughput.cycles"), &cyc) && cyc > 0 &&
-	      lr_num(at(t, "throughput.reads_per_s"), &rate) && rate > 0 && fabs(rate - reads * hz / cyc) <= 0.05;
+	ok &= lr_num(path_at(t, "throughput.reads"), &reads) && lr_num(path_at(t, "throughput.cycles"), &cyc) && cyc > 0 &&
+	      lr_num(path_at(t, "throughput.reads_per_s"), &rate) && rate > 0 && fabs(rate - reads * hz / cyc) <= 0.05;
 	if (ok)
 		printf("tsc p50 %.0f cycles at %.0f Hz: %.1f ns, %.1f reads/s\n", num(t, "cost_cycles.p50"), hz,
 		       num(t, "cost_ns.p50"), rate);
@@ -278,14 +261,14 @@ static void test_tsc_fallback(void)
 	run(OPTS);
 	t = rec("tsc", NULL);
 	check(num(t, "hz") == 2400000000.0 && !strcmp(str(t, "source"), "cpuid15") &&
-		      at(t, "error_ppm")->kind == LR_NULL && num(t, "sources.cpuid16") == 2600000000.0,
+		      path_at(t, "error_ppm")->kind == LR_NULL && num(t, "sources.cpuid16") == 2600000000.0,
 	      "tsc: no counter calibrates: CPUID 0x15's word, with an unknown error");
 	check(ns_through_reader(num(t, "hz")), "tsc: costs in ns from CPUID's frequency, through the host reader");
 	sim_reset();
 	sim.absent[S_HPET] = sim.absent[S_HPET64] = sim.absent[S_PM] = sim.absent[S_PIT] = true;
 	run(OPTS);
 	t = rec("tsc", NULL);
-	check(at(t, "hz") && at(t, "hz")->kind == LR_NULL && !strcmp(str(t, "source"), "none") &&
+	check(path_at(t, "hz") && path_at(t, "hz")->kind == LR_NULL && !strcmp(str(t, "source"), "none") &&
 		      !ns_through_reader(0) && strstr(sim.screen, "frequency unknown"),
 	      "tsc: nothing states it: hz null, no cost_ns even through the host reader, said on screen");
 }
