@@ -206,7 +206,6 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 	double reads, cyc;
 	struct lr_doc doc;
 	const struct lr_node *parsed;
-
 	uint64_t samples = 0;
 
 	memset(d, 0, sizeof *d);
@@ -247,8 +246,9 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 	d->strs = xrealloc(NULL, t.n + 16);
 	lr_doc_init(&doc, d->nodes, t.n / 2 + 8, d->strs, t.n + 16);
 	parsed = lr_parse(&doc, d->text, t.n);
-	if (!parsed) { /* cannot happen: the text is ours */
-		derived_free(d);
+	if (!parsed) { /* cannot happen: the text is ours; the rows stay, in use */
+		free(d->text), free(d->nodes), free(d->strs);
+		d->text = NULL, d->nodes = NULL, d->strs = NULL;
 		return;
 	}
 	/* Move each parsed member onto the record: reads_per_s into throughput,
