@@ -13,7 +13,9 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include <string.h>
+#include <stdlib.h>
 #include "probe/counter.h"
+#include "probe/hist.h"
 #include "probe/measure.h"
 
 #define SIM_TSC_HZ 1000000000ull
@@ -162,6 +164,23 @@ static inline void sim_bracket_script(const uint64_t *costs, size_t n)
 	sim_br_script = costs, sim_br_n = n, sim_br_pos = 0, sim_br_calls = 0;
 	sim_block_k = sim_block_calls = 0;
 	sim_smi_next = 41, sim_smi_calls = 0, sim_smi_fail_after = false;
+}
+
+/* A histogram on the heap (struct hist is about 90 KB), empty. */
+static inline struct hist *sim_hist(void)
+{
+	struct hist *h = malloc(sizeof *h);
+	hist_init(h);
+	return h;
+}
+
+/* xorshift64: the same numbers on every run. */
+static uint64_t sim_rand_state = 88172645463325252ull;
+static inline uint64_t sim_rand(void)
+{
+	sim_rand_state ^= sim_rand_state << 13, sim_rand_state ^= sim_rand_state >> 7,
+		sim_rand_state ^= sim_rand_state << 17;
+	return sim_rand_state;
 }
 
 static inline void sim_clock(struct probe_clock *pc)

@@ -1,34 +1,18 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* probe/measure.c and probe/records.c on a simulated platform
- * (tests/unit/sim_counter.h): health checks, rate against the TSC, cost
- * distributions from scripted brackets, deltas from scripted values, and the
- * timer/overhead/samples records read back through probe/logread. */
+/* probe/measure.c on a simulated platform (tests/unit/sim_counter.h):
+ * health checks, rate against the TSC, cost distributions from scripted
+ * brackets, deltas from scripted values.  The records written from them:
+ * test_timer_record.c. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <math.h>
 #include "probe/measure.h"
-#include "probe/records.h"
-#include "probe/logread.h"
-#include "probe/crc32.h"
+#include "probe/records.h" /* timer_over_10x_p50 */
 #include "tests/unit/sim_counter.h"
 #include "tests/unit/check.h"
 
 #define MONOTONIC_READS 20000 /* the reads measure.c's monotonic check makes */
-
-static struct hist *new_hist(void)
-{
-	struct hist *h = malloc(sizeof *h);
-	hist_init(h);
-	return h;
-}
-
-static uint64_t xrng = 88172645463325252ull;
-static uint64_t next_rand(void)
-{
-	xrng ^= xrng << 13, xrng ^= xrng >> 7, xrng ^= xrng << 17;
-	return xrng;
-}
 
 /* ---- counter_check ------------------------------------------------------- */
 
@@ -241,7 +225,7 @@ static void test_measure_counter(void)
 	static uint32_t raw[RAW + 8];
 	static struct measure_result r;
 	static struct sim_counter s;
-	struct hist *cost = new_hist(), *round = new_hist();
+	struct hist *cost = sim_hist(), *round = sim_hist();
 	struct probe_clock pc;
 	uint64_t clamped = 0, equal = 0, sum = 0, all[5], over = 0, limit;
 	int ok = 1;
@@ -249,7 +233,7 @@ static void test_measure_counter(void)
 	for (int i = 0; i < 16; i++)
 		script[i] = 999999; /* the untimed warm-up reads: must not count */
 	for (int i = 0; i < N; i++) {
-		uint64_t v = 40 + next_rand() % 8 + (uint64_t)(i / PER); /* each round a cycle slower */
+		uint64_t v = 40 + sim_rand() % 8 + (uint64_t)(i / PER); /* each round a cycle slower */
 		if (i % 37 == 5)
 			v = 5 + (uint64_t)i % 15; /* below the overhead */
 		if (i % 101 == 7)
@@ -358,7 +342,7 @@ static void test_deltas(void)
 	enum { NSEQ = sizeof seq / sizeof seq[0], NR = 5000 };
 	static struct sim_counter s;
 	static uint64_t values[NR], walk[NR];
-	struct hist *scratch = new_hist();
+	struct hist *scratch = sim_hist();
 	struct delta_summary d;
 	uint64_t back = 0, wraps = 0, cnt[16] = { 0 }, gran = 0, mode = 0, mn = ~0ull, mx = 0;
 
@@ -377,7 +361,7 @@ static void test_deltas(void)
 	/* A random walk on 16 bits: steps 0..9, now and then 1..200 back. */
 	walk[0] = 0xff00;
 	for (int i = 1; i < NR; i++) {
-		uint64_t r = next_rand();
+		uint64_t r = sim_rand();
 		int64_t step = r % 50 == 0 ? -(int64_t)(1 + r / 50 % 200) : (int64_t)(r / 50 % 10);
 		walk[i] = (walk[i - 1] + (uint64_t)step) & 0xffff;
 		if (step < 0) {
@@ -410,395 +394,11 @@ static void test_deltas(void)
 	free(scratch);
 }
 
-/* ---- records ------------------------------------------------------------ */
-
-struct capture {
-	char *buf;
-	size_t len, cap;
-};
-
-static void cap_sink(void *ctx, const char *s, size_t n)
-{
-	struct capture *c = ctx;
-	if (c->len + n > c->cap) {
-		c->cap = (c->len + n) * 2;
-		c->buf = realloc(c->buf, c->cap);
-	}
-	memcpy(c->buf + c->len, s, n);
-	c->len += n;
-}
-
-static struct log lg;
-static struct capture cap;
-static struct lr_node *pool;
-static char *strs;
-static struct lr_doc doc;
-#define POOL 400000
-
-static void log_reset(void)
-{
-	cap.len = 0;
-	log_init(&lg, cap_sink, &cap);
-}
-
-static size_t n_lines(void)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < cap.len; i++)
-		n += cap.buf[i] == '\n';
-	return n;
-}
-
-/* Line k of the capture, checked (crc, type, seq) and parsed; NULL if bad. */
-static const struct lr_node *line(size_t k, const char *type)
-{
-	const char *s = cap.buf, *e;
-	const struct lr_node *root;
-	unsigned crc;
-	uint64_t seq;
-	size_t n;
-
-	for (size_t i = 0; i < k && s; i++)
-		s = memchr(s, '\n', cap.len - (size_t)(s - cap.buf)), s = s ? s + 1 : NULL;
-	if (!s || !(e = memchr(s, '\n', cap.len - (size_t)(s - cap.buf))))
-		return NULL;
-	n = (size_t)(e - s);
-	if (n < 18 || memcmp(e - 18, ",\"crc\":\"", 8) || sscanf(e - 10, "%8x", &crc) != 1 ||
-	    crc != crc32_update(0, s, n - 18))
-		return NULL;
-	lr_doc_init(&doc, pool, POOL, strs, 1u << 20);
-	root = lr_parse(&doc, s, n);
-	if (!root || !lr_str(lr_get(root, "type")) || strcmp(lr_str(lr_get(root, "type")), type) ||
-	    !lr_uint(lr_get(root, "seq"), &seq) || seq != k || root->child != lr_get(root, "type") ||
-	    root->child->next != lr_get(root, "seq"))
-		return NULL;
-	return root;
-}
-
-static double num(const struct lr_node *root, const char *path)
-{
-	double v;
-	return lr_num(lr_path(root, path), &v) ? v : NAN;
-}
-
-static bool is_null(const struct lr_node *root, const char *path)
-{
-	const struct lr_node *n = lr_path(root, path);
-	return n && n->kind == LR_NULL;
-}
-
-static const char *cost_keys[] = { "min", "p50", "mean", "sd", "p99", "p999", "max" };
-
-/* A measured counter as run.c records it, on the simulated platform. */
-static void measured(struct sim_counter *s, struct hist *cost, struct hist *scratch, struct measure_result *r,
-		     uint32_t samples, uint32_t spread)
-{
-	static uint64_t script[16 + 20000], values[1000];
-	struct probe_clock pc;
-
-	for (size_t i = 0; i < 16 + samples; i++)
-		script[i] = 60 + next_rand() % spread + (i % 500 == 3 ? 50000 + 1000 * i : 0);
-	sim_clock(&pc);
-	sim_counter_init(s, "hpet", SIM_RATE, 32, 14318180);
-	s->st.healthy = true;
-	sim_bracket_script(script, 16 + samples);
-	measure_counter(&s->c, &pc, 25, samples, 10, cost, scratch, NULL, 0, r);
-	measure_deltas(&s->c, values, 1000, scratch, &r->delta);
-	r->delta_valid = true;
-}
-
-static void test_record_timer(void)
-{
-	static struct sim_counter s;
-	static struct measure_result r;
-	struct hist *cost = new_hist(), *scratch = new_hist();
-	struct freq_check f = { true, 14318180, 14318200.5, 1.43, 0.25, false };
-	const double hz = 2.5e9, ns = 1e9 / hz;
-	const struct lr_node *root, *n;
-	struct hist_mode modes[5];
-	uint64_t sum = 0, v, c, u;
-	size_t cursor = 0, i;
-	int ok = 1, nm;
-
-	measured(&s, cost, scratch, &r, 10000, 40);
-	/* Every delta field different, so that a swapped key shows. */
-	r.delta = (struct delta_summary){ 999, 1, 2, 14, 500, 30, 3, 7 };
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, &r, cost, &f, hz, 10000);
-	root = line(0, "timer");
-	check(root && n_lines() == 1, "records: a healthy timer is one record with a good crc, type and seq");
-	if (!root)
-		return;
-	check(!strcmp(lr_str(lr_get(root, "name")), "hpet") && !lr_get(root, "healthy") && !lr_get(root, "present") &&
-		      !strcmp(lr_str(lr_get(root, "method")), s.c.method) && num(root, "width") == 32 &&
-		      !lr_get(root, "reason") && num(root, "samples") > 0,
-	      "records: name, method, width, samples > 0; present, healthy and reason left implied when measured");
-	/* Schema 2: clamped only when not 0, samples_requested only when it
-	 * differs from samples, and nothing that follows from other members. */
-	check(lr_uint(lr_get(root, "samples"), &u) && u == cost->count &&
-		      (r.clamped ? num(root, "clamped") == (double)r.clamped : !lr_get(root, "clamped")) &&
-		      (cost->count == 10000 ? !lr_get(root, "samples_requested")
-					    : num(root, "samples_requested") == 10000),
-	      "records: samples = %llu measured, clamped (%llu) only when not 0, samples_requested only when short",
-	      (unsigned long long)cost->count, (unsigned long long)r.clamped);
-	check(!lr_get(root, "cost_ns") && !lr_get(root, "overhead_cycles") && !lr_get(root, "address") &&
-		      !lr_path(root, "throughput.reads_per_s"),
-	      "records: no cost_ns, overhead_cycles, address or throughput.reads_per_s (they follow from others)");
-	for (i = 0; i < 7; i++) {
-		char path[32];
-		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
-		ok &= !isnan(num(root, path));
-	}
-	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
-	check(num(root, "cost_cycles.min") == (double)cost->min && num(root, "cost_cycles.max") == (double)cost->max &&
-		      num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
-		      num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000) &&
-		      num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000) &&
-		      fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05 &&
-		      fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05,
-	      "records: cost_cycles agrees with the histogram");
-	{
-		/* Whole cycles where the histogram has them: the ns are derived
-		 * from these, so they must not carry a fraction or a scale. */
-		const struct lr_node *m = lr_get(root, "cost_cycles");
-		const char *whole[] = { "min", "p50", "p99", "p999", "max" };
-		ok = m && m->kind == LR_OBJ && m->len == 7;
-		for (i = 0; ok && i < 5; i++)
-			ok &= lr_uint(lr_get(m, whole[i]), &u);
-		check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
-	}
-
-	{
-		struct hist_dec d;
-		uint64_t pv, pc;
-		int got;
-		ok = hist_dec_init(&d, lr_get(root, "hist")) == HIST_FORM_COMPACT;
-		while (ok && (got = hist_dec_next(&d, &pv, &pc)) == 1) {
-			ok &= hist_next(cost, &cursor, &v, &c) && pv == v && pc == c;
-			sum += pc;
-		}
-		ok &= got == 0;
-	}
-	check(ok && sum == cost->count && !hist_next(cost, &cursor, &v, &c),
-	      "records: hist lists every bin in order, counts summing to samples (%llu)", (unsigned long long)sum);
-	/* Schema 2 leaves modes to the hist: the histogram rebuilt from the
-	 * record gives the 5 most common costs the probe has. */
-	{
-		struct hist *back = new_hist();
-		struct hist_mode got[5];
-		struct hist_dec d;
-		uint64_t pv, pc;
-		nm = hist_modes(cost, modes, 5);
-		hist_dec_init(&d, lr_get(root, "hist"));
-		while (hist_dec_next(&d, &pv, &pc) == 1)
-			hist_add_n(back, pv, pc);
-		ok = !lr_get(root, "modes") && nm == 5 && hist_modes(back, got, 5) == nm;
-		for (i = 0; ok && i < (size_t)nm; i++)
-			ok &= got[i].value == modes[i].value && got[i].count == modes[i].count;
-		check(ok, "records: no modes member; the hist gives the 5 most common costs, most common first");
-		free(back);
-	}
-	check(num(root, "throughput.reads") == (double)r.tp_reads && num(root, "throughput.cycles") == (double)r.tp_cycles &&
-		      r.tp_reads > 0 && r.tp_cycles > 0 && lr_get(root, "throughput")->len == 2,
-	      "records: throughput reads (%llu), cycles (%llu), nothing else", (unsigned long long)r.tp_reads,
-	      (unsigned long long)r.tp_cycles);
-
-	n = lr_get(root, "rounds");
-	ok = n && n->kind == LR_OBJ && lr_path(root, "rounds.p50") && lr_path(root, "rounds.p50")->len == r.rounds &&
-	     lr_path(root, "rounds.mean") && lr_path(root, "rounds.mean")->len == r.rounds && r.rounds == 10;
-	for (i = 0; ok && i < r.rounds; i++) {
-		double p50, mean;
-		ok &= lr_num(lr_at(lr_get(n, "p50"), i), &p50) && lr_num(lr_at(lr_get(n, "mean"), i), &mean) &&
-		      fabs(p50 - (double)r.round_p50[i] * ns) <= 0.05 && fabs(mean - r.round_mean[i] * ns) <= 0.05;
-	}
-	check(ok, "records: rounds has a p50 and a mean column, in ns to 1 decimal, one entry per round");
-	{
-		const struct lr_node *d = lr_get(root, "delta");
-		double v[7];
-		bool all = d && d->kind == LR_ARR && d->len == 7;
-		for (i = 0; all && i < 7; i++)
-			all = lr_num(lr_at(d, i), &v[i]);
-		check(all && v[0] == (double)r.delta.min && v[1] == (double)r.delta.granularity &&
-			      v[2] == (double)r.delta.mode && v[3] == (double)r.delta.mode_count &&
-			      v[4] == (double)r.delta.max && v[5] == 3 && v[6] == (double)r.delta.wraps &&
-			      r.delta.granularity > 0,
-		      "records: delta [min, granularity, mode, mode_count, max, backwards, wraps]");
-	}
-	ok = (n = lr_path(root, "outliers.largest")) && n->kind == LR_ARR && (int)n->len == r.n_largest;
-	for (i = 0; ok && i < n->len; i++)
-		ok &= lr_uint(lr_at(n, i), &v) && v == r.largest[i];
-	check(ok && num(root, "outliers.over_10x_p50") == (double)timer_over_10x_p50(cost) && timer_over_10x_p50(cost) > 0,
-	      "records: outliers largest (largest first) and over_10x_p50 (%llu)",
-	      (unsigned long long)timer_over_10x_p50(cost));
-	check(num(root, "freq.nominal_hz") == 14318180 && fabs(num(root, "freq.measured_hz") - 14318200.5) < 0.01 &&
-		      fabs(num(root, "freq.ppm") - 1.43) < 0.001 && fabs(num(root, "freq.err_ppm") - 0.25) < 0.001,
-	      "records: freq nominal_hz, measured_hz, ppm, err_ppm");
-	check(num(root, "smi.before") == 41 && num(root, "smi.after") == 42, "records: smi before, after");
-
-	/* Nothing known: null, never 0 or a made-up number. */
-	r.delta_valid = false, r.smi_valid = false;
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, hz, 10000);
-	root = line(0, "timer");
-	check(root && is_null(root, "delta") && !lr_get(root, "freq") && !lr_get(root, "smi") &&
-		      !lr_get(root, "core_clock"),
-	      "records: no delta: null; no frequency check, SMI count or core clock: left out");
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, 0, 10000);
-	root = line(0, "timer");
-	ok = root && !lr_get(root, "cost_ns") && num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
-	     lr_get(root, "rounds") && lr_at(lr_path(root, "rounds.p50"), 0) &&
-	     lr_at(lr_path(root, "rounds.p50"), 0)->kind == LR_NULL;
-	check(ok, "records: with no TSC frequency (0), cost_cycles stays and rounds' ns are null");
-	/* Clamped and short samples are written, and then only then. */
-	r.clamped = 7;
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, hz, 12000);
-	root = line(0, "timer");
-	check(root && num(root, "clamped") == 7 && num(root, "samples_requested") == 12000 &&
-		      num(root, "samples") == (double)cost->count,
-	      "records: clamped 7 and samples_requested 12000 (of %llu taken) are written",
-	      (unsigned long long)cost->count);
-
-	/* Skipped counters: the reason, no numbers, and r/cost never looked at. */
-	s.st.healthy = false;
-	snprintf(s.st.reason, sizeof s.st.reason, "hpet went backwards 3 times in 20000 reads");
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, NULL, NULL, NULL, hz, 0);
-	root = line(0, "timer");
-	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
-		      !strcmp(lr_str(lr_get(root, "reason")), s.st.reason) && num(root, "samples") == 0 &&
-		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
-		      !lr_get(root, "width") && !lr_get(root, "insns"),
-	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
-	s.st.present = false, s.st.reason[0] = 0, s.c.width = 0, s.c.hw = 0;
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, NULL, NULL, NULL, hz, 0);
-	root = line(0, "timer");
-	{
-		static const char *const keys[] = { "type", "seq", "name", "present", "healthy", "reason", "samples",
-			"crc" };
-		const struct lr_node *m = root ? root->child : NULL;
-		ok = root && root->len == 8;
-		for (i = 0; ok && i < 8; i++, m = m->next)
-			ok &= m && !strcmp(m->key, keys[i]);
-	}
-	check(ok && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured"),
-	      "records: an absent counter without a reason says \"not measured\": name, present, healthy, reason, samples only");
-	free(cost), free(scratch);
-}
-
-static void test_record_overhead_samples(void)
-{
-	static uint32_t raw[2500];
-	struct overhead_candidate cand[2] = { { "lfence;rdtsc", 30, 32, 1 }, { "rdtscp", 28, 40, 6 } };
-	struct hist *cost = new_hist();
-	const struct lr_node *root, *n;
-	uint64_t sum = 0, v;
-	int ok = 1;
-
-	for (int i = 0; i < 5000; i++)
-		hist_add(cost, 30 + next_rand() % 5);
-	log_reset();
-	record_overhead(&lg, "lfence;rdtsc", cost, 30, cand, 2);
-	root = line(0, "overhead");
-	ok = root && !strcmp(lr_str(lr_get(root, "sequence")), "lfence;rdtsc") && num(root, "samples") == 5000 &&
-	     num(root, "subtracted") == 30 && num(root, "cycles.min") == (double)cost->min &&
-	     num(root, "cycles.p50") == (double)hist_quantile(cost, 500000) && !isnan(num(root, "cycles.p999")) &&
-	     !isnan(num(root, "cycles.sd")) && num(root, "cycles.max") == (double)cost->max;
-	if (ok) {
-		struct hist_dec d;
-		uint64_t value;
-		ok = hist_dec_init(&d, lr_get(root, "hist")) == HIST_FORM_COMPACT;
-		while (hist_dec_next(&d, &value, &v) == 1)
-			sum += v;
-		ok &= !d.err;
-	}
-	check(ok && sum == 5000 && !lr_get(root, "ns"),
-	      "records: overhead: sequence, samples, cycles summary (no ns), hist summing to samples, subtracted");
-	log_reset();
-	record_overhead(&lg, "lfence;rdtsc", cost, 30, cand, 2);
-	root = line(0, "overhead");
-	n = root ? lr_get(root, "candidates") : NULL;
-	check(n && n->len == 2 && !strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp") &&
-		      num(lr_at(n, 1), "round_min_spread") == 6 && num(lr_at(n, 0), "p50") == 32,
-	      "records: overhead lists every candidate bracket");
-
-	for (int i = 0; i < 2500; i++)
-		raw[i] = (uint32_t)next_rand();
-	raw[7] = 0xffffffffu;
-	log_reset();
-	record_samples(&lg, "hpet", raw, 2500);
-	ok = n_lines() == 3;
-	for (size_t k = 0; ok && k < 3; k++) {
-		root = line(k, "samples");
-		n = root ? lr_get(root, "values") : NULL;
-		ok &= n && num(root, "offset") == 1000.0 * (double)k && n->len == (k < 2 ? 1000 : 500) &&
-		      !strcmp(lr_str(lr_get(root, "name")), "hpet");
-		for (size_t i = 0; ok && i < n->len; i++)
-			ok &= lr_uint(lr_at(n, i), &v) && v == raw[1000 * k + i];
-	}
-	check(ok, "records: 2500 raw values give 3 samples records (offsets 0, 1000, 2000) holding every value");
-	static const uint32_t counts[][2] = { { 0, 0 }, { 1, 1 }, { 1000, 1 }, { 1001, 2 } };
-	for (size_t i = 0; i < 4; i++) {
-		log_reset();
-		record_samples(&lg, "tsc", raw, counts[i][0]);
-		check(n_lines() == counts[i][1], "records: %u raw values give %u records", counts[i][0], counts[i][1]);
-	}
-	free(cost);
-}
-
-/* A histogram too wide for one record: the timer record is written without
- * it (and says so), its summary kept, the log intact. */
-static void test_record_too_big(void)
-{
-	static struct sim_counter s;
-	static struct measure_result r;
-	struct hist *cost = new_hist();
-	static const uint32_t one = 1;
-	const struct lr_node *root;
-	uint64_t seq;
-	size_t end_at;
-
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.st.healthy = true;
-	/* 8 bytes a bin in schema 2 (a count of 2^30 is 7 digits): 131 KB. */
-	for (uint64_t v = 0; v < HIST_EXACT; v++)
-		hist_add_n(cost, v, 1u << 30);
-	r.rounds = 1;
-	log_reset();
-	record_timer(&lg, &s.c, &s.st, &r, cost, NULL, 2.5e9, 0);
-	record_samples(&lg, "i8254", &one, 1);
-	end_at = cap.len; /* the end record's bytes: everything before it */
-	log_close(&lg, "ok");
-	root = line(0, "timer");
-	check(root && lr_str(lr_get(root, "hist")) && !strncmp(lr_str(lr_get(root, "hist")), "omitted", 7) &&
-		      lr_get(root, "modes") && lr_get(root, "modes")->len == 5 &&
-		      num(root, "samples") == (double)((uint64_t)HIST_EXACT << 30) && lr_path(root, "cost_cycles.p50") &&
-		      line(1, "samples") && (root = line(2, "end")) && lr_uint(lr_get(root, "records"), &seq) && seq == 2 &&
-		      lr_uint(lr_get(root, "bytes"), &seq) && seq == end_at,
-	      "records: a timer with %u histogram bins is written without its histogram, summary and modes kept; "
-	      "the log goes on",
-	      HIST_EXACT);
-	free(cost);
-}
-
-static void test_records(void)
-{
-	pool = malloc(POOL * sizeof *pool);
-	strs = malloc(1u << 20);
-	test_record_timer();
-	test_record_overhead_samples();
-	test_record_too_big();
-	free(pool), free(strs), free(cap.buf);
-}
-
 int main(void)
 {
 	test_check();
 	test_rate();
 	test_measure_counter();
 	test_deltas();
-	test_records();
 	return check_done();
 }
