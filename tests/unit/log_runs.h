@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include "probe/hist_codec.h"
 #include "probe/json.h"
 #include "probe/log.h"
 
