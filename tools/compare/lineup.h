@@ -51,8 +51,8 @@ struct lineup {
 	size_t n;
 };
 
-/* Every pairing of an OS clock call with a bare-metal log that has its
- * counter, in order: OS log, its timers, then the hardware logs.  metric is
+/* Every pairing of an OS clock call that reads a counter (not
+ * MONOTONIC_COARSE or time()) with a bare-metal log that has its counter, in order: OS log, its timers, then the hardware logs.  metric is
  * the per-round value ("p50" or "mean"); conf_index a stats_conf_index.
  * Returns 0, or -1 when out of memory (out is then empty).  lineup_free
  * releases the rows; the strings point into the runs. */
