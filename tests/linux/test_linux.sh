@@ -103,6 +103,13 @@ say(restore is not None and restore['ok'] and after == restore.get('now') and af
     'the clocksource is restored: the guest reads %s after the run, as the restore record says' % after,
     'restore %s, after %s' % (restore, after))
 say(rc is not None and rc.group(1) == '0', 'tickprobe os in the guest exited 0', rc and rc.group(0))
+# And it is the one the guest had before the run, or, when the kernel withdrew
+# that one meanwhile (tsc-early), one the kernel still offers.
+ma = re.search(r'^tickprobe-guest: available_clocksource after the run: (.*)$', oslog, re.M)
+avail_after, orig = (ma.group(1).split() if ma else []), b.get('current_clocksource')
+say(after is not None and (after == orig or (orig not in avail_after and after in avail_after)),
+    'the guest is left on its clocksource from before the run, %s (or, withdrawn, on one still offered)' % orig,
+    'before %s, after %s, offered after %s' % (orig, after, avail_after))
 
 # --threads 2: contention curves, 1 and 2 readers, per-thread figures.
 for cs in ('hpet', 'acpi_pm'):
