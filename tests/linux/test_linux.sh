@@ -103,6 +103,13 @@ say(restore is not None and restore['ok'] and after == restore.get('now') and af
     'the clocksource is restored: the guest reads %s after the run, as the restore record says' % after,
     'restore %s, after %s' % (restore, after))
 say(rc is not None and rc.group(1) == '0', 'tickprobe os in the guest exited 0', rc and rc.group(0))
+# And it is the one the guest had before the run, or, when the kernel withdrew
+# that one meanwhile (tsc-early), one the kernel still offers.
+ma = re.search(r'^tickprobe-guest: available_clocksource after the run: (.*)$', oslog, re.M)
+avail_after, orig = (ma.group(1).split() if ma else []), b.get('current_clocksource')
+say(after is not None and (after == orig or (orig not in avail_after and after in avail_after)),
+    'the guest is left on its clocksource from before the run, %s (or, withdrawn, on one still offered)' % orig,
+    'before %s, after %s, offered after %s' % (orig, after, avail_after))
 
 # --threads 2: contention curves, 1 and 2 readers, per-thread figures.
 for cs in ('hpet', 'acpi_pm'):
@@ -145,6 +152,83 @@ for cs in ('hpet', 'acpi_pm'):
     say(re.search(r'^%s +\S+ +2 +[\d.]+ +[\d.]+ +\d+' % cs, out, re.M) is not None, 'compare: %s contention with 2 threads' % cs)
 EOF
 [ $? = 0 ] || fail "the record checks" "python stopped before the end of its checks (see above)"
+
+# The split's figures, recomputed from the two logs: the medians of the
+# per-round p50 values, and each difference with its 95% interval as Debian's
+# ministat gives it for the same values (schema 2 keeps `rounds` in ns, so
+# nothing here depends on the members the host derives).
+if command -v ministat >/dev/null 2>&1; then
+	mkdir -p "$OUT/ministat"
+	python3 - "$OUT/run" "$OUT/run.out" "$OUT/ministat" <<'EOF'
+import json, re, statistics, subprocess, sys, zlib
+d, cmp_path, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
+def say(good, name, why=''):
+    print(('PASS: %s' % name) if good else ('FAIL: %s: %s' % (name, why)))
+def records(path):
+    out = []
+    for raw in open(path, 'rb').read().split(b'\n'):
+        raw = raw.rstrip(b'\r')
+        if raw.startswith(b'{'):
+            k = raw.rfind(b',"crc":"')
+            if k > 0 and zlib.crc32(raw[:k]) == int(raw[k + 8:k + 16], 16):
+                out.append(json.loads(raw))
+    return out
+def p50s(t):
+    r = t['rounds']
+    return list(r['p50']) if isinstance(r, dict) else [x['p50'] for x in r]
+os_recs, bare = records(d + '/os.log'), records(d + '/bare.log')
+def timer(recs, name, cs):
+    return next((r for r in recs if r['type'] == 'timer' and r.get('name') == name and r.get('clocksource') == cs
+                 and r.get('rounds')), None)
+out = open(cmp_path).read()
+split = out[out.find('Hardware, user space and kernel'):]
+rows, nsrow = {}, {}
+for line in split.splitlines()[1:]:
+    if not line.strip():
+        break
+    f = [w for w in line.split() if w != '(n.s.)']  # the columns stay put; significance from ministat below
+    if f[0] in ('tsc', 'tsc-early', 'hpet', 'acpi_pm'):
+        rows[f[0]] = f
+        nsrow[f[0]] = line
+def ministat(a, b, name):
+    for side, vals in (('a', a), ('b', b)):
+        open('%s/%s.%s' % (tmp, name, side), 'w').write(''.join('%r\n' % v for v in vals))
+    text = subprocess.run(['ministat', '-c', '95', '%s/%s.a' % (tmp, name), '%s/%s.b' % (tmp, name)],
+                          capture_output=True, text=True).stdout
+    m = re.search(r'Difference at 95\.0% confidence\s+(\S+) \+/- (\S+)', text)
+    if m:
+        return float(m.group(1)), float(m.group(2))
+    return 'n.s.' if 'No difference proven at 95.0% confidence' in text else None
+close = lambda ours, ref: abs(ours - ref) <= 0.05 + 1e-6 * abs(ref)  # ours is printed to 1 decimal
+for cs, counter in (('tsc', 'tsc'), ('hpet', 'hpet'), ('acpi_pm', 'acpi-fast')):
+    f = rows.get(cs) or (rows.get('tsc-early') if cs == 'tsc' else None)
+    hw, user = timer(bare, counter, None), timer(os_recs, counter, None)
+    call = timer(os_recs, 'clock_gettime(MONOTONIC)@%s' % (f[0] if f else cs), f[0] if f else cs)
+    if not (f and hw and user and call):
+        say(False, 'compare %s: the split recomputed from the logs' % cs, 'row %s, timers %s' % (f, (bool(hw), bool(user), bool(call))))
+        continue
+    h, u, c = p50s(hw), p50s(user), p50s(call)
+    med = [statistics.median(v) for v in (h, u, c)]
+    got = [float(x) for x in f[2:5]]
+    say(all(close(g, m) for g, m in zip(got, med)),
+        'compare %s: hardware, user space and call are the medians of the logs\' per-round p50s' % cs,
+        'printed %s, logs %s' % (got, med))
+    for what, base, col in (('hardware', h, 5), ('user space', u, 9)):
+        ref = ministat(base, c, '%s-%s' % (cs, col))
+        marked = re.search(r'%s \+/- %s \(n\.s\.\)' % (re.escape(f[col]), re.escape(f[col + 2])), nsrow[f[0]])
+        good = f[col + 1] == '+/-' and (marked is not None if ref == 'n.s.' else
+                                        isinstance(ref, tuple) and not marked and close(float(f[col]), ref[0])
+                                        and close(float(f[col + 2]), ref[1]))
+        say(good, 'compare %s: call - %s, %s +/- %s, as ministat has it (%s)' % (cs, what, f[col], f[col + 2], ref),
+            'printed %s' % f[col:col + 3])
+    pct = 100 * (med[2] - med[0]) / med[2]
+    say(f[8] == '%.0f%%' % pct, 'compare %s: the kernel\'s part of the call\'s median, %s' % (cs, f[8]),
+        'printed %s, logs %.1f%%' % (f[8], pct))
+EOF
+	[ $? = 0 ] || fail "the split checks" "python stopped before the end of its checks (see above)"
+else
+	fail "the split checks" "ministat is not installed (apt-get install ministat)"
+fi
 
 # --- bad input: each a clear message, in bounded time --------------------------
 # bad NAME WANT_RC MAX_S PATTERN [options]
