@@ -150,6 +150,14 @@ for cs in ('hpet', 'acpi_pm'):
     say(re.search(r'^  %s +(\d+ x \d+ +){5}of \d+' % cs, out, re.M) is not None, 'compare: %s\'s five most common gaps' % cs)
     say(re.search(r'^  %s +\d+ +\d+ +\d+ +[\d.]+ +\d+$' % cs, out, re.M) is not None, 'compare: %s\'s context-switch rate' % cs)
     say(re.search(r'^%s +\S+ +2 +[\d.]+ +[\d.]+ +\d+' % cs, out, re.M) is not None, 'compare: %s contention with 2 threads' % cs)
+# The kernel path lines up only the calls that read the counter: the coarse
+# clock and time() return the tick's stored time, and set against a read
+# they showed a path below zero.
+path = out[out.find('Kernel path over the bare hardware read'):].splitlines()[2:]
+calls = [l for l in path if re.match(r'^(tsc|hpet|acpi_pm) ', l)]
+say(calls and not [l for l in calls if 'COARSE' in l or re.search(r' time \(', l)],
+    'compare: the kernel path has %d rows, none for the calls that read no counter' % len(calls),
+    [l for l in calls if 'COARSE' in l or ' time (' in l][:2])
 EOF
 [ $? = 0 ] || fail "the record checks" "python stopped before the end of its checks (see above)"
 
