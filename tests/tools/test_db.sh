@@ -177,6 +177,10 @@ for f, a, b in (("pair.json", "hpet", "acpi-fast"), ("pair2.json", "clock_gettim
 ok = 0 < json.load(open(d + "/pair.json"))["b_faster"] < 40
 print(("PASS" if ok else "FAIL") + ": the fleet answer is not one-sided (both verdicts occur)")
 PY
+code "compare with a counter no machine has" 0 "$T" db compare "$DB" hpet no-such-counter --json
+check "no machine with both: 0 machines and no ratio" \
+	"python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"machines\"]==0 and r[\"a_faster\"]+r[\"b_faster\"]+r[\"no_difference\"]==0 and set(r[\"ratio\"].values())=={None} else 1)' '$D/out'" \
+	"$(cat "$D/out")"
 for by in cpu vendor firmware boot; do
 	code "summary --by $by" 0 "$T" db summary "$DB" --by $by --json
 	check "summary --by $by groups" "python3 -c 'import json,sys; g=json.load(open(sys.argv[1]))[\"groups\"]; sys.exit(0 if sum(x[\"runs\"] for x in g)==80 and len(g)>1 else 1)' '$D/out'" "$(head -c 300 "$D/out")"
