@@ -24,7 +24,7 @@ echo "generated $N logs ($(du -sh "$D/fleet" | cut -f1)) in $(( $(date +%s) - st
 set -- $(secs "$T" db import -q "$D/fleet.db" "$D/fleet")
 echo "import $N logs: $1 s, peak RSS $2 KiB ($(tail -1 "$D/out"))"
 size=$(stat -c %s "$D/fleet.db")
-echo "store: $size bytes, $((size / (N / 1000))) bytes per 1,000 runs"
+echo "store: $size bytes, $((size * 1000 / N)) bytes per 1,000 runs"
 set -- $(secs "$T" db import -q "$D/fleet.db" "$D/fleet")
 echo "import again (nothing new): $1 s"
 set -- $(secs "$T" db summary "$D/fleet.db")

@@ -297,10 +297,14 @@ static int db_compare(int argc, char **argv)
 		printf(",\"b\":");
 		json_string(b_name);
 		printf(",\"metric\":\"%s\",\"confidence\":%g,\"machines\":%zu,\"too_few_rounds\":%zu,"
-		       "\"a_faster\":%zu,\"b_faster\":%zu,\"no_difference\":%zu,\"ratio\":{\"median\":%.6g,"
-		       "\"q1\":%.6g,\"q3\":%.6g,\"min\":%.6g,\"max\":%.6g}}\n",
-		       metric, conf, r.n, r.too_few, r.a_faster, r.b_faster, r.no_difference, r.ratio_median,
-		       r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
+		       "\"a_faster\":%zu,\"b_faster\":%zu,\"no_difference\":%zu,\"ratio\":",
+		       metric, conf, r.n, r.too_few, r.a_faster, r.b_faster, r.no_difference);
+		/* No machine with both: no ratio, rather than a ratio of 0. */
+		if (r.n)
+			printf("{\"median\":%.6g,\"q1\":%.6g,\"q3\":%.6g,\"min\":%.6g,\"max\":%.6g}}\n",
+			       r.ratio_median, r.ratio_q1, r.ratio_q3, r.ratio_min, r.ratio_max);
+		else
+			printf("{\"median\":null,\"q1\":null,\"q3\":null,\"min\":null,\"max\":null}}\n");
 	} else if (!r.n) {
 		printf("no machine has both %s and %s with at least 2 rounds each (%zu have both with fewer)\n", a_name, b_name,
 		       r.too_few);

@@ -201,16 +201,12 @@ static bool put_cpus(struct record_statements *rs, sqlite3_int64 run, const stru
 	return true;
 }
 
-static bool put_sync(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
+/* The pairs of a tsc_sync record, or of a tsc_sync_pairs record: the
+ * probe writes the first 512 pairs in the one and the rest, 512 a record, in
+ * the others (a matrix of 33 CPUs has 528), and all go in one table. */
+static bool put_pairs(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
-	const struct lr_node *p;
-	sqlite3_bind_int64(rs->sync, 1, run);
-	db_bind_bool(rs->sync, 2, lr_get(n, "synchronized"));
-	db_bind_num(rs->sync, 3, lr_get(n, "warps"));
-	db_bind_num(rs->sync, 4, lr_get(n, "max_warp_cycles"));
-	if (!db_step(rs->s, rs->sync, why, cap))
-		return false;
-	p = lr_get(n, "pairs");
+	const struct lr_node *p = lr_get(n, "pairs");
 	for (p = p && p->kind == LR_ARR ? p->child : NULL; p; p = p->next) {
 		double ref = 0;
 		sqlite3_bind_int64(rs->pair, 1, run);
@@ -226,6 +222,17 @@ static bool put_sync(struct record_statements *rs, sqlite3_int64 run, const stru
 	return true;
 }
 
+static bool put_sync(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
+{
+	sqlite3_bind_int64(rs->sync, 1, run);
+	db_bind_bool(rs->sync, 2, lr_get(n, "synchronized"));
+	db_bind_num(rs->sync, 3, lr_get(n, "warps"));
+	db_bind_num(rs->sync, 4, lr_get(n, "max_warp_cycles"));
+	if (!db_step(rs->s, rs->sync, why, cap))
+		return false;
+	return put_pairs(rs, run, n, why, cap);
+}
+
 static bool put_contention(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
 	const struct lr_node *r = lr_get(n, "readers");
@@ -237,7 +244,9 @@ static bool put_contention(struct record_statements *rs, sqlite3_int64 run, cons
 		db_bind_num(st, 4, lr_get(r, "p50_ns"));
 		db_bind_num(st, 5, lr_get(r, "p99_ns"));
 		db_bind_num(st, 6, lr_get(r, "reads_per_s"));
-		db_bind_num(st, 7, lr_get(n, "backwards"));
+		/* The level's own count: the record's is the sum over its levels,
+		 * and repeated on every row it would be counted once a level. */
+		db_bind_num(st, 7, lr_get(r, "backwards") ? lr_get(r, "backwards") : lr_get(n, "backwards"));
 		if (!lr_str(lr_get(n, "counter")) || !lr_get(r, "n")) {
 			sqlite3_clear_bindings(st);
 			continue;
@@ -260,6 +269,8 @@ static bool typed(struct record_statements *rs, sqlite3_int64 run, const struct 
 		return put_cpus(rs, run, rec->root, why, cap);
 	if (!strcmp(type, "tsc_sync"))
 		return put_sync(rs, run, rec->root, why, cap);
+	if (!strcmp(type, "tsc_sync_pairs"))
+		return put_pairs(rs, run, rec->root, why, cap);
 	if (!strcmp(type, "contention"))
 		return put_contention(rs, run, rec->root, why, cap);
 	*done = false;
