@@ -213,6 +213,10 @@ sys.exit(0 if a.get("lapic-x2") == "CPUID.01H:ECX[21] clear: no x2APIC" and len(
 	grep -q "<li><b>lapic-x2</b>: CPUID.01H:ECX\[21\] clear: no x2APIC</li>" "$OUT/cpu-x2apic-all.html" &&
 	pass "cpu-x2apic-all: tickprobe report lists lapic-x2 as absent by design, with its reason" ||
 	fail "cpu-x2apic-all: tickprobe report does not list the counters absent by design"
+"$TP" db import "$OUT/x2apic.db" "$OUT/cpu-x2apic-all.log" -q >/dev/null 2>&1 &&
+	[ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from counters where present = 0 and name = ? and reason = ?", ("lapic-x2", "CPUID.01H:ECX[21] clear: no x2APIC")).fetchone()[0])' "$OUT/x2apic.db")" = 1 ] &&
+	pass "cpu-x2apic-all: tickprobe db stores lapic-x2 as absent, with its reason" ||
+	fail "cpu-x2apic-all: tickprobe db has no absent row for lapic-x2"
 
 # Counters named that this machine lacks by design: absent with their
 # reasons in timer records of their own (none in plan.absent), and since
