@@ -194,6 +194,29 @@ check cpu-x2apic-all plan.absent.lapic-x2 --status ok --absent timer/lapic-x2 \
 	--contains "plan.absent.kvmclock~the hypervisor is TCGTCGTCGTCG, not KVM" \
 	--absent timer/kvmclock --expect timer/lapic.healthy=true --expect timer/rtc.healthy=true \
 	--text "absent by design: lapic-x2 tsc-deadline rdpid kvmclock hv-refcount hv-tsc-page"
+# The host command shows them too, from plan.absent: a line each under the
+# table, and "absent" in show --json.
+if "$TP" show "$OUT/cpu-x2apic-all.log" >"$OUT/cpu-x2apic-all.show" 2>&1 &&
+	grep -q "^lapic-x2  *absent by design: CPUID.01H:ECX\[21\] clear: no x2APIC$" "$OUT/cpu-x2apic-all.show" &&
+	[ "$(grep -c ' absent by design: ' "$OUT/cpu-x2apic-all.show")" -eq 6 ]; then
+	pass "cpu-x2apic-all: tickprobe show lists the 6 counters absent by design with their reasons"
+else
+	fail "cpu-x2apic-all: tickprobe show does not list the counters absent by design: $(tail -n 4 "$OUT/cpu-x2apic-all.show" | tr '\n' '|')"
+fi
+"$TP" show --json "$OUT/cpu-x2apic-all.log" | python3 -c '
+import json, sys
+a = json.load(sys.stdin)["runs"][0]["absent"]
+sys.exit(0 if a.get("lapic-x2") == "CPUID.01H:ECX[21] clear: no x2APIC" and len(a) == 6 else 1)' &&
+	pass "cpu-x2apic-all: show --json gives absent.lapic-x2 and its reason" ||
+	fail "cpu-x2apic-all: show --json has no absent member for the counters absent by design"
+"$TP" report "$OUT/cpu-x2apic-all.log" -o "$OUT/cpu-x2apic-all.html" >/dev/null 2>&1 &&
+	grep -q "<li><b>lapic-x2</b>: CPUID.01H:ECX\[21\] clear: no x2APIC</li>" "$OUT/cpu-x2apic-all.html" &&
+	pass "cpu-x2apic-all: tickprobe report lists lapic-x2 as absent by design, with its reason" ||
+	fail "cpu-x2apic-all: tickprobe report does not list the counters absent by design"
+"$TP" db import "$OUT/x2apic.db" "$OUT/cpu-x2apic-all.log" -q >/dev/null 2>&1 &&
+	[ "$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute("select count(*) from counters where present = 0 and name = ? and reason = ?", ("lapic-x2", "CPUID.01H:ECX[21] clear: no x2APIC")).fetchone()[0])' "$OUT/x2apic.db")" = 1 ] &&
+	pass "cpu-x2apic-all: tickprobe db stores lapic-x2 as absent, with its reason" ||
+	fail "cpu-x2apic-all: tickprobe db has no absent row for lapic-x2"
 
 # Counters named that this machine lacks by design: absent with their
 # reasons in timer records of their own (none in plan.absent), and since

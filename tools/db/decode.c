@@ -142,6 +142,29 @@ static bool put_timer(struct record_statements *rs, sqlite3_int64 run, const str
 	return db_step(rs->s, st, why, cap);
 }
 
+/* Schema 2: a counter absent by design has no timer record unless counters=
+ * named it, only its reason in plan.absent: a counters row each, absent,
+ * as its timer record would have given (the plan itself is kept whole too). */
+static bool put_absent(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *plan, char *why,
+		       size_t cap)
+{
+	const struct lr_node *a = lr_get(plan, "absent");
+
+	for (a = a && a->kind == LR_OBJ ? a->child : NULL; a; a = a->next) {
+		if (!a->key)
+			continue;
+		sqlite3_bind_int64(rs->counter, 1, run);
+		db_bind_str(rs->counter, 2, a->key);
+		sqlite3_bind_int(rs->counter, 5, 0);
+		sqlite3_bind_int(rs->counter, 6, 0);
+		db_bind_str(rs->counter, 7, lr_str(a));
+		sqlite3_bind_int(rs->counter, 8, 0);
+		if (!db_step(rs->s, rs->counter, why, cap))
+			return false;
+	}
+	return true;
+}
+
 static bool put_os(struct record_statements *rs, sqlite3_int64 run, const char *type, const struct lr_node *n,
 		   char *why, size_t cap)
 {
@@ -274,6 +297,8 @@ static bool typed(struct record_statements *rs, sqlite3_int64 run, const struct 
 	if (!strcmp(type, "contention"))
 		return put_contention(rs, run, rec->root, why, cap);
 	*done = false;
+	if (!strcmp(type, "plan"))
+		return put_absent(rs, run, rec->root, why, cap);
 	return true;
 }
 

@@ -127,6 +127,12 @@ static void show_timers(const struct lrun *r)
 		if (lr_str(lr_get(t, "note")))
 			printf("%-*s note: %s\n", w, "", lr_str(lr_get(t, "note")));
 	}
+	/* Schema 2: counters this machine lacks by design have no timer
+	 * record unless counters= named them, only their reason in plan.absent. */
+	t = lr_get(lrun_first(r, "plan"), "absent");
+	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next)
+		if (t->key)
+			printf("%-*s absent by design: %s\n", w, t->key, lr_str(t) ? lr_str(t) : "?");
 }
 
 static const char *txt(const struct lr_node *n, char *b, size_t cap)
@@ -258,7 +264,17 @@ static void show_json(const struct lrun *r, int first)
 		}
 		printf("}");
 	}
-	printf("],\n\"begin\":");
+	/* Counters absent by design, from plan.absent: name -> reason ({} in
+	 * schema-1 logs, whose timer records carry them). */
+	printf("],\n\"absent\":{");
+	t = lr_get(lrun_first(r, "plan"), "absent");
+	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next) {
+		printf("%s", t == lr_get(lrun_first(r, "plan"), "absent")->child ? "" : ",");
+		jstr(stdout, t->key);
+		printf(":");
+		jstr(stdout, lr_str(t));
+	}
+	printf("},\n\"begin\":");
 	jrecord(stdout, r, "begin");
 	printf(",\n\"machine\":");
 	jrecord(stdout, r, "machine");

@@ -289,6 +289,16 @@ static void results(FILE *o, const struct lrun *r)
 		fputs("</td></tr>\n", o);
 	}
 	fputs(any ? "</table>\n" : "<p class=\"dim\">No counter records.</p>\n", o);
+	/* Schema 2: the counters this machine lacks by design, which have no
+	 * timer record unless counters= named them, with their reasons. */
+	t = lr_get(lrun_first(r, "plan"), "absent");
+	if (!t || t->kind != LR_OBJ || !t->child)
+		return;
+	fputs("<p>Absent by design:</p>\n<ul class=\"absent\">", o);
+	for (t = t->child; t; t = t->next)
+		if (t->key)
+			fputs("<li><b>", o), rp_esc(o, t->key), fputs("</b>: ", o), rp_value(o, t, "?"), fputs("</li>", o);
+	fputs("</ul>\n", o);
 }
 
 /* The `tickprobe os` records: clock calls, loop rates, gaps, context switches. */
