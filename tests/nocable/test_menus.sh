@@ -24,8 +24,9 @@ ok $? "bios-menu: the serial text says the log goes to the serial port only"
 
 # --- the UEFI menu with a screen: ConOut reaches the serial line too ---------
 copy_image uefi-menu default 20
-qboot_keys uefi-menu $QEMU_OK "choose a preset" "2" -drive format=raw,file="$OUT/uefi-menu.img"
-checklog uefi-menu --expect-status ok --expect-boot uefi --expect begin.cmdline='"preset=quick"'
+qboot_keys uefi-menu ended "choose a preset" "2" -drive format=raw,file="$OUT/uefi-menu.img"
+checklog uefi-menu --expect-boot uefi --expect begin.cmdline='"preset=quick"'
+ended uefi-menu
 for line in "choose a preset" "1) default" "2) quick" "3) verbose"; do
 	n=$(count uefi-menu "$line")
 	[ "$n" -eq 1 ]
@@ -50,9 +51,10 @@ mmd -i "$S@@$ESP" ::EFI/tickprobe &&
 	printf 'fs0:\\EFI\\tickprobe\\BOOTX64.EFI preset=quick\r\n' >"$OUT/startup.nsh" &&
 	mcopy -i "$S@@$ESP" "$OUT/startup.nsh" ::startup.nsh
 ok $? "shell: a copy of the image with the app in \\EFI\\tickprobe and a startup.nsh"
-qboot_keys shell $QEMU_OK "seconds to skip startup.nsh" '\r' $(stick "$S")
-checklog shell --expect-status ok --expect-boot uefi --expect begin.cmdline='"preset=quick"' \
+qboot_keys shell ended "seconds to skip startup.nsh" '\r' $(stick "$S")
+checklog shell --expect-boot uefi --expect begin.cmdline='"preset=quick"' \
 	--expect begin.options.preset='"quick"' --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+ended shell
 [ "$(count shell "Shell> fs0:")" -ge 1 ]
 ok $? "shell: the shell ran it: $(plain "$OUT/shell.log" | grep -a -m1 'Shell> fs0:' | sed 's/.*Shell> //')"
 logfile "$S" 0000 "$OUT/0000.log"
