@@ -6,7 +6,8 @@
 # byte; boots number their files 0000, 0001, ... without touching the older
 # ones; an exception ends the file with "failed"; a run killed in the middle
 # leaves a file the readers call truncated, its complete records kept.  A
-# read-only stick and a CD say why there is no file, and the run goes on.
+# read-only stick, a CD and a network boot say why there is no file, and the
+# run goes on.
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/logfile
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -149,6 +150,21 @@ case $problem in
 esac
 tr -d '\r' <"$OUT/cd.log" | grep -aq "^tickprobe: no log file: .*read-only"
 ok $? "cd: the serial line (and the screen) say there is no log file, and why"
+
+# --- a network boot: no file system at all --------------------------------------
+# OVMF's own PXE client (romfile= keeps QEMU's iPXE ROM out) fetches the app
+# over QEMU's TFTP: its device is the network card, which has no file system.
+mkdir -p "$OUT/tftp" && cp "$BUILD/BOOTX64.EFI" "$OUT/tftp/"
+qboot netboot ended -netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile=
+checklog netboot --expect-boot uefi --expect begin.log_file=null
+ended netboot
+problem=$(field netboot begin log_file_problem)
+case $problem in
+*"no file system"*"no other writable volume"*) pass "netboot: begin.log_file_problem: $problem" ;;
+*) fail "netboot: begin.log_file_problem is $problem" ;;
+esac
+tr -d '\r' <"$OUT/netboot.log" | grep -aq "^tickprobe: no log file: .*no file system"
+ok $? "netboot: the serial line (and the screen) say there is no log file, and why"
 
 # --- a full boot volume: the log goes to the next volume holding \EFI ----------
 # The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
