@@ -10,10 +10,24 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 need_nocable
 FAST="samples=10000 calib_ms=20" # the default preset, made quick: still preset=default
 
+# tp_boot NAME ARGS...: `tickprobe qemu`, which must exit 0 (ok) or 10
+# (ok-absent, see qboot in lib.sh), the serial line in $OUT/NAME.log.
+tp_boot() {
+	name=$1
+	shift
+	t0=$(now_ms)
+	"$TP" qemu --timeout 240 -o "$OUT/$name.log" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+	rc=$?
+	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log" 2>/dev/null || echo 0) serial bytes)"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 10 ]
+	ok $? "$name: tickprobe qemu exits 0 or 10 (ok, ok-absent): $rc" "$(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+}
+
 # --- GRUB on serial (BIOS disk boot), no keyboard, no screen ----------------
-boot bios-menu 0 --image "$IMG" --firmware bios --machine pc,i8042=off --preset default --options "$FAST" \
+tp_boot bios-menu --image "$IMG" --firmware bios --machine pc,i8042=off --preset default --options "$FAST" \
 	--menu-timeout 1 -- -vga none
-checklog bios-menu --expect-status ok --expect-boot bios --expect begin.options.preset='"default"'
+checklog bios-menu --expect-boot bios --expect begin.options.preset='"default"'
+ended bios-menu
 [ "$(count bios-menu "1) default")" -ge 1 ] && [ "$(count bios-menu "3) verbose")" -ge 1 ]
 ok $? "bios-menu: GRUB's menu is in the serial capture (its entries '1) default' ... '3) verbose')"
 grep -aq "$(printf '\033')\[" "$OUT/bios-menu.log"
@@ -35,9 +49,10 @@ done
 show_exit "$OUT/uefi-menu.log" 0 uefi-menu
 
 # --- UEFI with no keyboard and no screen: "default" by itself -----------------
-boot uefi-headless 0 --image "$IMG" --firmware uefi --machine pc,i8042=off --preset default --options "$FAST" \
+tp_boot uefi-headless --image "$IMG" --firmware uefi --machine pc,i8042=off --preset default --options "$FAST" \
 	--menu-timeout 1 -- -vga none
-checklog uefi-headless --expect-status ok --expect-boot uefi --expect begin.options.preset='"default"'
+checklog uefi-headless --expect-boot uefi --expect begin.options.preset='"default"'
+ended uefi-headless
 [ "$(count uefi-headless "choose a preset")" -eq 1 ]
 ok $? "uefi-headless: the menu shows on the serial line, then the countdown boots default"
 
