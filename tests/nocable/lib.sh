@@ -10,6 +10,7 @@ QEMU="qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 256 -device isa-debu
  -no-reboot -nic none -monitor none -display none"
 # isa-debug-exit: (code << 1) | 1 with probe/exit_status.h's codes.
 QEMU_OK=33
+QEMU_OK_ABSENT=35
 QEMU_FAILED=37
 
 # printf, not echo: dash's echo would read the log paths' backslashes as escapes.
@@ -42,7 +43,10 @@ stick() {
 }
 
 # qboot NAME WANT_RC QEMU-ARGS...: OVMF boots; the serial line goes to
-# $OUT/NAME.log.  Sets rc and ms.
+# $OUT/NAME.log.  Sets rc and ms.  WANT_RC "ended" takes QEMU_OK or
+# QEMU_OK_ABSENT: these runs test where the log goes, not the counters'
+# health, which a loaded host can spoil under TCG (an i8254 or RTC rate check
+# off by 2-65 %, seen with 16 runnable jobs on 2 cores).
 qboot() {
 	name=$1 want=$2
 	shift 2
@@ -52,8 +56,25 @@ qboot() {
 	rc=$?
 	ms=$(( $(now_ms) - t0 ))
 	echo "boot $name: QEMU exit $rc in $ms ms ($(wc -c <"$OUT/$name.log") serial bytes)"
-	[ "$rc" -eq "$want" ]
-	ok $? "$name: QEMU exits $want" "exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+	if [ "$want" = ended ]; then
+		[ "$rc" -eq $QEMU_OK ] || [ "$rc" -eq $QEMU_OK_ABSENT ]
+		ok $? "$name: QEMU exits $QEMU_OK or $QEMU_OK_ABSENT (ok, ok-absent): $rc" \
+			"exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+	else
+		[ "$rc" -eq "$want" ]
+		ok $? "$name: QEMU exits $want" "exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+	fi
+}
+
+# ended NAME: the run ended as usual, its end status ok or ok-absent (see
+# qboot); the counters an ok-absent run found unhealthy are named.
+ended() {
+	st=$(field "$1" end status)
+	case $st in
+	'"ok"') pass "$1: the run ended as usual (status ok)" ;;
+	'"ok-absent"') pass "$1: the run ended as usual (status ok-absent: $($NC unhealthy "$OUT/$1.log"))" ;;
+	*) fail "$1: the run did not end as usual: end status $st" ;;
+	esac
 }
 
 # logfile IMAGE NNNN OUT: the log file NNNN.log out of IMAGE's ESP.
@@ -117,8 +138,12 @@ qboot_keys() {
 	kill $cat_pid 2>/dev/null
 	wait $cat_pid 2>/dev/null
 	echo "boot $name: QEMU exit $rc in $ms ms ($(wc -c <"$OUT/$name.log") serial bytes); '$pattern' seen and keys typed: $typed"
-	[ "$rc" -eq "$want" ] && [ $typed = yes ]
-	ok $? "$name: '$pattern' reaches the serial line, keys typed there, QEMU exits $want" \
+	if [ "$want" = ended ]; then
+		{ [ "$rc" -eq $QEMU_OK ] || [ "$rc" -eq $QEMU_OK_ABSENT ]; } && [ $typed = yes ]
+	else
+		[ "$rc" -eq "$want" ] && [ $typed = yes ]
+	fi
+	ok $? "$name: '$pattern' reaches the serial line, keys typed there, QEMU exits $want ($rc)" \
 		"exit $rc, typed $typed: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 }
 

@@ -9,6 +9,7 @@
                                            probe wrote them (CR and ANSI escapes removed)
     nocable.py field LOG TYPE KEY          one member of the first TYPE record, as JSON
     nocable.py prefix A B                  exit 0 when A's lines are the first lines of B
+    nocable.py unhealthy LOG               the timer records that are not healthy, and why
 """
 import json
 import re
@@ -71,6 +72,18 @@ def field(log, rtype, key):
     sys.exit(f"{log}: no {rtype} record")
 
 
+def unhealthy(log):
+    out = []
+    for line in records(log).split(b"\n"):
+        try:
+            r = json.loads(line)
+        except ValueError:
+            continue
+        if r.get("type") == "timer" and r.get("healthy") is False:
+            out.append(f"{r.get('name')}: {r.get('reason')}")
+    return "; ".join(out) or "none unhealthy"
+
+
 def main():
     cmd, args = sys.argv[1], sys.argv[2:]
     if cmd == "esp-offset":
@@ -81,6 +94,8 @@ def main():
         open(args[1], "wb").write(records(args[0]))
     elif cmd == "field":
         print(field(*args))
+    elif cmd == "unhealthy":
+        print(unhealthy(args[0]))
     elif cmd == "prefix":
         a, b = open(args[0], "rb").read(), open(args[1], "rb").read()
         sys.exit(0 if a and b.startswith(a) else 1)

@@ -6,7 +6,8 @@
 # byte; boots number their files 0000, 0001, ... without touching the older
 # ones; an exception ends the file with "failed"; a run killed in the middle
 # leaves a file the readers call truncated, its complete records kept.  A
-# read-only stick and a CD say why there is no file, and the run goes on.
+# read-only stick, a CD and a network boot say why there is no file, and the
+# run goes on.
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/logfile
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -19,10 +20,11 @@ echo "INFO: the image is $(wc -c <"$IMG") bytes; its ESP (offset $ESP) has $free
 
 # --- first boot: 0000.log ----------------------------------------------------
 copy_image stick quick
-qboot first $QEMU_OK $(stick "$S")
+qboot first ended $(stick "$S")
 first_ms=$ms
-checklog first --expect-status ok --expect-boot uefi --expect begin.log_file='"\\tickprobe\\logs\\0000.log"' \
+checklog first --expect-boot uefi --expect begin.log_file='"\\tickprobe\\logs\\0000.log"' \
 	--expect begin.log_file_problem=null --expect begin.secure_boot=false
+ended first
 logfile "$S" 0000 "$OUT/0000.log"
 same_records first "$OUT/0000.log"
 show_exit "$OUT/0000.log" 0 first
@@ -40,9 +42,10 @@ cp "$OUT/0000.log" "$OUT/0000.before"
 
 # --- second boot, the default preset: 0001.log, 0000.log untouched ------------
 $NC set-env "$S" default 0 ""
-qboot second $QEMU_OK $(stick "$S")
-checklog second --expect-status ok --expect begin.options.preset='"default"' \
+qboot second ended $(stick "$S")
+checklog second --expect begin.options.preset='"default"' \
 	--expect begin.log_file='"\\tickprobe\\logs\\0001.log"'
+ended second
 logfile "$S" 0001 "$OUT/0001.log"
 same_records second "$OUT/0001.log"
 show_exit "$OUT/0001.log" 0 second
@@ -108,9 +111,10 @@ ok $? "tickprobe show --latest reads 0003.log, the newest: $(head -n 1 "$OUT/lat
 
 # --- log=none: no file; the time the file writes take -------------------------
 copy_image nolog quick 0 "log=none"
-qboot nolog $QEMU_OK $(stick "$OUT/nolog.img")
-checklog nolog --expect-status ok --expect begin.log_file=null \
+qboot nolog ended $(stick "$OUT/nolog.img")
+checklog nolog --expect begin.log_file=null \
 	--expect begin.log_file_problem='"not asked for (log=none)"'
+ended nolog
 mdir -i "$OUT/nolog.img@@$ESP" ::tickprobe >/dev/null 2>&1
 [ $? -ne 0 ]
 ok $? "nolog: no \\tickprobe directory was made"
@@ -125,8 +129,9 @@ echo "INFO: in the guest (TSC at $hz Hz), opening the file took" \
 
 # --- a read-only stick, and a CD: no file, the reason, the run goes on --------
 copy_image ro quick
-qboot readonly $QEMU_OK $(stick "$OUT/ro.img" readonly)
-checklog readonly --expect-status ok --expect begin.log_file=null
+qboot readonly ended $(stick "$OUT/ro.img" readonly)
+checklog readonly --expect begin.log_file=null
+ended readonly
 problem=$(field readonly begin log_file_problem)
 case $problem in
 *read-only*) pass "readonly: begin.log_file_problem: $problem" ;;
@@ -135,8 +140,9 @@ esac
 tr -d '\r' <"$OUT/readonly.log" | grep -aq "^tickprobe: no log file: .*read-only"
 ok $? "readonly: the serial line (and the screen) say there is no log file, and why"
 
-qboot cd $QEMU_OK -cdrom "$OUT/ro.img"
-checklog cd --expect-status ok --expect begin.log_file=null
+qboot cd ended -cdrom "$OUT/ro.img"
+checklog cd --expect begin.log_file=null
+ended cd
 problem=$(field cd begin log_file_problem)
 case $problem in
 *"CD boot image"*read-only*) pass "cd: begin.log_file_problem: $problem" ;;
@@ -144,6 +150,21 @@ case $problem in
 esac
 tr -d '\r' <"$OUT/cd.log" | grep -aq "^tickprobe: no log file: .*read-only"
 ok $? "cd: the serial line (and the screen) say there is no log file, and why"
+
+# --- a network boot: no file system at all --------------------------------------
+# OVMF's own PXE client (romfile= keeps QEMU's iPXE ROM out) fetches the app
+# over QEMU's TFTP: its device is the network card, which has no file system.
+mkdir -p "$OUT/tftp" && cp "$BUILD/BOOTX64.EFI" "$OUT/tftp/"
+qboot netboot ended -netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile=
+checklog netboot --expect-boot uefi --expect begin.log_file=null
+ended netboot
+problem=$(field netboot begin log_file_problem)
+case $problem in
+*"no file system"*"no other writable volume"*) pass "netboot: begin.log_file_problem: $problem" ;;
+*) fail "netboot: begin.log_file_problem is $problem" ;;
+esac
+tr -d '\r' <"$OUT/netboot.log" | grep -aq "^tickprobe: no log file: .*no file system"
+ok $? "netboot: the serial line (and the screen) say there is no log file, and why"
 
 # --- a full boot volume: the log goes to the next volume holding \EFI ----------
 # The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
@@ -154,9 +175,10 @@ head -c $((free - 100 * 1024)) /dev/zero >"$OUT/junk.bin"
 mcopy -i "$OUT/full.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
 mkfs.fat -C -n OTHER "$OUT/other.img" 4096 >/dev/null && mmd -i "$OUT/other.img" ::EFI
 ok $? "full: a stick with 100 KiB free, and another holding \\EFI"
-qboot full $QEMU_OK $(stick "$OUT/full.img") \
+qboot full ended $(stick "$OUT/full.img") \
 	-drive if=none,id=other,format=raw,file="$OUT/other.img" -device usb-storage,drive=other
-checklog full --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+checklog full --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+ended full
 volume=$(field full begin log_volume)
 case $volume in
 *OTHER*'not writable'*) pass "full: begin.log_volume: $volume" ;;
@@ -175,8 +197,9 @@ copy_image midfull quick 0 "raw=10000"
 free=$(mdir -i "$OUT/midfull.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
 head -c $((free - 160 * 1024)) /dev/zero >"$OUT/junk.bin"
 mcopy -i "$OUT/midfull.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
-qboot midfull $QEMU_OK $(stick "$OUT/midfull.img")
-checklog midfull --expect-status ok --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+qboot midfull ended $(stick "$OUT/midfull.img")
+checklog midfull --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+ended midfull
 logfile "$OUT/midfull.img" 0000 "$OUT/midfull-0000.log"
 $NC records "$OUT/midfull.log" "$OUT/midfull.rec"
 $NC prefix "$OUT/midfull-0000.log" "$OUT/midfull.rec" &&

@@ -10,10 +10,24 @@ rm -rf "$OUT" && mkdir -p "$OUT"
 need_nocable
 FAST="samples=10000 calib_ms=20" # the default preset, made quick: still preset=default
 
+# tp_boot NAME ARGS...: `tickprobe qemu`, which must exit 0 (ok) or 10
+# (ok-absent, see qboot in lib.sh), the serial line in $OUT/NAME.log.
+tp_boot() {
+	name=$1
+	shift
+	t0=$(now_ms)
+	"$TP" qemu --timeout 240 -o "$OUT/$name.log" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
+	rc=$?
+	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log" 2>/dev/null || echo 0) serial bytes)"
+	[ "$rc" -eq 0 ] || [ "$rc" -eq 10 ]
+	ok $? "$name: tickprobe qemu exits 0 or 10 (ok, ok-absent): $rc" "$(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+}
+
 # --- GRUB on serial (BIOS disk boot), no keyboard, no screen ----------------
-boot bios-menu 0 --image "$IMG" --firmware bios --machine pc,i8042=off --preset default --options "$FAST" \
+tp_boot bios-menu --image "$IMG" --firmware bios --machine pc,i8042=off --preset default --options "$FAST" \
 	--menu-timeout 1 -- -vga none
-checklog bios-menu --expect-status ok --expect-boot bios --expect begin.options.preset='"default"'
+checklog bios-menu --expect-boot bios --expect begin.options.preset='"default"'
+ended bios-menu
 [ "$(count bios-menu "1) default")" -ge 1 ] && [ "$(count bios-menu "3) verbose")" -ge 1 ]
 ok $? "bios-menu: GRUB's menu is in the serial capture (its entries '1) default' ... '3) verbose')"
 grep -aq "$(printf '\033')\[" "$OUT/bios-menu.log"
@@ -24,8 +38,9 @@ ok $? "bios-menu: the serial text says the log goes to the serial port only"
 
 # --- the UEFI menu with a screen: ConOut reaches the serial line too ---------
 copy_image uefi-menu default 20
-qboot_keys uefi-menu $QEMU_OK "choose a preset" "2" -drive format=raw,file="$OUT/uefi-menu.img"
-checklog uefi-menu --expect-status ok --expect-boot uefi --expect begin.cmdline='"preset=quick"'
+qboot_keys uefi-menu ended "choose a preset" "2" -drive format=raw,file="$OUT/uefi-menu.img"
+checklog uefi-menu --expect-boot uefi --expect begin.cmdline='"preset=quick"'
+ended uefi-menu
 for line in "choose a preset" "1) default" "2) quick" "3) verbose"; do
 	n=$(count uefi-menu "$line")
 	[ "$n" -eq 1 ]
@@ -34,9 +49,10 @@ done
 show_exit "$OUT/uefi-menu.log" 0 uefi-menu
 
 # --- UEFI with no keyboard and no screen: "default" by itself -----------------
-boot uefi-headless 0 --image "$IMG" --firmware uefi --machine pc,i8042=off --preset default --options "$FAST" \
+tp_boot uefi-headless --image "$IMG" --firmware uefi --machine pc,i8042=off --preset default --options "$FAST" \
 	--menu-timeout 1 -- -vga none
-checklog uefi-headless --expect-status ok --expect-boot uefi --expect begin.options.preset='"default"'
+checklog uefi-headless --expect-boot uefi --expect begin.options.preset='"default"'
+ended uefi-headless
 [ "$(count uefi-headless "choose a preset")" -eq 1 ]
 ok $? "uefi-headless: the menu shows on the serial line, then the countdown boots default"
 
@@ -50,9 +66,10 @@ mmd -i "$S@@$ESP" ::EFI/tickprobe &&
 	printf 'fs0:\\EFI\\tickprobe\\BOOTX64.EFI preset=quick\r\n' >"$OUT/startup.nsh" &&
 	mcopy -i "$S@@$ESP" "$OUT/startup.nsh" ::startup.nsh
 ok $? "shell: a copy of the image with the app in \\EFI\\tickprobe and a startup.nsh"
-qboot_keys shell $QEMU_OK "seconds to skip startup.nsh" '\r' $(stick "$S")
-checklog shell --expect-status ok --expect-boot uefi --expect begin.cmdline='"preset=quick"' \
+qboot_keys shell ended "seconds to skip startup.nsh" '\r' $(stick "$S")
+checklog shell --expect-boot uefi --expect begin.cmdline='"preset=quick"' \
 	--expect begin.options.preset='"quick"' --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+ended shell
 [ "$(count shell "Shell> fs0:")" -ge 1 ]
 ok $? "shell: the shell ran it: $(plain "$OUT/shell.log" | grep -a -m1 'Shell> fs0:' | sed 's/.*Shell> //')"
 logfile "$S" 0000 "$OUT/0000.log"

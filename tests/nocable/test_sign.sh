@@ -42,8 +42,9 @@ mtype -i "$OUT/test.img@@$ESP" ::EFI/BOOT/BOOTX64.EFI >"$OUT/in-image.efi" 2>/de
 cmp -s "$OUT/in-image.efi" "$OUT/test.efi"
 ok $? "test.img carries the signed binary as \\EFI\\BOOT\\BOOTX64.EFI"
 $NC set-env "$OUT/test.img" quick 0 ""
-qboot signed $QEMU_OK $(stick "$OUT/test.img")
-checklog signed --expect-status ok --expect-boot uefi --expect begin.secure_boot=false
+qboot signed ended $(stick "$OUT/test.img")
+checklog signed --expect-boot uefi --expect begin.secure_boot=false
+ended signed
 
 # --- under Secure Boot: the snakeoil key ----------------------------------------
 openssl rsa -in "$SO_KEY" -passin pass:snakeoil -out "$OUT/snakeoil.key" >/dev/null 2>&1 &&
@@ -52,9 +53,10 @@ ok $? "make sign with the snakeoil key" "$(tail -n 3 "$OUT/snakeoil.make" | tr '
 $NC set-env "$OUT/snakeoil.img" quick 0 ""
 cp "$SO_VARS" "$OUT/vars.fd"
 # shellcheck disable=SC2086
-qboot secureboot $QEMU_OK $SB_QEMU -drive format=raw,file="$OUT/snakeoil.img"
-checklog secureboot --expect-status ok --expect-boot uefi --expect begin.secure_boot=true \
+qboot secureboot ended $SB_QEMU -drive format=raw,file="$OUT/snakeoil.img"
+checklog secureboot --expect-boot uefi --expect begin.secure_boot=true \
 	--expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
+ended secureboot
 
 # The unsigned image: refused ("Access Denied"), so no record at all; OVMF
 # then waits in its boot manager, so QEMU is stopped once it said so.

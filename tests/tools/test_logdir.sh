@@ -33,8 +33,10 @@ touch -d '2020-01-01' "$S"/*.log            # numbers decide, not dates
 
 code "logs DIR" 0 "$T" logs "$D/stick"
 check "logs lists every log" "[ \$(grep -c '^00' '$D/out') = 5 ]" "$(cat "$D/out")"
+# ok-absent too: under TCG on a loaded host a rate check can fail (the run is
+# then ok-absent, its log as whole); the columns are what is tested here.
 check "logs: number, machine, boot, status, integrity" \
-	"grep -q '^0000 .* bios  *ok  *complete, undamaged' '$D/out' && grep -q '^0001 .* linux  *ok ' '$D/out'" "$(cat "$D/out")"
+	"grep -q '^0000 .* bios  *ok\(-absent\)\?  *complete, undamaged' '$D/out' && grep -q '^0001 .* linux  *ok ' '$D/out'" "$(cat "$D/out")"
 check "logs: a cut-short log says so" "grep -q '^0010 .*partial: no end record' '$D/out'" "$(cat "$D/out")"
 code "logs --json" 0 "$T" logs --json "$D/stick"
 check "logs --json parses, 5 logs, one not clean" \
