@@ -76,7 +76,9 @@ cp "$PRESETS" "$W/presets.cfg"
 cp "$EFI" "$W/BOOTX64.EFI"
 touch -d "@$SOURCE_DATE_EPOCH" "$W/presets.cfg" "$W/BOOTX64.EFI" "$W/tickprobe.env"
 kib=$(( ($(wc -c <"$EFI") + $(wc -c <"$PRESETS") + 512) / 1024 + 64 + LOG_ROOM_KIB ))
-mkfs.fat -C -n TICKPROBE -i 7e1c0b00 --invariant "$W/iso/efi.img" $kib >/dev/null
+# --invariant fixes the volume ID (1234-ABCD; it overrides -i) and the
+# creation times, so two builds give the same bytes.
+mkfs.fat -C -n TICKPROBE --invariant "$W/iso/efi.img" $kib >/dev/null
 mmd -i "$W/iso/efi.img" ::EFI ::EFI/BOOT
 mcopy -i "$W/iso/efi.img" -m "$W/tickprobe.env" ::EFI/BOOT/tickprobe.env
 mcopy -i "$W/iso/efi.img" -m "$W/BOOTX64.EFI" ::EFI/BOOT/BOOTX64.EFI

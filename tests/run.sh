@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Run every test: the host unit tests in BUILD/tests, then each script in
 # tests/*/ named test_*.sh, in name order.  Every test prints "PASS: …" or
-# "FAIL: …" lines; this counts them, prints one "name: N passed, N failed"
+# "FAIL: …" lines; this counts them (a Python traceback counts as a failure),
+# prints one "name: N passed, N failed"
 # line per test and ends with one "N passed, N failed" line; it exits 1 when
 # any test failed.
 #
@@ -23,6 +24,10 @@ tally() { # name, log, exit status
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
 		# A test that died without reporting a failure is a failure too.
 		echo "  [$1] exited $3 without a FAIL line (see $2)"; f=1
+	fi
+	if grep -q '^Traceback (most recent call last):' "$2"; then
+		# A Python check that raised skipped the checks after it.
+		echo "  [$1] a Python check raised (see $2)"; f=$((f + 1))
 	fi
 	if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
 		echo "  [$1] ran no check (see $2)"; f=1

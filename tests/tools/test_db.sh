@@ -105,14 +105,20 @@ for run, label in ((1, "4-CPU capture"), (2, "with a tsc_sync_pairs record")):
     want = sorted((t["name"], 1, 1, round(t["cost_cycles"]["p50"] * 1e9 / hz, 1), round(t["cost_cycles"]["max"] * 1e9 / hz, 1),
                    json.dumps(t["rounds"]["p50"])) for t in timers)
     got = sorted((n, pr, h, p50, mx, json.dumps(json.loads(rp))) for n, pr, h, p50, mx, rp in
-                 q("SELECT name, present, healthy, p50_ns, max_ns, rounds_p50 FROM counters WHERE run_id=?", run))
+                 q("SELECT name, present, healthy, p50_ns, max_ns, rounds_p50 FROM counters WHERE run_id=? AND samples>0", run))
     say(got == want and len(want) > 5, "%s: counters, present, healthy and cost_ns restored from cost_cycles (%d)" % (label, len(got)),
         [(g, w) for g, w in zip(got, want) if g != w][:2] or (len(got), len(want)))
+    absent = next(r for r in recs if r["type"] == "plan").get("absent") or {}
+    want = sorted((n, 0, 0, why, 0) for n, why in absent.items())
+    got = sorted(q("SELECT name, present, healthy, reason, samples FROM counters WHERE run_id=? AND samples=0", run))
+    say(got == want and len(want) >= 5, "%s: a counters row, absent with its reason, for each in plan.absent (%d)" % (label, len(got)),
+        (got, want))
     typed = {"timer", "cpus", "tsc_sync", "tsc_sync_pairs", "contention", "rate", "gaps", "ctxsw"}
     want = sorted(r["type"] for r in recs if r["type"] not in typed)
     got = sorted(t for (t,) in q("SELECT type FROM other_records WHERE run_id=?", run))
     say(got == want and "percpu" in got, "%s: the other records kept whole (%s)" % (label, ",".join(sorted(set(got)))), (got, want))
 PY
+[ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 
 # --- summary and compare against values computed from the logs ---------------
 "$T" db summary "$DB" --json >"$D/summary.json" 2>"$D/err" || fail "summary --json" "$(cat "$D/err")"
@@ -177,6 +183,7 @@ for f, a, b in (("pair.json", "hpet", "acpi-fast"), ("pair2.json", "clock_gettim
 ok = 0 < json.load(open(d + "/pair.json"))["b_faster"] < 40
 print(("PASS" if ok else "FAIL") + ": the fleet answer is not one-sided (both verdicts occur)")
 PY
+[ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 code "compare with a counter no machine has" 0 "$T" db compare "$DB" hpet no-such-counter --json
 check "no machine with both: 0 machines and no ratio" \
 	"python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); sys.exit(0 if r[\"machines\"]==0 and r[\"a_faster\"]+r[\"b_faster\"]+r[\"no_difference\"]==0 and set(r[\"ratio\"].values())=={None} else 1)' '$D/out'" \
@@ -200,6 +207,7 @@ open(out + "/damaged.log", "w").write("".join(flipped))
 cut = "".join(lines); open(out + "/truncated.log", "w").write(cut[: cut.index('"type":"timer"') + 500])
 open(out + "/twoboots.log", "w").write("".join(lines) + "\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001\r\n" + open(sys.argv[3]).read())
 PY
+[ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 cp "$D/bare.log" "$B/dup1.log"; cp "$D/bare.log" "$B/dup2.log"
 BD=$D/bad.db
 code "import damaged, truncated, two-boot and duplicate logs" 3 "$T" db import "$BD" "$B"
