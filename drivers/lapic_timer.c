@@ -163,6 +163,15 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 			counter_absent(&s[2], "the APIC's registers cannot be reached: its timer cannot be put in TSC-deadline mode");
 		return;
 	}
+}
+
+/* The registers as they are on the CPU about to be programmed, kept for
+ * lapic_timer_settle: each CPU has its own timer, and the per-CPU and
+ * core-type measurements program the timer of whichever CPU runs them. */
+static void keep_registers(struct lapic_timer *t)
+{
+	if (t->touched)
+		return;
 	t->lvt = apic_get(t, REG_LVT_TIMER);
 	t->initial = apic_get(t, REG_INITIAL);
 	t->divide = apic_get(t, REG_DIVIDE);
@@ -175,6 +184,7 @@ void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 	if (k == 2) {
 		if (!t->deadline)
 			return;
+		keep_registers(t);
 		t->touched = t->armed = true;
 		apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_TSC_DEADLINE | LVT_VECTOR);
 		/* SDM, "TSC-Deadline Mode": the LVT write must be seen before
@@ -182,6 +192,7 @@ void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 		mfence();
 		return;
 	}
+	keep_registers(t);
 	t->touched = true;
 	t->armed = false; /* leaving TSC-deadline mode disarms it (SDM, "TSC-Deadline Mode") */
 	apic_put(t, REG_DIVIDE, DIVIDE_BY_1);

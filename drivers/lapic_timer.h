@@ -13,8 +13,9 @@
 #define LAPIC_COUNTERS 3 /* lapic, lapic-x2, tsc-deadline */
 
 /* The one struct this part owns: the APIC's mode and base, the timer
- * registers as the firmware left them (put back by lapic_timer_settle), and
- * the methods, which say how the timer was programmed. */
+ * registers of the CPU being programmed as they were before (put back by
+ * lapic_timer_settle), and the methods, which say how the timer was
+ * programmed.  One CPU programs it at a time. */
 struct lapic_timer {
 	bool usable;   /* an enabled local APIC this driver can program */
 	bool x2;       /* in x2APIC mode: registers through MSRs 0x800.. */
@@ -22,7 +23,7 @@ struct lapic_timer {
 	bool touched;  /* programmed since the firmware's registers were last put back */
 	bool armed;    /* in TSC-deadline mode, by lapic_timer_prepare */
 	uint64_t base; /* xAPIC: the MMIO page, from IA32_APIC_BASE */
-	uint32_t lvt, initial, divide; /* the firmware's */
+	uint32_t lvt, initial, divide; /* before the first prepare since the last settle */
 	char method[2][COUNTER_TEXT];
 };
 
@@ -34,7 +35,8 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 /* Counter k's timer state: periodic and counting for the current count (0,
  * 1), TSC-deadline mode for the deadline writes (2).  Always masked. */
 void lapic_timer_prepare(struct lapic_timer *t, unsigned k);
-/* The firmware's timer registers back, the deadline disarmed. */
+/* The timer registers back as the last prepare found them on this CPU, the
+ * deadline disarmed. */
 void lapic_timer_settle(struct lapic_timer *t);
 
 #endif

@@ -16,21 +16,25 @@ static void measure_here(unsigned cpu, void *arg)
 	const struct percpu_config *cfg = r->cfg;
 
 	(void)cpu;
-	measure_counter(r->counter, cfg->pc, cfg->subtract, cfg->samples, cfg->rounds, cfg->cost, cfg->round,
-			NULL, 0, &r->m);
+	if (r->now->prepare)
+		r->now->prepare(cfg->ctx);
+	measure_counter(r->now->c, cfg->pc, cfg->subtract, cfg->samples, cfg->rounds, cfg->cost, cfg->round, NULL, 0,
+			&r->m);
+	if (r->now->settle)
+		r->now->settle(cfg->ctx);
 	r->out->p50 = hist_quantile(cfg->cost, 500000);
 	r->out->min = cfg->cost->count ? cfg->cost->min : 0;
 	r->out->measured = cfg->cost->count > 0;
 	__atomic_store_n(&r->returned, true, __ATOMIC_RELEASE);
 }
 
-static void measure_one(struct smp_env *e, struct percpu_result *r, unsigned cpu, const struct counter *c,
+static void measure_one(struct smp_env *e, struct percpu_result *r, unsigned cpu, const struct percpu_counter *pc,
 			struct percpu_cost *out)
 {
 	tp_memset(out, 0, sizeof *out);
-	if (!c || e->gone[cpu])
+	if (e->gone[cpu])
 		return;
-	r->counter = c;
+	r->now = pc;
 	r->out = out;
 	r->returned = false;
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
@@ -47,11 +51,15 @@ void percpu_measure(struct smp_env *e, const struct percpu_config *cfg, struct p
 	r->cfg = cfg;
 	r->n_cpus = e->team->count < TEAM_MAX_CPUS ? e->team->count : TEAM_MAX_CPUS;
 	r->samples = cfg->samples;
-	r->have_rdtscp = cfg->rdtscp != NULL;
-	for (unsigned cpu = 0; cpu < r->n_cpus; cpu++) {
-		measure_one(e, r, cpu, cfg->tsc, &r->tsc[cpu]);
-		measure_one(e, r, cpu, cfg->rdtscp, &r->rdtscp[cpu]);
-	}
+	for (unsigned k = 0; k < cfg->n && k < PERCPU_COUNTERS; k++)
+		if (cfg->counter[k].c)
+			r->counter[r->n++] = cfg->counter[k].c;
+	/* CPU by CPU, each counter in turn: a CPU that stops answering is
+	 * given up once, not once per counter. */
+	for (unsigned cpu = 0; cpu < r->n_cpus; cpu++)
+		for (unsigned k = 0, i = 0; k < cfg->n && k < PERCPU_COUNTERS; k++)
+			if (cfg->counter[k].c)
+				measure_one(e, r, cpu, &cfg->counter[k], &r->cost[i++][cpu]);
 }
 
 bool percpu_run_on(struct smp_env *e, unsigned cpu, team_fn fn, void *arg, uint64_t timeout_cycles)

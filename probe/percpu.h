@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Per-CPU costs: the TSC and RDTSCP read cost on every running CPU, one CPU
- * at a time, through probe/measure.c's measure_counter with the caller's
- * descriptors and clock (the brackets run on whichever CPU calls them, so
- * the clock serves every CPU); and running any work on one chosen CPU, so
- * the run sequence can put the full counter table on one CPU of each core
- * type. */
+/* Per-CPU costs: the read cost of each counter that belongs to a CPU (the
+ * TSC, RDTSCP and RDPID; the local APIC's current count and TSC-deadline
+ * writes, each CPU's own APIC) on every running CPU, one CPU at a time,
+ * through probe/measure.c's measure_counter with the caller's descriptors
+ * and clock (the brackets run on whichever CPU calls them, so the clock
+ * serves every CPU); and running any work on one chosen CPU, so the run
+ * sequence can put the full counter table on one CPU of each core type. */
 #ifndef PROBE_PERCPU_H
 #define PROBE_PERCPU_H
 
@@ -15,8 +16,20 @@
 #include "probe/measure.h"
 #include "probe/smp_env.h"
 
+#define PERCPU_COUNTERS 6 /* tsc, rdtscp, rdpid, lapic, lapic-x2, tsc-deadline */
+
+struct percpu_counter {
+	const struct counter *c;
+	/* Run on the measuring CPU around its reads (the APIC timer's mode is
+	 * each CPU's own: platform_counter.prepare and the device's settle);
+	 * NULL for none. */
+	void (*prepare)(void *ctx), (*settle)(void *ctx);
+};
+
 struct percpu_config {
-	const struct counter *tsc, *rdtscp; /* rdtscp NULL: the CPU has none */
+	struct percpu_counter counter[PERCPU_COUNTERS]; /* the first n; counter[0] the TSC */
+	unsigned n;
+	void *ctx;                          /* for prepare and settle */
 	const struct probe_clock *pc;
 	uint64_t subtract;                  /* harness overhead, as for the timer records */
 	uint32_t samples, rounds;           /* per counter per CPU */
@@ -32,11 +45,12 @@ struct percpu_cost {
 struct percpu_result {
 	unsigned n_cpus;  /* CPUs 0 .. n_cpus-1 are reported; gone ones unmeasured */
 	uint32_t samples;
-	bool have_rdtscp;
-	struct percpu_cost tsc[TEAM_MAX_CPUS], rdtscp[TEAM_MAX_CPUS];
+	unsigned n;       /* counters, in the config's order */
+	const struct counter *counter[PERCPU_COUNTERS];
+	struct percpu_cost cost[PERCPU_COUNTERS][TEAM_MAX_CPUS];
 	/* the run in progress */
 	const struct percpu_config *cfg;
-	const struct counter *counter;
+	const struct percpu_counter *now;
 	struct percpu_cost *out;
 	struct measure_result m; /* here, not on a CPU's stack: 2.5 KB */
 	bool returned;

@@ -93,19 +93,18 @@ void record_tsc_sync(struct log *l, const struct tsc_sync_result *r, const struc
 /* ---- percpu -------------------------------------------------------------- */
 
 /* Cycles only: the ns columns follow from the tsc record's hz
- * (docs/log-format.md, "Derived members"), 7 KB less at 256 CPUs. */
+ * (docs/log-format.md, "Derived members"), 7 KB less at 256 CPUs.  A pair
+ * of columns per counter measured, named after it. */
 static void cost_array(struct json *j, const char *name, const char *suffix, const struct percpu_cost *c,
-		       bool present, unsigned n, bool p50)
+		       unsigned n, bool p50)
 {
-	char key[32];
+	char key[48]; /* the longest name, "tsc-deadline", and a suffix fit */
 	unsigned len = (unsigned)tp_strlen(name);
 
+	if (len > sizeof key - 16)
+		len = sizeof key - 16;
 	tp_memcpy(key, name, len);
 	tp_memcpy(key + len, suffix, tp_strlen(suffix) + 1);
-	if (!present) {
-		json_null(j, key);
-		return;
-	}
 	json_array_begin(j, key);
 	for (unsigned i = 0; i < n; i++) {
 		if (!c[i].measured)
@@ -122,10 +121,10 @@ void record_percpu(struct log *l, const struct percpu_result *r)
 
 	json_u64(j, "cpus", r->n_cpus);
 	json_u64(j, "samples", r->samples);
-	cost_array(j, "tsc", "_p50_cycles", r->tsc, true, r->n_cpus, true);
-	cost_array(j, "tsc", "_min_cycles", r->tsc, true, r->n_cpus, false);
-	cost_array(j, "rdtscp", "_p50_cycles", r->rdtscp, r->have_rdtscp, r->n_cpus, true);
-	cost_array(j, "rdtscp", "_min_cycles", r->rdtscp, r->have_rdtscp, r->n_cpus, false);
+	for (unsigned k = 0; k < r->n; k++) {
+		cost_array(j, r->counter[k]->name, "_p50_cycles", r->cost[k], r->n_cpus, true);
+		cost_array(j, r->counter[k]->name, "_min_cycles", r->cost[k], r->n_cpus, false);
+	}
 	log_end(l);
 }
 

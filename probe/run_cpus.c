@@ -23,10 +23,18 @@
  * at 8 readers about 90 ms (kvm-unit-tests' hpet_read_test: 1,130 ns a
  * read at 8 CPUs). */
 #define CONTENTION_READS 10000u
-/* Per-CPU cost: 10,000 reads of the TSC and of RDTSCP in 10 rounds on each
- * CPU, enough for a stable p50 and min at a few ms a CPU. */
+/* Per-CPU cost: 10,000 reads of each in 10 rounds on each CPU, enough for a
+ * stable p50 and min at a few ms a CPU. */
 #define PERCPU_SAMPLES 10000u
 #define PERCPU_ROUNDS 10u
+
+/* The counters each CPU has its own of, worth timing on every CPU: the TSC
+ * (the control, always), RDTSCP and RDPID, and the local APIC, whose
+ * registers every CPU reads and writes at the same address but in its own
+ * APIC (SDM, "Local APIC"), so a VM that traps them can differ by vCPU.  The
+ * shared devices (HPET, PM timer, PIT, RTC) are the contention test's. */
+static const char *const percpu_names[PERCPU_COUNTERS] = { "tsc", "rdtscp", "rdpid", "lapic", "lapic-x2",
+							   "tsc-deadline" };
 
 /* The counters a shared-counter test is worth: the two that real machines
  * serialise (one HPET read takes about a microsecond) and the TSC, which
@@ -102,17 +110,24 @@ static void sync_step(struct run *r)
 static void percpu_step(struct run *r)
 {
 	const struct platform *p = r->p;
-	struct run_counter *tsc = run_counter_named(r, "tsc"), *rdtscp = run_counter_named(r, "rdtscp");
 	struct percpu_result *res = p->alloc(p->ctx, sizeof *res);
 	struct percpu_config cfg = {
-		.tsc = tsc && tsc->s.healthy ? tsc->c : NULL,
-		.rdtscp = rdtscp && rdtscp->s.healthy ? rdtscp->c : NULL,
-		.pc = &r->clock, .subtract = r->subtract, .samples = PERCPU_SAMPLES, .rounds = PERCPU_ROUNDS,
-		.cost = r->cost, .round = r->round, .timeout_cycles = percpu_timeout(r->smp, PERCPU_SAMPLES),
+		.ctx = p->ctx, .pc = &r->clock, .subtract = r->subtract, .samples = PERCPU_SAMPLES,
+		.rounds = PERCPU_ROUNDS, .cost = r->cost, .round = r->round,
+		.timeout_cycles = percpu_timeout(r->smp, PERCPU_SAMPLES),
 	};
 
 	r->step = "per-CPU read cost";
-	if (!res || !cfg.tsc)
+	/* The TSC and RDTSCP whatever counters= asks (the control); the others
+	 * where the boot CPU measured them. */
+	for (unsigned k = 0; k < PERCPU_COUNTERS; k++) {
+		struct run_counter *rc = run_counter_named(r, percpu_names[k]);
+		if (!rc || !rc->c || !rc->s.healthy || (k > 1 && !rc->wanted))
+			continue;
+		cfg.counter[cfg.n++] = (struct percpu_counter){
+			.c = rc->c, .prepare = rc->info->prepare, .settle = rc->info->disturbs ? rc->dev->settle : NULL };
+	}
+	if (!res || !cfg.n || !tp_streq(cfg.counter[0].c->name, "tsc"))
 		return;
 	percpu_measure(r->smp, &cfg, res);
 	record_percpu(r->log, res);

@@ -388,14 +388,20 @@ def check_shape(c, recs, objs, text):
                 for o in over), f"{len(over)} overhead record(s): cycles and subtracted, no ns",
             "; ".join(f"{sorted(o)}" for o in over)[:200])
 
+    # A pair of columns per counter measured on every CPU, the TSC first:
+    # tsc, rdtscp, rdpid, lapic, lapic-x2, tsc-deadline, the ones the boot
+    # CPU found healthy (probe/run_cpus.c).
+    percpu_order = ["tsc", "rdtscp", "rdpid", "lapic", "lapic-x2", "tsc-deadline"]
     for p in (o for o in objs if o.get("type") == "percpu"):
         n = p.get("cpus")
-        keys = ["tsc_p50_cycles", "tsc_min_cycles", "rdtscp_p50_cycles", "rdtscp_min_cycles"]
         cols = [k for k in p if k.endswith(("_cycles", "_ns"))]
-        ok = cols == keys and all(p[k] is None or (isinstance(p[k], list) and len(p[k]) == n and
-                                                   all(v is None or is_uint(v) for v in p[k])) for k in keys)
-        ok = ok and p["tsc_p50_cycles"] is not None
-        c.check(ok, f"percpu: {', '.join(keys)} ({n} CPUs), whole cycles, no ns columns",
+        names = [k[:-len("_p50_cycles")] for k in cols[::2]]
+        keys = [f"{m}_{q}_cycles" for m in names for q in ("p50", "min")]
+        ok = (cols == keys and names[:1] == ["tsc"] and
+              names == [m for m in percpu_order if m in names] and
+              all(isinstance(p[k], list) and len(p[k]) == n and all(v is None or is_uint(v) for v in p[k])
+                  for k in keys))
+        c.check(ok, f"percpu: {', '.join(names)} on {n} CPUs, p50 and min, whole cycles, no ns columns",
                 f"columns {cols}")
 
     plan = next((o for o in objs if o.get("type") == "plan"), None)

@@ -174,12 +174,16 @@ def cmd_show(log, text, label):
     linux = "would mark the TSC unstable" if sync["linux_would_mark_unstable"] else "would keep the TSC"
     say(("Linux " + linux) in t, "%s: what Linux would conclude: %s" % (label, linux))
     hz = tsc_hz(log)
-    for pre in ("tsc", "rdtscp"):
+    names = [k[:-len("_p50_cycles")] for k in per if k.endswith("_p50_cycles")]
+    say(names[:2] == ["tsc", "rdtscp"] and ("lapic" in names) == ("lapic" in {r.get("name") for _, r, _ in records(log)
+                                                                            if r.get("type") == "timer" and r.get("samples")}),
+        "%s: percpu has tsc, rdtscp, and lapic as the boot CPU measured it: %s" % (label, names))
+    for pre in names:
         p50 = [ns(x, hz) for x in per[pre + "_p50_cycles"]]
         v = [x for x in p50 if x is not None]
         s = sorted(v)
         med = s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
-        line = "%-6s p50 over %d CPUs: min %.1f ns (CPU %d), median %.1f, max %.1f (CPU %d)" % (
+        line = "%-12s p50 over %d CPUs: min %.1f ns (CPU %d), median %.1f, max %.1f (CPU %d)" % (
             pre, len(v), min(v), p50.index(min(v)), med, max(v), p50.index(max(v)))
         say(line in t, "%s: per-CPU %s spread: %s" % (label, pre, line.split(": ", 1)[1]))
     ct = t[t.index("\ncontention: "):] if "\ncontention: " in t else ""

@@ -316,22 +316,24 @@ static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
 
 static void percpu(FILE *o, const struct smp_view *v)
 {
-	static const char *const pre[2] = { "tsc", "rdtscp" };
+	char pre[SMP_PERCPU_MAX][32];
 	struct smp_spread sp;
 	char b[32];
+	size_t n;
 	left_out(o, v, SMP_PERCPU, "per-cpu");
 	if (!v->percpu)
 		return;
 	fprintf(o, "per-cpu   %s reads a counter on each CPU, one CPU at a time\n",
 		num(b, sizeof b, lr_get(v->percpu, "samples"), -1));
-	for (int k = 0; k < 2; k++) {
+	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
+	for (size_t k = 0; k < n; k++) {
 		const char *u;
 		if (!smp_percpu_spread(v, pre[k], &sp)) {
-			fprintf(o, "          %-6s p50: no CPU measured\n", pre[k]);
+			fprintf(o, "          %-12s p50: no CPU measured\n", pre[k]);
 			continue;
 		}
 		u = sp.ns ? "ns" : "cycles";
-		fprintf(o, "          %-6s p50 over %zu CPU%s: min %.1f %s (CPU %zu), median %.1f, max %.1f (CPU %zu)\n",
+		fprintf(o, "          %-12s p50 over %zu CPU%s: min %.1f %s (CPU %zu), median %.1f, max %.1f (CPU %zu)\n",
 			pre[k], sp.n, sp.n == 1 ? "" : "s", sp.min, u, sp.min_cpu, sp.median, sp.max, sp.max_cpu);
 	}
 }

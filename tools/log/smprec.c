@@ -335,6 +335,17 @@ bool smp_percpu_value(const struct smp_view *v, const char *key, size_t cpu, dou
 	return lr_num(lr_at(lr_get(v->percpu, key), cpu), out);
 }
 
+size_t smp_percpu_counters(const struct smp_view *v, char names[][32], size_t cap)
+{
+	static const char suffix[] = "_p50_cycles";
+	size_t n = 0, k, s = sizeof suffix - 1;
+
+	for (const struct lr_node *m = v->percpu ? v->percpu->child : NULL; m && n < cap; m = m->next)
+		if (m->key && (k = strlen(m->key)) > s && k - s < 32 && !strcmp(m->key + k - s, suffix))
+			snprintf(names[n++], 32, "%.*s", (int)(k - s), m->key);
+	return n;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;

@@ -113,8 +113,12 @@ struct smp_spread {
 	bool ns;               /* the values are ns (else cycles: no TSC rate) */
 };
 /* Over percpu's `<prefix>_p50_ns` (or `_cycles` without ns) entries:
- * prefix "tsc" or "rdtscp".  False when none. */
+ * prefix a counter's name ("tsc", "rdtscp", "lapic").  False when none. */
 bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_spread *s);
+/* The counters percpu has columns for, in its order (each `NAME_p50_cycles`):
+ * up to cap names; returns how many. */
+#define SMP_PERCPU_MAX 8
+size_t smp_percpu_counters(const struct smp_view *v, char names[][32], size_t cap);
 /* CPU i's value of percpu's array `key` (e.g. "tsc_p50_ns"). */
 bool smp_percpu_value(const struct smp_view *v, const char *key, size_t cpu, double *out);
 

@@ -187,21 +187,24 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 
 static void percpu_spread(FILE *o, const struct smp_view *v)
 {
-	static const char *const pre[2] = { "tsc", "rdtscp" };
+	char pre[SMP_PERCPU_MAX][32];
 	struct smp_spread sp;
+	size_t n;
 	left_out(o, v, SMP_PERCPU);
 	if (!v->percpu)
 		return;
+	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
 	fputs("<h4>Read cost on each CPU</h4>\n<table><tr><th>counter</th><th class=\"n\">CPUs</th>"
 	      "<th class=\"n\">min p50</th><th class=\"n\">median p50</th><th class=\"n\">max p50</th>"
 	      "<th>unit</th></tr>\n", o);
-	for (int k = 0; k < 2; k++) {
+	for (size_t k = 0; k < n; k++) {
+		fputs("<tr><td>", o), rp_esc(o, pre[k]); /* a name from the log */
 		if (!smp_percpu_spread(v, pre[k], &sp)) {
-			fprintf(o, "<tr><td>%s</td><td colspan=\"5\" class=\"dim\">no CPU measured</td></tr>\n", pre[k]);
+			fputs("</td><td colspan=\"5\" class=\"dim\">no CPU measured</td></tr>\n", o);
 			continue;
 		}
-		fprintf(o, "<tr><td>%s</td><td class=\"n\">%zu</td><td class=\"n\">%.1f (CPU %zu)</td><td class=\"n\">%.1f"
-			   "</td><td class=\"n\">%.1f (CPU %zu)</td><td>%s</td></tr>\n", pre[k], sp.n, sp.min, sp.min_cpu,
+		fprintf(o, "</td><td class=\"n\">%zu</td><td class=\"n\">%.1f (CPU %zu)</td><td class=\"n\">%.1f"
+			   "</td><td class=\"n\">%.1f (CPU %zu)</td><td>%s</td></tr>\n", sp.n, sp.min, sp.min_cpu,
 			sp.median, sp.max, sp.max_cpu, sp.ns ? "ns" : "cycles");
 	}
 	fputs("</table>\n", o);
