@@ -93,7 +93,8 @@ def vary(records, k, rng, factors):
             rec["cpu_vendor"] = VENDORS[k % 2]
             rec["family"] = 6 if k % 2 == 0 else 25
             rec["model"] = 100 + k % 37
-            rec["cpu_brand"] = "Fleet %s %d-%d" % (rec["cpu_vendor"][-5:], rec["family"], k)
+            rec["cpu_brand"] = "Fleet %s %d-%d" % ({"GenuineIntel": "Intel", "AuthenticAMD": "AMD"}[rec["cpu_vendor"]],
+                                                  rec["family"], k)
             rec["cores"] = [2, 4, 8, 16, 32][k % 5]
             rec["microcode"] = 0x100 + k
             rec["hypervisor"] = None

@@ -85,9 +85,10 @@ def num(x):
     return None if x is None else float(x)
 for run, label in ((1, "4-CPU capture"), (2, "with a tsc_sync_pairs record")):
     cpus = next(r for r in recs if r["type"] == "cpus")
-    want = [(i, c["apic_id"], c["package"], c["core"], c["thread"], c["core_type"], c["state"])
-            for i, c in enumerate(rows(cpus["list"]))]
-    got = q("SELECT idx, apic_id, package, core, thread, core_type, state FROM cpus WHERE run_id=? ORDER BY idx", run)
+    want = [(i, c["apic_id"], c["package"], c["core"], c["thread"], c["core_type"], c["state"], c.get("cpu"),
+             num(c.get("startup_us")), c.get("sipis")) for i, c in enumerate(rows(cpus["list"]))]
+    got = q("SELECT idx, apic_id, package, core, thread, core_type, state, cpu, startup_us, sipis FROM cpus "
+            "WHERE run_id=? ORDER BY idx", run)
     say(got == want and len(want) == 4, "%s: cpus table is the list's columns as rows (%d CPUs)" % (label, len(got)), (got, want))
     sync = next(r for r in recs if r["type"] == "tsc_sync")
     got = q("SELECT synchronized, warps, max_warp_cycles FROM tsc_sync WHERE run_id=?", run)
@@ -244,6 +245,19 @@ cp "$DB" "$D/newer.db"; sq "$D/newer.db" 'PRAGMA user_version=99'
 code "summary of a newer schema" 2 "$T" db summary "$D/newer.db"
 check "newer schema message" "grep -q 'newer than this tickprobe' '$D/err'" "$(cat "$D/err")"
 code "import into a newer schema" 2 "$T" db import "$D/newer.db" "$D/bare.log"
+# A version-1 store (no cpus.cpu, startup_us, sipis): read as it is, and
+# brought up to the current version by the next import.
+cp "$SD" "$D/v1.db"
+sq "$D/v1.db" 'ALTER TABLE cpus DROP COLUMN cpu; ALTER TABLE cpus DROP COLUMN startup_us;
+	ALTER TABLE cpus DROP COLUMN sipis; PRAGMA user_version=1'
+code "summary of a version-1 store" 0 "$T" db summary "$D/v1.db"
+check "reading leaves a version-1 store as it is" "[ \"\$(sq "$D/v1.db" 'PRAGMA user_version')\" = 1 ]" ""
+code "import into a version-1 store" 0 "$T" db import --machine again "$D/v1.db" "$D/smp4.log"
+check "import brings a version-1 store up to version 2: its old rows null, the new one's filled" \
+	"[ \"\$(sq "$D/v1.db" 'PRAGMA user_version')\" = 2 ] &&
+	 [ \"\$(sq "$D/v1.db" 'SELECT COUNT(*) FROM cpus WHERE cpu IS NULL')\" = 8 ] &&
+	 [ \"\$(sq "$D/v1.db" 'SELECT COUNT(*) FROM cpus WHERE cpu IS NOT NULL AND sipis IS NOT NULL')\" = 4 ]" \
+	"$(sq "$D/v1.db" 'PRAGMA user_version; SELECT run_id, idx, cpu, sipis FROM cpus' | tr '\n' ' ')"
 echo "not a database" >"$D/text.db"
 code "summary of a text file" 2 "$T" db summary "$D/text.db"
 code "summary of a missing store" 2 "$T" db summary "$D/none.db"

@@ -145,8 +145,9 @@ static void json_counters(const struct fleet_group *g)
 		const struct fleet_counter *c = &g->counters[k];
 		printf("%s", k ? "," : "");
 		json_string(c->name);
-		printf(":{\"machines\":%zu,\"median_p50_ns\":%.6g,\"iqr_p50_ns\":%.6g,\"q1_p50_ns\":%.6g,"
-		       "\"q3_p50_ns\":%.6g,\"min_p50_ns\":%.6g,\"max_p50_ns\":%.6g}",
+		/* 10 digits: a p50 of 1.5 ms keeps its 0.1 ns (%.6g gave 1.23457e+06) */
+		printf(":{\"machines\":%zu,\"median_p50_ns\":%.10g,\"iqr_p50_ns\":%.10g,\"q1_p50_ns\":%.10g,"
+		       "\"q3_p50_ns\":%.10g,\"min_p50_ns\":%.10g,\"max_p50_ns\":%.10g}",
 		       c->machines, c->median, c->q3 - c->q1, c->q1, c->q3, c->min, c->max);
 	}
 	printf("}");

@@ -218,6 +218,9 @@ static bool put_cpus(struct record_statements *rs, sqlite3_int64 run, const stru
 		db_bind_num(st, 6, lr_get(c, "thread"));
 		db_bind_str(st, 7, lr_str(lr_get(c, "core_type")));
 		db_bind_str(st, 8, lr_str(lr_get(c, "state")));
+		db_bind_num(st, 9, lr_get(c, "cpu"));
+		db_bind_num(st, 10, lr_get(c, "startup_us"));
+		db_bind_num(st, 11, lr_get(c, "sipis"));
 		if (!db_step(rs->s, st, why, cap))
 			return false;
 	}
@@ -331,7 +334,7 @@ void record_statements_prepare(struct record_statements *rs, struct store *s)
 	rs->ctxsw = store_prepare(s, "INSERT OR REPLACE INTO os_ctxsw(run_id,name,clocksource,"
 		"median_switches_per_s,runs) VALUES(?,?,?,?,?)");
 	rs->cpu = store_prepare(s, "INSERT OR REPLACE INTO cpus(run_id,idx,apic_id,package,core,thread,"
-		"core_type,state) VALUES(?,?,?,?,?,?,?,?)");
+		"core_type,state,cpu,startup_us,sipis) VALUES(?,?,?,?,?,?,?,?,?,?,?)");
 	rs->sync = store_prepare(s, "INSERT OR REPLACE INTO tsc_sync(run_id,synchronized,warps,"
 		"max_warp_cycles) VALUES(?,?,?,?)");
 	rs->pair = store_prepare(s, "INSERT OR REPLACE INTO tsc_sync_pairs(run_id,cpu,ref,offset_cycles,"

@@ -59,6 +59,7 @@ static const char schema_sql[] =
 	"CREATE TABLE cpus("
 	" run_id INTEGER NOT NULL REFERENCES runs(id), idx INTEGER NOT NULL, apic_id INTEGER,"
 	" package INTEGER, core INTEGER, thread INTEGER, core_type TEXT, state TEXT,"
+	" cpu INTEGER, startup_us REAL, sipis INTEGER,"
 	" PRIMARY KEY(run_id, idx));"
 	"CREATE TABLE tsc_sync("
 	" run_id INTEGER PRIMARY KEY REFERENCES runs(id), synchronized INTEGER, warps INTEGER,"
@@ -113,23 +114,34 @@ static int read_header(sqlite3 *db, int *v, bool *tables)
 	return rc;
 }
 
-/* Creates the tables once, under the write lock, so that two importers
- * starting on a new file do not both try. */
+/* From each older version to the next: what schema_sql now creates. */
+static const char *const upgrade_sql[STORE_SCHEMA] = {
+	[1] = "ALTER TABLE cpus ADD COLUMN cpu INTEGER;"
+	      "ALTER TABLE cpus ADD COLUMN startup_us REAL;"
+	      "ALTER TABLE cpus ADD COLUMN sipis INTEGER;",
+};
+
+/* Creates the tables, or brings an older store's up to STORE_SCHEMA, once,
+ * under the write lock, so that two importers starting on the same file do
+ * not both try: the second finds the version already raised. */
 static int create_schema(struct store *s, char *why, size_t cap)
 {
 	char sql[64];
-	int v = 0;
+	int v = 0, rc = SQLITE_OK;
 	if (!store_begin(s, why, cap))
 		return EXIT_UNREADABLE;
 	if (user_version(s->db, &v) != SQLITE_OK) {
 		store_rollback(s);
 		return fail(why, cap, "%s: %s", s->path, sqlite3_errmsg(s->db));
 	}
-	if (v == 0) {
+	if (v < STORE_SCHEMA) {
+		rc = sqlite3_exec(s->db, v == 0 ? schema_sql : "", NULL, NULL, NULL);
+		for (int k = v ? v : STORE_SCHEMA; k < STORE_SCHEMA && rc == SQLITE_OK; k++)
+			rc = sqlite3_exec(s->db, upgrade_sql[k], NULL, NULL, NULL);
 		snprintf(sql, sizeof sql, "PRAGMA user_version=%d", STORE_SCHEMA);
-		if (sqlite3_exec(s->db, schema_sql, NULL, NULL, NULL) != SQLITE_OK ||
-		    sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-			snprintf(why, cap, "%s: cannot create the tables: %s", s->path, sqlite3_errmsg(s->db));
+		if (rc != SQLITE_OK || sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+			snprintf(why, cap, "%s: cannot %s the tables: %s", s->path, v ? "upgrade" : "create",
+				 sqlite3_errmsg(s->db));
 			store_rollback(s);
 			return EXIT_UNREADABLE;
 		}
@@ -178,10 +190,13 @@ int store_open(struct store *s, const char *path, bool create, char *why, size_t
 		}
 		/* WAL: readers (summary, report) never block an importer. */
 		sqlite3_exec(s->db, "PRAGMA journal_mode=WAL", NULL, NULL, NULL);
-		if ((rc = create_schema(s, why, cap)) != EXIT_CLEAN) {
-			store_close(s);
-			return rc;
-		}
+	}
+	/* A new store gets its tables; an older one, opened to import into,
+	 * its new columns.  Readers take an older store as it is: what they
+	 * query is in every version. */
+	if ((v == 0 || (v < STORE_SCHEMA && create)) && (rc = create_schema(s, why, cap)) != EXIT_CLEAN) {
+		store_close(s);
+		return rc;
 	}
 	sqlite3_exec(s->db, "PRAGMA foreign_keys=ON", NULL, NULL, NULL);
 	/* In WAL mode NORMAL loses at most the last transactions on a power

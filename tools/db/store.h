@@ -12,7 +12,9 @@
 #include <stddef.h>
 #include <sqlite3.h>
 
-#define STORE_SCHEMA 1
+/* 2: cpus gained cpu, startup_us and sipis (a version-1 store is brought up
+ * to 2 when it is next imported into; its old rows have them null). */
+#define STORE_SCHEMA 2
 
 struct store {
 	sqlite3 *db;
