@@ -67,3 +67,31 @@ mkdir "$D/empty"
 code "show of an empty DIR" 2 "$T" show "$D/empty"
 check "empty DIR named" "grep -q 'no \*.log files' '$D/err'" "$(cat "$D/err")"
 code "show --latest of an empty DIR" 2 "$T" show --latest "$D/empty"
+
+# The default places with a stick plugged in: a volume mounted under /media
+# holding tickprobe/logs is found with no DIR given; one mounted elsewhere
+# that is no removable disk is not.  Done in a private mount namespace
+# (unshare -m), so the test's mounts vanish with it and nobody else sees
+# them; needs root, as mounting does.
+if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1; then
+	M=/media/tickprobe-test.$$
+	mkdir -p "$M" "$D/notstick"
+	unshare -m sh -c '
+		mount --make-rprivate / 2>/dev/null
+		mount -t tmpfs -o size=4m tpstick "$1" && mount -t tmpfs -o size=4m tpother "$2" || exit 9
+		mkdir -p "$1/tickprobe/logs" "$2/tickprobe/logs"
+		cp "$3" "$1/tickprobe/logs/0004.log"
+		cp "$3" "$2/tickprobe/logs/0007.log"
+		"$4" logs >"$5/mounted.out" 2>"$5/mounted.err"
+		echo $? >"$5/mounted.rc"
+		"$4" show --latest >/dev/null 2>"$5/latest.err"' sh "$M" "$D/notstick" "$D/bare.log" "$T" "$D"
+	rc=$?
+	rmdir "$M" 2>/dev/null
+	check "logs finds a stick under /media with no DIR given" \
+		"[ $rc = 0 ] && [ \"\$(cat '$D/mounted.rc')\" = 0 ] && grep -q '^0004 ' '$D/mounted.out' && grep -q '$M/tickprobe/logs' '$D/mounted.out'" \
+		"unshare $rc: $(cat "$D/mounted.out" "$D/mounted.err" 2>/dev/null | head -5)"
+	check "logs leaves out a mount that is neither under /media nor removable" \
+		"! grep -q '0007\|notstick' '$D/mounted.out'" "$(cat "$D/mounted.out")"
+	check "show --latest takes the stick's newest" "grep -q -- '--latest: $M/tickprobe/logs/0004.log' '$D/latest.err'" \
+		"$(head -3 "$D/latest.err")"
+fi

@@ -128,8 +128,17 @@ int cmd_logs(int argc, char **argv)
 		printf("{\"logs\":[\n");
 	else if (files.n)
 		printf("%-6s %-16s %-32s %-5s %-10s %s\n", "number", "date", "machine", "boot", "status", "integrity");
-	for (size_t i = 0; i < files.n; i++)
+	for (size_t i = 0; i < files.n; i++) {
+		/* Each directory named above its logs: the defaults can be the
+		 * ESP and a stick at once, and a log's number is only its
+		 * directory's. */
+		const char *slash = strrchr(files.paths[i], '/'), *prev = i ? strrchr(files.paths[i - 1], '/') : NULL;
+		size_t n = slash ? (size_t)(slash - files.paths[i]) : 0;
+		if (!json && (!i || !prev || (size_t)(prev - files.paths[i - 1]) != n ||
+			      strncmp(files.paths[i], files.paths[i - 1], n)))
+			printf("%.*s:\n", (int)n, slash ? files.paths[i] : ".");
 		one(files.paths[i], json, i == 0);
+	}
 	if (json)
 		printf("\n]}\n");
 	else if (!files.n)
