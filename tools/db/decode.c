@@ -57,8 +57,6 @@ bool db_step(struct store *s, sqlite3_stmt *st, char *why, size_t cap)
 
 /* ---- record decoders --------------------------------------------------------- */
 
-/* The histogram of a record as [[cycles,count],…] text, whichever way the
- * log encodes it; NULL when it has none. */
 /* The histogram of a record as [[cycles,count],…] text, whichever form the
  * log wrote it in (probe/hist_codec.h); NULL when it has none or it does
  * not decode (the record passed its CRC, so that is a writer's bug). */
@@ -72,8 +70,13 @@ static char *hist_pairs_text(const struct lr_node *rec)
 	if (hist_dec_init(&d, lr_get(rec, "hist")) < 0)
 		return NULL;
 	text_putc(&t, '[');
-	while ((rc = hist_dec_next(&d, &v, &n)) > 0)
-		text_printf(&t, "%s[%llu,%llu]", t.len > 1 ? "," : "", (unsigned long long)v, (unsigned long long)n);
+	while ((rc = hist_dec_next(&d, &v, &n)) > 0) {
+		text_put(&t, t.len > 1 ? ",[" : "[", t.len > 1 ? 2 : 1);
+		text_u64(&t, v);
+		text_putc(&t, ',');
+		text_u64(&t, n);
+		text_putc(&t, ']');
+	}
 	text_putc(&t, ']');
 	if (rc < 0) {
 		free(t.s);
@@ -106,8 +109,12 @@ static char *rounds_text(const struct lr_node *timer, const char *metric)
 	text_putc(&t, '[');
 	lr_rounds_init(&it, lr_get(timer, "rounds"), metric);
 	while (lr_rounds_next(&it, &v))
-		if (v && v->kind == LR_NUM)
-			text_printf(&t, "%s%s", t.len > 1 ? "," : "", fmt_num(b, sizeof b, v, -1));
+		if (v && v->kind == LR_NUM) {
+			const char *num = fmt_num(b, sizeof b, v, -1);
+			if (t.len > 1)
+				text_putc(&t, ',');
+			text_put(&t, num, strlen(num));
+		}
 	text_putc(&t, ']');
 	return t.s;
 }

@@ -22,20 +22,42 @@ void text_putc(struct text *t, char c)
 	t->s[t->len] = 0;
 }
 
+void text_put(struct text *t, const char *s, size_t n)
+{
+	reserve(t, n);
+	memcpy(t->s + t->len, s, n);
+	t->len += n;
+	t->s[t->len] = 0;
+}
+
+void text_u64(struct text *t, uint64_t v)
+{
+	char b[20], *p = b + sizeof b;
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	text_put(t, p, (size_t)(b + sizeof b - p));
+}
+
 void text_printf(struct text *t, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
 
+	reserve(t, 63); /* most fit at once: one vsnprintf, not two */
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(t->s + t->len, t->cap - t->len, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		t->s[t->len] = 0;
 		return;
-	reserve(t, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= t->cap - t->len) {
+		reserve(t, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(t->s + t->len, (size_t)n + 1, fmt, ap);
+		va_end(ap);
+	}
 	t->len += (size_t)n;
 }
 
@@ -58,10 +80,11 @@ void text_json(struct text *t, const struct lr_node *n)
 {
 	char b[64];
 	const struct lr_node *c;
+	const char *num;
 	switch (n->kind) {
-	case LR_NULL: text_printf(t, "null"); break;
-	case LR_BOOL: text_printf(t, n->b ? "true" : "false"); break;
-	case LR_NUM: text_printf(t, "%s", fmt_num(b, sizeof b, n, -1)); break;
+	case LR_NULL: text_put(t, "null", 4); break;
+	case LR_BOOL: text_put(t, n->b ? "true" : "false", n->b ? 4 : 5); break;
+	case LR_NUM: num = fmt_num(b, sizeof b, n, -1), text_put(t, num, strlen(num)); break;
 	case LR_STR: json_string(t, n->str, n->len); break;
 	case LR_ARR:
 	case LR_OBJ:
@@ -77,6 +100,6 @@ void text_json(struct text *t, const struct lr_node *n)
 		}
 		text_putc(t, n->kind == LR_ARR ? ']' : '}');
 		break;
-	default: text_printf(t, "null"); break;
+	default: text_put(t, "null", 4); break;
 	}
 }

@@ -4,6 +4,7 @@
 #define TOOLS_DB_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 #include "probe/json_parse.h"
 
 struct text {
@@ -12,6 +13,8 @@ struct text {
 };
 
 void text_putc(struct text *t, char c);
+void text_put(struct text *t, const char *s, size_t n);
+void text_u64(struct text *t, uint64_t v); /* in decimal: without printf, 10,000 logs' histograms are millions */
 __attribute__((format(printf, 2, 3))) void text_printf(struct text *t, const char *fmt, ...);
 /* A parsed JSON value written back as compact JSON, numbers as written. */
 void text_json(struct text *t, const struct lr_node *n);
