@@ -65,6 +65,9 @@ static int db_import(int argc, char **argv)
 	struct loglist files = { 0 };
 	struct store s;
 	struct importer *im;
+	struct ahead *ahead;
+	struct logfile *f;
+	void *made;
 	struct args a;
 	char why[512];
 	long batch;
@@ -93,9 +96,14 @@ static int db_import(int argc, char **argv)
 		return EXIT_UNREADABLE;
 	}
 	im = importer_new(&s, &o);
+	ahead = ahead_start(files.paths, files.n, &import_work);
+	if (!im || !ahead) {
+		fprintf(stderr, "tickprobe db: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
 	why[0] = 0; /* set by the importer only when the store itself fails */
-	for (size_t i = 0; i < files.n; i++) {
-		int rc = importer_file(im, files.paths[i], &t, why, sizeof why);
+	while ((f = ahead_next(ahead, &made))) {
+		int rc = importer_logfile(im, f, made, &t, why, sizeof why);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
 			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
 			status = EXIT_UNREADABLE;
@@ -110,6 +118,7 @@ static int db_import(int argc, char **argv)
 			status = EXIT_UNREADABLE;
 		}
 	}
+	ahead_stop(ahead);
 	importer_free(im);
 	store_close(&s);
 	printf("tickprobe db: %llu files, %llu runs: %llu imported, %llu already in the store, "

@@ -116,20 +116,26 @@ static char *content_key(const struct lrun *r, const char *mkey)
 
 /* The run's good records, one line each as logged, deflated: the whole run
  * can be read back (store_run_log) and shown by every reader, and costs
- * about a fifth of its text. */
-static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r)
-{
-	size_t n = 0, k = 0;
-	char *text;
+ * about a fifth of its text.  Deflating is a fifth of an import's time, so
+ * `db import` does it on the thread that loads the logs (import_prepare). */
+struct run_blob {
+	Bytef *z;   /* NULL: it did not deflate */
 	uLongf zlen;
-	Bytef *z;
+	size_t n;   /* the text's length */
+};
 
+static void deflate_run(const struct lrun *r, struct run_blob *b)
+{
+	size_t k = 0;
+	char *text;
+
+	b->n = 0;
 	for (size_t j = 0; j < r->nrecs; j++)
-		n += r->recs[j].len + 1;
-	text = malloc(n ? n : 1);
-	zlen = compressBound((uLong)n);
-	z = malloc(zlen);
-	if (!text || !z) {
+		b->n += r->recs[j].len + 1;
+	text = malloc(b->n ? b->n : 1);
+	b->zlen = compressBound((uLong)b->n);
+	b->z = malloc(b->zlen);
+	if (!text || !b->z) {
 		fprintf(stderr, "tickprobe: out of memory\n");
 		exit(EXIT_UNREADABLE);
 	}
@@ -140,13 +146,53 @@ static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r)
 	}
 	/* Level 1: 2 to 3 times as fast as the default 6 on these logs, for a
 	 * store a few per cent larger. */
-	if (compress2(z, &zlen, (const Bytef *)text, (uLong)n, 1) == Z_OK) {
-		sqlite3_bind_blob(st, i, z, (int)zlen, free);
-		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)n);
-	} else {
-		sqlite3_bind_null(st, i), free(z);
-	}
+	if (compress2(b->z, &b->zlen, (const Bytef *)text, (uLong)b->n, 1) != Z_OK)
+		free(b->z), b->z = NULL;
 	free(text);
+}
+
+struct run_blobs {
+	size_t n;
+	struct run_blob run[]; /* one a run, in the file's order */
+};
+
+static void *import_prepare(const struct logfile *f)
+{
+	struct run_blobs *b = calloc(1, sizeof *b + (f->nruns ? f->nruns : 1) * sizeof b->run[0]);
+	if (!b || f->status == EXIT_UNREADABLE)
+		return b;
+	b->n = f->nruns;
+	for (size_t i = 0; i < b->n; i++)
+		deflate_run(&f->runs[i], &b->run[i]);
+	return b;
+}
+
+static void import_release(void *made)
+{
+	struct run_blobs *b = made;
+	for (size_t i = 0; b && i < b->n; i++)
+		free(b->run[i].z); /* a run not imported: known already, or an error */
+	free(b);
+}
+
+const struct ahead_work import_work = { import_prepare, import_release };
+
+/* Binds the blob (the store takes it) or, for a run it was not made for,
+ * deflates the run here. */
+static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r, struct run_blob *made)
+{
+	struct run_blob b;
+
+	if (made)
+		b = *made, made->z = NULL;
+	else
+		deflate_run(r, &b);
+	if (b.z) {
+		sqlite3_bind_blob(st, i, b.z, (int)b.zlen, free);
+		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)b.n);
+	} else {
+		sqlite3_bind_null(st, i);
+	}
 }
 
 /* ---- one run ------------------------------------------------------------------- */
@@ -190,7 +236,7 @@ static bool put_machine(struct importer *im, const struct lrun *r, const char *k
 	return true;
 }
 
-static int import_run(struct importer *im, const struct lrun *r, const char *dir_name,
+static int import_run(struct importer *im, const struct lrun *r, struct run_blob *blob, const char *dir_name,
 		      struct import_totals *tot, char *why, size_t cap)
 {
 	const char *name = im->o.machine ? im->o.machine : dir_name;
@@ -240,7 +286,7 @@ static int import_run(struct importer *im, const struct lrun *r, const char *dir
 	db_bind_num(st, 13, lr_get(tsc, "hz"));
 	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
 	db_bind_str(st, 15, im->now);
-	bind_log(st, 16, r);
+	bind_log(st, 16, r, blob);
 	free(mkey), free(ckey);
 	if (!db_step(im->s, st, why, cap))
 		return EXIT_UNREADABLE;
@@ -259,25 +305,24 @@ static int import_run(struct importer *im, const struct lrun *r, const char *dir
 	return lrun_damaged(r) ? EXIT_DAMAGED : EXIT_CLEAN;
 }
 
-int importer_file(struct importer *im, const char *path, struct import_totals *tot, char *why, size_t cap)
+int importer_logfile(struct importer *im, const struct logfile *f, void *made, struct import_totals *tot, char *why,
+		     size_t cap)
 {
-	struct logfile f;
-	int status = logfile_load(&f, path), rc;
+	struct run_blobs *blobs = made;
+	int status = f->status, rc;
 	char *dir = NULL;
 
 	tot->files++;
 	if (!im->o.quiet)
-		logfile_report(&f, stderr, "tickprobe db");
-	if (status == EXIT_UNREADABLE) {
-		logfile_free(&f);
+		logfile_report(f, stderr, "tickprobe db");
+	if (status == EXIT_UNREADABLE)
 		return EXIT_UNREADABLE;
-	}
 	if (im->o.machine_from_dir) {
-		char *copy = strdup(path);
+		char *copy = strdup(f->path);
 		dir = strdup(basename(dirname(copy)));
 		free(copy);
 	}
-	for (size_t i = 0; i < f.nruns; i++) {
+	for (size_t i = 0; i < f->nruns; i++) {
 		if (!im->open) {
 			if (!store_begin(im->s, why, cap)) {
 				status = EXIT_UNREADABLE;
@@ -285,7 +330,7 @@ int importer_file(struct importer *im, const char *path, struct import_totals *t
 			}
 			im->open = true;
 		}
-		rc = import_run(im, &f.runs[i], dir, tot, why, cap);
+		rc = import_run(im, &f->runs[i], blobs && i < blobs->n ? &blobs->run[i] : NULL, dir, tot, why, cap);
 		status = exit_worse(status, rc);
 		if (rc == EXIT_UNREADABLE) {
 			store_rollback(im->s);
@@ -298,7 +343,6 @@ int importer_file(struct importer *im, const char *path, struct import_totals *t
 		}
 	}
 	free(dir);
-	logfile_free(&f);
 	return status;
 }
 

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "tools/db/ahead.h"
 #include "tools/db/store.h"
 #include "tools/log/logset.h"
 
@@ -22,11 +23,17 @@ struct import_totals {
 	uint64_t skipped;         /* runs with nothing to identify their machine */
 };
 
-/* Imports one loaded log file's runs; returns the worst exit status seen
- * (damage: EXIT_DAMAGED; a store error: EXIT_UNREADABLE, with why). */
+/* Imports one loaded log file's runs (logfile_load, or tools/db/ahead.h);
+ * made: what import_prepare made of it, or NULL (then made here).  Returns
+ * the worst exit status seen (damage: EXIT_DAMAGED; a store error:
+ * EXIT_UNREADABLE, with why). */
 struct importer;
 struct importer *importer_new(struct store *s, const struct import_options *o);
-int importer_file(struct importer *im, const char *path, struct import_totals *t, char *why, size_t cap);
+int importer_logfile(struct importer *im, const struct logfile *f, void *made, struct import_totals *t, char *why,
+		     size_t cap);
+/* The work of an import that needs no store, for the thread that loads the
+ * logs (tools/db/ahead.h): each run's records deflated. */
+extern const struct ahead_work import_work;
 /* Commits what is pending; false with why on a store error. */
 bool importer_finish(struct importer *im, char *why, size_t cap);
 void importer_free(struct importer *im);

@@ -109,10 +109,22 @@ static void on_run_end(void *ctx, const struct lr_run *run)
 		r->info = *run;
 }
 
+/* The reader's working memory (a 128 Ki-node pool and two line buffers),
+ * kept from one file to the next; one set per thread, as `db import` loads
+ * the next files on a thread of its own (tools/db/ahead.c). */
+static _Thread_local struct {
+	struct lr_node *nodes;
+	char *line, *strs;
+} scratch;
+
+void logfile_load_done(void)
+{
+	free(scratch.nodes), free(scratch.line), free(scratch.strs);
+	memset(&scratch, 0, sizeof scratch);
+}
+
 int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n)
 {
-	static struct lr_node *nodes;
-	static char *line, *strs;
 	struct logread *rd;
 	struct loader L = { f, NULL, 0 };
 	struct lr_sink sink = { &L, on_run_begin, on_record, on_problem, on_run_end };
@@ -120,13 +132,13 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 
 	memset(f, 0, sizeof *f);
 	f->path = xstrdup(name);
-	if (!nodes) {
-		nodes = xrealloc(NULL, POOL_NODES * sizeof *nodes);
-		line = xrealloc(NULL, LR_LINE_MAX + 1);
-		strs = xrealloc(NULL, LR_LINE_MAX + 16);
+	if (!scratch.nodes) {
+		scratch.nodes = xrealloc(NULL, POOL_NODES * sizeof *scratch.nodes);
+		scratch.line = xrealloc(NULL, LR_LINE_MAX + 1);
+		scratch.strs = xrealloc(NULL, LR_LINE_MAX + 16);
 	}
 	rd = xrealloc(NULL, sizeof *rd);
-	lr_init(rd, line, LR_LINE_MAX, nodes, POOL_NODES, strs, LR_LINE_MAX + 16, &sink);
+	lr_init(rd, scratch.line, LR_LINE_MAX, scratch.nodes, POOL_NODES, scratch.strs, LR_LINE_MAX + 16, &sink);
 	lr_feed(rd, data, n);
 	lr_finish(rd);
 	free(rd);

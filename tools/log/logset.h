@@ -53,6 +53,9 @@ struct logfile {
 int logfile_load(struct logfile *f, const char *path);
 /* The same for bytes already in memory, named `name` in messages. */
 int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n);
+/* Frees the calling thread's reader memory, kept between loads: for a
+ * thread that loads and then ends. */
+void logfile_load_done(void);
 /* Every problem as "prog: FILE:LINE: reason", then the run verdicts that are
  * not clean ("FILE#2: partial: no end record"). */
 void logfile_report(const struct logfile *f, FILE *out, const char *prog);

@@ -325,10 +325,16 @@ int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, 
 		struct import_options io = { .batch = 100000 };
 		struct import_totals t = { 0 };
 		struct importer *im = importer_new(&s, &io);
-		for (size_t i = 0; i < nlogs; i++) {
-			int rc = importer_file(im, logs[i], &t, why, sizeof why);
-			status = exit_worse(status, rc);
+		struct ahead *ahead = ahead_start(logs, nlogs, &import_work);
+		struct logfile *f;
+		if (!im || !ahead) {
+			fprintf(stderr, "tickprobe report: out of memory\n");
+			exit(EXIT_UNREADABLE);
 		}
+		void *made;
+		while ((f = ahead_next(ahead, &made)))
+			status = exit_worse(status, importer_logfile(im, f, made, &t, why, sizeof why));
+		ahead_stop(ahead);
 		importer_finish(im, why, sizeof why);
 		importer_free(im);
 		if (!t.runs_new) {
