@@ -44,19 +44,10 @@ ok "the kernel came from the cache or from apt-get download into it" \
 	$(ls "$XDG_CACHE_HOME"/tickprobe/linux/vmlinuz-* >/dev/null 2>&1; echo $?) "nothing in $XDG_CACHE_HOME/tickprobe/linux"
 
 python3 - "$OUT/run" "$OUT/run.out" <<'EOF'
-import json, re, sys, zlib
+import json, os, re, sys
+sys.path.insert(0, os.path.join(os.getcwd(), "tests", "linux"))
+from guestlogs import say, records  # noqa: E402
 d, cmp_path = sys.argv[1], sys.argv[2]
-def say(good, name, why=''):
-    print(('PASS: %s' % name) if good else ('FAIL: %s: %s' % (name, why)))
-def records(path):
-    out = []
-    for raw in open(path, 'rb').read().split(b'\n'):
-        raw = raw.rstrip(b'\r')
-        if raw.startswith(b'{'):
-            k = raw.rfind(b',"crc":"')
-            if k > 0 and zlib.crc32(raw[:k]) == int(raw[k + 8:k + 16], 16):
-                out.append(json.loads(raw))
-    return out
 oslog = open(d + '/os.log', 'rb').read().decode('utf-8', 'replace')
 console = open(d + '/console.log', 'rb').read().decode('utf-8', 'replace')
 os_recs, bare = records(d + '/os.log'), records(d + '/bare.log')
@@ -168,19 +159,10 @@ EOF
 if command -v ministat >/dev/null 2>&1; then
 	mkdir -p "$OUT/ministat"
 	python3 - "$OUT/run" "$OUT/run.out" "$OUT/ministat" <<'EOF'
-import json, re, statistics, subprocess, sys, zlib
+import json, os, re, statistics, subprocess, sys
+sys.path.insert(0, os.path.join(os.getcwd(), "tests", "linux"))
+from guestlogs import say, records  # noqa: E402
 d, cmp_path, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
-def say(good, name, why=''):
-    print(('PASS: %s' % name) if good else ('FAIL: %s: %s' % (name, why)))
-def records(path):
-    out = []
-    for raw in open(path, 'rb').read().split(b'\n'):
-        raw = raw.rstrip(b'\r')
-        if raw.startswith(b'{'):
-            k = raw.rfind(b',"crc":"')
-            if k > 0 and zlib.crc32(raw[:k]) == int(raw[k + 8:k + 16], 16):
-                out.append(json.loads(raw))
-    return out
 def p50s(t):
     r = t['rounds']
     return list(r['p50']) if isinstance(r, dict) else [x['p50'] for x in r]

@@ -128,43 +128,33 @@ echo "INFO: in the guest (TSC at $hz Hz), opening the file took" \
 	"boot wall time log=file $first_ms ms, log=none $ms ms"
 
 # --- a read-only stick, and a CD: no file, the reason, the run goes on --------
+# A boot that could write no log: begin.log_file null, log_file_problem
+# matching PATTERN (a case pattern), and the serial line (the screen's text)
+# saying so with TEXT.
+no_file() { # name, pattern, text
+	checklog "$1" --expect-boot uefi --expect begin.log_file=null
+	ended "$1"
+	problem=$(field "$1" begin log_file_problem)
+	case $problem in
+	$2) pass "$1: begin.log_file_problem: $problem" ;;
+	*) fail "$1: begin.log_file_problem is $problem" ;;
+	esac
+	tr -d '\r' <"$OUT/$1.log" | grep -aq "^tickprobe: no log file: .*$3"
+	ok $? "$1: the serial line (and the screen) say there is no log file, and why"
+}
 copy_image ro quick
 qboot readonly ended $(stick "$OUT/ro.img" readonly)
-checklog readonly --expect begin.log_file=null
-ended readonly
-problem=$(field readonly begin log_file_problem)
-case $problem in
-*read-only*) pass "readonly: begin.log_file_problem: $problem" ;;
-*) fail "readonly: begin.log_file_problem is $problem" ;;
-esac
-tr -d '\r' <"$OUT/readonly.log" | grep -aq "^tickprobe: no log file: .*read-only"
-ok $? "readonly: the serial line (and the screen) say there is no log file, and why"
+no_file readonly "*read-only*" "read-only"
 
 qboot cd ended -cdrom "$OUT/ro.img"
-checklog cd --expect begin.log_file=null
-ended cd
-problem=$(field cd begin log_file_problem)
-case $problem in
-*"CD boot image"*read-only*) pass "cd: begin.log_file_problem: $problem" ;;
-*) fail "cd: begin.log_file_problem is $problem" ;;
-esac
-tr -d '\r' <"$OUT/cd.log" | grep -aq "^tickprobe: no log file: .*read-only"
-ok $? "cd: the serial line (and the screen) say there is no log file, and why"
+no_file cd "*CD boot image*read-only*" "read-only"
 
 # --- a network boot: no file system at all --------------------------------------
 # OVMF's own PXE client (romfile= keeps QEMU's iPXE ROM out) fetches the app
 # over QEMU's TFTP: its device is the network card, which has no file system.
 mkdir -p "$OUT/tftp" && cp "$BUILD/BOOTX64.EFI" "$OUT/tftp/"
 qboot netboot ended -netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile=
-checklog netboot --expect-boot uefi --expect begin.log_file=null
-ended netboot
-problem=$(field netboot begin log_file_problem)
-case $problem in
-*"no file system"*"no other writable volume"*) pass "netboot: begin.log_file_problem: $problem" ;;
-*) fail "netboot: begin.log_file_problem is $problem" ;;
-esac
-tr -d '\r' <"$OUT/netboot.log" | grep -aq "^tickprobe: no log file: .*no file system"
-ok $? "netboot: the serial line (and the screen) say there is no log file, and why"
+no_file netboot "*no file system*no other writable volume*" "no file system"
 
 # --- a full boot volume: the log goes to the next volume holding \EFI ----------
 # The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
