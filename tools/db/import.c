@@ -133,9 +133,7 @@ static void deflate_run(const struct lrun *r, struct run_blob *b)
 	for (size_t j = 0; j < r->nrecs; j++)
 		b->n += r->recs[j].len + 1;
 	text = malloc(b->n ? b->n : 1);
-	b->zlen = compressBound((uLong)b->n);
-	b->z = malloc(b->zlen);
-	if (!text || !b->z) {
+	if (!text) {
 		fprintf(stderr, "tickprobe: out of memory\n");
 		exit(EXIT_UNREADABLE);
 	}
@@ -144,10 +142,15 @@ static void deflate_run(const struct lrun *r, struct run_blob *b)
 		k += r->recs[j].len;
 		text[k++] = '\n';
 	}
+	b->zlen = compressBound((uLong)b->n);
+	b->z = malloc(b->zlen);
 	/* Level 1: 2 to 3 times as fast as the default 6 on these logs, for a
-	 * store a few per cent larger. */
-	if (compress2(b->z, &b->zlen, (const Bytef *)text, (uLong)b->n, 1) != Z_OK)
-		free(b->z), b->z = NULL;
+	 * store a few per cent larger.  Without z (out of memory) the run is
+	 * stored without its text. */
+	if (b->z && compress2(b->z, &b->zlen, (const Bytef *)text, (uLong)b->n, 1) != Z_OK) {
+		free(b->z);
+		b->z = NULL;
+	}
 	free(text);
 }
 
@@ -177,19 +180,13 @@ static void import_release(void *made)
 
 const struct ahead_work import_work = { import_prepare, import_release };
 
-/* Binds the blob (the store takes it) or, for a run it was not made for,
- * deflates the run here. */
-static void bind_log(sqlite3_stmt *st, int i, const struct lrun *r, struct run_blob *made)
+/* Binds the run's deflated text, which the store then owns. */
+static void bind_log(sqlite3_stmt *st, int i, struct run_blob *b)
 {
-	struct run_blob b;
-
-	if (made)
-		b = *made, made->z = NULL;
-	else
-		deflate_run(r, &b);
-	if (b.z) {
-		sqlite3_bind_blob(st, i, b.z, (int)b.zlen, free);
-		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)b.n);
+	if (b && b->z) {
+		sqlite3_bind_blob(st, i, b->z, (int)b->zlen, free);
+		sqlite3_bind_int64(st, i + 1, (sqlite3_int64)b->n);
+		b->z = NULL;
 	} else {
 		sqlite3_bind_null(st, i);
 	}
@@ -286,7 +283,7 @@ static int import_run(struct importer *im, const struct lrun *r, struct run_blob
 	db_bind_num(st, 13, lr_get(tsc, "hz"));
 	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
 	db_bind_str(st, 15, im->now);
-	bind_log(st, 16, r, blob);
+	bind_log(st, 16, blob);
 	free(mkey), free(ckey);
 	if (!db_step(im->s, st, why, cap))
 		return EXIT_UNREADABLE;
@@ -308,7 +305,7 @@ static int import_run(struct importer *im, const struct lrun *r, struct run_blob
 int importer_logfile(struct importer *im, const struct logfile *f, void *made, struct import_totals *tot, char *why,
 		     size_t cap)
 {
-	struct run_blobs *blobs = made;
+	struct run_blobs *blobs = made, *own = NULL;
 	int status = f->status, rc;
 	char *dir = NULL;
 
@@ -317,6 +314,8 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
 		logfile_report(f, stderr, "tickprobe db");
 	if (status == EXIT_UNREADABLE)
 		return EXIT_UNREADABLE;
+	if (!blobs)
+		blobs = own = import_prepare(f);
 	if (im->o.machine_from_dir) {
 		char *copy = strdup(f->path);
 		dir = strdup(basename(dirname(copy)));
@@ -343,6 +342,7 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
 		}
 	}
 	free(dir);
+	import_release(own);
 	return status;
 }
 

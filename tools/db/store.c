@@ -127,7 +127,7 @@ static const char *const upgrade_sql[STORE_SCHEMA] = {
 static int create_schema(struct store *s, char *why, size_t cap)
 {
 	char sql[64];
-	int v = 0, rc = SQLITE_OK;
+	int v = 0, rc;
 	if (!store_begin(s, why, cap))
 		return EXIT_UNREADABLE;
 	if (user_version(s->db, &v) != SQLITE_OK) {

@@ -112,10 +112,11 @@ static void on_run_end(void *ctx, const struct lr_run *run)
 /* The reader's working memory (a 128 Ki-node pool and two line buffers),
  * kept from one file to the next; one set per thread, as `db import` loads
  * the next files on a thread of its own (tools/db/ahead.c). */
-static _Thread_local struct {
+struct reader_memory {
 	struct lr_node *nodes;
 	char *line, *strs;
-} scratch;
+};
+static __thread struct reader_memory scratch; /* __thread, as cppcheck 2.10 misreads _Thread_local */
 
 void logfile_load_done(void)
 {
