@@ -171,12 +171,18 @@ def check_variant(tool, workdir, good, v):
                            for k, path_ in TABLE_COLS) and t.get("healthy") == r.get("healthy")
                        and t.get("reason") == r.get("reason") for r in cands):
                 why.append(f"show --json: counter {name}: values differ from the intact record: {json.dumps(t)[:200]}")
+        # Counters absent by design come from an intact plan record only.
+        plans = [r.get("absent") or {} for r in intact if r["type"] == "plan"]
+        absent = run.get("absent") or {}
+        if absent and absent not in plans:
+            why.append(f"show --json: absent {json.dumps(absent)[:120]} is no intact plan record's")
         for k in EMBEDDED:
             e = run.get(k)
             if e is not None and not any(e == r for r in intact if r["type"] == k):
                 why.append(f"show --json: embedded {k} record is not an intact original one (seq {e.get('seq') if isinstance(e, dict) else '?'})")
 
     # show (the table)
+    plans_absent = [r.get("absent") or {} for r in intact if r["type"] == "plan"]
     p = subprocess.run([tool, "show", path], capture_output=True)
     if p.returncode != want:
         why.append(f"show exits {p.returncode}, not {want}")
@@ -194,6 +200,11 @@ def check_variant(tool, workdir, good, v):
             continue
         f = line.split()
         name = f[0]
+        m = re.match(r"^(\S+) +absent by design: (.*)$", line)
+        if m:  # from the plan record's absent, which must be intact
+            if not any(p.get(m[1]) == m[2] for p in plans_absent):
+                why.append(f"show says {m[1]} is absent by design, but no intact plan record says so")
+            continue
         cands = timers.get(name, [])
         if not cands:
             why.append(f"show prints a row for {name}, whose record is damaged or missing")
