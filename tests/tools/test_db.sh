@@ -38,6 +38,14 @@ check "machines: bare and OS runs of one machine pair up" "[ \"\$(sq "$DB" 'SELE
 code "import again" 0 "$T" db import "$DB" "$D/fleet"
 check "import is idempotent" "grep -q '80 runs: 0 imported, 80 already' '$D/out' && [ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs')\" = 80 ]" "$(cat "$D/out")"
 check "every run complete" "[ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs WHERE complete=1')\" = 80 ]" ""
+# The same logs as another machine's (--machine), into a copy: new runs,
+# each with its records' text, though the thread that loads them finds the
+# same logs stored under their own machines.
+cp "$DB" "$D/named.db"
+code "import the fleet again as one named machine" 0 "$T" db import --machine bench "$D/named.db" "$D/fleet"
+check "a named machine's runs are new, each with its records' text" \
+	"grep -q '80 runs: 80 imported, 0 already' '$D/out' && [ \"\$(sq "$D/named.db" 'SELECT COUNT(*) FROM runs WHERE log IS NULL')\" = 0 ] &&
+	 [ \"\$(sq "$D/named.db" 'SELECT COUNT(*) FROM runs')\" = 160 ]" "$(cat "$D/out")"
 check "per-round values and histograms stored" \
 	"[ \"\$(sq "$DB" \"SELECT COUNT(*) FROM counters WHERE name='hpet' AND json_array_length(rounds_p50)=10 AND json_array_length(hist)>0\")\" = 40 ]" ""
 check "OS calls stored" "[ \"\$(sq "$DB" 'SELECT COUNT(DISTINCT run_id) FROM os_rates')\" = 40 ]" ""

@@ -27,7 +27,7 @@ static void load(struct ahead *a, size_t i)
 {
 	struct logfile *f = &a->slot[i % AHEAD_SLOTS];
 	logfile_load(f, a->paths[i]);
-	a->made[i % AHEAD_SLOTS] = a->work.prepare ? a->work.prepare(f) : NULL;
+	a->made[i % AHEAD_SLOTS] = a->work.prepare ? a->work.prepare(a->work.ctx, f) : NULL;
 }
 
 static void unload(struct ahead *a, size_t i)

@@ -15,8 +15,9 @@ struct ahead;
  * returns what it made of the file, released with `release` when the file
  * is (both may be NULL). */
 struct ahead_work {
-	void *(*prepare)(const struct logfile *f);
+	void *(*prepare)(void *ctx, const struct logfile *f);
 	void (*release)(void *made);
+	void *ctx; /* prepare's, used by the loading thread alone */
 };
 
 /* Starts loading paths[0..n) (which must outlive it); NULL when out of

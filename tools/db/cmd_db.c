@@ -66,6 +66,7 @@ static int db_import(int argc, char **argv)
 	struct store s;
 	struct importer *im;
 	struct ahead *ahead;
+	struct ahead_work work;
 	struct logfile *f;
 	void *made;
 	struct args a;
@@ -96,7 +97,8 @@ static int db_import(int argc, char **argv)
 		return EXIT_UNREADABLE;
 	}
 	im = importer_new(&s, &o);
-	ahead = ahead_start(files.paths, files.n, &import_work);
+	work = importer_work(im);
+	ahead = ahead_start(files.paths, files.n, &work);
 	if (!im || !ahead) {
 		fprintf(stderr, "tickprobe db: out of memory\n");
 		exit(EXIT_UNREADABLE);

@@ -23,6 +23,13 @@ struct importer {
 	char now[32];
 	sqlite3_stmt *machine_ins, *machine_id, *machine_fw, *run_ins, *run_known;
 	struct record_statements records;
+	/* The loading thread's own read-only look at the store (a file store
+	 * only): a run stored already is not deflated again, so a second
+	 * import of 10,000 logs is a read of them and a lookup each. */
+	struct {
+		sqlite3 *db;
+		sqlite3_stmt *known;
+	} peek;
 };
 
 struct importer *importer_new(struct store *s, const struct import_options *o)
@@ -48,6 +55,9 @@ struct importer *importer_new(struct store *s, const struct import_options *o)
 		"version,log_schema,preset,status,complete,records,damaged_records,tsc_hz,clocksource,imported_at,log,"
 		"log_bytes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	record_statements_prepare(&im->records, s);
+	if (s->path[0] && strcmp(s->path, ":memory:") &&
+	    sqlite3_open_v2(s->path, &im->peek.db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+		sqlite3_prepare_v2(im->peek.db, "SELECT 1 FROM runs WHERE content_key=?", -1, &im->peek.known, NULL);
 	return im;
 }
 
@@ -57,6 +67,8 @@ void importer_free(struct importer *im)
 	record_statements_finalize(&im->records);
 	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
 		sqlite3_finalize(all[i]);
+	sqlite3_finalize(im->peek.known);
+	sqlite3_close_v2(im->peek.db);
 	free(im);
 }
 
@@ -122,6 +134,7 @@ struct run_blob {
 	Bytef *z;   /* NULL: it did not deflate */
 	uLongf zlen;
 	size_t n;   /* the text's length */
+	bool known; /* stored already when the loading thread looked: not deflated */
 };
 
 static void deflate_run(const struct lrun *r, struct run_blob *b)
@@ -159,14 +172,50 @@ struct run_blobs {
 	struct run_blob run[]; /* one a run, in the file's order */
 };
 
-static void *import_prepare(const struct logfile *f)
+/* The directory a log is in, as the machine's name (--machine-from-dir). */
+static char *dir_name(const char *path)
 {
+	char *copy = strdup(path), *dir = copy ? strdup(basename(dirname(copy))) : NULL;
+	free(copy);
+	return dir;
+}
+
+/* In the store already, as far as the loading thread's connection sees:
+ * false when it cannot tell. */
+static bool stored_already(sqlite3_stmt *known, const struct lrun *r, const char *name)
+{
+	char *mkey = machine_key(r, name), *ckey = mkey ? content_key(r, mkey) : NULL;
+	bool found = false;
+
+	if (ckey) {
+		sqlite3_bind_text(known, 1, ckey, -1, SQLITE_STATIC);
+		found = sqlite3_step(known) == SQLITE_ROW;
+		sqlite3_reset(known);
+		sqlite3_clear_bindings(known);
+	}
+	free(mkey), free(ckey);
+	return found;
+}
+
+static void *import_prepare(void *ctx, const struct logfile *f)
+{
+	struct importer *im = ctx;
 	struct run_blobs *b = calloc(1, sizeof *b + (f->nruns ? f->nruns : 1) * sizeof b->run[0]);
+	char *dir = NULL;
+
 	if (!b || f->status == EXIT_UNREADABLE)
 		return b;
+	if (im && im->o.machine_from_dir)
+		dir = dir_name(f->path);
 	b->n = f->nruns;
-	for (size_t i = 0; i < b->n; i++)
-		deflate_run(&f->runs[i], &b->run[i]);
+	for (size_t i = 0; i < b->n; i++) {
+		const struct lrun *r = &f->runs[i];
+		if (im && im->peek.known && stored_already(im->peek.known, r, im->o.machine ? im->o.machine : dir))
+			b->run[i].known = true;
+		else
+			deflate_run(r, &b->run[i]);
+	}
+	free(dir);
 	return b;
 }
 
@@ -178,7 +227,10 @@ static void import_release(void *made)
 	free(b);
 }
 
-const struct ahead_work import_work = { import_prepare, import_release };
+struct ahead_work importer_work(struct importer *im)
+{
+	return (struct ahead_work){ import_prepare, import_release, im };
+}
 
 /* Binds the run's deflated text, which the store then owns. */
 static void bind_log(sqlite3_stmt *st, int i, struct run_blob *b)
@@ -283,6 +335,8 @@ static int import_run(struct importer *im, const struct lrun *r, struct run_blob
 	db_bind_num(st, 13, lr_get(tsc, "hz"));
 	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
 	db_bind_str(st, 15, im->now);
+	if (blob && blob->known) /* the loading thread saw it stored, and now it is not: rows deleted */
+		deflate_run(r, blob), blob->known = false;
 	bind_log(st, 16, blob);
 	free(mkey), free(ckey);
 	if (!db_step(im->s, st, why, cap))
@@ -315,12 +369,9 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
 	if (status == EXIT_UNREADABLE)
 		return EXIT_UNREADABLE;
 	if (!blobs)
-		blobs = own = import_prepare(f);
-	if (im->o.machine_from_dir) {
-		char *copy = strdup(f->path);
-		dir = strdup(basename(dirname(copy)));
-		free(copy);
-	}
+		blobs = own = import_prepare(NULL, f);
+	if (im->o.machine_from_dir)
+		dir = dir_name(f->path);
 	for (size_t i = 0; i < f->nruns; i++) {
 		if (!im->open) {
 			if (!store_begin(im->s, why, cap)) {

@@ -31,9 +31,10 @@ struct importer;
 struct importer *importer_new(struct store *s, const struct import_options *o);
 int importer_logfile(struct importer *im, const struct logfile *f, void *made, struct import_totals *t, char *why,
 		     size_t cap);
-/* The work of an import that needs no store, for the thread that loads the
- * logs (tools/db/ahead.h): each run's records deflated. */
-extern const struct ahead_work import_work;
+/* The work of an import that needs no writing, for the thread that loads
+ * the logs (tools/db/ahead.h): each run's records deflated, unless the store
+ * has the run already.  Its context is im, which must outlive the loading. */
+struct ahead_work importer_work(struct importer *im);
 /* Commits what is pending; false with why on a store error. */
 bool importer_finish(struct importer *im, char *why, size_t cap);
 void importer_free(struct importer *im);

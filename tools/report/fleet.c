@@ -325,7 +325,8 @@ int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, 
 		struct import_options io = { .batch = 100000 };
 		struct import_totals t = { 0 };
 		struct importer *im = importer_new(&s, &io);
-		struct ahead *ahead = ahead_start(logs, nlogs, &import_work);
+		struct ahead_work work = importer_work(im);
+		struct ahead *ahead = ahead_start(logs, nlogs, &work);
 		struct logfile *f;
 		if (!im || !ahead) {
 			fprintf(stderr, "tickprobe report: out of memory\n");
