@@ -279,7 +279,7 @@ static bool put_contention(struct record_statements *rs, sqlite3_int64 run, cons
 		db_bind_num(st, 6, lr_get(r, "reads_per_s"));
 		/* The level's own count: the record's is the sum over its levels,
 		 * and repeated on every row it would be counted once a level. */
-		db_bind_num(st, 7, lr_get(r, "backwards") ? lr_get(r, "backwards") : lr_get(n, "backwards"));
+		db_bind_num(st, 7, lr_get(r, "backwards"));
 		if (!lr_str(lr_get(n, "counter")) || !lr_get(r, "n")) {
 			sqlite3_clear_bindings(st);
 			continue;
