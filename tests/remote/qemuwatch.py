@@ -2,12 +2,13 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Runs one QEMU command and watches how it ends, for tests/remote/test_*.sh:
 
-    qemuwatch.py [--type PATTERN TEXT] TIMEOUT SERIAL_OUT -- QEMU ARGS...
+    qemuwatch.py [--type PATTERN TEXT | --key PATTERN QCODE] TIMEOUT SERIAL_OUT -- QEMU ARGS...
 
 QEMU gets its QMP monitor on a Unix socket in a temporary directory (QEMU
 waits for it before it starts the guest).  The serial bytes go to
 SERIAL_OUT; with --type the serial line is a socket too, and TEXT is typed on
-it once PATTERN has shown in it (a person at a serial console pressing a key).
+it once PATTERN has shown in it (a person at a serial console pressing a key);
+with --key, QMP's send-key presses QCODE ("x") on the machine's keyboard then.
 The QMP events that end a machine are printed, one a line:
 
     event SHUTDOWN guest-shutdown      (ACPI S5, ResetSystem(EfiResetShutdown))
@@ -53,9 +54,13 @@ def qmp_lines(buf):
 
 def main():
     args = sys.argv[1:]
-    typing = None
+    typing, key = None, None
     if args[:1] == ["--type"]:
         typing = (args[1].encode(), args[2].encode())
+        args = args[3:]
+    elif args[:1] == ["--key"]:
+        typing = (args[1].encode(), b"")
+        key = args[2]
         args = args[3:]
     timeout, out_path = float(args[0]), args[1]
     qemu = args[3:] if args[2] == "--" else args[2:]
@@ -92,9 +97,14 @@ def main():
                 out.flush()
                 seen["serial"] += data
                 if typing and not seen["typed"] and typing[0] in seen["serial"]:
-                    s.sendall(typing[1])
                     seen["typed"] = True
-                    print("typed " + typing[1].decode(errors="replace").strip(), flush=True)
+                    if key:
+                        q.sendall(json.dumps({"execute": "send-key", "arguments": {
+                            "keys": [{"type": "qcode", "data": key}]}}).encode() + b"\n")
+                        print("pressed " + key, flush=True)
+                    else:
+                        s.sendall(typing[1])
+                        print("typed " + typing[1].decode(errors="replace").strip(), flush=True)
         t = threading.Thread(target=reader, daemon=True)
         if typing:
             t.start()

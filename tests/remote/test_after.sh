@@ -7,8 +7,9 @@
 # ResetSystem(EfiResetShutdown) ("guest-shutdown"), which both exit 0.  The
 # log must be complete, its end record naming what followed, and the serial
 # line the mechanism that fired (boot/bios_power.c, boot/efi_after.c).  A key
-# typed on the serial line during after_s= cancels; a power off that cannot
-# be done (no ACPI) halts and says why.  The isa-debug-exit device is there
+# typed on the serial line or pressed on the keyboard (QMP send-key; UEFI:
+# the firmware's ConIn) during after_s= cancels; a power off that cannot be
+# done (no ACPI) halts and says why.  The isa-debug-exit device is there
 # in every boot: a halt reaches it (exit 33/35), a reboot or power off must
 # leave it alone.
 . tests/nocable/lib.sh
@@ -21,20 +22,21 @@ BASE="qemu-system-x86_64 -accel tcg -cpu max -m 256 -no-reboot -nic none -monito
  -device isa-debug-exit,iobase=0xf4,iosize=0x04"
 OPTS="preset=quick smp=off counters=tsc"
 
-# watch NAME TIMEOUT [--type PATTERN TEXT] QEMU-ARGS...: $OUT/NAME.log is
-# the serial line, $OUT/NAME.watch the QMP events and QEMU's exit.
+# watch NAME TIMEOUT [--type PATTERN TEXT | --key PATTERN QCODE] QEMU-ARGS...:
+# $OUT/NAME.log is the serial line, $OUT/NAME.watch the QMP events and
+# QEMU's exit (tests/remote/qemuwatch.py).
 watch() {
 	name=$1 limit=$2
 	shift 2
 	typ=
-	if [ "$1" = --type ]; then
-		typ=1 pat=$2 txt=$3
+	if [ "$1" = --type ] || [ "$1" = --key ]; then
+		typ=$1 pat=$2 txt=$3
 		shift 3
 	fi
 	t0=$(now_ms)
 	# shellcheck disable=SC2086
 	if [ -n "$typ" ]; then
-		$WATCH --type "$pat" "$txt" "$limit" "$OUT/$name.log" -- $BASE "$@" >"$OUT/$name.watch" 2>&1
+		$WATCH "$typ" "$pat" "$txt" "$limit" "$OUT/$name.log" -- $BASE "$@" >"$OUT/$name.watch" 2>&1
 	else
 		$WATCH "$limit" "$OUT/$name.log" -- $BASE "$@" >"$OUT/$name.watch" 2>&1
 	fi
@@ -93,13 +95,22 @@ after_is bios-noacpi halt
 field bios-noacpi end after_problem | grep -q 'poweroff asked for, but not possible: no FADT'
 ok $? "bios-noacpi: end.after_problem says why: $(field bios-noacpi end after_problem)"
 
-# A key on the serial line during the countdown: halt, not reboot.
+# cancelled NAME: a key during the countdown made the machine halt: it
+# reached the exit device, with no reset, and the log says so.
+cancelled() {
+	grep -Eqx "exit ($QEMU_OK|$QEMU_OK_ABSENT)" "$OUT/$1.watch" && ! grep -q "^event" "$OUT/$1.watch"
+	ok $? "$1: the machine halted (it reached the exit device), no reset" "$(tr '\n' ' ' <"$OUT/$1.watch")"
+	after_is "$1" halt
+	[ "$(field "$1" end after_cancelled)" = true ] && grep -aq 'a key was pressed: the machine halts' "$OUT/$1.log"
+	ok $? "$1: end.after_cancelled true, and the screen says so"
+}
+
+# A key on the serial line, then on the keyboard (the i8042), during the
+# countdown: halt, not reboot.
 watch bios-cancel 120 --type "rebooting in 3 s" x -machine pc -kernel "$KERNEL" -append "$OPTS after=reboot after_s=3"
-grep -Eqx "exit ($QEMU_OK|$QEMU_OK_ABSENT)" "$OUT/bios-cancel.watch" && ! grep -q "^event" "$OUT/bios-cancel.watch"
-ok $? "bios-cancel: the machine halted (it reached the exit device), no reset" "$(tr '\n' ' ' <"$OUT/bios-cancel.watch")"
-after_is bios-cancel halt
-[ "$(field bios-cancel end after_cancelled)" = true ] && grep -aq 'a key was pressed: the machine halts' "$OUT/bios-cancel.log"
-ok $? "bios-cancel: end.after_cancelled true, and the screen says so"
+cancelled bios-cancel
+watch bios-cancel-kbd 120 --key "rebooting in 3 s" x -machine q35 -kernel "$KERNEL" -append "$OPTS after=reboot after_s=3"
+cancelled bios-cancel-kbd
 
 # --- OVMF: the image as a USB stick ---------------------------------------------
 for k in pc:reboot q35:poweroff; do
@@ -114,3 +125,8 @@ ends uefi-reboot "event SHUTDOWN guest-reset"
 last_try uefi-reboot "reboot: ResetSystem(EfiResetCold)"
 ends uefi-poweroff "event SHUTDOWN guest-shutdown"
 last_try uefi-poweroff "poweroff: ResetSystem(EfiResetShutdown)"
+
+# A key on the keyboard during the countdown, through the firmware's ConIn.
+copy_image uefi-cancel quick 0 "counters=tsc smp=off after=reboot after_s=5"
+watch uefi-cancel 240 --key "rebooting in 4 s" x -machine q35 -bios "$OVMF" $(stick "$OUT/uefi-cancel.img")
+cancelled uefi-cancel
