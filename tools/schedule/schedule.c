@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `tickprobe schedule`: the choice of firmware or GRUB, the steps, the
+ * record and the reboot (schedule.h). */
+#define _GNU_SOURCE
+#include "tools/schedule/schedule.h"
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tools/commands.h"
+#include "tools/qemu/qemu.h"
+#include "tools/schedule/steps.h"
+
+#define TOOL_TIMEOUT 60.0 /* grub-reboot, grub-editenv, systemctl: each well under a second */
+
+void schedule_options(const struct schedule *s, char *out, size_t cap)
+{
+	size_t k = 0;
+	out[0] = 0;
+	if (s->preset)
+		k += (size_t)snprintf(out + k, cap - k, "preset=%s ", s->preset);
+	if (s->runs && k < cap)
+		k += (size_t)snprintf(out + k, cap - k, "runs=%ld ", s->runs);
+	if (k < cap)
+		snprintf(out + k, cap - k, "after=reboot");
+}
+
+void state_put(struct sched_record *r, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	if (r->n >= sizeof r->text)
+		return;
+	r->n += (size_t)snprintf(r->text + r->n, sizeof r->text - r->n, "%s=", key);
+	va_start(ap, fmt);
+	if (r->n < sizeof r->text)
+		r->n += (size_t)vsnprintf(r->text + r->n, sizeof r->text - r->n, fmt, ap);
+	va_end(ap);
+	if (r->n < sizeof r->text)
+		r->n += (size_t)snprintf(r->text + r->n, sizeof r->text - r->n, "\n");
+}
+
+void step(const struct schedule *s, const char *fmt, ...)
+{
+	va_list ap;
+	if (s->quiet)
+		return;
+	printf("  %s", s->dry_run ? "would " : "");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+}
+
+int step_run(const struct schedule *s, char **argv)
+{
+	char line[1024];
+	size_t k = 0;
+	int intr, st;
+
+	for (int i = 0; argv[i] && k < sizeof line; i++)
+		k += (size_t)snprintf(line + k, sizeof line - k, "%s%s", i ? " " : "", argv[i]);
+	step(s, "run %s", line);
+	if (s->dry_run)
+		return 0;
+	st = qemu_spawn(argv, TOOL_TIMEOUT, NULL, NULL, &intr);
+	if (st == -2)
+		fprintf(stderr, "tickprobe schedule: cannot run %s: %s\n", argv[0], strerror(errno));
+	else if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st))
+		fprintf(stderr, "tickprobe schedule: `%s` failed%s\n", line, st < 0 ? " (timed out)" : "");
+	return st == 0 ? 0 : EXIT_UNREADABLE;
+}
+
+void schedule_state_path(const struct schedule *s, char *out, size_t cap)
+{
+	snprintf(out, cap, "%s/schedule.state", s->state_dir);
+}
+
+bool schedule_state_get(const char *path, const char *key, char *out, size_t cap)
+{
+	char line[1024];
+	size_t kl = strlen(key);
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	out[0] = 0;
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof line, f))
+		if (!strncmp(line, key, kl) && line[kl] == '=') {
+			line[strcspn(line, "\n")] = 0;
+			snprintf(out, cap, "%s", line + kl + 1);
+			found = true;
+		}
+	fclose(f);
+	return found;
+}
+
+static int write_state(const struct schedule *s, const struct sched_record *r)
+{
+	char path[PATH_MAX], tmp[PATH_MAX + 8];
+	FILE *f;
+
+	schedule_state_path(s, path, sizeof path);
+	step(s, "record what was done in %s", path);
+	if (s->dry_run)
+		return 0;
+	snprintf(tmp, sizeof tmp, "%s.new", path);
+	if (mkdir(s->state_dir, 0755) != 0 && errno != EEXIST) {
+		fprintf(stderr, "tickprobe schedule: cannot make %s: %s\n", s->state_dir, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	f = fopen(tmp, "w");
+	if (!f || fprintf(f, "# what `tickprobe schedule` did; `tickprobe schedule --cancel` undoes it\n%s", r->text) < 0 ||
+	    fclose(f) != 0 || rename(tmp, path) != 0) {
+		fprintf(stderr, "tickprobe schedule: cannot write %s: %s\n", path, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	return 0;
+}
+
+/* The method asked for, or the firmware's when this system has its
+ * variables, else GRUB's; METHOD_AUTO with a message when neither. */
+static enum schedule_method pick_method(const struct schedule *s)
+{
+	char why[PATH_MAX + 200];
+	if (s->method == METHOD_EFI && !efi_present(s))
+		fprintf(stderr, "tickprobe schedule: --method efi: no %s (not booted through UEFI?)\n", s->efivars);
+	else if (s->method == METHOD_GRUB && !grub_present(s, why, sizeof why))
+		fprintf(stderr, "tickprobe schedule: --method grub: %s\n", why);
+	else if (s->method != METHOD_AUTO)
+		return s->method;
+	else if (efi_present(s))
+		return METHOD_EFI;
+	else if (grub_present(s, why, sizeof why))
+		return METHOD_GRUB;
+	else
+		fprintf(stderr, "tickprobe schedule: no way to choose the next boot here: no %s (this system did not "
+				"boot through UEFI), and %s\n", s->efivars, why);
+	return METHOD_AUTO;
+}
+
+static int reboot_now(const struct schedule *s)
+{
+	char *systemd[] = { "systemctl", "reboot", NULL }, *plain[] = { "reboot", NULL };
+	if (!s->dry_run)
+		sync(); /* the record and the ESP's files before anything stops */
+	return step_run(s, access("/run/systemd/system", F_OK) == 0 ? systemd : plain);
+}
+
+int schedule_arrange(const struct schedule *s)
+{
+	char options[SCHEDULE_OPTIONS_MAX], state[PATH_MAX];
+	enum schedule_method m = pick_method(s);
+	struct sched_record r = { .n = 0 };
+	int status;
+
+	if (m == METHOD_AUTO)
+		return EXIT_UNREADABLE;
+	schedule_options(s, options, sizeof options);
+	schedule_state_path(s, state, sizeof state);
+	if (access(state, F_OK) == 0) {
+		if (!s->quiet)
+			printf("tickprobe schedule: a schedule is still pending (%s): undoing it first\n", state);
+		if ((status = schedule_cancel(s)))
+			return status;
+	}
+	if (!s->quiet)
+		printf("tickprobe schedule%s: through %s, the next boot runs tickprobe (%s), the one after it this "
+		       "system again:\n", s->dry_run ? " --dry-run" : "", m == METHOD_EFI ? "the firmware's BootNext" :
+		       "GRUB's grub-reboot", options);
+	status = m == METHOD_EFI ? efi_arrange(s, options, &r) : grub_arrange(s, options, &r);
+	if (!status) {
+		state_put(&r, "options", "%s", options);
+		status = write_state(s, &r);
+	}
+	if (!status && s->reboot)
+		status = reboot_now(s);
+	else if (!status && !s->quiet)
+		printf("tickprobe schedule: %s at the next restart (sudo reboot)\n",
+		       s->dry_run ? "nothing was changed; without --dry-run tickprobe would run" : "tickprobe runs");
+	return status;
+}
+
+int schedule_cancel(const struct schedule *s)
+{
+	char state[PATH_MAX], method[16];
+	int status;
+
+	schedule_state_path(s, state, sizeof state);
+	if (!schedule_state_get(state, "method", method, sizeof method)) {
+		if (!s->quiet)
+			printf("tickprobe schedule: nothing to cancel (no %s)\n", state);
+		return 0;
+	}
+	if (!s->quiet)
+		printf("tickprobe schedule --cancel%s: undoing %s:\n", s->dry_run ? " --dry-run" : "", state);
+	status = !strcmp(method, "efi") ? efi_cancel(s, state) : grub_cancel(s, state);
+	step(s, "remove %s", state);
+	if (!status && !s->dry_run && unlink(state) != 0) {
+		fprintf(stderr, "tickprobe schedule: cannot remove %s: %s\n", state, strerror(errno));
+		status = EXIT_UNREADABLE;
+	}
+	return status;
+}
+
+int schedule_uninstall(const struct schedule *s)
+{
+	char state[PATH_MAX];
+	int status = 0;
+
+	if (!s->quiet)
+		printf("tickprobe schedule --uninstall%s:\n", s->dry_run ? " --dry-run" : "");
+	if (efi_present(s))
+		status = efi_uninstall(s);
+	status = grub_uninstall(s) ? EXIT_UNREADABLE : status;
+	schedule_state_path(s, state, sizeof state);
+	if (access(state, F_OK) == 0) {
+		step(s, "remove %s", state);
+		if (!s->dry_run && unlink(state) != 0)
+			status = EXIT_UNREADABLE;
+	}
+	return status;
+}

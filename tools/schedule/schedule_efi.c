@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* `tickprobe schedule` through the firmware: a Boot#### entry and BootNext
+ * (steps.h).  Written straight to efivarfs, as efibootmgr would, without
+ * its habit of putting a new entry first in BootOrder. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include "tools/commands.h"
+#include "tools/schedule/efivar.h"
+#include "tools/schedule/esp.h"
+#include "tools/schedule/steps.h"
+
+#define ENTRIES_MAX 512
+
+bool efi_present(const struct schedule *s)
+{
+	struct stat st;
+	return stat(s->efivars, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+static bool is_ours(const struct load_option *o)
+{
+	return !strcasecmp(o->path, SCHEDULE_APP_PATH);
+}
+
+static bool read_option(const struct schedule *s, uint16_t num, struct load_option *o)
+{
+	uint8_t buf[EFIVAR_MAX];
+	char name[16];
+	size_t n;
+	uint32_t attrs;
+
+	snprintf(name, sizeof name, "Boot%04X", num);
+	return efivar_read(s->efivars, name, buf, sizeof buf, &n, &attrs) == 0 && load_option_decode(buf, n, o);
+}
+
+int efi_boot_next(const struct schedule *s)
+{
+	uint8_t buf[8];
+	size_t n;
+	uint32_t attrs;
+	if (efivar_read(s->efivars, "BootNext", buf, sizeof buf, &n, &attrs) != 0 || n != 2)
+		return -1;
+	return buf[0] | buf[1] << 8;
+}
+
+/* BootOrder as "0001,0000" text, for the steps; "(none)" when unset. */
+static void boot_order_text(const struct schedule *s, char *out, size_t cap)
+{
+	uint8_t buf[EFIVAR_MAX];
+	size_t n, k = 0;
+	uint32_t attrs;
+
+	snprintf(out, cap, "(none)");
+	if (efivar_read(s->efivars, "BootOrder", buf, sizeof buf, &n, &attrs) != 0 || !n)
+		return;
+	for (size_t i = 0; i + 1 < n && k + 6 < cap; i += 2)
+		k += (size_t)snprintf(out + k, cap - k, "%s%04X", i ? "," : "", buf[i] | buf[i + 1] << 8);
+}
+
+/* Our entry's number (the first whose file is the app), or a free one. */
+static uint16_t pick_entry(const struct schedule *s, bool *created)
+{
+	uint16_t nums[ENTRIES_MAX], pick = 0;
+	size_t n = efivar_boot_entries(s->efivars, nums, ENTRIES_MAX);
+	struct load_option o;
+
+	for (size_t i = 0; i < n; i++)
+		if (read_option(s, nums[i], &o) && is_ours(&o)) {
+			*created = false;
+			return nums[i];
+		}
+	for (size_t i = 0; i < n && nums[i] == pick; i++) /* nums ascending: the lowest gap */
+		pick++;
+	*created = true;
+	return pick;
+}
+
+static void hd_text(const struct efi_partition *p, char *out, size_t cap)
+{
+	char g[37];
+	efi_guid_text(p->guid, g);
+	snprintf(out, cap, "HD(%u,GPT,%s,0x%llx,0x%llx)", p->number, g, (unsigned long long)p->start,
+		 (unsigned long long)p->size);
+}
+
+static int write_u16(const struct schedule *s, const char *name, unsigned v)
+{
+	uint8_t b[2] = { (uint8_t)v, (uint8_t)(v >> 8) };
+	char why[512];
+	if (s->dry_run)
+		return 0;
+	if (efivar_write(s->efivars, name, EFIVAR_NV_BS_RT, b, 2, why, sizeof why)) {
+		fprintf(stderr, "tickprobe schedule: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	return 0;
+}
+
+static int delete_var(const struct schedule *s, const char *name)
+{
+	char why[512];
+	if (s->dry_run)
+		return 0;
+	if (efivar_delete(s->efivars, name, why, sizeof why)) {
+		fprintf(stderr, "tickprobe schedule: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	return 0;
+}
+
+/* The ESP, the app on it and its partition; false having said why. */
+static bool find_app(const struct schedule *s, struct esp *e)
+{
+	char why[PATH_MAX + 200], app[PATH_MAX + 40];
+	struct stat st;
+
+	memset(e, 0, sizeof *e);
+	if (!esp_mount(e->dir, sizeof e->dir, s->esp, why, sizeof why) ||
+	    !esp_partition(e, s->disk, s->partition, why, sizeof why)) {
+		fprintf(stderr, "tickprobe schedule: %s\n", why);
+		return false;
+	}
+	snprintf(app, sizeof app, "%s/EFI/tickprobe/tickprobe.efi", e->dir);
+	if (stat(app, &st) != 0) {
+		fprintf(stderr, "tickprobe schedule: %s: %s; the package's postinst copies it there (sudo "
+				"dpkg-reconfigure tickprobe once the ESP is mounted)\n", app, strerror(errno));
+		return false;
+	}
+	return true;
+}
+
+int efi_arrange(const struct schedule *s, const char *options, struct sched_record *r)
+{
+	uint8_t buf[EFIVAR_MAX];
+	char name[16], hd[128], order[256], why[512];
+	struct esp e;
+	bool created;
+	uint16_t num;
+	int before;
+	size_t n;
+
+	if (!find_app(s, &e))
+		return EXIT_UNREADABLE;
+	num = pick_entry(s, &created);
+	n = load_option_encode(buf, sizeof buf, LOAD_OPTION_ACTIVE, SCHEDULE_DESCRIPTION, &e.part, SCHEDULE_APP_PATH,
+			       options);
+	if (!n) {
+		fprintf(stderr, "tickprobe schedule: the boot entry for options '%s' does not fit\n", options);
+		return EXIT_USAGE;
+	}
+	snprintf(name, sizeof name, "Boot%04X", num);
+	hd_text(&e.part, hd, sizeof hd);
+	step(s, "write %s (%s, %zu bytes): \"%s\" %s/%s, options \"%s\"", name,
+	     created ? "a new entry" : "tickprobe's entry, reused", n, SCHEDULE_DESCRIPTION, hd, SCHEDULE_APP_PATH,
+	     options);
+	if (!s->dry_run && efivar_write(s->efivars, name, EFIVAR_NV_BS_RT, buf, n, why, sizeof why)) {
+		fprintf(stderr, "tickprobe schedule: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	before = efi_boot_next(s);
+	boot_order_text(s, order, sizeof order);
+	step(s, "write BootNext: %04X (the next boot only; BootOrder is left as it is: %s)", num, order);
+	if (write_u16(s, "BootNext", num)) {
+		if (created)
+			delete_var(s, name);
+		return EXIT_UNREADABLE;
+	}
+	state_put(r, "method", "efi");
+	state_put(r, "efivars", "%s", s->efivars);
+	state_put(r, "entry", "%04X", num);
+	state_put(r, "entry_created", "%s", created ? "yes" : "no");
+	if (before >= 0)
+		state_put(r, "boot_next_before", "%04X", (unsigned)before);
+	else
+		state_put(r, "boot_next_before", "%s", "");
+	return 0;
+}
+
+int efi_cancel(const struct schedule *s, const char *state)
+{
+	char entry[16], created[8], before[16], name[16];
+	int next = efi_boot_next(s), status = 0;
+	unsigned num;
+
+	if (!schedule_state_get(state, "entry", entry, sizeof entry) || sscanf(entry, "%4X", &num) != 1) {
+		fprintf(stderr, "tickprobe schedule: %s names no boot entry\n", state);
+		return EXIT_UNREADABLE;
+	}
+	schedule_state_get(state, "entry_created", created, sizeof created);
+	schedule_state_get(state, "boot_next_before", before, sizeof before);
+	snprintf(name, sizeof name, "Boot%04X", num);
+	if (next != (int)num) {
+		step(s, "leave BootNext: it no longer names %s (the scheduled boot has happened, or BootNext was "
+			"changed since)", name);
+	} else if (before[0]) {
+		unsigned b = (unsigned)strtoul(before, NULL, 16);
+		step(s, "write BootNext: %04X (what it was before)", b);
+		status = write_u16(s, "BootNext", b);
+	} else {
+		step(s, "remove BootNext");
+		status = delete_var(s, "BootNext");
+	}
+	if (!strcmp(created, "yes")) {
+		step(s, "remove %s (schedule made it)", name);
+		status = status ? status : delete_var(s, name);
+	} else {
+		step(s, "keep %s (it was there before schedule)", name);
+	}
+	return status;
+}
+
+/* BootOrder without num, written only when it held num. */
+static int drop_from_order(const struct schedule *s, unsigned num)
+{
+	uint8_t buf[EFIVAR_MAX], out[EFIVAR_MAX];
+	size_t n, k = 0;
+	uint32_t attrs;
+	char why[512];
+
+	if (efivar_read(s->efivars, "BootOrder", buf, sizeof buf, &n, &attrs) != 0)
+		return 0;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		if ((unsigned)(buf[i] | buf[i + 1] << 8) != num)
+			out[k++] = buf[i], out[k++] = buf[i + 1];
+	if (k == n)
+		return 0;
+	step(s, "write BootOrder without %04X", num);
+	if (!s->dry_run && efivar_write(s->efivars, "BootOrder", attrs, out, k, why, sizeof why)) {
+		fprintf(stderr, "tickprobe schedule: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	return 0;
+}
+
+int efi_uninstall(const struct schedule *s)
+{
+	uint16_t nums[ENTRIES_MAX];
+	size_t n = efivar_boot_entries(s->efivars, nums, ENTRIES_MAX);
+	struct load_option o;
+	int status = 0, next = efi_boot_next(s);
+
+	for (size_t i = 0; i < n; i++) {
+		char name[16];
+		if (!read_option(s, nums[i], &o) || !is_ours(&o))
+			continue;
+		snprintf(name, sizeof name, "Boot%04X", nums[i]);
+		if (next == nums[i]) {
+			step(s, "remove BootNext (it names %s)", name);
+			status = delete_var(s, "BootNext") ? EXIT_UNREADABLE : status;
+		}
+		status = drop_from_order(s, nums[i]) ? EXIT_UNREADABLE : status;
+		step(s, "remove %s (\"%s\" %s)", name, o.description, o.path);
+		status = delete_var(s, name) ? EXIT_UNREADABLE : status;
+	}
+	return status;
+}
