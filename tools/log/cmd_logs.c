@@ -26,7 +26,8 @@ static const struct args_spec logs_spec = {
 	.synopsis = "[DIR...] [--json]",
 	.help = "  List the logs in each DIR (every *.log below it), default the places a run\n"
 		"  without a serial cable leaves them: /boot/efi/tickprobe/logs (also /efi and\n"
-		"  /boot) and tickprobe/logs on every mounted USB stick or card.  One line a log:\n"
+		"  /boot), tickprobe/logs on every mounted USB stick or card, and the OS logs of\n"
+		"  `tickprobe schedule` in /var/lib/tickprobe/logs.  One line a log:\n"
 		"  its number, the file's date, the machine, the run's status, and whether the\n"
 		"  log is complete and undamaged.  Read one with `tickprobe show FILE`, the\n"
 		"  newest with `tickprobe show --latest`.\n",
@@ -192,9 +193,9 @@ int cmd_logs(int argc, char **argv)
 	if (a.noperands)
 		for (int i = 0; i < a.noperands; i++)
 			loglist_push(&dirs, a.operands[i]);
-	else if (!logdirs_default(&dirs)) {
-		fprintf(stderr, "tickprobe logs: no log directory here: /boot/efi/tickprobe/logs does not exist "
-				"and no mounted stick has tickprobe/logs; name a DIR\n");
+	else if (logdirs_default(&dirs) + logdirs_os(&dirs) == 0) {
+		fprintf(stderr, "tickprobe logs: no log directory here: /boot/efi/tickprobe/logs does not exist, "
+				"no mounted stick has tickprobe/logs, nor is there " LOGDIR_OS "; name a DIR\n");
 		return EXIT_UNREADABLE;
 	}
 	status = loglist_expand(&files, dirs.paths, dirs.n, "tickprobe logs");

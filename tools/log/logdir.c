@@ -178,6 +178,14 @@ size_t logdirs_default(struct loglist *dirs)
 	return dirs->n - before;
 }
 
+size_t logdirs_os(struct loglist *dirs)
+{
+	if (!is_dir(LOGDIR_OS))
+		return 0;
+	loglist_push(dirs, LOGDIR_OS);
+	return 1;
+}
+
 /* NNNN.log: its number; -1 for any other name. */
 static long log_number(const char *path)
 {
@@ -238,6 +246,25 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog)
 	return best;
 }
 
+/* The newest OS log of LOGDIR_OS, when it was written after bare. */
+static void push_os_log(struct loglist *l, const char *bare, const char *prog)
+{
+	struct loglist os = { 0 };
+	const char *pick = NULL;
+
+	if (!is_dir(LOGDIR_OS))
+		return;
+	walk(&os, LOGDIR_OS, MAX_DEPTH, prog); /* this directory only */
+	for (size_t k = 0; k < os.n; k++)
+		if (!pick || mtime_of(os.paths[k]) > mtime_of(pick))
+			pick = os.paths[k];
+	if (pick && mtime_of(pick) >= mtime_of(bare)) {
+		fprintf(stderr, "%s: --latest: %s (this system, measured after it)\n", prog, pick);
+		loglist_push(l, pick);
+	}
+	loglist_free(&os);
+}
+
 int loglist_from_operands(struct loglist *l, char *const *operands, size_t n, bool latest, const char *prog)
 {
 	struct loglist dirs = { 0 }, files = { 0 };
@@ -253,6 +280,8 @@ int loglist_from_operands(struct loglist *l, char *const *operands, size_t n, bo
 	if (newest) {
 		fprintf(stderr, "%s: --latest: %s\n", prog, newest);
 		loglist_push(l, newest);
+		if (!n)
+			push_os_log(l, newest, prog);
 	}
 	status = exit_worse(status, loglist_expand(l, files.paths, files.n, prog));
 	free(newest);

@@ -24,6 +24,12 @@ int loglist_expand(struct loglist *l, char *const *operands, size_t n, const cha
  * tickprobe/logs on every mounted removable or USB volume.  Returns how many. */
 size_t logdirs_default(struct loglist *dirs);
 
+/* Where `tickprobe schedule --after-boot` keeps the OS logs it measured on
+ * the boot after a probe's (os-NNNN.log, NNNN the probe's log): pushed onto
+ * dirs when it exists; returns how many (0 or 1). */
+#define LOGDIR_OS "/var/lib/tickprobe/logs"
+size_t logdirs_os(struct loglist *dirs);
+
 /* The newest log of dirs (the ones given, or the default places when
  * ndirs is 0): the highest NNNN.log number, else the latest change time.
  * NULL with a message on stderr when there is none. */
@@ -31,7 +37,10 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog);
 
 /* What a reader reads: loglist_expand of the operands; with latest, the
  * newest log of the DIR operands (of the default places when none is a
- * directory) first, then the file operands. */
+ * directory) first, then the file operands.  With latest and no operand at
+ * all, the newest OS log of LOGDIR_OS follows when it is newer than that
+ * log: the pair a scheduled run left (show --latest shows both, compare
+ * --latest compares them). */
 int loglist_from_operands(struct loglist *l, char *const *operands, size_t n, bool latest, const char *prog);
 
 void loglist_push(struct loglist *l, const char *path);
