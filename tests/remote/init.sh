@@ -18,6 +18,14 @@ ln -s /boot/efi/state /var/lib/tickprobe
 echo "tickprobe-e2e: installed system up, kernel $(uname -r)"
 tickprobe schedule --after-boot
 echo "tickprobe-e2e: after-boot exit $?"
+for v in BootNext BootOrder BootCurrent; do
+	f=/sys/firmware/efi/efivars/$v-8be4df61-93ca-11d2-aa0d-00e098032b8c
+	if [ -e "$f" ]; then
+		echo "tickprobe-e2e: $v $(od -An -tx1 -j4 "$f" | tr -d '\n')"
+	else
+		echo "tickprobe-e2e: $v absent"
+	fi
+done
 if [ -f /boot/efi/e2e/schedule ]; then
 	rm /boot/efi/e2e/schedule
 	sync
