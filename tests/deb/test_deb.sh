@@ -36,6 +36,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/tickprobe/presets.cfg
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.efi
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.img
+-rw-r--r-- ./lib/systemd/system/tickprobe-collect.service
 -rwxr-xr-x ./etc/grub.d/25_tickprobe
 -rwxr-xr-x ./usr/bin/tickprobe
 -rwxr-xr-x ./usr/lib/tickprobe/tickprobe-static

@@ -199,6 +199,14 @@ static long log_number(const char *path)
 	return !strcmp(end, ".log") ? v : -1;
 }
 
+/* os-NNNN.log: what `tickprobe schedule --after-boot` measured of the OS,
+ * never the probe's newest log. */
+static bool is_os_log(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	return !strncmp(b ? b + 1 : path, "os-", 3);
+}
+
 static double mtime_of(const char *path)
 {
 	struct stat st;
@@ -213,6 +221,7 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog)
 
 	if (!ndirs) {
 		logdirs_default(&defaults);
+		logdirs_os(&defaults);
 		dirs = defaults.paths;
 		ndirs = defaults.n;
 		if (!ndirs)
@@ -231,7 +240,7 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog)
 				top = log_number(l.paths[k]), pick = l.paths[k];
 		if (!pick)
 			for (size_t k = 0; k < l.n; k++)
-				if (!pick || mtime_of(l.paths[k]) > mtime_of(pick))
+				if (!is_os_log(l.paths[k]) && (!pick || mtime_of(l.paths[k]) > mtime_of(pick)))
 					pick = l.paths[k];
 		if (pick && mtime_of(pick) > best_t) {
 			free(best);
@@ -256,9 +265,9 @@ static void push_os_log(struct loglist *l, const char *bare, const char *prog)
 		return;
 	walk(&os, LOGDIR_OS, MAX_DEPTH, prog); /* this directory only */
 	for (size_t k = 0; k < os.n; k++)
-		if (!pick || mtime_of(os.paths[k]) > mtime_of(pick))
+		if (is_os_log(os.paths[k]) && (!pick || mtime_of(os.paths[k]) > mtime_of(pick)))
 			pick = os.paths[k];
-	if (pick && mtime_of(pick) >= mtime_of(bare)) {
+	if (pick && mtime_of(pick) >= mtime_of(bare) && strcmp(pick, bare)) {
 		fprintf(stderr, "%s: --latest: %s (this system, measured after it)\n", prog, pick);
 		loglist_push(l, pick);
 	}

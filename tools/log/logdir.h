@@ -24,14 +24,15 @@ int loglist_expand(struct loglist *l, char *const *operands, size_t n, const cha
  * tickprobe/logs on every mounted removable or USB volume.  Returns how many. */
 size_t logdirs_default(struct loglist *dirs);
 
-/* Where `tickprobe schedule --after-boot` keeps the OS logs it measured on
- * the boot after a probe's (os-NNNN.log, NNNN the probe's log): pushed onto
- * dirs when it exists; returns how many (0 or 1). */
+/* Where `tickprobe schedule --after-boot` keeps a readable copy of each new
+ * log of the ESP (NNNN.log: a Debian ESP is mounted umask=0077, root only)
+ * and the OS log it measured on the boot after (os-NNNN.log, never taken for
+ * the probe's): pushed onto dirs when it exists; returns how many (0 or 1). */
 #define LOGDIR_OS "/var/lib/tickprobe/logs"
 size_t logdirs_os(struct loglist *dirs);
 
-/* The newest log of dirs (the ones given, or the default places when
- * ndirs is 0): the highest NNNN.log number, else the latest change time.
+/* The newest log of dirs (the ones given, or the default places and
+ * LOGDIR_OS when ndirs is 0; no os-*.log): the highest NNNN.log number, else the latest change time.
  * NULL with a message on stderr when there is none. */
 char *log_latest(char *const *dirs, size_t ndirs, const char *prog);
 

@@ -167,6 +167,28 @@ static int write_latest(const struct schedule *s, const char *bare, const char *
 	return rc == 0 || rc == EXIT_DAMAGED ? 0 : EXIT_UNREADABLE;
 }
 
+/* A copy of each new log in STATE/logs, for users other than root: a
+ * Debian ESP is mounted umask=0077. */
+static void copy_logs(const struct schedule *s, const struct loglist *logs)
+{
+	char buf[65536], dest[PATH_MAX + 300];
+	size_t n;
+
+	for (size_t i = 0; i < logs->n; i++) {
+		FILE *in = fopen(logs->paths[i], "rb"), *out;
+		snprintf(dest, sizeof dest, "%s/logs/%s", s->state_dir, strrchr(logs->paths[i], '/') + 1);
+		if (!in)
+			continue;
+		if ((out = fopen(dest, "wb"))) {
+			while ((n = fread(buf, 1, sizeof buf, in)) > 0)
+				fwrite(buf, 1, n, out);
+			if (fclose(out) != 0)
+				fprintf(stderr, "tickprobe schedule --after-boot: cannot copy %s to %s\n", logs->paths[i], dest);
+		}
+		fclose(in);
+	}
+}
+
 static void mark_seen(const char *list, const struct loglist *logs)
 {
 	FILE *f = fopen(list, "a");
@@ -222,6 +244,7 @@ int schedule_after_boot(const struct schedule *s, const struct after_boot *a)
 		return EXIT_UNREADABLE;
 	}
 	status = import(s, &logs, a);
+	copy_logs(s, &logs);
 	mark_seen(list, &logs);
 	snprintf(os_log, sizeof os_log, "%s/logs/os-%s", s->state_dir, strrchr(logs.paths[logs.n - 1], '/') + 1);
 	if (measure_os(a, os_log) == 0)
