@@ -37,7 +37,7 @@ static void round_trip(void)
 			return;
 		}
 	check(1, "decode: every copy cut before the options' start is refused");
-	check(load_option_encode(buf, 100, LOAD_OPTION_ACTIVE, "tickprobe", &esp, "\\EFI\\x.efi", "") == 0,
+	check(load_option_encode(buf, 60, LOAD_OPTION_ACTIVE, "tickprobe", &esp, "\\EFI\\x.efi", "") == 0,
 	      "encode: 0 when it does not fit");
 	check(load_option_encode(buf, sizeof buf, LOAD_OPTION_ACTIVE, "tick\xe9", &esp, "\\EFI\\x.efi", "") == 0,
 	      "encode: 0 for a text that is not printable ASCII");
