@@ -162,6 +162,14 @@ int schedule_arrange(const struct schedule *s)
 
 	if (m == METHOD_AUTO)
 		return EXIT_UNREADABLE;
+	/* A series reboots into BootCurrent (the probe sets BootNext to it): from
+	 * GRUB that is GRUB, whose default is this system, so boot 2 of N would
+	 * never come. */
+	if (m == METHOD_GRUB && s->runs > 1) {
+		fprintf(stderr, "tickprobe schedule: --runs %ld needs the firmware's BootNext (--method efi, on UEFI): "
+				"through GRUB only the first boot of a series would be the probe's\n", s->runs);
+		return EXIT_USAGE;
+	}
 	schedule_options(s, options, sizeof options);
 	schedule_state_path(s, state, sizeof state);
 	if (access(state, F_OK) == 0) {
