@@ -19,7 +19,7 @@ import subprocess
 import sys
 import time
 
-LIMIT_S = 240  # the whole flow must end well within the test's 5 minutes
+LIMIT_S = 290  # each machine must end within the 5 minutes the flow is allowed
 ANSI = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
 
 
