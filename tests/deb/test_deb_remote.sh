@@ -28,7 +28,7 @@ U=lib/systemd/system/tickprobe-collect.service
 # --- the unit -------------------------------------------------------------------
 if [ -f "$R/$U" ] && grep -qx 'ExecStart=/usr/bin/tickprobe schedule --after-boot' "$R/$U" && grep -qx 'Type=oneshot' "$R/$U" &&
 	grep -qx 'TimeoutStartSec=300' "$R/$U" && grep -qx 'WantedBy=multi-user.target' "$R/$U" &&
-	dpkg-deb -c "$DEB" | grep -q "^-rw-r--r-- .* ./$U\$"; then
+	dpkg-deb -c "$DEB" >"$OUT/contents" && grep -q "^-rw-r--r-- .* ./$U\$" "$OUT/contents"; then
 	pass "deb: /$U, a oneshot running tickprobe schedule --after-boot, bounded to 300 s, wanted by multi-user.target"
 else
 	fail "deb: /$U missing or not as written: $(tr '\n' ' ' <"$R/$U" 2>/dev/null | cut -c1-200)"
@@ -81,7 +81,7 @@ if [ -e "$OUT/efivars/Boot0003-$G" ] && [ -e "$OUT/efivars/BootNext-$G" ]; then
 	TICKPROBE_BIN=$R/usr/bin/tickprobe TICKPROBE_EFIVARS=$OUT/efivars TICKPROBE_BOOT=$R/boot TICKPROBE_STATE=$OUT/state \
 		sh "$OUT/control/prerm" remove >"$OUT/prerm.out" 2>&1; rc=$?
 	# dpkg removes the package's files (not the conffile), then runs postrm.
-	dpkg-deb -c "$DEB" | awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' | grep -vx /etc/grub.d/25_tickprobe |
+	awk '$1 !~ /^d/ { sub(/^\./, "", $6); print $6 }' "$OUT/contents" | grep -vx /etc/grub.d/25_tickprobe |
 		while read -r f; do rm -f "$R$f"; done
 	maint postrm remove >"$OUT/postrm.out" 2>&1; rc2=$?
 	left=$(cd "$OUT/efivars" && ls | LC_ALL=C sort | tr '\n' ' ')
