@@ -47,7 +47,7 @@ EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
 HOST_ONLY_SRC := probe/logread.c probe/json_parse.c probe/stats.c probe/hist_decode.c
 SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) \
 	$(wildcard drivers/*.c) $(filter-out $(HOST_ONLY_SRC),$(wildcard probe/*.c))
-KERNEL_SRC := boot/multiboot.S $(wildcard boot/bios*.c) $(SHARED_SRC)
+KERNEL_SRC := boot/multiboot.S boot/cpu_check.S $(wildcard boot/bios*.c) $(SHARED_SRC)
 EFI_SRC    := $(wildcard boot/efi*.c) $(SHARED_SRC)
 
 KERNEL_OBJ := $(patsubst %,$(BUILD)/kernel/%.o,$(basename $(KERNEL_SRC)))

@@ -103,7 +103,8 @@ static const struct args_spec qemu_spec = {
 		"  --keep DIR            write bare.log, os.log and console.log (the guest's ttyS0)\n"
 		"                        into DIR\n",
 	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
-		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
+		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 13 the CPU\n"
+		 "cannot run the probe (it lacks long mode, SSE2 ...), 1 usage,\n"
 		 "2 QEMU, firmware or image missing.\n"
 		 "With --linux: 0 both logs complete, 2 a log missing or unreadable (no kernel,\n"
 		 "a kernel panic, no log from the guest, a timeout), 3 a log damaged or cut short.\n",
@@ -112,20 +113,70 @@ static const struct args_spec qemu_spec = {
 	.passthrough = 1, /* no operands; after "--", QEMU's own arguments */
 };
 
+/* QEMU's exit status q, through isa-debug-exit (probe/exit_status.h), as
+ * this command's exit status, and what it means into msg. */
+static int exit_meaning(int q, const char *unsupported, char *msg, size_t cap)
+{
+	int rc = q == QEMU_EXIT_OK ? QEMU_RC_OK : q == QEMU_EXIT_OK_ABSENT ? QEMU_RC_OK_ABSENT
+		: q == QEMU_EXIT_FAILED ? QEMU_RC_FAILED : q == QEMU_EXIT_UNSUPPORTED ? QEMU_RC_UNSUPPORTED
+		: QEMU_RC_OTHER;
+
+	if (rc == QEMU_RC_UNSUPPORTED)
+		snprintf(msg, cap, "the CPU cannot run the probe (QEMU exit %d): %s", q,
+			 *unsupported ? unsupported : "the serial log does not say why");
+	else if (rc != QEMU_RC_OTHER)
+		snprintf(msg, cap, "%s (QEMU exit %d)",
+			 rc == QEMU_RC_OK ? "ok" : rc == QEMU_RC_OK_ABSENT ? "ok-absent" : "failed", q);
+	else if (q == 0)
+		snprintf(msg, cap, "no status: QEMU exit 0, the guest reset or powered off "
+			 "(a triple fault under -no-reboot, or a firmware shutdown)");
+	else
+		snprintf(msg, cap, "no status: QEMU exit %d (it failed to start, or stopped on an error)", q);
+	return rc;
+}
+
 static const char *const qemu_firmwares[] = { "bios", "uefi", NULL };
 
-/* The status of the log's last end record, or "" (cut short, or no log). */
-static void log_summary(const char *path, char *status, size_t cap, long *bytes)
+/* The first line of the plain-text refusal of a CPU the image cannot use
+ * (boot/cpu_check.S, boot/efi_cpu.c), which comes instead of any record. */
+#define UNSUPPORTED_LINE "tickprobe: this CPU cannot run tickprobe: "
+
+/* src at the end of the string in dst[cap], cut to fit. */
+static void append(char *dst, size_t cap, const char *src)
+{
+	size_t k = strlen(dst);
+
+	while (*src && k + 1 < cap)
+		dst[k++] = *src++;
+	dst[k] = 0;
+}
+
+/* The status of the log's last end record, or "" (cut short, or no log);
+ * and into why[], the CPU refusal's reason when the log has one. */
+static void log_summary(const char *path, char *status, size_t cap, long *bytes, char *why, size_t why_cap)
 {
 	FILE *f = fopen(path, "rb");
 	char line[8192];
+	bool why_goes_on = false; /* the reason's list goes on on lines indented by 2 */
 
 	snprintf(status, cap, "%s", "");
+	*why = 0;
 	*bytes = -1;
 	if (!f)
 		return;
 	while (fgets(line, sizeof line, f)) {
 		char *t = strstr(line, "{\"type\":\"end\""), *s;
+		line[strcspn(line, "\r\n")] = 0;
+		if (why_goes_on && !strncmp(line, "  ", 2)) {
+			append(why, why_cap, line + 1); /* one space of the two joins the lines */
+			continue;
+		}
+		why_goes_on = false;
+		if (!*why && (s = strstr(line, UNSUPPORTED_LINE))) {
+			append(why, why_cap, s + sizeof UNSUPPORTED_LINE - 1);
+			why_goes_on = true;
+			continue;
+		}
 		if (t && (s = strstr(t, "\"status\":\""))) {
 			s += 10;
 			s[strcspn(s, "\"")] = 0;
@@ -288,7 +339,7 @@ int qemu_boot_probe(const struct qemu_run *rp)
 	int n = 0, rc, status, i, stopped;
 	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX], tmp_img[] = "/tmp/tickprobe-qemu-XXXXXX";
 	char tmp_log[] = "/tmp/tickprobe-serial-XXXXXX", drive[PATH_MAX + 64], chardev[PATH_MAX + 64];
-	char cmdline[1024] = "", popts[512] = "", mem[16], smp[16], endstatus[32], msg[256];
+	char cmdline[1024] = "", popts[512] = "", mem[16], smp[16], endstatus[32], msg[512], unsupported[200];
 	const char *cfg, *log_path;
 	bool have_tmp_img = false, have_tmp_log = false;
 	double t0;
@@ -422,7 +473,7 @@ int qemu_boot_probe(const struct qemu_run *rp)
 	status = qemu_spawn(qa, r.timeout, NULL, NULL, &stopped);
 	if (have_tmp_img)
 		unlink(tmp_img);
-	log_summary(log_path, endstatus, sizeof endstatus, &bytes);
+	log_summary(log_path, endstatus, sizeof endstatus, &bytes, unsupported, sizeof unsupported);
 	if (have_tmp_log)
 		unlink(tmp_log);
 	fflush(stdout);
@@ -439,17 +490,7 @@ int qemu_boot_probe(const struct qemu_run *rp)
 		rc = QEMU_RC_OTHER;
 		snprintf(msg, sizeof msg, "QEMU died of signal %d", WTERMSIG(status));
 	} else {
-		int q = WEXITSTATUS(status);
-		rc = q == QEMU_EXIT_OK ? QEMU_RC_OK : q == QEMU_EXIT_OK_ABSENT ? QEMU_RC_OK_ABSENT
-			: q == QEMU_EXIT_FAILED ? QEMU_RC_FAILED : QEMU_RC_OTHER;
-		if (rc != QEMU_RC_OTHER)
-			snprintf(msg, sizeof msg, "%s (QEMU exit %d)",
-				 rc == QEMU_RC_OK ? "ok" : rc == QEMU_RC_OK_ABSENT ? "ok-absent" : "failed", q);
-		else if (q == 0)
-			snprintf(msg, sizeof msg, "no status: QEMU exit 0, the guest reset or powered off "
-				 "(a triple fault under -no-reboot, or a firmware shutdown)");
-		else
-			snprintf(msg, sizeof msg, "no status: QEMU exit %d (it failed to start, or stopped on an error)", q);
+		rc = exit_meaning(WEXITSTATUS(status), unsupported, msg, sizeof msg);
 	}
 	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r.use_kernel ? "kernel" : r.cdrom ? "cd" : "disk",
 		r.firmware, r.machine, r.kvm ? " kvm" : r.icount ? " tcg icount" : " tcg", qemu_now() - t0);
