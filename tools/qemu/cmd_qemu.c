@@ -166,7 +166,9 @@ static void log_summary(const char *path, char *status, size_t cap, long *bytes,
 		return;
 	while (fgets(line, sizeof line, f)) {
 		char *t = strstr(line, "{\"type\":\"end\""), *s;
-		line[strcspn(line, "\r\n")] = 0;
+		size_t len = strlen(line);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0; /* a line may also start with GRUB's \r */
 		if (why_goes_on && !strncmp(line, "  ", 2)) {
 			append(why, why_cap, line + 1); /* one space of the two joins the lines */
 			continue;
