@@ -371,7 +371,7 @@ put_char:
 2:	ret
 
 /* EXIT_CODE_UNSUPPORTED to isa-debug-exit when fw_cfg says QEMU, as the core
- * does at the end of a run (arch/x86/machine.c): no other machine gets a
+ * does at the end of a run (platform/machine.c): no other machine gets a
  * write to port 0xf4. */
 qemu_exit:
 	mov $FW_CFG_SELECT, %dx

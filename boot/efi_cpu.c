@@ -9,13 +9,13 @@
 #include <efi.h>
 #include <efilib.h>
 #include "arch/x86/cpu.h"
-#include "arch/x86/machine.h"
+#include "platform/machine.h"
 #include "boot/efi_con.h"
 #include "boot/efi_cpu.h"
 #include "drivers/uart.h"
 #include "probe/exit_status.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define COM1 0x3f8
 #define BAUD 115200
