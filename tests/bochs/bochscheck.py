@@ -10,6 +10,7 @@ tsc-lfence, hpet, hpet64, acpi-fast, acpi-safe, i8254) and the TSC-deadline
 timer, which QEMU's TCG lacks, are present and healthy; the TSC calibrates to
 Bochs's 100 MHz (ips=100000000 with clock sync=none: one tick per
 instruction, so the figure follows from the configuration, not the host);
+on one CPU, every read costs exactly the instructions it executes;
 with more than one CPU, all N started, and the tsc_sync and contention
 records are there with every pair and every reader level.
 Prints PASS:/FAIL: lines and exits 1 when any failed.
@@ -57,6 +58,23 @@ def check_counters(c, run):
         for t in run.get("timers", []) if t.get("p50_ns") is not None))
 
 
+def check_instruction_costs(c, log):
+    """One CPU under clock sync=none: the TSC counts instructions, so every
+    read costs exactly the instructions it executes, the timer record's
+    `insns` (what QEMU's -icount shift=0 gives too, tests/method/)."""
+    off = []
+    with open(log, "rb") as f:
+        for line in f:
+            at = line.find(b'{"type":"timer"')
+            if at < 0:
+                continue
+            t = json.loads(line[at:])
+            cost = t.get("cost_cycles", {})
+            if not (cost.get("min") == cost.get("max") == t.get("insns")):
+                off.append(f"{t.get('name')}: {cost.get('min')}..{cost.get('max')} cycles, {t.get('insns')} instructions")
+    c.check(not off, "1 CPU: every read costs exactly its instructions (cycles = insns, min = max)", "; ".join(off))
+
+
 def check_cpus(c, run, n):
     cpus = run.get("cpus") or {}
     c.check(cpus.get("count") == n and cpus.get("started") == n, f"all {n} CPUs listed and started",
@@ -97,6 +115,8 @@ def main():
             str(run.get("state")))
     c.check((run.get("end") or {}).get("status") == "ok", "the run ends ok", str((run.get("end") or {}).get("status")))
     check_counters(c, run)
+    if a.cpus == 1:
+        check_instruction_costs(c, a.log)
     check_cpus(c, run, a.cpus)
     return 1 if c.failed else 0
 

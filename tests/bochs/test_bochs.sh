@@ -6,8 +6,10 @@
 # GRUB with 1 and with 4 CPUs, the quick preset, and each log must be valid
 # (tests/boot/checklog.py), end ok with every classic counter healthy, and,
 # on 4 CPUs, have every CPU started, a TSC sync verdict and the contention
-# curves (bochscheck.py).  About 10 s for 1 CPU and 35-40 s for 4 on a busy
-# 2-core host: Bochs interprets every instruction of every CPU on one thread.
+# curves (bochscheck.py); on 1 CPU every read must cost exactly its
+# instructions.  Bochs interprets every instruction of every CPU on one host
+# thread: 1 CPU takes about 6 s of CPU time, 4 CPUs about 16 s (the wall
+# time on a busy 2-core host is up to 4 times that).
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-bochs
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -42,9 +44,9 @@ bochs_boot bochs-4 4
 python3 tests/boot/smpcheck.py "$OUT/bochs-4.log" --label bochs-4 --count 4 --started 4 --team
 
 # The runner must be able to fail: a disk image without tickprobe.env is
-# refused before Bochs starts, and one that never writes an end record (here
-# a disk of zeros: the BIOS finds nothing to boot) ends at the timeout with
-# exit 1 and no lock left behind.
+# refused before Bochs starts, and one that never writes an end record (one
+# block of tickprobe.env and zeros: the BIOS finds nothing to boot, and Bochs
+# stops on its own, or the runner's timeout stops it) gives exit 1.
 head -c 1048576 /dev/zero >"$OUT/blank.img"
 python3 tests/bochs/bochsrun.py "$OUT/blank.img" "$OUT/blank.log" >"$OUT/blank.out" 2>&1
 rc=$?
@@ -56,10 +58,10 @@ fi
 printf '# GRUB Environment Block\ntp_preset=quick\n' >"$OUT/noboot.img"
 head -c $((512 - 41)) /dev/zero | tr '\0' '#' >>"$OUT/noboot.img"
 head -c 1048576 /dev/zero >>"$OUT/noboot.img"
-python3 tests/bochs/bochsrun.py "$OUT/noboot.img" "$OUT/noboot.log" --timeout 5 >"$OUT/noboot.out" 2>&1
+python3 tests/bochs/bochsrun.py "$OUT/noboot.img" "$OUT/noboot.log" --timeout 20 >"$OUT/noboot.out" 2>&1
 rc=$?
-if [ "$rc" -eq 1 ] && grep -q "no end record: timed out" "$OUT/noboot.out"; then
-	echo "PASS: runner: a disk that never ends times out (exit 1)"
+if [ "$rc" -eq 1 ] && grep -q "no end record" "$OUT/noboot.out"; then
+	echo "PASS: runner: a disk that never ends gives exit 1: $(cat "$OUT/noboot.out")"
 else
 	echo "FAIL: runner: a disk that never ends gave exit $rc: $(cat "$OUT/noboot.out")"
 fi

@@ -31,6 +31,9 @@ static const struct args_spec logs_spec = {
 		"  its number, the file's date, the machine, the run's status, and whether the\n"
 		"  log is complete and undamaged.  Read one with `tickprobe show FILE`, the\n"
 		"  newest with `tickprobe show --latest`.\n",
+	.exits = "Exit status: 0 listed (a damaged or cut-short log is a row that says so), 1 usage,\n"
+		 "2 a DIR or file that is not there or cannot be read (named on stderr), an empty\n"
+		 "DIR, or no log directory anywhere.\n",
 	.longopts = logs_options,
 	.operand = "DIR",
 	.min_operands = 0,
