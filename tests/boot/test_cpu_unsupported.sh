@@ -4,8 +4,8 @@
 # athlon, isapc's default), and 64-bit ones without the TSC or SSE2.  Each must
 # print why, with the vendor and family, on COM1 (boot/cpu_check.S, and
 # boot/efi_cpu.c on UEFI), end through isa-debug-exit with QEMU exit 39
-# (`tickprobe qemu` exit 13), write no record, and, without the exit device,
-# halt with the message on screen.  -kernel boots take about 0.3 s each, the
+# (`tickprobe qemu` exit 13), write no record (`tickprobe show` then says why,
+# exit 2), and, without the exit device, halt with the message on screen.  -kernel boots take about 0.3 s each, the
 # GRUB one about 1 s, the OVMF one 3-7 s.
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/cpu
@@ -39,6 +39,13 @@ refused() {
 		echo "FAIL: $name: a record was written after the refusal"
 	else
 		echo "PASS: $name: no record (nothing was measured)"
+	fi
+	"$TP" show "$log" >/dev/null 2>"$OUT/$name.show"
+	rc=$?
+	if [ "$rc" -eq 2 ] && grep -qF "$log: no records: the CPU cannot run the probe: it lacks $lacks." "$OUT/$name.show"; then
+		echo "PASS: $name: tickprobe show exits 2 and gives the reason"
+	else
+		echo "FAIL: $name: tickprobe show exits $rc: $(cat "$OUT/$name.show")"
 	fi
 }
 

@@ -59,7 +59,7 @@ static void one(const char *path, bool json, bool first)
 {
 	struct logfile f;
 	struct stat st;
-	char date[32] = "?", state[200] = "unreadable";
+	char date[32] = "?", state[300] = "unreadable";
 	const char *b = strrchr(path, '/'), *machine = NULL, *status = NULL, *boot = NULL;
 	int number = -1;
 
@@ -80,6 +80,8 @@ static void one(const char *path, bool json, bool first)
 		lrun_state(r, state, sizeof state);
 	} else if (f.status != EXIT_UNREADABLE) {
 		snprintf(state, sizeof state, "no records");
+	} else if (*f.why) {
+		snprintf(state, sizeof state, "unreadable: %s", f.why); /* e.g. the CPU could not run the probe */
 	}
 	if (json) {
 		printf("%s{\"path\":", first ? "" : ",\n");
