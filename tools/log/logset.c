@@ -126,9 +126,9 @@ static bool refusal(const char *data, size_t n, char *why, size_t cap)
 		if (*p == '\n') {
 			if (end - p < 3 || p[1] != ' ' || p[2] != ' ')
 				break;
-			p += 2; /* the list goes on: one space joins the lines */
+			p += 2; /* the list goes on: the second space joins the lines */
 		}
-		why[k++] = *p == '\n' ? ' ' : *p;
+		why[k++] = *p;
 	}
 	why[k < cap ? k : cap - 1] = 0;
 	return true;
