@@ -39,9 +39,9 @@ ENV_SIZE = 512  # one GRUB environment block, as image/mkimage.sh writes it
 # the guest's costs are whole instruction counts and do not depend on how
 # fast the host runs Bochs.  time0 fixes the RTC's date.  fastboot: the BIOS
 # skips its "Press F12 for boot menu" wait, 3 of the 4 virtual seconds before
-# GRUB (4 CPUs: about 4 times the host time of 1, every CPU interpreted).  Sound off, and the
-# dummy sound driver: Debian's build otherwise opens ALSA, and on a host with
-# no sound card it aborts ("buffer overflow detected") before the BIOS runs.
+# GRUB (with 4 CPUs, 8 of 24 s of host CPU time).  Sound off, and the dummy
+# sound driver: Debian's build otherwise opens ALSA, and on a host with no
+# sound card it aborts ("buffer overflow detected") before the BIOS runs.
 BOCHSRC = """\
 megs: 256
 cpu: model=corei7_sandy_bridge_2600k, count={cpus}, ips=100000000, reset_on_triple_fault=0
@@ -101,8 +101,8 @@ def end_arrived(serial):
 
 
 def stop(proc):
-    """Bochs ignores nothing but SIGKILL reliably while its debugger reads
-    stdin; try SIGTERM first so it can close its files."""
+    """SIGTERM first, so that Bochs closes its files; SIGKILL when it is
+    still there 3 s later."""
     if proc.poll() is not None:
         return
     proc.send_signal(signal.SIGTERM)
