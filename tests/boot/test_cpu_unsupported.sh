@@ -7,7 +7,7 @@
 # (`tickprobe qemu` exit 13), write no record (`tickprobe show` then says why,
 # exit 2), and, without the exit device, halt with the message on screen.
 # -kernel boots take about 0.3 s each, the GRUB one about 1 s, the OVMF one
-# 3-7 s: about 20 s in all on an idle 2-core host, 8 s of it CPU time.
+# 3-7 s: 19-58 s in all on the loaded 2-core build host, 7-8 s of CPU.
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/cpu
 rm -rf "$OUT" && mkdir -p "$OUT"
