@@ -84,6 +84,10 @@ void efi_cpu_check(void)
 	 * port once, where the firmware mirrors ConOut to it or not. */
 	if ((screen = efi_find_screen()))
 		efi_screen_write(screen, text, (size_t)n);
+	/* Interrupts off first, as the core runs (boot/efi.c, efi_alloc): the
+	 * firmware's serial console polls COM1 from its timer tick and could
+	 * take the byte of the UART's loopback check. */
+	cpu_cli();
 	if (uart_init(&com1, COM1, BAUD))
 		uart_write(&com1, text, (size_t)n);
 	if (machine_is_qemu())
