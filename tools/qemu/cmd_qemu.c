@@ -98,7 +98,8 @@ static const struct args_spec qemu_spec = {
 		"  --keep DIR            write bare.log, os.log and console.log (the guest's ttyS0)\n"
 		"                        into DIR\n",
 	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
-		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
+		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 13 the CPU\n"
+		 "cannot run the probe (it lacks long mode, SSE2 ...), 1 usage,\n"
 		 "2 QEMU, firmware or image missing.\n"
 		 "With --linux: 0 both logs complete, 2 a log missing or unreadable (no kernel,\n"
 		 "a kernel panic, no log from the guest, a timeout), 3 a log damaged or cut short.\n",

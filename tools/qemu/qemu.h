@@ -13,6 +13,7 @@
 #define QEMU_RC_OK_ABSENT 10
 #define QEMU_RC_FAILED 11
 #define QEMU_RC_OTHER 12
+#define QEMU_RC_UNSUPPORTED 13 /* the CPU refusal of boot/cpu_check.S or boot/efi_cpu.c */
 #define QEMU_RC_MISSING 2
 
 #define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
