@@ -154,7 +154,9 @@ static void print_rows(FILE *out, const struct plot *pl, char *row)
 			for (int s = 0; s < pl->ndrawn; s++)
 				if (pl->stack[s][c] >= r)
 					bits |= pl->val[s];
-			row[c + 1] = bits ? ms_symbol((size_t)(bits & 7) - 1) : ' ';
+			row[c + 1] = ' ';
+			if (bits)
+				row[c + 1] = ms_symbol((size_t)(bits & 7) - 1);
 		}
 		while (ev && k < nev && ev[k] >= r)
 			k++;

@@ -158,13 +158,14 @@ int tally_add(void *ctx, const double *v, const uint64_t *count, size_t n)
 	return ok;
 }
 
-/* The keys sorted in place become the values, in place. */
-static double *keys_to_values(uint64_t *k, size_t n)
+/* The keys sorted in place become the values, in place (mem: n keys). */
+static double *keys_to_values(void *mem, size_t n)
 {
-	double *v = (double *)k;
+	const uint64_t *k = mem;
+	double *v = mem;
 
 	for (size_t i = 0; i < n; i++) {
-		double d = keysort_value(k[i]);
+		double d = keysort_value(k[i]); /* read before the store over it */
 		v[i] = d;
 	}
 	return v;
