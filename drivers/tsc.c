@@ -26,8 +26,6 @@ __asm__(".text\n"
 	"	or %rdx, %rax\n"
 	"	ret\n");
 
-uint64_t tsc_read(const struct counter *c) { return tsc_read_rdtsc(c); }
-
 /* Every read path of the TSC is a 64-bit counter of TSC cycles, timed
  * against itself: no nominal rate, no frequency check. */
 static const struct counter_desc tsc_counters[] = {

@@ -12,6 +12,4 @@
 /* CPUID leaves 0x15 and 0x16 and the hypervisor leaf 0x40000010. */
 void tsc_claims(struct tsc_claims *f);
 
-uint64_t tsc_read(const struct counter *c); /* plain rdtsc, for the core's own timing */
-
 #endif

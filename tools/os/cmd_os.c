@@ -4,7 +4,7 @@
  *
  * Unprivileged by default and measuring only the current clocksource; with
  * --switch (root) each available clocksource in turn, the original always put
- * back (os_clocksource.h).  Raw counter reads that need I/O privilege only
+ * back (tools/os/clocksource.h).  Raw counter reads that need I/O privilege only
  * with --raw-io. */
 #define _GNU_SOURCE
 #include <errno.h>

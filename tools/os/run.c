@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* One clocksource's measurements (os_run.h). */
+/* One clocksource's measurements (tools/os/run.h). */
 #include <stdio.h>
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
