@@ -92,8 +92,9 @@ static uint64_t stuck_read(const struct counter *c)
 	return c->mask & 0x1234;
 }
 
-/* Each driver attaches its counters, which sit in the table as build_table
- * put them: a driver's n from where its first desc is. */
+/* Each driver attaches its counters.  build_table put them in the list's
+ * order, so a driver's n rows start where the driver before it ends, and
+ * row k holds its desc k: the descriptor attach filled from that desc. */
 void run_counters_setup(struct run *r)
 {
 	const struct platform *p = r->p;
