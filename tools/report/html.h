@@ -66,9 +66,8 @@ const struct lr_node *rp_find_key(const struct lrun *r, const char *key);
 /* The key as shown: the name, with "(OS call)" for os: keys. */
 void rp_key_label(FILE *o, const char *key);
 
-/* The parts of the page, in order: the at-a-glance parts first (the p50
- * table and the overlaid histograms), the details after. */
-void rp_head(const struct rp_ctx *c);
+/* The parts of the page, in order (page.c's table): the at-a-glance parts
+ * first (the p50 table and the overlaid histograms), the details after. */
 void rp_summary(const struct rp_ctx *c);             /* compare.c */
 void rp_histograms(const struct rp_ctx *c);          /* svg.c */
 void rp_compare(const struct rp_ctx *c);             /* compare.c */
@@ -77,9 +76,8 @@ void rp_compare(const struct rp_ctx *c);             /* compare.c */
 int rp_has_lineup(const struct rp_ctx *c);           /* lineup.c */
 void rp_lineup(const struct rp_ctx *c);              /* lineup.c */
 void rp_machine(const struct rp_ctx *c, size_t i);   /* machine.c */
-void rp_foot(const struct rp_ctx *c);
 
-/* The whole page of a few runs, built in memory (cmd_report.c): the number
+/* The whole page of a few runs, built in memory (page.c): the number
  * of runs on it (and of counters, into *ncounters when not NULL), or -1 when
  * no run has records. */
 int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,
