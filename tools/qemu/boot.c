@@ -21,6 +21,7 @@
 #include "tools/common/exit_codes.h"
 #include "tools/qemu/image.h"
 #include "tools/qemu/qemu.h"
+#include "tools/qemu/watch.h"
 #include "probe/exit_status.h"
 
 void qemu_escape(const char *s, char *out, size_t cap)
@@ -135,6 +136,7 @@ struct probe_boot {
 	char cmdline[1024], popts[512], path_e[PATH_MAX * 2];
 	const char *cfg, *log_path;
 	bool have_tmp_img, have_tmp_log;
+	struct boot_watch watch;
 };
 
 /* -bios OVMF for UEFI; -1 to go on, or the exit status. */
@@ -290,7 +292,11 @@ static int probe_run(struct probe_boot *b)
 	double t0 = qemu_now();
 	long bytes;
 
-	status = qemu_spawn(b->a.v, r->timeout, NULL, NULL, &stopped);
+	/* The progress line only where the serial text is not on the same
+	 * terminal already: with -o, or stdout to a pipe or a file. */
+	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
+	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, boot_watch_tick, &b->watch);
+	boot_watch_end(&b->watch);
 	log_summary(b->log_path, endstatus, sizeof endstatus, &bytes);
 	fflush(stdout);
 	if (status == -2) {

@@ -20,7 +20,7 @@
 
 struct qemu_run {
 	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
-	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
+	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose, quiet;
 	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
 	double timeout;
 	char **extra;
@@ -73,5 +73,8 @@ double qemu_now(void);
  * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
  * -2 when it could not start (errno set). */
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
+/* The same, calling tick(ctx) about 4 times a second while it waits. */
+int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
+		     void (*tick)(void *ctx), void *ctx);
 
 #endif
