@@ -111,9 +111,9 @@ static void kernel_evidence(const struct doctor_inputs *in, const struct story *
 	if (s->other)
 		say(c, "%s\"%s\".", at(s->other, b, sizeof b), s->other->line);
 	if (s->switched)
-		say(c, "%sthe kernel switched to clocksource %s%s%s.", at(s->switched, b, sizeof b), s->switched->cs,
-		    s->later_switches ? "; later switches, writes to current_clocksource, follow: " : "",
-		    s->later_switches ? (s->later_switches == 1 ? "1" : "several") : "");
+		say(c, "%sthe kernel switched to clocksource %s%s.", at(s->switched, b, sizeof b), s->switched->cs,
+		    s->later_switches ? "; the later switches in the log are writes to current_clocksource "
+					"(a person, or tickprobe os --switch)" : "");
 	if (klog_last(in->k, KE_CALIBRATION))
 		say(c, "TSC calibration: \"%s\".", klog_last(in->k, KE_CALIBRATION)->line);
 	if (klog_starts_late(in->k))
