@@ -23,5 +23,6 @@ int cmd_os(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif

@@ -23,6 +23,7 @@ static const struct command {
 	{ "acpi", cmd_acpi, "decode this host's (or dumped) ACPI timer tables" },
 	{ "os", cmd_os, "what this Linux system's clock_gettime() costs" },
 	{ "schedule", cmd_schedule, "boot into tickprobe at the next restart only, then back (UEFI or GRUB)" },
+	{ "doctor", cmd_doctor, "is this machine's TSC really unreliable, and what should Linux use?" },
 	{ "db", cmd_db, "many machines' logs in one SQLite store: import, summary, compare" },
 };
 

@@ -67,6 +67,9 @@ static const struct platform_after fake_after = {
 	.plan = fake_plan, .run = fake_run, .key = fake_key, .max_polls_per_s = 50, .series_end = fake_series_end,
 };
 
+/* A TSC and an HPET: enough for a run to end ok. */
+static const struct counter_driver *const machine[] = { &sim_tsc_driver, &sim_hpet_driver };
+
 #define NO_S5 1       /* the fake platform cannot power off */
 #define KEY 2         /* a key comes at the 70th poll of the countdown */
 #define WRITE_FAILS 4 /* the series file cannot be written */
@@ -81,19 +84,11 @@ static void boot(const char *cmdline, unsigned index, unsigned of, unsigned flag
 	fake.can_poweroff = !(flags & NO_S5);
 	fake.key_at = flags & KEY ? 70 : 0;
 	fake.series_write_fails = flags & WRITE_FAILS;
-	p = (struct platform){
-		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
-		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
-		.mem = { no_memory, NULL }, .brackets = brackets + 1, .n_brackets = 1, .tsc_claims = sim_claims,
-		.devices = devices, .n_devices = sizeof devices / sizeof devices[0], .end = sim_end, .halt = sim_halt,
-		.after = &fake_after, .series = { "0000-sim", index, of },
-	};
-	sim_clock(&p.clock);
-	if (!setjmp(sim.out))
-		run_probe(&p);
-	for (int i = 0; i < sim.n_allocs; i++)
-		free(sim.allocs[i]);
-	sim.n_allocs = 0;
+	sim.n_brackets = 1;
+	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
+	p.after = &fake_after;
+	p.series = (struct platform_series){ "0000-sim", index, of };
+	sim_boot(&p);
 }
 
 /* The end record's line. */
