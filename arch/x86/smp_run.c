@@ -116,6 +116,7 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 {
 	struct team *t = smp_team();
 	bool ap_gp = tp_streq(o->fault, "ap-gp"), ap_hang = tp_streq(o->fault, "ap-hang");
+	bool ap_deaf = tp_streq(o->fault, "ap-deaf");
 	struct tally tally = { 0, 0, ap_gp && t->count > 1 ? 1 : SMP_NO_CPU, ap_hang && t->count > 1 ? 1 : SMP_NO_CPU,
 			       cpu_has_rdtscp() };
 	/* 1 s; at 10 GHz when the TSC rate is unknown, so never short. */
@@ -126,6 +127,8 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 
 	for (unsigned i = 0; i < t->count; i++)
 		all[i] = i;
+	if (ap_deaf)
+		smp_make_deaf(1);
 	returned = t->run(t->plat, all, t->count, count_in, &tally, bound);
 	/* Once more: a CPU that did not return is left out now, and a late
 	 * return of the first run must not count in the second. */
@@ -148,8 +151,15 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 	json_array_end(j);
 	json_u64(j, "again_returned", again);
 	json_u64(j, "again_count", tally.ran);
+	json_str(j, "idle", smp_idle_name(smp_idle_mode()));
+	json_array_begin(j, "unwoken");
+	for (unsigned e = 0; e < smp_entries(); e++)
+		if (smp_entry(e)->unwoken)
+			json_u64(j, NULL, smp_entry(e)->cpu);
+	json_array_end(j);
+	json_u64(j, "wake_retries", smp_wake_retries());
 	log_end(l);
-	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u%s\n", returned,
-		    t->count, again, first, tally.ran,
-		    (ap_gp || ap_hang) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
+	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u; idle CPUs wait in %s%s\n",
+		    returned, t->count, again, first, tally.ran, smp_idle_name(smp_idle_mode()),
+		    (ap_gp || ap_hang || ap_deaf) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
 }
