@@ -12,6 +12,7 @@
 struct cpu_topology {
 	struct topology topo[SMP_MAX_CPUS];
 	bool have[SMP_MAX_CPUS];
+	struct team_place place[SMP_MAX_CPUS]; /* the same, for the team's users */
 };
 static struct {
 	struct cpu_topology *t; /* NULL: none read */
@@ -28,7 +29,9 @@ static void read_topology(unsigned cpu, void *arg)
 {
 	(void)arg;
 	if (cpu < SMP_MAX_CPUS && smp_run.t) {
-		topology_read(real_cpuid, NULL, &smp_run.t->topo[cpu]);
+		struct topology *t = &smp_run.t->topo[cpu];
+		topology_read(real_cpuid, NULL, t);
+		smp_run.t->place[cpu] = (struct team_place){ t->package, t->core, t->thread, t->source != TOPO_NONE };
 		smp_run.t->have[cpu] = true;
 	}
 }
@@ -84,6 +87,8 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 		for (unsigned i = 0; i < t->count; i++)
 			all[i] = i;
 		t->run(t->plat, all, t->count, read_topology, NULL, (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10));
+		if (smp_run.t)
+			t->place = smp_run.t->place;
 	}
 	smp_record(l, tsc_hz, smp_run.t ? smp_run.t->topo : NULL, smp_run.t ? smp_run.t->have : NULL, line,
 		   (unsigned)cap);
