@@ -187,7 +187,7 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 void contention_measure(struct smp_env *e, const struct counter *c, uint32_t reads_per_reader,
 			struct hist *hists, unsigned n_hists, uint64_t wait_cycles, struct contention_result *r)
 {
-	unsigned running[TEAM_MAX_CPUS], cpus[TEAM_MAX_CPUS], n, level;
+	unsigned running[TEAM_MAX_CPUS], readers[TEAM_MAX_CPUS], n, level;
 	unsigned cap = n_hists < TEAM_MAX_CPUS ? n_hists : TEAM_MAX_CPUS;
 
 	tp_memset(r, 0, sizeof *r);
@@ -209,23 +209,23 @@ void contention_measure(struct smp_env *e, const struct counter *c, uint32_t rea
 	 * order: one that did not return is left out of the levels after it. */
 	for (level = 1; r->n_levels < CONTENTION_MAX_LEVELS - 1; level *= 2) {
 		n = smp_cpus(e, running, TEAM_MAX_CPUS);
-		contention_order(e->team->place, running, n, cpus);
+		contention_order(e->team->place, running, n, readers);
 		if (n > cap)
 			n = cap;
 		if (level > n)
 			level = n;
 		for (unsigned i = 0; i < level; i++)
-			r->hist_of[cpus[i]] = (uint16_t)i;
-		run_level(e, r, cpus, level, &r->level[r->n_levels++]);
+			r->hist_of[readers[i]] = (uint16_t)i;
+		run_level(e, r, readers, level, &r->level[r->n_levels++]);
 		if (level >= n)
 			break;
 	}
 	n = smp_cpus(e, running, TEAM_MAX_CPUS);
-	if (cap >= 2 && contention_siblings(e->team->place, running, n, cpus)) {
+	if (cap >= 2 && contention_siblings(e->team->place, running, n, readers)) {
 		struct contention_level *lv = &r->level[r->n_levels++];
-		r->hist_of[cpus[0]] = 0;
-		r->hist_of[cpus[1]] = 1;
-		run_level(e, r, cpus, 2, lv);
+		r->hist_of[readers[0]] = 0;
+		r->hist_of[readers[1]] = 1;
+		run_level(e, r, readers, 2, lv);
 		lv->siblings = true;
 	}
 }
@@ -239,14 +239,18 @@ static bool same_core(const struct team_place *a, const struct team_place *b)
 
 void contention_order(const struct team_place *place, const unsigned *cpus, unsigned n, unsigned *out)
 {
-	static const struct team_place unknown;
 	uint32_t key[TEAM_MAX_CPUS];
 	unsigned pkg_rank[TEAM_MAX_CPUS], core_rank[TEAM_MAX_CPUS], thread_rank[TEAM_MAX_CPUS], packages = 0;
 
 	if (n > TEAM_MAX_CPUS)
 		n = TEAM_MAX_CPUS;
+	if (!place) { /* nothing known: every CPU a package of its own, in order */
+		for (unsigned i = 0; i < n; i++)
+			out[i] = cpus[i];
+		return;
+	}
 	for (unsigned i = 0; i < n; i++) {
-		const struct team_place *pi = place ? &place[cpus[i]] : &unknown;
+		const struct team_place *pi = &place[cpus[i]];
 		unsigned same_pkg = TEAM_MAX_CPUS, cores = 0;
 		thread_rank[i] = 0;
 		core_rank[i] = TEAM_MAX_CPUS;
