@@ -26,8 +26,6 @@ __asm__(".text\n"
 	"	or %rdx, %rax\n"
 	"	ret\n");
 
-uint64_t tsc_read(const struct counter *c) { return tsc_read_rdtsc(c); }
-
 static void describe(struct counter *c, const char *name, counter_read_fn fn, unsigned insns,
 		     const char *method)
 {

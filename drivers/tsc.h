@@ -17,6 +17,5 @@ void tsc_describe(struct counter d[TSC_COUNTERS], struct counter_state s[TSC_COU
 /* CPUID leaves 0x15 and 0x16 and the hypervisor leaf 0x40000010. */
 void tsc_claims(struct tsc_claims *f);
 
-uint64_t tsc_read(const struct counter *c); /* plain rdtsc, for the core's own timing */
 
 #endif

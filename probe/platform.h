@@ -69,7 +69,7 @@ struct platform_counter {
 	                         * timing ("i8254" for its single port accesses) */
 	bool disturbs;          /* leaves its device in an unknown state: settle() follows */
 	/* Its rate is measured against the TSC once the TSC is known, though it
-	 * does not calibrate the TSC (probe/run_rates.c): the APIC timer, the
+	 * does not calibrate the TSC (run_rates() in probe/run_clocks.c): the APIC timer, the
 	 * RTC, the paravirtual clocks. */
 	bool rated;
 	/* A slow read takes samples / samples_div of the samples (0, 1: all):

@@ -21,7 +21,7 @@
 #include "probe/platform.h"
 
 #define RUN_MAX_COUNTERS 32
-#define RUN_MAX_CALIBRATORS 16 /* the TSC's calibrators, then the rated counters (run_rates.c) */
+#define RUN_MAX_CALIBRATORS 16 /* the TSC's calibrators, then the rated counters (run_clocks.c) */
 #define RUN_MAX_PROBLEMS 4
 #define RUN_PROBLEM_LEN 384     /* room for the list of every counter's name */
 #define RUN_MAX_RAW 100000u  /* raw costs kept per counter: raw=N's upper bound */
@@ -88,7 +88,7 @@ void run_counters_select(struct run *r);   /* counters=, stuck= against the name
 void run_counters_setup(struct run *r);    /* every device's setup */
 void run_counters_check(struct run *r);
 void run_calibrate(struct run *r);
-void run_rates(struct run *r);             /* the rated counters' rates (run_rates.c) */
+void run_rates(struct run *r);             /* the rated counters' rates (run_clocks.c) */
 void run_choose_bracket(struct run *r);
 void run_plan(struct run *r);
 void run_measure(struct run *r);

@@ -9,10 +9,7 @@
 #ifndef TOOLS_COMMANDS_H
 #define TOOLS_COMMANDS_H
 
-#define EXIT_CLEAN 0
-#define EXIT_USAGE 1
-#define EXIT_UNREADABLE 2
-#define EXIT_DAMAGED 3
+#include "tools/common/exit_codes.h"
 
 int cmd_qemu(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

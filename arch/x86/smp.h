@@ -142,9 +142,6 @@ uint64_t smp_wake_retries(void);
  * taking the work, so that it never wakes as far as the boot CPU can see. */
 void smp_make_deaf(unsigned cpu);
 
-/* The calling CPU's team index: 0 before smp_start, SMP_NO_CPU for an APIC ID
- * not in the table.  Reads the local APIC ID (and IA32_APIC_BASE for its mode). */
-unsigned smp_current_cpu(void);
 uint32_t smp_apic_id(unsigned cpu); /* of a team index; cpu 0 before smp_start: CPUID's */
 
 void smp_exception_filter(const struct exception_frame *f);
