@@ -168,7 +168,8 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 		r->cpu_cross[cpus[i]] += rd->cross;
 	}
 	lv->returned = m;
-	lv->overlap = m ? contention_overlap(first, last, m) : __builtin_nan("");
+	/* a reader that made no reads read at no time with the others */
+	lv->overlap = !m ? __builtin_nan("") : m < n ? 0.0 : contention_overlap(first, last, m);
 	if (m) {
 		sort_u64(p50, m);
 		sort_u64(p99, m);

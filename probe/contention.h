@@ -65,7 +65,7 @@ struct contention_level {
 	uint64_t max_backward; /* ticks */
 	uint64_t lost;         /* proven pairs whose earlier value was overwritten before it was read */
 	bool siblings;         /* the level of two SMT siblings of one core */
-	double overlap;        /* in [0, 1]; see above; NAN when no reader returned */
+	double overlap;        /* in [0, 1], see above; 0 when a reader made no reads, NAN when none did */
 	uint16_t cpus[TEAM_MAX_CPUS]; /* the n readers, in the order taken */
 };
 

@@ -235,6 +235,9 @@ static void test_refused_and_gone(void)
 		      res.level[3].n == 5 && res.level[3].returned == 5 && sim.timeouts == 1,
 	      "a reader that never comes: its level ends at the barrier's bound with no reader counted, "
 	      "and the last level has the 5 CPUs left");
+	check(res.level[2].overlap != res.level[2].overlap && res.level[3].overlap >= 0 && res.level[3].overlap <= 1,
+	      "overlap: null (NaN) for the level no reader made its reads in, in [0, 1] for the next (%.3f)",
+	      res.level[3].overlap);
 }
 
 /* ---- the record -------------------------------------------------------------- */
