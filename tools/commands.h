@@ -22,5 +22,6 @@ int cmd_acpi(int argc, char **argv);
 int cmd_os(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif

@@ -13,6 +13,7 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "tools/common/exit_codes.h"
 #include "tools/qemu/image.h"
 #include "tools/qemu/qemu.h"
+#include "tools/qemu/watch.h"
 #include "probe/exit_status.h"
 
 void qemu_escape(const char *s, char *out, size_t cap)
@@ -101,18 +103,48 @@ bool qemu_args_show(const struct qemu_run *r, const struct qemu_argv *a)
 	return r->dry_run;
 }
 
-/* The status of the log's last end record, or "" (cut short, or no log). */
-static void log_summary(const char *path, char *status, size_t cap, long *bytes)
+/* The first line of the plain-text refusal of a CPU the image cannot use
+ * (boot/cpu_check.S, boot/efi_cpu.c), which comes instead of any record. */
+#define UNSUPPORTED_LINE "tickprobe: this CPU cannot run tickprobe: "
+
+/* src at the end of the string in dst[cap], cut to fit. */
+static void append(char *dst, size_t cap, const char *src)
+{
+	size_t k = strlen(dst);
+
+	while (*src && k + 1 < cap)
+		dst[k++] = *src++;
+	dst[k] = 0;
+}
+
+/* The status of the log's last end record, or "" (cut short, or no log);
+ * and into why[], the CPU refusal's reason when the log has one. */
+static void log_summary(const char *path, char *status, size_t cap, long *bytes, char *why, size_t why_cap)
 {
 	FILE *f = fopen(path, "rb");
 	char line[8192];
+	bool why_goes_on = false; /* the reason's list goes on on lines indented by 2 */
 
 	snprintf(status, cap, "%s", "");
+	*why = 0;
 	*bytes = -1;
 	if (!f)
 		return;
 	while (fgets(line, sizeof line, f)) {
 		char *t = strstr(line, "{\"type\":\"end\""), *s;
+		size_t len = strlen(line);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0; /* a line may also start with GRUB's \r */
+		if (why_goes_on && !strncmp(line, "  ", 2)) {
+			append(why, why_cap, line + 1); /* one space of the two joins the lines */
+			continue;
+		}
+		why_goes_on = false;
+		if (!*why && (s = strstr(line, UNSUPPORTED_LINE))) {
+			append(why, why_cap, s + sizeof UNSUPPORTED_LINE - 1);
+			why_goes_on = true;
+			continue;
+		}
 		if (t && (s = strstr(t, "\"status\":\""))) {
 			s += 10;
 			s[strcspn(s, "\"")] = 0;
@@ -135,6 +167,7 @@ struct probe_boot {
 	char cmdline[1024], popts[512], path_e[PATH_MAX * 2];
 	const char *cfg, *log_path;
 	bool have_tmp_img, have_tmp_log;
+	struct boot_watch watch;
 };
 
 /* -bios OVMF for UEFI; -1 to go on, or the exit status. */
@@ -252,8 +285,10 @@ static void probe_serial(struct probe_boot *b)
 	qemu_arg(&b->a, "chardev:ser0");
 }
 
-/* The probe's status from QEMU's, and what to say of it. */
-static int probe_outcome(const struct qemu_run *r, int status, int stopped, char *msg, size_t cap)
+/* The probe's status from QEMU's, and what to say of it; unsupported is
+ * the CPU refusal's reason from the log, or "". */
+static int probe_outcome(const struct qemu_run *r, int status, int stopped, const char *unsupported,
+			 char *msg, size_t cap)
 {
 	int q;
 
@@ -273,6 +308,11 @@ static int probe_outcome(const struct qemu_run *r, int status, int stopped, char
 			 rc == QEMU_RC_OK ? "ok" : rc == QEMU_RC_OK_ABSENT ? "ok-absent" : "failed", q);
 		return rc;
 	}
+	if (q == QEMU_EXIT_UNSUPPORTED) {
+		snprintf(msg, cap, "the CPU cannot run the probe (QEMU exit %d): %s", q,
+			 *unsupported ? unsupported : "the serial log does not say why");
+		return QEMU_RC_UNSUPPORTED;
+	}
 	if (q == 0)
 		snprintf(msg, cap, "no status: QEMU exit 0, the guest reset or powered off "
 			 "(a triple fault under -no-reboot, or a firmware shutdown)");
@@ -285,19 +325,23 @@ static int probe_outcome(const struct qemu_run *r, int status, int stopped, char
 static int probe_run(struct probe_boot *b)
 {
 	const struct qemu_run *r = &b->r;
-	char endstatus[32], msg[256];
+	char endstatus[32], msg[512], unsupported[200];
 	int status, stopped, rc;
 	double t0 = qemu_now();
 	long bytes;
 
-	status = qemu_spawn(b->a.v, r->timeout, NULL, NULL, &stopped);
-	log_summary(b->log_path, endstatus, sizeof endstatus, &bytes);
+	/* The progress line only where the serial text is not on the same
+	 * terminal already: with -o, or stdout to a pipe or a file. */
+	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
+	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, boot_watch_tick, &b->watch);
+	boot_watch_end(&b->watch);
+	log_summary(b->log_path, endstatus, sizeof endstatus, &bytes, unsupported, sizeof unsupported);
 	fflush(stdout);
 	if (status == -2) {
 		fprintf(stderr, "tickprobe qemu: cannot run %s: %s (install qemu-system-x86)\n", r->qemu, strerror(errno));
 		return QEMU_RC_MISSING;
 	}
-	rc = probe_outcome(r, status, stopped, msg, sizeof msg);
+	rc = probe_outcome(r, status, stopped, unsupported, msg, sizeof msg);
 	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r->use_kernel ? "kernel" : r->cdrom ? "cd" : "disk",
 		r->firmware, r->machine, r->kvm ? " kvm" : r->icount ? " tcg icount" : " tcg", qemu_now() - t0);
 	if (bytes >= 0)

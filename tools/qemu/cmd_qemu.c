@@ -22,7 +22,7 @@ enum {
 	OPT_FIRMWARE = ARGS_OPT_FIRST, OPT_MACHINE, OPT_TCG, OPT_KVM, OPT_CPU, OPT_IMAGE, OPT_CDROM, OPT_KERNEL,
 	OPT_PRESET, OPT_OPTIONS, OPT_MENU, OPT_MENU_TIMEOUT, OPT_ICOUNT, OPT_OUTPUT, OPT_TIMEOUT, OPT_MEMORY,
 	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE, OPT_SMP, OPT_LINUX, OPT_KERNEL_CMDLINE,
-	OPT_OS_OPTIONS, OPT_KEEP,
+	OPT_OS_OPTIONS, OPT_KEEP, OPT_QUIET,
 };
 
 static const struct option qemu_options[] = {
@@ -52,6 +52,7 @@ static const struct option qemu_options[] = {
 	{ "kernel-cmdline", required_argument, NULL, OPT_KERNEL_CMDLINE },
 	{ "os-options", required_argument, NULL, OPT_OS_OPTIONS },
 	{ "keep", required_argument, NULL, OPT_KEEP },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	ARGS_OPTIONS_END
 };
 
@@ -80,6 +81,8 @@ static const struct args_spec qemu_spec = {
 		"  --ovmf PATH           OVMF firmware file (default /usr/share/ovmf/OVMF.fd)\n"
 		"  --qemu PATH           QEMU binary (default qemu-system-x86_64)\n"
 		"  -n, --dry-run         print the QEMU command and stop;  -v, --verbose: print it and run\n"
+		"  -q, --quiet           no progress line (it shows only on a terminal, with -o or\n"
+		"                        stdout not a terminal)\n"
 		"\n"
 		"  --linux [KERNEL]      boot a Linux kernel (default: Debian's linux-image-cloud-amd64,\n"
 		"                        from the cache, else fetched with apt-get download and\n"
@@ -95,11 +98,12 @@ static const struct args_spec qemu_spec = {
 		"  --keep DIR            write bare.log, os.log and console.log (the guest's ttyS0)\n"
 		"                        into DIR\n",
 	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
-		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 1 usage,\n"
+		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 13 the CPU\n"
+		 "cannot run the probe (it lacks long mode, SSE2 ...), 1 usage,\n"
 		 "2 QEMU, firmware or image missing.\n"
 		 "With --linux: 0 both logs complete, 2 a log missing or unreadable (no kernel,\n"
 		 "a kernel panic, no log from the guest, a timeout), 3 a log damaged or cut short.\n",
-	.shortopts = "o:nv",
+	.shortopts = "o:nvq",
 	.longopts = qemu_options,
 	.passthrough = 1, /* no operands; after "--", QEMU's own arguments */
 };
@@ -137,6 +141,7 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 		case OPT_MENU: r->menu = true; break;
 		case 'n': case OPT_DRY_RUN: r->dry_run = true; break;
 		case 'v': case OPT_VERBOSE: r->verbose = true; break;
+		case 'q': case OPT_QUIET: r->quiet = true; break;
 		case OPT_KERNEL:
 			r->use_kernel = true;
 			if (v)

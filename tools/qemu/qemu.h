@@ -13,6 +13,7 @@
 #define QEMU_RC_OK_ABSENT 10
 #define QEMU_RC_FAILED 11
 #define QEMU_RC_OTHER 12
+#define QEMU_RC_UNSUPPORTED 13 /* the CPU refusal of boot/cpu_check.S or boot/efi_cpu.c */
 #define QEMU_RC_MISSING 2
 
 #define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
@@ -20,7 +21,7 @@
 
 struct qemu_run {
 	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
-	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
+	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose, quiet;
 	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
 	double timeout;
 	char **extra;
@@ -73,5 +74,8 @@ double qemu_now(void);
  * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
  * -2 when it could not start (errno set). */
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
+/* The same, calling tick(ctx) about 4 times a second while it waits. */
+int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
+		     void (*tick)(void *ctx), void *ctx);
 
 #endif
