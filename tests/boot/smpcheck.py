@@ -16,7 +16,7 @@ wait (--idle: that way) and which dropped CPUs never woke (--unwoken);
 running CPUs), spread over packages before cores before SMT siblings as the
 cpus record places them, with an overlap in [0, 1], and at most one level of
 two siblings of one core, last; --levels: the levels' readers exactly, as
-"0|0,4|s0,1" (s: the siblings' level), checked when no CPU was left out;
+"0|0,4|s0,1" (s: the siblings' level), checked when no CPU was given up;
 --exception-cpu: the exception record names CPU N and its APIC ID.
 Prints PASS:/FAIL: lines and exits 1 when any failed.
 """
@@ -68,12 +68,13 @@ def check_contention(c, recs, live, want):
                 ok, why = False, f"level {i}: {cpus} not spread over {[place[x] for x in cpus]}"
         c.check(ok, f"contention {name}: readers named, spread, overlap in [0, 1], siblings last", why)
         got = "|".join(("s" if lv.get("siblings") else "") + ",".join(map(str, lv.get("cpus", []))) for lv in levels)
-        full = all(lv.get("returned") == lv.get("n") for lv in levels) and levels and \
-            max(lv.get("n", 0) for lv in levels) == len(live)
+        # cpus lists the readers asked for, late or not: the order is exact
+        # unless a CPU was given up before (then the top level is smaller).
+        full = bool(levels) and max(lv.get("n", 0) for lv in levels) == len(live)
         if want and full:
             c.check(got == want, f"contention {name}: levels {want}", got)
         elif want:
-            print(f"note: contention {name}: not every reader returned or a CPU was left out: levels {got} not compared with {want}")
+            print(f"note: contention {name}: a CPU was given up before: levels {got} not compared with {want}")
 
 
 def main():
