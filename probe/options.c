@@ -305,10 +305,11 @@ static void apply_words(struct options *o, const char *line, const char *from)
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
-			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang"))
+			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang") ||
+			    tp_streq(val, "ap-deaf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp or ap-hang, ignored", val);
+				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang or ap-deaf, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);

@@ -34,7 +34,7 @@ struct options {
 	uint32_t baud;
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
-	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang": a CPU exception or a hung CPU (tests) */
+	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang", "ap-deaf": a CPU exception, a hung CPU, one that never wakes (tests) */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	bool log_to_file;     /* log=file (the default): save the records on the boot volume (UEFI); log=none */
 	int n_problems;

@@ -42,3 +42,18 @@ sys.exit(0 if e.count('\r') == 1 and e.endswith('\r\n') and e.startswith('tickpr
 # icount -kernel boots are deterministic: the three logs must be identical.
 ok $(cmp -s "$work/tty.log" "$work/pipe.log" && cmp -s "$work/pipe.log" "$work/quiet.log"; echo $?) \
 	"the log is byte for byte the same with and without the progress line"
+
+# tickprobe os and db import: the same line, n of N, and none on a pipe.
+timeout 120 python3 tests/tools/progress_pty.py 100 "$TP" os --quick -o "$work/os.log" >"$work/os.json"
+ok $(python3 -c "
+import json,re,sys; d=json.load(open(sys.argv[1])); e=d['stderr']
+sys.exit(0 if d['rc'] == 0 and re.search(r'\rtickprobe os: clock_gettime\(MONOTONIC\) via \S+, 1 of \d+', e) else 1)" \
+	"$work/os.json"; echo $?) "os on a terminal: the call being measured, 1 of N"
+timeout 120 "$TP" os --quick -o "$work/os2.log" 2>"$work/os2.err"
+ok $(! grep -q "$(printf '\r')" "$work/os2.err"; echo $?) "os on a pipe: no carriage return"
+timeout 120 python3 tests/tools/progress_pty.py 100 "$TP" db import "$work/p.db" "$work/tty.log" "$work/os.log" \
+	>"$work/db.json"
+ok $(python3 -c "
+import json,re,sys; d=json.load(open(sys.argv[1])); e=d['stderr']
+sys.exit(0 if d['rc'] == 0 and re.search(r'\rtickprobe db import: logs 1 of 2', e) and e.endswith('\r') else 1)" \
+	"$work/db.json"; echo $?) "db import on a terminal: logs n of N, wiped at the end"
