@@ -205,19 +205,13 @@ else
 fi
 # lapic has no nominal rate under TCG (CPUID 0x15 gives no crystal): show
 # gives its measured rate, in MHz, where the others give their error.
-want=$(python3 -c '
-import json, sys
-t = next(json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith("{") and "\"name\":\"lapic\"" in l)
-print("%.6g MHz" % (t["freq"]["measured_hz"] / 1e6))' "$OUT/cpu-x2apic-all.log" 2>/dev/null)
+want=$(python3 tests/fault/lapic_rate.py "$OUT/cpu-x2apic-all.log" 2>/dev/null)
 if [ -n "$want" ] && grep -q "^lapic .* $want  ok$" "$OUT/cpu-x2apic-all.show"; then
 	pass "cpu-x2apic-all: tickprobe show gives lapic's measured rate, $want"
 else
 	fail "cpu-x2apic-all: show does not give lapic's measured rate ($want)" "$(grep '^lapic ' "$OUT/cpu-x2apic-all.show")"
 fi
-"$TP" show --json "$OUT/cpu-x2apic-all.log" | python3 -c '
-import json, sys
-a = json.load(sys.stdin)["runs"][0]["absent"]
-sys.exit(0 if a.get("lapic-x2") == "CPUID.01H:ECX[21] clear: no x2APIC" and len(a) == 6 else 1)' &&
+"$TP" show --json "$OUT/cpu-x2apic-all.log" | python3 tests/fault/absent_json.py &&
 	pass "cpu-x2apic-all: show --json gives absent.lapic-x2 and its reason" ||
 	fail "cpu-x2apic-all: show --json has no absent member for the counters absent by design"
 "$TP" report "$OUT/cpu-x2apic-all.log" -o "$OUT/cpu-x2apic-all.html" >/dev/null 2>&1 &&
@@ -481,14 +475,7 @@ for s in hpet acpi-fast i8254; do
 		--text "stuck=$s: its reads now return a constant" --expect timer/port80.healthy=true
 	# The reason carries the bound that ended the wait: 2^28 TSC cycles or
 	# 2^22 reads (arch/x86/platform.c's clock.max_wait_*).
-	python3 - "$OUT/stuck-$s.log" "$s" <<'EOF' && pass "stuck-$s: the wait ended at its bound" || fail "stuck-$s: the reason does not show the wait reaching 2^28 cycles or 2^22 reads"
-import json, re, sys
-for line in open(sys.argv[1], errors="replace"):
-    if line.startswith("{") and '"name":"%s"' % sys.argv[2] in line:
-        m = re.search(r"for (\d+) reads, (\d+) TSC cycles", json.loads(line)["reason"])
-        sys.exit(0 if m and (int(m.group(2)) >= 1 << 28 or int(m.group(1)) >= 1 << 22) else 1)
-sys.exit(1)
-EOF
+	python3 tests/fault/stuck_bound.py "$OUT/stuck-$s.log" "$s" && pass "stuck-$s: the wait ended at its bound" || fail "stuck-$s: the reason does not show the wait reaching 2^28 cycles or 2^22 reads"
 done
 # An RTC that never ticks: its tick check waits 1.25 s for the seconds to
 # change (probe/run_clocks.c: one period and a quarter), so rtc is unhealthy
@@ -504,14 +491,7 @@ check stuck-rtc timer/rtc.reason --status ok-absent --expect timer/rtc.healthy=f
 	--contains "timer/rtc.reason~rtc does not tick (stuck at 0x34 for" --contains "timer/rtc.reason~the bound is 1.25 s" \
 	--expect timer/rtc-time.healthy=false --contains "timer/rtc-time.reason~rtc: rtc does not tick" \
 	--text "stuck=rtc: its reads now return a constant" --expect timer/tsc.healthy=true
-python3 - "$OUT/stuck-rtc.log" <<'EOF' && pass "stuck-rtc: the wait ended at 1.25 s of the TSC" || fail "stuck-rtc: the reason does not show a 1.25 s wait"
-import json, re, sys
-recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith("{")]
-hz = next(r for r in recs if r["type"] == "tsc")["hz"]
-why = next(r for r in recs if r.get("name") == "rtc")["reason"]
-m = re.search(r"for (\d+) reads, (\d+) TSC cycles", why)
-sys.exit(0 if m and 1.25 <= int(m.group(2)) / hz < 1.3 else 1)
-EOF
+python3 tests/fault/stuck_rtc.py "$OUT/stuck-rtc.log" && pass "stuck-rtc: the wait ended at 1.25 s of the TSC" || fail "stuck-rtc: the reason does not show a 1.25 s wait"
 
 # A stuck PM timer or PIT must not stop the calibration: the TSC frequency
 # comes from another counter.

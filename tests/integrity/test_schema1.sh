@@ -80,19 +80,7 @@ for log in "$BIOS" "$UEFI"; do
 		--expect end.status='"ok"'
 done
 # checklog.py wants the probe's records (acpi, ...); the OS log gets its own look.
-python3 - "$DATA/$OS" <<'PY'
-import json, os, sys
-sys.path.insert(0, os.path.join(os.getcwd(), "tests", "boot"))
-from checklog import hist_pairs, round_values
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-n = recs[0]["options"]["rounds"]
-hists = [r for r in recs if "hist" in r]
-ok = len(hists) >= 9 and all(sum(c for _, c in hist_pairs(r["hist"])) == r["samples"] for r in hists)
-print(("PASS" if ok else "FAIL") + f": schema 1: {os.path.basename(sys.argv[1])}: {len(hists)} histograms hold every sample")
-rounds = [r for r in recs if "rounds" in r]
-ok = len(rounds) >= 10 and all(len(round_values(r["rounds"], m)) == n for r in rounds for m in ("p50", "mean"))
-print(("PASS" if ok else "FAIL") + f": schema 1: {os.path.basename(sys.argv[1])}: {len(rounds)} records with {n} rounds")
-PY
+python3 tests/integrity/schema1_os.py "$DATA/$OS"
 
 # One run written by the log writer in schema 2 (a.log) and in schema 1
 # (a1.log) must read the same in every command.
@@ -113,16 +101,7 @@ if [ -x "$GEN" ] && "$GEN" --fixtures "$OUT/fx" >/dev/null; then
 	done
 	# show --json embeds some records as written: those differ; nothing else may.
 	(cd "$OUT/fx" && "$TP" show --json a.log >"$OUT/a2.json" && "$TP" show --json a1.log >"$OUT/a1.json")
-	python3 - "$OUT/a2.json" "$OUT/a1.json" <<'PY'
-import json, sys
-def strip(v):
-    if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if not (isinstance(x, dict) and "crc" in x) and k != "log"}
-    return [strip(x) for x in v] if isinstance(v, list) else v
-a, b = (strip(json.load(open(f))) for f in sys.argv[1:])
-print(("PASS" if a == b and a["runs"] else "FAIL") +
-      ": schemas 1 and 2: tickprobe show --json: the same run gives the same values (embedded records aside)")
-PY
+	python3 tests/integrity/same_json.py "$OUT/a2.json" "$OUT/a1.json"
 else
 	echo "FAIL: setup: $GEN --fixtures failed (make unit)"
 fi
