@@ -7,12 +7,13 @@
 # time of every AP is printed.  The matrix keeps to about a minute on 2 cores:
 # -kernel boots take 0.5-4 s (every AP spins in its mailbox, and under TCG a
 # spinning vCPU takes host time from the boot CPU), OVMF boots 5-9 s.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/smp
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
 for f in tickprobe.elf32 tickprobe.img; do
-	[ -f "$BUILD/$f" ] || { echo "FAIL: setup: $BUILD/$f missing (make all)"; exit 1; }
+	[ -f "$BUILD/$f" ] || { fail "setup: $BUILD/$f missing (make all)"; exit 1; }
 done
 K="--kernel=$BUILD/tickprobe.elf32 --preset quick"
 I="--image $BUILD/tickprobe.img --preset quick"
@@ -85,9 +86,9 @@ ms=$(($(now_ms) - t0))
 checklog k-ghost --expect-status ok --expect cpus.list.2.apic_id=9
 smp k-ghost --count 3 --states bsp,running,"no response" --why "no response within 1000 ms" --team
 if [ "$ms" -lt 60000 ]; then
-	echo "PASS: k-ghost: the boot with a ghost CPU ended in $ms ms"
+	pass "k-ghost: the boot with a ghost CPU ended in $ms ms"
 else
-	echo "FAIL: k-ghost: the boot with a ghost CPU took $ms ms"
+	fail "k-ghost: the boot with a ghost CPU took $ms ms"
 fi
 
 # ---- a CPU that stops answering mid-run: dropped after the 1 s bound, left
@@ -117,23 +118,23 @@ smp k-icount-1 --count 4 --started 4 --team
 c1=$(grep -a '"type":"cpus"' "$OUT/k-icount-1.log")
 c2=$(grep -a '"type":"cpus"' "$OUT/k-icount-2.log")
 if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
-	echo "PASS: icount: two boots give identical cpus records"
+	pass "icount: two boots give identical cpus records"
 else
-	echo "FAIL: icount: the cpus records differ: $(printf '%s\n%s\n' "$c1" "$c2" | cut -c1-300)"
+	fail "icount: the cpus records differ: $(printf '%s\n%s\n' "$c1" "$c2" | cut -c1-300)"
 fi
 if cmp -s "$OUT/k-icount-1.log" "$OUT/k-icount-2.log"; then
-	echo "PASS: icount: two 4-CPU boots give identical logs"
+	pass "icount: two 4-CPU boots give identical logs"
 else
-	echo "FAIL: icount: two 4-CPU boots differ: $(cmp "$OUT/k-icount-1.log" "$OUT/k-icount-2.log" 2>&1 | head -1)"
+	fail "icount: two 4-CPU boots differ: $(cmp "$OUT/k-icount-1.log" "$OUT/k-icount-2.log" 2>&1 | head -1)"
 fi
 
 for r in cpus tsc_sync contention percpu; do
 	c1=$(grep -a "\"type\":\"$r\"" "$OUT/k-icount-1.log")
 	c2=$(grep -a "\"type\":\"$r\"" "$OUT/k-icount-2.log")
 	if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
-		echo "PASS: icount: two boots give identical $r records"
+		pass "icount: two boots give identical $r records"
 	else
-		echo "FAIL: icount: the $r records differ or are missing"
+		fail "icount: the $r records differ or are missing"
 	fi
 done
 

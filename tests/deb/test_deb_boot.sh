@@ -13,19 +13,18 @@
 # probe saves its log on the ESP (\tickprobe\logs\NNNN.log): it is read back
 # from the disk image with mtools and read as `tickprobe logs`, `show
 # --latest` and `compare --latest` read it after the reboot into Linux.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/boot
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
 for t in qemu-system-x86_64 grub-mkimage grub-script-check xorriso mkfs.fat mcopy mdir python3; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
-[ -x "$TP" ] || { echo "FAIL: setup: $TP is not built (make tool)"; exit 1; }
+[ -x "$TP" ] || { fail "setup: $TP is not built (make tool)"; exit 1; }
 OVMF=/usr/share/ovmf/OVMF.fd
 CHECK="python3 tests/boot/checklog.py"
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 
 build_deb
 unpack_deb

@@ -7,6 +7,7 @@
 # here $BUILD/cache), once; later runs find it there.  Then bad input: no
 # kernel file, a file of random bytes, a kernel that panics, a guest that
 # never sends its log; each must end with a clear message in bounded time.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 OUT=$BUILD/test-linux
@@ -15,9 +16,6 @@ XDG_CACHE_HOME=$(cd "$BUILD" && pwd)/cache
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 now() { date +%s; }
 
 for f in "$TP" "$BUILD/tickprobe-static" "$BUILD/tickprobe.img"; do

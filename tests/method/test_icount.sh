@@ -7,6 +7,7 @@
 # clock from a fixed date (-rtc clock=vm): on the host's clock (QEMU's
 # default) it would tick at host seconds, some 3 a virtual second under
 # -icount, and differ from boot to boot.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 ELF=$BUILD/tickprobe.elf
 KERNEL=$BUILD/tickprobe.elf32

@@ -5,6 +5,7 @@
 # Debian's test firmware (OVMF's "snakeoil" variant: that key in PK, KEK and
 # db, Secure Boot on) the signed image runs under Secure Boot and its begin
 # record says so, while the unsigned image is refused.
+. tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/sign
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -28,11 +29,11 @@ sign() {
 # --- a throwaway key: signed, verified, booted --------------------------------
 openssl req -x509 -newkey rsa:2048 -nodes -keyout "$OUT/test.key" -out "$OUT/test.crt" -days 2 \
 	-subj "/CN=tickprobe test key/" >/dev/null 2>&1
-ok $? "openssl made a throwaway key and certificate"
+ok "openssl made a throwaway key and certificate" $?
 sign test "$OUT/test.key" "$OUT/test.crt"
-ok $? "make sign KEY=test.key CERT=test.crt" "$(tail -n 3 "$OUT/test.make" | tr '\n' ' ')"
+ok "make sign KEY=test.key CERT=test.crt" $? "$(tail -n 3 "$OUT/test.make" | tr '\n' ' ')"
 sbverify --cert "$OUT/test.crt" "$OUT/test.efi" >"$OUT/verify.txt" 2>&1
-ok $? "sbverify --cert test.crt accepts the signed BOOTX64.EFI" "$(tr '\n' ' ' <"$OUT/verify.txt")"
+ok "sbverify --cert test.crt accepts the signed BOOTX64.EFI" $? "$(tr '\n' ' ' <"$OUT/verify.txt")"
 if sbverify --cert "$OUT/test.crt" "$BUILD/BOOTX64.EFI" >/dev/null 2>&1; then
 	fail "sbverify accepts the unsigned BOOTX64.EFI too: the check above proves nothing"
 else
@@ -40,7 +41,7 @@ else
 fi
 mtype -i "$OUT/test.img@@$ESP" ::EFI/BOOT/BOOTX64.EFI >"$OUT/in-image.efi" 2>/dev/null
 cmp -s "$OUT/in-image.efi" "$OUT/test.efi"
-ok $? "test.img carries the signed binary as \\EFI\\BOOT\\BOOTX64.EFI"
+ok "test.img carries the signed binary as \\EFI\\BOOT\\BOOTX64.EFI" $?
 $NC set-env "$OUT/test.img" quick 0 ""
 qboot signed ended $(stick "$OUT/test.img")
 checklog signed --expect-boot uefi --expect begin.secure_boot=false
@@ -49,7 +50,7 @@ ended signed
 # --- under Secure Boot: the snakeoil key ----------------------------------------
 openssl rsa -in "$SO_KEY" -passin pass:snakeoil -out "$OUT/snakeoil.key" >/dev/null 2>&1 &&
 	sign snakeoil "$OUT/snakeoil.key" "$SO_CERT"
-ok $? "make sign with the snakeoil key" "$(tail -n 3 "$OUT/snakeoil.make" | tr '\n' ' ')"
+ok "make sign with the snakeoil key" $? "$(tail -n 3 "$OUT/snakeoil.make" | tr '\n' ' ')"
 $NC set-env "$OUT/snakeoil.img" quick 0 ""
 cp "$SO_VARS" "$OUT/vars.fd"
 # shellcheck disable=SC2086
@@ -73,4 +74,5 @@ done
 kill $qpid 2>/dev/null
 wait $qpid 2>/dev/null
 grep -aq "Access Denied" "$OUT/unsigned.log" && ! grep -aq '"type":"begin"' "$OUT/unsigned.log"
-ok $? "unsigned: Secure Boot refuses it: $(plain "$OUT/unsigned.log" | grep -a -m1 'Access Denied' | cut -c1-120)"
+st=$?
+ok "unsigned: Secure Boot refuses it: $(plain "$OUT/unsigned.log" | grep -a -m1 'Access Denied' | cut -c1-120)" $st

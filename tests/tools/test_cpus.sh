@@ -10,6 +10,7 @@
 # is left out and named by all three; core types (which QEMU cannot make)
 # and 256 CPUs come from the first log edited and sealed again.
 # Everything stays in $BUILD/test-cpus.  About 25 s on 2 busy cores.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 K=$BUILD/tickprobe.elf32
@@ -18,9 +19,6 @@ CHECK="python3 tests/tools/cpucheck.py"
 rm -rf "$OUT" && mkdir -p "$OUT"
 ABS=$(cd "$OUT" && pwd)
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 [ -x "$T" ] || { fail setup "$T is not built (make tool)"; exit 1; }
 [ -f "$K" ] || { fail setup "$K is not built (make kernel)"; exit 1; }

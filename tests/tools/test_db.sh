@@ -4,15 +4,13 @@
 # (tests/tools/mkfleet.py), damaged, truncated, multi-boot and duplicate
 # logs, two importers at once, a store of a newer schema; summary and the
 # paired comparison against values computed here from the logs themselves.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-db.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 HERE=$(dirname "$0")
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 code() { # name, expected exit, command...
 	n=$1 want=$2; shift 2
 	"$@" >"$D/out" 2>"$D/err"; got=$?

@@ -5,15 +5,13 @@
 # and the same fleet through `report --db`.  In headless Chromium the page
 # loads, its table sorts (the #sort= link runs the same code as a click),
 # and its plots exist; every machine link leads to a page that exists.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-fleet.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 HERE=$(dirname "$0")
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 for t in python3 chromium sqlite3; do
 	command -v $t >/dev/null 2>&1 || { fail setup "$t not installed (make deps)"; exit 1; }
 done

@@ -4,15 +4,13 @@
 # trees, where current_clocksource is a plain file), writes a complete log on
 # this machine, and never writes current_clocksource without --switch.
 # The real machine's clocksource is never switched here.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 T=$(mktemp -d /tmp/tickprobe-test-os.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 CSDIR=sys/devices/system/clocksource/clocksource0
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" -eq 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 # fake NAME AVAILABLE CURRENT: a fake root in $T/NAME
 fake() {
@@ -51,7 +49,7 @@ wait_switch() {
 }
 
 if [ "$(id -u)" -ne 0 ]; then
-	echo "SKIP: signal and error restore tests need root (--switch refuses otherwise)"
+	skip "signal and error restore tests need root (--switch refuses otherwise)"
 	fake noroot "tsc hpet" tsc
 	"$TP" os --switch --sysfs-root "$T/noroot" -o "$T/noroot.log" 2>"$T/noroot.err"
 	rc=$?
@@ -103,7 +101,7 @@ else
 		ok "log write error after a switch: the original clocksource is back" $([ "$(current efbig)" = tsc ]; echo $?) \
 			"current_clocksource reads '$(current efbig)'"
 	else
-		echo "SKIP: prlimit missing: no RLIMIT_FSIZE error-path test"
+		skip "prlimit missing: no RLIMIT_FSIZE error-path test"
 	fi
 
 	# The original withdrawn during the run: tsc-early, replaced by tsc once

@@ -7,6 +7,7 @@
 # chromium (screenshot pixels and the rendered DOM).  Then: hostile text in a
 # log is escaped, a damaged log gives exit 3 with the damage on the page, a
 # missing one exit 2.  Pages and screenshots stay in $BUILD/test-report.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 K=$BUILD/tickprobe.elf32
@@ -14,9 +15,6 @@ OUT=$BUILD/test-report
 rm -rf "$OUT" && mkdir -p "$OUT"
 ABS=$(cd "$OUT" && pwd)
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 [ -x "$T" ] || { fail setup "$T is not built (make tool)"; exit 1; }
 [ -f "$K" ] || { fail setup "$K is not built (make kernel)"; exit 1; }
@@ -68,7 +66,8 @@ for lvl in 95 99.5; do
 	sed -n '/^Summary/,/^$/p' "$OUT/compare-c$lvl.txt" | awk 'NR > 1 && /\*/ {print $1}' |
 		sort >"$OUT/compare-c$lvl.sig"
 	grep -q "confidence level $lvl" "$OUT/report-c$lvl.html" && cmp -s "$OUT/report-c$lvl.html.sig" "$OUT/compare-c$lvl.sig"
-	ok "-c $lvl: the differences marked are compare's ($(tr '\n' ' ' <"$OUT/compare-c$lvl.sig"))" $? \
+	st=$?
+	ok "-c $lvl: the differences marked are compare's ($(tr '\n' ' ' <"$OUT/compare-c$lvl.sig"))" $st \
 		"report: $(tr '\n' ' ' <"$OUT/report-c$lvl.html.sig") compare: $(tr '\n' ' ' <"$OUT/compare-c$lvl.sig")"
 	lineup "$OUT/report-c$lvl.html" "$OUT/compare-c$lvl.txt" "-c $lvl" "$OUT/a.log" "$OUT/b.log" "$OUT/os.log"
 done

@@ -3,15 +3,13 @@
 # show, export, compare and capture on fixture logs written by the real log
 # writer (build/tests/test_logread --fixtures DIR).  compare's Difference
 # lines are checked against Debian's ministat on the same per-round values.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 GEN=$BUILD/tests/test_logread
 D=$(mktemp -d /tmp/tickprobe-show.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 if [ ! -x "$T" ] || [ ! -x "$GEN" ]; then
 	fail setup "build $T and $GEN first (make tool unit)"
