@@ -50,7 +50,7 @@ tally() {
 	} >"$STATE/tally.$1"
 	# One write per test, so the lines of two workers never interleave.
 	cat "$STATE/tally.$1"
-	echo "$1 $p $f ${4:-0}" >>"$STATE/results"
+	echo "$1 $p $f ${4:--}" >>"$STATE/results"
 }
 
 units=0
@@ -63,7 +63,7 @@ for t in "$BUILD"/tests/test_*; do
 done
 if [ "$units" -eq 0 ]; then
 	echo "  no unit test binary in $BUILD/tests (make unit-build makes them)"
-	echo "unit 0 1 0" >>"$STATE/results"
+	echo "unit 0 1 -" >>"$STATE/results"
 fi
 
 # The script tests, longest first: "seconds path" lines, sorted.
@@ -98,13 +98,13 @@ wait
 
 # This run's times order the next run (tests not run this time keep theirs).
 if [ -s "$STATE/order" ]; then
-	{
-		awk '$4 > 0 { print $1, $4 }' "$STATE/results"
-		[ -f "$LOGDIR/seconds" ] && awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' \
-			"$STATE/results" "$LOGDIR/seconds"
-	} >"$STATE/seconds" && mv "$STATE/seconds" "$LOGDIR/seconds"
+	awk '$4 != "-" { print $1, $4 }' "$STATE/results" >"$STATE/seconds"
+	if [ -f "$LOGDIR/seconds" ]; then
+		awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' "$STATE/seconds" "$LOGDIR/seconds" >>"$STATE/seconds"
+	fi
+	mv "$STATE/seconds" "$LOGDIR/seconds"
 fi
-awk '{ p += $2; f += $3; s += $4; if ($3 > 0) broken = broken " " $1 }
+awk '{ p += $2; f += $3; if ($4 != "-") s += $4; if ($3 > 0) broken = broken " " $1 }
 	END {
 		if (broken != "") print "failing:" broken
 		if (s > 0) printf "script tests: %d s in all, on %d jobs\n", s, jobs
