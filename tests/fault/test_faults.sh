@@ -88,7 +88,7 @@ timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-two.err" 2>&1 &
 qpid=$!
-timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" HPET --list >"$OUT/hpet-two.tables" 2>&1
+timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" HPET --list >"$OUT/hpet-two.tables" 2>&1
 wait $qpid
 rc=$? ms=$(($(now_ms) - t0))
 # Which HPET the probe must take follows from the guest's own RSDT: the
@@ -137,7 +137,7 @@ timeout 30 "$QEMU" -machine pc,hpet=off -accel tcg -cpu max -m 256 -kernel "$ELF
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-badsum.err" 2>&1 &
 qpid=$!
-if timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" HPET --oem TPTEST >"$OUT/hpet-badsum.poke" 2>&1; then
+if timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" HPET --oem TPTEST >"$OUT/hpet-badsum.poke" 2>&1; then
 	pass "hpet-badsum: $(cat "$OUT/hpet-badsum.poke")"
 else
 	fail "hpet-badsum: checksum not spoiled: $(cat "$OUT/hpet-badsum.poke")"
@@ -249,7 +249,7 @@ timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/madt-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/madt-override.err" 2>&1 &
 qpid=$!
-if timeout 20 python3 tests/fault/gdbpoke.py "$port" "$ELF" APIC --oem TPTEST --first >"$OUT/madt-override.poke" 2>&1; then
+if timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" APIC --oem TPTEST --first >"$OUT/madt-override.poke" 2>&1; then
 	pass "madt-override: $(cat "$OUT/madt-override.poke")"
 else
 	fail "madt-override: RSDT not reordered: $(cat "$OUT/madt-override.poke")"
@@ -341,7 +341,7 @@ timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append
 	-serial none -no-reboot -nic none -monitor "unix:$sock,server,nowait" -display none \
 	>"$OUT/no-serial.err" 2>&1 &
 qpid=$!
-timeout 25 python3 tests/fault/vgascreen.py "$sock" "$OUT/screen.txt" --until "run ended" --timeout 20 --quit
+timeout 25 "$PYTHON3" tests/fault/vgascreen.py "$sock" "$OUT/screen.txt" --until "run ended" --timeout 20 --quit
 seen=$?
 wait $qpid
 rc=$? ms=$(($(now_ms) - t0))

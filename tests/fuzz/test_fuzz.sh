@@ -11,7 +11,9 @@ if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
 	exit 1
 fi
 mkdir -p "$BUILD"
-if ! make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-build.log" 2>&1; then
+# The lock: tests/run.sh may run the other builds into BUILD (make fuzz-build,
+# make sanitize, make sign) at the same time, and each reads the others' .d files.
+if ! flock "$BUILD/.make.lock" make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-build.log" 2>&1; then
 	fail "fuzz: harness build failed: $(grep -m1 -E 'error|Error' "$BUILD/fuzz-build.log")"
 	exit 1
 fi

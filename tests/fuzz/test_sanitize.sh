@@ -6,7 +6,9 @@
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 mkdir -p "$BUILD"
-if ! make -s sanitize BUILD="$BUILD" >"$BUILD/sanitize-build.log" 2>&1; then
+# The lock: tests/run.sh may run the other builds into BUILD (make fuzz-build,
+# make sanitize, make sign) at the same time, and each reads the others' .d files.
+if ! flock "$BUILD/.make.lock" make -s sanitize BUILD="$BUILD" >"$BUILD/sanitize-build.log" 2>&1; then
 	fail "sanitize: build failed: $(grep -m1 -E 'error|Error' "$BUILD/sanitize-build.log")"
 	exit 1
 fi

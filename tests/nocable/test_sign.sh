@@ -20,9 +20,10 @@ SO_CERT=/usr/share/ovmf/PkKek-1-snakeoil.pem
 SB_QEMU="-machine q35,smm=on -global driver=cfi.pflash01,property=secure,value=on
  -drive if=pflash,format=raw,unit=0,readonly=on,file=$SO_CODE -drive if=pflash,format=raw,unit=1,file=$OUT/vars.fd"
 
-# sign NAME KEY CERT: make sign into $OUT/NAME.efi and $OUT/NAME.img.
+# sign NAME KEY CERT: make sign into $OUT/NAME.efi and $OUT/NAME.img (under
+# the lock of the other builds into BUILD: see tests/fuzz/test_fuzz.sh).
 sign() {
-	make -s --no-print-directory sign BUILD="$BUILD" KEY="$2" CERT="$3" SIGNED_EFI="$OUT/$1.efi" \
+	flock "$BUILD/.make.lock" make -s --no-print-directory sign BUILD="$BUILD" KEY="$2" CERT="$3" SIGNED_EFI="$OUT/$1.efi" \
 		SIGNED_IMG="$OUT/$1.img" >"$OUT/$1.make" 2>&1
 }
 
