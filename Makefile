@@ -12,20 +12,23 @@
 #                   BOOTX64.EFI signed for Secure Boot with your key, and the
 #                   image carrying it: build/tickprobe-signed.img
 #
-# Sources are found by wildcard: a new file in probe/, drivers/, arch/x86/,
-# tools/ or tests/unit/ is built without touching this file.
+# Sources are found by wildcard: a new file in probe/, acpi/, drivers/,
+# platform/, arch/x86/, tools/ or tests/unit/ is built without touching this
+# file.
 
 VERSION := 0.1.0
 BUILD   := build
 PREFIX  ?= /usr/local
 CC      ?= cc
 
-# --- host side: probe/ and the ACPI parser, compiled hosted -----------------
+# --- host side: what runs in both (lib/, acpi/, probe/) compiled hosted ------
+# libcore.a holds the folders built into the image too; libtools.a the host's
+# own (tools/lib/ and every tools/<part>/).
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 HOST_LDLIBS := -lm -lsqlite3 -lz
 
-CORE_SRC  := $(wildcard probe/*.c) $(wildcard drivers/acpi*.c)
+CORE_SRC  := $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard probe/*.c)
 TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c tools/*/*.c))
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 
@@ -34,8 +37,9 @@ TOOLS_HOST_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/host/%.o)
 TEST_BINS      := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 # --- the image side: one 64-bit core, two entries ---------------------------
-# The core (arch/x86, drivers, probe) is compiled twice: position-dependent for
-# the multiboot kernel, position-independent for the GNU-EFI application.
+# The core (arch/x86, platform, drivers, lib, acpi, probe) is compiled twice:
+# position-dependent for the multiboot kernel, position-independent for the
+# GNU-EFI application.
 KERNEL_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -ffreestanding \
 	-fno-stack-protector -fno-builtin -fno-math-errno -mno-red-zone \
 	-fno-asynchronous-unwind-tables -DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
@@ -43,11 +47,9 @@ KERNEL_CFLAGS := $(KERNEL_COMMON) -fno-pic -fno-pie -mcmodel=small
 EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
 	-I/usr/include/efi -I/usr/include/efi/x86_64
 
-# Only what the image calls goes into it: the log reader, the JSON parser and
-# the statistics serve the host tool and the tests alone.
-HOST_ONLY_SRC := probe/logread.c probe/json_parse.c probe/stats.c probe/hist_decode.c
-SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) \
-	$(wildcard drivers/*.c) $(filter-out $(HOST_ONLY_SRC),$(wildcard probe/*.c))
+# A folder says where its code runs: these are the image's, whole.
+SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) $(wildcard platform/*.c) \
+	$(wildcard drivers/*.c) $(CORE_SRC)
 KERNEL_SRC := boot/multiboot.S $(wildcard boot/bios*.c) $(SHARED_SRC)
 EFI_SRC    := $(wildcard boot/efi*.c) $(SHARED_SRC)
 
@@ -143,9 +145,9 @@ $(BUILD)/BOOTX64.EFI: $(BUILD)/tickprobe-efi.so
 # of presets compiled into probe/options.c (-I above); it is built from its
 # sources directly, as the libraries that hold options.c need its output.
 PRESETS_TABLE := $(BUILD)/gen/presets_table.h
-MKGRUBCFG_SRC := image/mkgrubcfg.c probe/presets.c probe/fmt.c
+MKGRUBCFG_SRC := image/mkgrubcfg.c probe/presets.c lib/fmt.c
 
-$(BUILD)/mkgrubcfg: $(MKGRUBCFG_SRC) probe/presets.h probe/fmt.h probe/util.h
+$(BUILD)/mkgrubcfg: $(MKGRUBCFG_SRC) probe/presets.h lib/fmt.h lib/util.h
 	$(CC) $(HOST_CFLAGS) -o $@ $(MKGRUBCFG_SRC)
 
 $(PRESETS_TABLE): image/presets.cfg $(BUILD)/mkgrubcfg
@@ -227,7 +229,7 @@ clean:
 # /etc/grub.d/25_tickprobe prints (mkgrubcfg --grub-d); HOST_HARDENING is
 # Debian's flags for the host command (debian/rules), never for the image.
 DEB := $(BUILD)/tickprobe_$(VERSION)_amd64.deb
-DEB_SRC = $(shell find Makefile README.md LICENSE arch boot debian docs drivers image probe tools -type f 2>/dev/null)
+DEB_SRC = $(shell find Makefile README.md LICENSE acpi arch boot debian docs drivers image lib platform probe tools -type f 2>/dev/null)
 DEB_PARALLEL ?= 2
 HOST_CFLAGS += $(HOST_HARDENING)
 

@@ -3,11 +3,11 @@
  * the screen at VGA text, and hand over to the shared core. */
 #include <stdbool.h>
 #include <stdint.h>
-#include "arch/x86/run.h"
+#include "platform/boot_info.h"
 #include "arch/x86/smp.h"
 #include "boot/bios_low.h"
 #include "drivers/vga.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
 #define MBI_MEMORY (1u << 0)

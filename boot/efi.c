@@ -8,11 +8,11 @@
 #include <efilib.h>
 #include <stdbool.h>
 #include "arch/x86/cpu.h"
-#include "arch/x86/run.h"
+#include "platform/boot_info.h"
 #include "arch/x86/smp.h"
 #include "boot/efi_con.h"
 #include "boot/efi_log.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/options.h"
 #include "probe/presets.h"
 

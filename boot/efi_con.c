@@ -5,7 +5,7 @@
 #include <stdbool.h>
 #include "boot/efi_con.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 
 #define RFLAGS_IF (1u << 9)
 

@@ -4,8 +4,8 @@
 #include <efilib.h>
 #include "boot/efi_log.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define RFLAGS_IF (1u << 9)
 #define MSG_NVME_NAMESPACE_DP 0x17 /* UEFI 2.x device path subtypes gnu-efi 3.0.15 lacks */

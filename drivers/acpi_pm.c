@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/acpi_pm.h"
 #include "arch/x86/paging.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* acpi-fast: one 32-bit read, masked to the timer's width. */
 uint64_t acpi_pm_read_io(const struct counter *c);

@@ -2,8 +2,8 @@
 #include "drivers/hpet.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define HPET_CAP 0x00    /* general capabilities and id */
 #define HPET_CONFIG 0x10 /* bit 0: ENABLE_CNF, the main counter runs */

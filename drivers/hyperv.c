@@ -3,9 +3,9 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/hypervisor.h"
 #include "arch/x86/paging.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/pvclock.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define HV_X64_MSR_TIME_REF_COUNT 0x40000020u
 #define HV_X64_MSR_REFERENCE_TSC 0x40000021u /* bits 63:12 the page's frame, bit 0 enable */

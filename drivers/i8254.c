@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/i8254.h"
 #include "arch/x86/cpu.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define PIT_CH0 0x40
 #define PIT_CMD 0x43

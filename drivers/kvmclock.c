@@ -3,8 +3,8 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/hypervisor.h"
 #include "arch/x86/paging.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define MSR_KVM_SYSTEM_TIME_NEW 0x4b564d01u /* the page's physical address | 1 (enable) */
 #define KVM_FEATURE_CLOCKSOURCE2 (1u << 3)  /* CPUID base + 1, EAX */

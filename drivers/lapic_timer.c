@@ -2,8 +2,8 @@
 #include "drivers/lapic_timer.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define MSR_APIC_BASE 0x1b
 #define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/rdpid.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 
 /* The value is whatever the firmware left in IA32_TSC_AUX (0 on QEMU):
  * nobody here numbers the CPUs, and the cost does not depend on it. */

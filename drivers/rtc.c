@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/rtc.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define RTC_INDEX 0x70
 #define RTC_DATA 0x71

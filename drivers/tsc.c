@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "drivers/tsc.h"
 #include "arch/x86/cpu.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* Read functions are assembly so that their instruction counts are fixed
  * (counter.insns): under qemu -icount shift=0 a read costs exactly that. */

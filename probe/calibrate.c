@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/calibrate.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_claims *claims,
 				const struct probe_clock *pc, uint32_t window_ms,

@@ -2,7 +2,7 @@
 /* Counter reads under contention, and backward steps across CPUs
  * (probe/contention.h). */
 #include "probe/contention.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define BUSY (~0ull)        /* a slot's stamp while its reader writes it */
 #define NOBODY 0xffffu      /* the CPU in the word before the first publish */

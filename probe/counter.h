@@ -12,8 +12,8 @@
 
 #include <stdint.h>
 #include <stdbool.h>
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 struct counter;
 /* A read: returns the counter value (or the byte read).  Takes the descriptor

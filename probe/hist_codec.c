@@ -8,7 +8,7 @@
  * bin is two numbers: the empty bins skipped since the previous one, then
  * its count. */
 #include "probe/hist_codec.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 static const char b64url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The latency scan (probe/latency.h). */
 #include "probe/latency.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 unsigned latency_bin(const struct latency_result *r, uint64_t cycles)
 {

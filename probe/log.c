@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/log.h"
-#include "probe/crc32.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/crc32.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 void log_init(struct log *l, void (*sink)(void *ctx, const char *s, size_t n), void *ctx)
 {

@@ -11,7 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probe/json.h"
+#include "lib/json.h"
 
 #define LOG_SCHEMA 2 /* 2: compact `hist` strings, `rounds` as columns (docs/log-format.md) */
 #define LOG_RECORD_MAX (96 * 1024)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/measure.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* Reads of the monotonicity check: at 3.58 MHz the PM timer ticks about
  * every 280 ns, so 20000 reads at ~1 us each span several thousand ticks

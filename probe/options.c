@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/options.h"
 #include <stdarg.h>
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* Bounds: enough samples to fill every exact histogram bin many times, and
  * few enough that an i8254 run (3-5 us a read on real hardware) stays

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Per-CPU costs and work on a chosen CPU (probe/percpu.h). */
 #include "probe/percpu.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 uint64_t percpu_timeout(const struct smp_env *e, uint32_t samples)
 {

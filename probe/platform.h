@@ -5,7 +5,7 @@
  * choice, the plan, the measurements, the end.  It is plain C and touches no
  * hardware; the platform hands it consoles, memory, a clock and its
  * brackets, the counters' devices, the exception hook and the way out.  In
- * the image arch/x86/platform.c fills this in; in the host unit tests a
+ * the image platform/pc.c fills this in; in the host unit tests a
  * simulated platform does (tests/unit/test_run.c), so the whole sequence
  * runs against simulated counters.
  *
@@ -18,7 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "drivers/acpi.h"
+#include "acpi/acpi.h"
 #include "probe/calibrate.h"
 #include "probe/counter.h"
 #include "probe/log.h"

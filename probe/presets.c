@@ -3,8 +3,8 @@
 #include "probe/presets.h"
 #include <stdarg.h>
 #include <stdbool.h>
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define CFG_FILE "presets.cfg"
 #define ENV_FILE "tickprobe.env"

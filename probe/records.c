@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/records.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/hist_codec.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define SAMPLES_PER_RECORD 1000
 

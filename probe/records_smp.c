@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The multi-CPU records (probe/records_smp.h, docs/log-format.md). */
 #include "probe/records_smp.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* Nanoseconds from cycles; NaN (written as null) without a frequency. */
 static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : __builtin_nan(""); }

@@ -4,8 +4,8 @@
  * bracket, plan, measurements) in run_measure.c. */
 #include "probe/run.h"
 #include "probe/exit_status.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* ---- consoles ---------------------------------------------------------- */
 

@@ -12,7 +12,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "drivers/acpi.h"
+#include "acpi/acpi.h"
 #include "probe/calibrate.h"
 #include "probe/hist.h"
 #include "probe/log.h"

@@ -5,8 +5,8 @@
  * machines have. */
 #include "probe/run.h"
 #include "probe/core_clock.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* Below 100 Hz a window of calib_ms (20-100 ms) would hold a tick or two:
  * such a counter (the RTC's seconds, 1 Hz) is timed from one edge to the

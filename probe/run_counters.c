@@ -2,8 +2,8 @@
 /* The run's counters: the table from the platform's devices, the options
  * that name counters, each device's setup, and the health checks. */
 #include "probe/run.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 struct run_counter *run_counter_named(struct run *r, const char *name)
 {

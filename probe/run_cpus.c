@@ -10,13 +10,13 @@
  * that is still there.  A machine with one CPU gets its `cpus` record and
  * none of the others. */
 #include "probe/contention.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/latency.h"
 #include "probe/percpu.h"
 #include "probe/records_smp.h"
 #include "probe/run.h"
 #include "probe/tsc_sync.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* Reads per reader at each contention level: 10,000 HPET reads of about
  * 1 us on real hardware is 10 ms a level, and under TCG's serialised HPET

@@ -2,9 +2,9 @@
 /* The run's measuring steps: the TSC frequency, the harness overhead and the
  * bracket it picks, the plan, and each counter's measurement. */
 #include "probe/run.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/records.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* ---- the TSC frequency ------------------------------------------------- */
 

@@ -3,9 +3,9 @@
  * from the Intel SDM vol. 2A (CPUID leaves 1, 4, 7, 0xB, 0x1A, 0x1F) and
  * AMD's APM vol. 3 (CPUID Fn8000_0001, Fn8000_0008, Fn8000_001E). */
 #include "probe/topology.h"
-#include "probe/fmt.h"
-#include "probe/json.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 #define LEAF1_EDX_HTT (1u << 28)
 #define LEAF7_EDX_HYBRID (1u << 15)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* TSC synchronisation between CPUs (probe/tsc_sync.h). */
 #include "probe/tsc_sync.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 #define NOBODY 2u            /* last_side before anyone stored a value */
 #define PINGPONG_STOP 0xffffffffu

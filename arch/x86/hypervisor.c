@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86/hypervisor.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define LEAF_FIRST 0x40000000u
 #define LEAF_STEP 0x100u

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86/idt.h"
 #include "arch/x86/cpu.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 struct gate {
 	uint16_t offset_low, selector;

@@ -18,7 +18,7 @@
  * returns to the firmware (it halts or exits QEMU at the end). */
 #include "arch/x86/smp_internal.h"
 #include "arch/x86/msr.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 _Static_assert(SMP_MAX_CPUS == AP_MAX_CPUS, "one limit for C and the trampoline");
 

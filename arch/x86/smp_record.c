@@ -4,7 +4,7 @@
  * it (package, core, thread, core type); null where it did not run. */
 #include "arch/x86/smp.h"
 #include "probe/topology.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/log.h"
 
 static const char *state_name(enum smp_state s)

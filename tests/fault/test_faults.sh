@@ -472,7 +472,7 @@ for s in hpet acpi-fast i8254; do
 		--expect "timer/$s.present=true" --contains "timer/$s.reason~does not count (stuck at 0x1234 for" \
 		--text "stuck=$s: its reads now return a constant" --expect timer/port80.healthy=true
 	# The reason carries the bound that ended the wait: 2^28 TSC cycles or
-	# 2^22 reads (arch/x86/platform.c's clock.max_wait_*).
+	# 2^22 reads (platform/pc.c's clock.max_wait_*).
 	python3 tests/fault/stuck_bound.py "$OUT/stuck-$s.log" "$s" && pass "stuck-$s: the wait ended at its bound" || fail "stuck-$s: the reason does not show the wait reaching 2^28 cycles or 2^22 reads"
 done
 # An RTC that never ticks: its tick check waits 1.25 s for the seconds to

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness: the ACPI parser (drivers/acpi.c, drivers/acpi_tables.c) on hostile input.
+/* libFuzzer harness: the ACPI parser (acpi/acpi.c, acpi/acpi_tables.c) on hostile input.
  *
  * Input: one mode byte, then the rest.
  *   mode & 3 == 0: the rest is one raw table for acpi_decode_table(), and for
@@ -19,8 +19,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 
 #define MAX_REGIONS 64
 

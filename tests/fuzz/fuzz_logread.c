@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness: the log reader (probe/logread.c, probe/json_parse.c) and
+/* libFuzzer harness: the log reader (tools/lib/logread.c, tools/lib/json_parse.c) and
  * the host loader (tools/log/logset.c) on hostile serial captures.
  *
  * Input: three setup bytes, then the capture.
@@ -20,8 +20,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/logread.h"
-#include "probe/hist_codec.h"
+#include "tools/lib/logread.h"
+#include "tools/lib/hist_decode.h"
 #include "tools/log/logset.h"
 
 struct seen {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* libFuzzer harness: the MADT decoder (drivers/acpi_madt.c) on hostile entries.
+/* libFuzzer harness: the MADT decoder (acpi/acpi_madt.c) on hostile entries.
  *
  * Input: one mode byte, one repeat byte, then a MADT (header and entries).
  *   mode bit 0: set the header's Length to the input's size
@@ -18,8 +18,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 
 #define MAX_TABLE (64 * 1024)
 

@@ -21,7 +21,7 @@ dir=$(pwd)
 	for f in "$@"; do
 		case $f in
 		boot/efi*.c) flags=$eflags ;;
-		boot/* | arch/* | drivers/* | probe/*) flags=$kflags ;;
+		boot/* | arch/* | platform/* | drivers/* | lib/* | acpi/* | probe/*) flags=$kflags ;;
 		*) flags=$hflags ;;
 		esac
 		# -I. as an absolute path: cppcheck 2.10 resolves a relative one

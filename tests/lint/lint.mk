@@ -10,7 +10,7 @@
 # a new file or flag is picked up without touching this file.
 
 LINT_DIR  := $(BUILD)/lint
-LINT_SRC  := $(wildcard boot/*.c arch/x86/*.c drivers/*.c probe/*.c tools/*.c tools/*/*.c)
+LINT_SRC  := $(wildcard boot/*.c arch/x86/*.c platform/*.c drivers/*.c lib/*.c acpi/*.c probe/*.c tools/*.c tools/*/*.c)
 LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 
 # -DTICKPROBE_VERSION carries shell quotes; tests/lint/compdb.sh adds it back.

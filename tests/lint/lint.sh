@@ -40,7 +40,7 @@ for tool in "$CLANG_TIDY" "$CPPCHECK"; do
 	fi
 done
 rm -rf "$dir/tidy" && mkdir -p "$dir/tidy" "$dir/tidy-cache"
-cat .clang-tidy "$dir/compile_commands.json" boot/*.h arch/x86/*.h drivers/*.h probe/*.h \
+cat .clang-tidy "$dir/compile_commands.json" boot/*.h arch/x86/*.h platform/*.h drivers/*.h lib/*.h acpi/*.h probe/*.h \
 	tools/*.h tools/*/*.h "$CLANG_TIDY" 2>/dev/null >"$dir/tidy-key"
 "$CLANG_TIDY" --version >>"$dir/tidy-key"
 

@@ -13,8 +13,8 @@
 #include <string.h>
 #include <sys/types.h>
 #include <sys/wait.h>
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 
 #define DATA "tests/data/acpi"
 

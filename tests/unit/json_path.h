@@ -5,7 +5,7 @@
 #define TESTS_UNIT_JSON_PATH_H
 
 #include <stdlib.h>
-#include "probe/json_parse.h"
+#include "tools/lib/json_parse.h"
 
 static inline const struct lr_node *path_at(const struct lr_node *r, const char *path)
 {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A log written into memory and read back, record by record, through the
- * probe's own JSON reader (probe/json_parse.h): for the tests of the record
+ * probe's own JSON reader (tools/lib/json_parse.h): for the tests of the record
  * writers. */
 #ifndef TESTS_LOG_CAPTURE_H
 #define TESTS_LOG_CAPTURE_H
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/crc32.h"
-#include "probe/json_parse.h"
+#include "lib/crc32.h"
+#include "tools/lib/json_parse.h"
 #include "probe/log.h"
 
 #define CAPTURE_NODES 200000

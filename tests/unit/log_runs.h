@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "probe/hist_codec.h"
-#include "probe/json.h"
+#include "lib/json.h"
 #include "probe/log.h"
 
 /* ---- a growable byte buffer, the writer's sink ------------------------------ */

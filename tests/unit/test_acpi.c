@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* drivers/acpi.c against real tables: 654 linuxhw FADT/HPET sets, two whole
+/* acpi/acpi.c against real tables: 654 linuxhw FADT/HPET sets, two whole
  * table sets walked from the RSDP through a fake physical memory, the fwts
  * corrupted-checksum tables, hand-made damaged tables, and `tickprobe acpi`. */
 #include <stdint.h>
@@ -11,8 +11,8 @@
 #include <unistd.h>
 #include "check.h"
 #include "acpi_fixture.h"
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 
 #define FWTS01 DATA "/walk/fwts01_lenovo_thinkpad_crestline"
 #define LHW03 DATA "/walk/lhw03_toshiba_satellite_c70d-b"

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/check.h"
-#include "probe/json_parse.h"
+#include "tools/lib/json_parse.h"
 #include "tools/log/derived.h"
 #include "tests/unit/json_path.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* probe/fmt.c against libc's snprintf, probe/json.c byte for byte, and
+/* lib/fmt.c against libc's snprintf, lib/json.c byte for byte, and
  * probe/log.c checked line by line with a CRC-32 computed independently, by
  * zlib's crc32() (the same polynomial, reflected, as every reader uses). */
 #include <stdio.h>
@@ -9,10 +9,10 @@
 #include <limits.h>
 #include <math.h>
 #include <zlib.h>
-#include "probe/fmt.h"
-#include "probe/json.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
 #include "probe/log.h"
-#include "probe/crc32.h"
+#include "lib/crc32.h"
 #include "tests/unit/check.h"
 
 /* ---- an independent CRC-32: zlib's --------------------------------------- */

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/check.h"
-#include "probe/hist_codec.h"
+#include "tools/lib/hist_decode.h"
 #include "probe/log.h"
 #include "tools/log/logset.h"
 #include "tools/commands.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The log reader (probe/logread.c) and the host loader (tools/log/logset.c)
+/* The log reader (tools/lib/logread.c) and the host loader (tools/log/logset.c)
  * against logs written by the real writer (probe/log.c), clean and damaged.
  *
  *   test_logread                    run the checks
@@ -14,12 +14,13 @@
 #include <sys/stat.h>
 #include "tests/unit/check.h"
 #include "probe/log.h"
-#include "probe/json.h"
-#include "probe/logread.h"
-#include "probe/crc32.h"
+#include "lib/json.h"
+#include "tools/lib/logread.h"
+#include "lib/crc32.h"
 #include "tools/log/logset.h"
 #include "tools/commands.h"
 #include "tests/unit/log_runs.h"
+#include "tools/lib/hist_decode.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 

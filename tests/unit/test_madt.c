@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* drivers/acpi_madt.c against real tables: the MADT of 654 linuxhw machines
+/* acpi/acpi_madt.c against real tables: the MADT of 654 linuxhw machines
  * (every column of expected_madt.csv), the two whole table sets walked from
  * the RSDP, hand-made hostile tables, and `tickprobe acpi`'s MADT output. */
 #include <stdint.h>
@@ -10,8 +10,8 @@
 #include <unistd.h>
 #include "check.h"
 #include "acpi_fixture.h"
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 
 #define FWTS01 DATA "/walk/fwts01_lenovo_thinkpad_crestline"
 #define LHW03 DATA "/walk/lhw03_toshiba_satellite_c70d-b"

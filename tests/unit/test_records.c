@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include "tests/unit/check.h"
 #include "tests/unit/sim_counter.h"
-#include "probe/json_parse.h"
+#include "tools/lib/json_parse.h"
 #include "probe/records.h"
 #include "tools/os/bench.h"
 #include "tools/os/record.h"

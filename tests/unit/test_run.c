@@ -2,7 +2,7 @@
 /* The whole run (probe/run.c) on a simulated platform (sim_platform.h):
  * simulated counters behind the platform interface, a console that captures
  * the log, and a halt that returns to the test.  Each case reads
- * the log back through probe/logread.h, whose checks (every record's crc,
+ * the log back through tools/lib/logread.h, whose checks (every record's crc,
  * the end record's count and crc32) must pass, then looks at the records. */
 #include <math.h>
 #include <setjmp.h>
@@ -10,7 +10,7 @@
 #include "tests/unit/check.h"
 #include "tests/unit/sim_platform.h"
 #include "probe/exit_status.h"
-#include "probe/logread.h"
+#include "tools/lib/logread.h"
 #include "probe/run.h"
 #include "tools/log/derived.h"
 #include "tests/unit/json_path.h"

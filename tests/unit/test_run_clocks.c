@@ -4,14 +4,14 @@
  * timer with no nominal rate, a 1 Hz register timed edge to edge (the RTC),
  * a counter only some machines have (a paravirtual clock), a device that
  * must be prepared before its reads, and a simulated APERF/MPERF.  The log
- * is read back through probe/logread.h and its records looked at. */
+ * is read back through tools/lib/logread.h and its records looked at. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdlib.h>
 #include "tests/unit/check.h"
 #include "tests/unit/sim_counter.h"
 #include "probe/exit_status.h"
-#include "probe/logread.h"
+#include "tools/lib/logread.h"
 #include "probe/run.h"
 
 enum { C_TSC, C_HPET, C_APIC, C_RTC, C_RTCTIME, C_KVM, C_N };

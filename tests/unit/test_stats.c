@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* probe/stats.c: the t table, ministat's published numbers, precision on
+/* tools/lib/stats.c: the t table, ministat's published numbers, precision on
  * large values, and the sort on big and awkward inputs. */
 #include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <math.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tests/unit/check.h"
 
 static int same_g(double v, const char *want) /* printed as ministat prints it */

@@ -8,10 +8,11 @@
 #include <math.h>
 #include "probe/measure.h"
 #include "probe/records.h"
-#include "probe/logread.h"
+#include "tools/lib/logread.h"
 #include "tests/unit/sim_counter.h"
 #include "tests/unit/log_capture.h"
 #include "tests/unit/check.h"
+#include "tools/lib/hist_decode.h"
 
 /* Line k of the capture, checked (crc, type) and parsed, its seq k and its
  * first members type and seq; NULL if not. */

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "check.h"
-#include "probe/json.h"
+#include "lib/json.h"
 #include "probe/topology.h"
 
 #define CPUID_DATA "tests/data/cpuid"

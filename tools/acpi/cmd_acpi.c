@@ -2,7 +2,7 @@
 /* tickprobe acpi: the PM timer, HPET and CPUs that the probe will find, decoded
  * from this host's tables (/sys/firmware/acpi/tables) or from dumped table files
  * (`acpidump -b` writes facp.dat, hpet.dat, apic.dat; linuxhw dumps hold FACP.bin).
- * The decoding is drivers/acpi.c, the same code the image runs. */
+ * The decoding is acpi/acpi.c, the same code the image runs. */
 #include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
@@ -10,8 +10,8 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
-#include "drivers/acpi.h"
-#include "probe/json.h"
+#include "acpi/acpi.h"
+#include "lib/json.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 

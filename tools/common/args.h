@@ -111,7 +111,7 @@ void args_help(const struct args_spec *spec, FILE *f);
 
 /* The current option's value as a whole number in [lo, hi], a number in
  * [lo, hi], a confidence level (80, 90, 95, 98, 99, 99.5: *index for
- * probe/stats.h), or one of the NULL-terminated words in choices (*index
+ * tools/lib/stats.h), or one of the NULL-terminated words in choices (*index
  * its position; index may be NULL).  Each returns 0, or EXIT_USAGE after
  * saying what it wants: "--run wants a whole number of at least 1, not 'x'". */
 int args_long(struct args *a, long lo, long hi, long *out);

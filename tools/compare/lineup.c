@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/compare/lineup.h"
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 
 /* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
  * the PM timer once on a sound chipset, as the probe's "acpi-fast" does

@@ -5,7 +5,7 @@
  * clocksource the kernel used; a bare-metal log times the counter itself.
  * Pairing the two gives what the kernel path adds on top of one read: the
  * OS call's per-round values minus the hardware read's, with Student's t at
- * the chosen confidence (probe/stats.h).  `tickprobe compare` prints these
+ * the chosen confidence (tools/lib/stats.h).  `tickprobe compare` prints these
  * rows as text and `tickprobe report` as an HTML table, from this one unit,
  * so the two always agree. */
 #ifndef TOOLS_LINEUP_H

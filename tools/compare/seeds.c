@@ -3,7 +3,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
 #include "tools/stat/ministat_print.h"

@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/db/import.h"

@@ -4,7 +4,7 @@
 #include "tools/db/decode.h"
 #include <stdlib.h>
 #include <string.h>
-#include "probe/hist_codec.h"
+#include "tools/lib/hist_decode.h"
 #include "tools/db/text.h"
 
 /* ---- binding values straight from the parsed records --------------------- */

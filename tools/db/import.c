@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
-#include "probe/crc32.h"
+#include "lib/crc32.h"
 #include "tools/commands.h"
 #include "tools/db/decode.h"
 #include "tools/db/text.h"

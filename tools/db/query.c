@@ -7,7 +7,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include <zlib.h>
 #include "tools/commands.h"
 #include "tools/common/xalloc.h"

@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "probe/json_parse.h"
+#include "tools/lib/json_parse.h"
 
 struct text {
 	char *s;       /* NUL-terminated; NULL until something is added */

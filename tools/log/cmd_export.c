@@ -15,6 +15,7 @@
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
+#include "tools/lib/hist_decode.h"
 
 #define MAX_COUNTERS 32
 

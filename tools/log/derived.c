@@ -4,7 +4,7 @@
  * ns figures take the 1 decimal the image wrote before it left them out. */
 #include "tools/log/derived.h"
 #include "tools/common/xalloc.h"
-#include "probe/json.h"
+#include "lib/json.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

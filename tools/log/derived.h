@@ -9,7 +9,7 @@
 #ifndef TOOLS_LOG_DERIVED_H
 #define TOOLS_LOG_DERIVED_H
 
-#include "probe/json_parse.h"
+#include "tools/lib/json_parse.h"
 
 struct derived_rows {          /* a per-CPU list written as columns, as rows */
 	char *text;

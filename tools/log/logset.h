@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "probe/logread.h"
+#include "tools/lib/logread.h"
 #include "tools/log/derived.h"
 
 struct lrec {

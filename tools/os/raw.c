@@ -9,7 +9,7 @@
 #include <sys/io.h>
 #include <sys/mman.h>
 #include <unistd.h>
-#include "drivers/acpi.h"
+#include "acpi/acpi.h"
 #include "tools/os/bench.h"
 #include "tools/os/raw.h"
 #include "tools/os/record.h"

@@ -5,7 +5,7 @@
 #include <string.h>
 #include "probe/hist_codec.h"
 #include "probe/records.h"
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tools/os/record.h"
 
 void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_t step)

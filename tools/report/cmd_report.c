@@ -23,7 +23,7 @@
 #include "tools/report/cpus.h"
 #include "tools/report/fleet.h"
 #include "tools/report/html.h"
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 
 enum { OPT_TITLE = ARGS_OPT_FIRST, OPT_DB, OPT_FLEET, OPT_NO_PAGES, OPT_LATEST };
 

@@ -3,13 +3,13 @@
  *
  * Per counter, each log's per-round p50 values (timer `rounds`, ns) against
  * those of the first log that has the counter: Student's t at the chosen
- * confidence (probe/stats.h).  A round is one independent repetition; the
+ * confidence (tools/lib/stats.h).  A round is one independent repetition; the
  * reads inside it are not, so the rounds are the samples.  Then the compact
  * counter x log table of p50s, with the proven differences marked. */
 #include <stdlib.h>
 #include <string.h>
 #include "tools/report/html.h"
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 
 struct cell {
 	const struct lr_node *timer; /* NULL: the log lacks the counter */

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/report/html.h"
+#include "tools/lib/hist_decode.h"
 
 #define W 920            /* SVG width, px */
 #define ML 62            /* left margin: y labels */

@@ -2,7 +2,7 @@
 /* `tickprobe stat`: a drop-in for FreeBSD's ministat(1), current version.
  *
  * Same options, input rules and output layout, so scripts and eyes used to
- * ministat keep working; the numbers come from probe/stats.c, which follows
+ * ministat keep working; the numbers come from tools/lib/stats.c, which follows
  * ministat's arithmetic (even-N median, two-pass variance, the current
  * relative-uncertainty formula) and the block is printed by
  * tools/stat/ministat_print.c, shared with `tickprobe compare`.  Faster on big
@@ -17,7 +17,7 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/stat/ministat_print.h"
@@ -39,7 +39,7 @@ struct opts {
 	unsigned char delim[256];
 };
 
-/* ministat's usage text.  The confidence levels listed are probe/stats.c's
+/* ministat's usage text.  The confidence levels listed are tools/lib/stats.c's
  * (tests/tools/test_args.sh tries each one). */
 static const struct args_spec stat_spec = {
 	.name = "stat",

@@ -2,7 +2,7 @@
 /* The ministat block, printed the way FreeBSD's ministat(1) prints it: legend,
  * ASCII distribution plot, the N/Min/Max/Median/Avg/Stddev table, and for
  * every dataset after the first its Student's t comparison with the first
- * (probe/stats.h does the numbers).
+ * (tools/lib/stats.h does the numbers).
  *
  *   x tsc@a.log
  *   + tsc@b.log
@@ -26,7 +26,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 
 #define MS_WIDTH 74 /* plot columns between the frame bars, ministat's default */
 /* Datasets one plot can show: a cell holds the OR of the numbers 1..7 of the

@@ -2,14 +2,14 @@
 /* A JSON reader for the log's records (docs/log-format.md): parses one
  * document into a node pool the caller lends, with decoded strings in a
  * buffer the caller lends too (never more bytes than the input), so it runs
- * freestanding in the image as well as in the tools.  probe/logread.c feeds
+ * freestanding in the image as well as in the tools.  tools/lib/logread.c feeds
  * it one record line at a time; the tools walk the nodes with lr_get/lr_path.
  *
  * Numbers keep their text (LR_NUM str/len) so a record can be copied out
  * exactly, and carry the value as double and, when integral, as int64/uint64:
  * a 64-bit counter value past 2^53 does not survive a double. */
-#ifndef PROBE_JSON_PARSE_H
-#define PROBE_JSON_PARSE_H
+#ifndef TOOLS_LIB_JSON_PARSE_H
+#define TOOLS_LIB_JSON_PARSE_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -6,7 +6,7 @@
  *
  * Freestanding: no libc; the sort is our own (there is no qsort in the image). */
 #include <stdint.h>
-#include "probe/stats.h"
+#include "tools/lib/stats.h"
 
 const double stats_conf_levels[STATS_NCONF] = { 80, 90, 95, 98, 99, 99.5 };
 

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "arch/x86/machine.h"
+#include "platform/machine.h"
 #include "arch/x86/cpu.h"
 #include "drivers/rtc.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 #define MSR_UCODE_REV 0x8b /* IA32_BIOS_SIGN_ID on Intel, PATCH_LEVEL on AMD */
 

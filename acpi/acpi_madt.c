@@ -3,14 +3,14 @@
  * walked by its own length byte.  The table is read through struct acpi_mem,
  * a few bytes at a time, so a MADT of any allowed size is walked in place in
  * the image (no copy: a 300-CPU x2APIC table is 4.8 KiB) and a file is walked
- * through the same code over its buffer.  Freestanding, like drivers/acpi.c. */
+ * through the same code over its buffer.  Freestanding, like acpi/acpi.c. */
 #include <stdarg.h>
-#include "drivers/acpi.h"
-#include "drivers/acpi_internal.h"
-#include "probe/crc32.h"
-#include "probe/fmt.h"
-#include "probe/json.h"
-#include "probe/util.h"
+#include "acpi/acpi.h"
+#include "acpi/acpi_internal.h"
+#include "lib/crc32.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 /* Offsets (ACPI 6.5 table 5.19). */
 #define MADT_LAPIC_ADDRESS 36

@@ -11,13 +11,13 @@
  *	acpi_walk(&mem, rsdp, &info);
  * Every step appends to `info` (its problems in particular), so the steps can be
  * chained; only acpi_info_init() clears it. */
-#ifndef DRIVERS_ACPI_H
-#define DRIVERS_ACPI_H
+#ifndef ACPI_ACPI_H
+#define ACPI_ACPI_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "drivers/acpi_madt.h"
+#include "acpi/acpi_madt.h"
 
 struct json;
 

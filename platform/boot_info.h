@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* What an entry path (boot/) hands to the shared core, and the core's entry.
  * The BIOS and UEFI paths differ only in how they fill this in;
- * arch/x86/platform.c turns it into the run's platform (probe/platform.h). */
-#ifndef ARCH_X86_RUN_H
-#define ARCH_X86_RUN_H
+ * platform/pc.c turns it into the run's platform (probe/platform.h). */
+#ifndef PLATFORM_BOOT_INFO_H
+#define PLATFORM_BOOT_INFO_H
 
 #include <stddef.h>
 #include <stdint.h>

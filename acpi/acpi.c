@@ -3,13 +3,13 @@
  * Freestanding: firmware tables are read through struct acpi_mem with bounded
  * sizes, checked (signature, length, checksum) before any field is believed,
  * and a bad table is reported and skipped so the walk always ends.  This file
- * finds and checks the tables; drivers/acpi_tables.c decodes the FADT and the
- * HPET table and writes the results out, drivers/acpi_madt.c the MADT. */
+ * finds and checks the tables; acpi/acpi_tables.c decodes the FADT and the
+ * HPET table and writes the results out, acpi/acpi_madt.c the MADT. */
 #include <stdarg.h>
-#include "drivers/acpi.h"
-#include "drivers/acpi_internal.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "acpi/acpi.h"
+#include "acpi/acpi_internal.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* Table bytes kept for decoding.  The walk is single-threaded and decodes one
  * table at a time, so one buffer is enough; the image has no allocator. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Reading the log's histograms, either schema's form (hist_codec.h).  Host
+/* Reading the log's histograms, either schema's form (hist_decode.h).  Host
  * side only: the image writes histograms and never reads one back. */
-#include "probe/hist_codec.h"
-#include "probe/util.h"
+#include "tools/lib/hist_decode.h"
+#include "lib/util.h"
 
 static int digit_of(char c)
 {

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Small helpers shared by every freestanding unit (probe/, drivers/acpi.c).
+/* Small helpers shared by every freestanding unit (probe/, acpi/acpi.c).
  * They exist so the same source compiles into the image, where there is no
  * libc, and into the host tools and tests, unchanged. */
-#ifndef PROBE_UTIL_H
-#define PROBE_UTIL_H
+#ifndef LIB_UTIL_H
+#define LIB_UTIL_H
 
 #include <stddef.h>
 #include <stdint.h>

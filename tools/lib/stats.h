@@ -2,8 +2,8 @@
 /* Summary statistics and Student's t comparison, as FreeBSD's ministat does
  * them (current version), but with an exact two-pass variance.
  * Plain C, no platform calls: used by the host tools and by the image. */
-#ifndef PROBE_STATS_H
-#define PROBE_STATS_H
+#ifndef TOOLS_LIB_STATS_H
+#define TOOLS_LIB_STATS_H
 
 #include <stddef.h>
 

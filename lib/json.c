@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "probe/json.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/json.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 void json_init(struct json *j, char *buf, size_t cap)
 {

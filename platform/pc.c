@@ -2,14 +2,14 @@
 /* The x86 platform of the run (probe/platform.h): the glue between the run
  * and the CPU primitives (cpu.h, bracket.S, idt.c, paging.c, machine.c) and
  * the drivers.  Both entry paths (boot/bios.c, boot/efi.c) come here. */
-#include "arch/x86/run.h"
+#include "platform/boot_info.h"
 #include "arch/x86/bracket.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/idt.h"
-#include "arch/x86/machine.h"
+#include "platform/machine.h"
 #include "arch/x86/paging.h"
 #include "arch/x86/smp.h"
-#include "arch/x86/smp_run.h"
+#include "platform/smp_run.h"
 #include "drivers/acpi_pm.h"
 #include "drivers/hpet.h"
 #include "drivers/hyperv.h"
@@ -21,7 +21,7 @@
 #include "drivers/tsc.h"
 #include "drivers/uart.h"
 #include "probe/run.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* The one struct this part owns: the descriptors the drivers fill, the
  * serial line, and the run's exception hook. */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The MADT ("APIC" table, ACPI 6.5 section 5.2.12): which processors the
  * firmware says exist, their APIC IDs, the local APIC's address and the
- * I/O APICs.  The walk (drivers/acpi.c) and the table decoders
+ * I/O APICs.  The walk (acpi/acpi.c) and the table decoders
  * (acpi_decode_table(), `tickprobe acpi`) fill `struct acpi_info`'s `madt`
  * member; nothing in a table is believed past its Length, and every entry is
  * walked by its own length byte with its type's length checked.
@@ -12,8 +12,8 @@
  * firmwares pad with such entries, APIC ID 0xFF).  The list is bounded; an
  * enabled entry that finds it full takes the place of the last online-capable
  * one, so no enabled CPU is lost while an online-capable one is kept. */
-#ifndef DRIVERS_ACPI_MADT_H
-#define DRIVERS_ACPI_MADT_H
+#ifndef ACPI_ACPI_MADT_H
+#define ACPI_ACPI_MADT_H
 
 #include <stdbool.h>
 #include <stddef.h>

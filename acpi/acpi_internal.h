@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Shared between the ACPI walk (drivers/acpi.c) and the table decoders
- * (drivers/acpi_tables.c); not for use outside drivers/acpi*.c. */
-#ifndef DRIVERS_ACPI_INTERNAL_H
-#define DRIVERS_ACPI_INTERNAL_H
+/* Shared between the ACPI walk (acpi/acpi.c) and the table decoders
+ * (acpi/acpi_tables.c); not for use outside acpi/. */
+#ifndef ACPI_ACPI_INTERNAL_H
+#define ACPI_ACPI_INTERNAL_H
 
-#include "drivers/acpi.h"
+#include "acpi/acpi.h"
 
 /* All four signature bytes are printable ASCII (0x21..0x7e). */
 bool acpi_printable_sig(const uint8_t *s);
@@ -20,7 +20,7 @@ void acpi_rejected(const uint8_t *hdr, size_t avail, const char *where, const ch
 		   struct acpi_info *out);
 
 /* A MADT whose header and checksum are good, its `length` bytes readable
- * through m from base (drivers/acpi_madt.c).  `present` is how many bytes
+ * through m from base (acpi/acpi_madt.c).  `present` is how many bytes
  * were given (a file's size; more than length is noted).  Returns ACPI_USED
  * or ACPI_BAD. */
 int acpi_madt_checked(const struct acpi_mem *m, uint64_t base, uint32_t length, size_t present,

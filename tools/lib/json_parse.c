@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The JSON reader behind probe/logread.c: one document parsed into a
- * caller-given node pool (probe/json_parse.h).  Freestanding, no allocation. */
-#include "probe/json_parse.h"
-#include "probe/util.h"
+/* The JSON reader behind tools/lib/logread.c: one document parsed into a
+ * caller-given node pool (tools/lib/json_parse.h).  Freestanding, no allocation. */
+#include "tools/lib/json_parse.h"
+#include "lib/util.h"
 
 struct parser {
 	struct lr_doc *d;
@@ -68,7 +68,7 @@ static bool hex4(struct parser *p, uint32_t *out)
 
 static bool put_code(struct parser *p, uint32_t c)
 {
-	if (c < 0x100) /* \u0080..\u00ff are raw firmware bytes (probe/json.c) */
+	if (c < 0x100) /* \u0080..\u00ff are raw firmware bytes (lib/json.c) */
 		return put(p, (unsigned char)c);
 	if (c < 0x800)
 		return put(p, (unsigned char)(0xc0 | c >> 6)) && put(p, (unsigned char)(0x80 | (c & 0x3f)));

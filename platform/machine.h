@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The machine fingerprint (CPUID), and whether we run under QEMU. */
-#ifndef ARCH_X86_MACHINE_H
-#define ARCH_X86_MACHINE_H
+#ifndef PLATFORM_MACHINE_H
+#define PLATFORM_MACHINE_H
 
 #include <stddef.h>
 #include <stdint.h>

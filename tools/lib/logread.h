@@ -19,13 +19,13 @@
  * Schemas 1 and 2 are both read (a larger one stops the reader).  They differ
  * in two members, which readers take through one decoder each, never by hand:
  * a `hist` through probe/hist_codec.h, a `rounds` through lr_rounds below. */
-#ifndef PROBE_LOGREAD_H
-#define PROBE_LOGREAD_H
+#ifndef TOOLS_LIB_LOGREAD_H
+#define TOOLS_LIB_LOGREAD_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "probe/json_parse.h" /* lr_node, lr_parse, lr_get…: the records' JSON */
+#include "tools/lib/json_parse.h" /* lr_node, lr_parse, lr_get…: the records' JSON */
 #include "probe/hist_codec.h" /* a record's `hist`, in either schema */
 
 #define LR_LINE_MAX (1024u * 1024u) /* longer lines are rejected: records are <= 96 KiB */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "probe/crc32.h"
+#include "lib/crc32.h"
 
 /* A byte at a time through a 256-entry table, the table built by the
  * compiler from the polynomial (each entry is eight bitwise steps of its

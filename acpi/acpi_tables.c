@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* ACPI table decoders and output: the FADT (PM timer) and the HPET table
- * (the MADT has drivers/acpi_madt.c),
- * from a checked table in a buffer (drivers/acpi.c finds and checks them in
+ * (the MADT has acpi/acpi_madt.c),
+ * from a checked table in a buffer (acpi/acpi.c finds and checks them in
  * memory; `tickprobe acpi` and the tests hand in files), and the acpi_info
  * they fill written out as the log's JSON members or as human lines.
  * Freestanding, like the walk: no field is believed past the Length given. */
-#include "drivers/acpi.h"
-#include "drivers/acpi_internal.h"
-#include "probe/fmt.h"
-#include "probe/json.h"
-#include "probe/util.h"
+#include "acpi/acpi.h"
+#include "acpi/acpi_internal.h"
+#include "lib/fmt.h"
+#include "lib/json.h"
+#include "lib/util.h"
 
 /* FADT offsets (ACPI 6.5 table 5.9). Revision 1 ends after Flags at 116. */
 #define FADT_PM_TMR_BLK 76

@@ -3,8 +3,8 @@
  * Keys are passed with each value; pass key = NULL inside arrays.
  * On overflow the writer stops writing and sets `overflow`; the caller decides
  * what to do (the log writer reports it instead of emitting a cut record). */
-#ifndef PROBE_JSON_H
-#define PROBE_JSON_H
+#ifndef LIB_JSON_H
+#define LIB_JSON_H
 
 #include <stddef.h>
 #include <stdint.h>

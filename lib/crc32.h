@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* CRC-32 (IEEE 802.3, reflected, polynomial 0xEDB88320): the same value as
  * zlib's crc32() and Python's zlib.crc32(), so any reader can check a log. */
-#ifndef PROBE_CRC32_H
-#define PROBE_CRC32_H
+#ifndef LIB_CRC32_H
+#define LIB_CRC32_H
 
 #include <stddef.h>
 #include <stdint.h>

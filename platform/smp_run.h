@@ -2,17 +2,17 @@
 /* The run's two steps with the other CPUs, kept out of the run sequence so
  * they move with it as they are: start them and write the `cpus` record, then
  * prove with one team operation that every started CPU works. */
-#ifndef ARCH_X86_SMP_RUN_H
-#define ARCH_X86_SMP_RUN_H
+#ifndef PLATFORM_SMP_RUN_H
+#define PLATFORM_SMP_RUN_H
 
 #include <stddef.h>
-#include "arch/x86/run.h"
+#include "platform/boot_info.h"
 #include "arch/x86/smp.h"
-#include "drivers/acpi.h"
+#include "acpi/acpi.h"
 #include "probe/log.h"
 #include "probe/options.h"
 
-/* The CPUs the MADT lists (drivers/acpi_madt.h), started as the options
+/* The CPUs the MADT lists (acpi/acpi_madt.h), started as the options
  * allow.  on_ap_exception as in struct smp_config.  Writes the `cpus` record
  * and a summary into line. */
 void smp_run_start(struct log *l, const struct options *o, const struct boot_info *bi,

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include <stdint.h>
 
 struct out {

@@ -3,8 +3,8 @@
  * use the same code so that the screen text and the log agree byte for byte.
  * Supports %d %i %u %x %X %s %c %p %% with l/ll/z length, width, '0' and '-'
  * flags, precision on %s, and %.Nf for doubles (N <= 9, rounded half up). */
-#ifndef PROBE_FMT_H
-#define PROBE_FMT_H
+#ifndef LIB_FMT_H
+#define LIB_FMT_H
 
 #include <stdarg.h>
 #include <stddef.h>

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "arch/x86/smp_run.h"
+#include "platform/smp_run.h"
 #include "arch/x86/cpu.h"
-#include "probe/fmt.h"
+#include "lib/fmt.h"
 #include "probe/topology.h"
-#include "probe/util.h"
+#include "lib/util.h"
 
 /* What this part keeps of the run: each running CPU's topology, as the CPU
  * itself tells it through CPUID.  16 KB for 256 CPUs, from the boot path's
@@ -40,7 +40,7 @@ uint8_t smp_run_core_type(unsigned cpu)
 }
 
 /* The MADT's processors in table order: the enabled and online-capable ones
- * the parser kept (drivers/acpi_madt.c drops duplicates and broadcast IDs). */
+ * the parser kept (acpi/acpi_madt.c drops duplicates and broadcast IDs). */
 static unsigned madt_cpus(const struct acpi_info *acpi, struct smp_cpu_desc *out, unsigned max, const char **why)
 {
 	const struct acpi_madt *m = &acpi->madt;

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "probe/logread.h"
+#include "tools/lib/logread.h"
 #include "probe/log.h"
-#include "probe/crc32.h"
-#include "probe/fmt.h"
-#include "probe/util.h"
+#include "lib/crc32.h"
+#include "lib/fmt.h"
+#include "lib/util.h"
 
 /* ======================= lines ======================= */
 
