@@ -26,8 +26,8 @@ esac
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOGDIR=$BUILD/test-logs
 STATE=$LOGDIR/run.$$
-rm -rf "$LOGDIR"/run.*
 mkdir -p "$STATE/claimed"
+trap 'rm -rf "$STATE"' EXIT
 : >"$STATE/results"
 
 # tally NAME LOG STATUS SECONDS: the counts, also appended to the results.
@@ -89,12 +89,16 @@ worker() {
 		tally "$n" "$LOGDIR/$n.log" $rc $(($(date +%s) - start))
 	done <"$STATE/order"
 }
+# The workers ignore SIGINT (a shell's background jobs do), so an interrupt
+# here ends them and their tests: TERM to this process group.
+trap 'trap "" INT TERM; kill -TERM 0 2>/dev/null; exit 130' INT TERM
 i=0
 while [ "$i" -lt "$JOBS" ]; do
 	worker &
 	i=$((i + 1))
 done
 wait
+trap - INT TERM
 
 # This run's times order the next run (tests not run this time keep theirs).
 if [ -s "$STATE/order" ]; then
@@ -111,6 +115,3 @@ awk '{ p += $2; f += $3; if ($4 != "-") s += $4; if ($3 > 0) broken = broken " "
 		printf "%d passed, %d failed\n", p, f
 		exit f > 0
 	}' jobs="$JOBS" "$STATE/results"
-rc=$?
-rm -rf "$STATE"
-exit $rc
