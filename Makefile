@@ -50,7 +50,7 @@ EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
 # A folder says where its code runs: these are the image's, whole.
 SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) $(wildcard platform/*.c) \
 	$(wildcard drivers/*.c) $(CORE_SRC)
-KERNEL_SRC := boot/multiboot.S $(wildcard boot/bios*.c) $(SHARED_SRC)
+KERNEL_SRC := boot/multiboot.S boot/cpu_check.S $(wildcard boot/bios*.c) $(SHARED_SRC)
 EFI_SRC    := $(wildcard boot/efi*.c) $(SHARED_SRC)
 
 KERNEL_OBJ := $(patsubst %,$(BUILD)/kernel/%.o,$(basename $(KERNEL_SRC)))

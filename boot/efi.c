@@ -11,6 +11,7 @@
 #include "platform/boot_info.h"
 #include "arch/x86/smp.h"
 #include "boot/efi_con.h"
+#include "boot/efi_cpu.h"
 #include "boot/efi_log.h"
 #include "lib/fmt.h"
 #include "probe/options.h"
@@ -345,6 +346,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	SIMPLE_TEXT_OUTPUT_INTERFACE *screen;
 
 	InitializeLib(image, systab);
+	efi_cpu_check(); /* before anything that times or measures */
 	/* The boot manager arms a 5-minute watchdog for every boot option; a
 	 * long preset would be reset in the middle of a measurement. */
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0ull, 0, NULL);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Multiboot v1 entry: GRUB (`multiboot`) and `qemu -kernel` start us here in
  * 32-bit protected mode, paging off, EAX = 0x2BADB002, EBX = multiboot info.
- * This stub only climbs into long mode and calls bios_entry() (boot/bios.c);
+ * This stub checks the CPU (boot/cpu_check.S), climbs into long mode and
+ * calls bios_entry() (boot/bios.c);
  * everything after that is the shared 64-bit core. */
 
 #define MB_MAGIC 0x1BADB002
@@ -43,15 +44,10 @@ _start:
 	mov %ebx, %esi
 	mov $boot_stack_top, %esp
 
-	/* Long mode needs CPUID 0x80000001 EDX bit 29; say so on screen otherwise. */
-	mov $0x80000000, %eax
-	cpuid
-	cmp $0x80000001, %eax
-	jb no_long_mode
-	mov $0x80000001, %eax
-	cpuid
-	bt $29, %edx
-	jnc no_long_mode
+	/* Nothing below may run on a CPU that cannot take it: without long
+	 * mode (or PAE, MSRs, SSE2 ...) cpu_check says so on screen and COM1
+	 * and stops there (boot/cpu_check.S). */
+	call cpu_check
 
 	/* Identity-map the low 4 GiB: PML4[0] -> PDPT, PDPT[0..3] -> 4 page directories. */
 	movl $(boot_pdpt + 3), boot_pml4
@@ -96,18 +92,6 @@ _start:
 	lgdt boot_gdt_desc
 	ljmp $0x08, $long_mode
 
-no_long_mode:
-	mov $msg_no_lm, %esi
-	mov $0xB8000, %edi
-4:	lodsb
-	test %al, %al
-	jz 5f
-	mov $0x4f, %ah /* white on red */
-	stosw
-	jmp 4b
-5:	hlt
-	jmp 5b
-
 	.code64
 long_mode:
 	mov $0x10, %ax
@@ -127,9 +111,6 @@ long_mode:
 	jmp 6b
 
 	.section .rodata
-msg_no_lm:
-	.asciz "tickprobe: this CPU has no 64-bit long mode; nothing to measure."
-
 	.align 16
 boot_gdt:
 	.quad 0

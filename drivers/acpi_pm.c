@@ -1,8 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "drivers/acpi_pm.h"
+/* The ACPI power-management timer: 3,579,545 Hz, 24 or 32 bits, at the
+ * port or memory address the FADT gives ("acpi-fast", one read, and
+ * "acpi-safe", the erratum's three).  A memory-space timer outside the
+ * probe's memory map is absent. */
+#include "acpi/acpi.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
+#include "probe/counter.h"
+
+#define ACPI_PM_HZ 3579545ull
 
 /* acpi-fast: one 32-bit read, masked to the timer's width. */
 uint64_t acpi_pm_read_io(const struct counter *c);
@@ -67,21 +74,38 @@ __asm__(".text\n"
  * 1 (address) + 6 (setup) + 12 (one triple, jz taken) + 2 (result). */
 #define SAFE_INSNS 21
 
-void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits, const char *why_absent,
-		   struct counter d[ACPI_PM_COUNTERS], struct counter_state s[ACPI_PM_COUNTERS])
+/* The port reads; attach takes the MMIO ones, and the width, from the
+ * FADT.  acpi-safe's rate is acpi-fast's: one timer. */
+static const struct counter_desc acpi_pm_counters[] = {
+	{ .name = "acpi-fast", .read = acpi_pm_read_io, .insns = 3 /* address, load, mask */,
+	  .method = "inl of PM_TMR, masked", .width = 24, .nominal_hz = ACPI_PM_HZ, .is_counter = true,
+	  .calibrates = "pm_timer" },
+	{ .name = "acpi-safe", .read = acpi_pm_read_safe_io, .insns = SAFE_INSNS,
+	  .method = "3 reads in order, the middle kept (PIIX4 erratum)", .width = 24, .nominal_hz = ACPI_PM_HZ,
+	  .is_counter = true, .rate_from = "acpi-fast" },
+};
+#define ACPI_PM_COUNTERS (sizeof acpi_pm_counters / sizeof acpi_pm_counters[0])
+
+/* The one struct this part owns: the descriptors as attach filled them. */
+static struct {
+	struct counter c[ACPI_PM_COUNTERS];
+} acpi_pm;
+
+static void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits, const char *why_absent,
+			  struct counter *d, struct counter_state *s)
 {
 	struct counter *fast = &d[0], *safe = &d[1];
 
-	counter_describe(fast, "acpi-fast", mmio ? acpi_pm_read_mmio : acpi_pm_read_io,
-			 3 /* address, load, mask */,
-			 mmio ? "32-bit MMIO load of PM_TMR, masked" : "inl of PM_TMR, masked");
-	counter_describe(safe, "acpi-safe", mmio ? acpi_pm_read_safe_mmio : acpi_pm_read_safe_io, SAFE_INSNS,
-			 "3 reads in order, the middle kept (PIIX4 erratum)");
+	counter_from_desc(fast, &acpi_pm_counters[0]);
+	counter_from_desc(safe, &acpi_pm_counters[1]);
+	if (mmio) {
+		fast->read = acpi_pm_read_mmio;
+		fast->method = "32-bit MMIO load of PM_TMR, masked";
+		safe->read = acpi_pm_read_safe_mmio;
+	}
 	fast->hw = safe->hw = address;
 	fast->width = safe->width = bits;
 	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;
-	fast->nominal_hz = safe->nominal_hz = ACPI_PM_HZ;
-	fast->is_counter = safe->is_counter = true;
 	counter_state_init(&s[0]);
 	s[0].present = present && address;
 	if (!s[0].present)
@@ -94,3 +118,17 @@ void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bits, con
 	}
 	s[1] = s[0];
 }
+
+static void acpi_pm_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	const struct acpi_info *a = env->acpi;
+
+	acpi_pm_setup(a->pm_space != ACPI_SPACE_NONE, a->pm_space == ACPI_SPACE_MMIO, a->pm_address, a->pm_bits,
+		      a->pm_none ? a->pm_none : "no PM timer in the FADT", acpi_pm.c, s);
+	for (unsigned i = 0; i < ACPI_PM_COUNTERS; i++)
+		c[i] = &acpi_pm.c[i];
+}
+
+const struct counter_driver acpi_pm_driver = {
+	.name = "PM timer", .counters = acpi_pm_counters, .n = ACPI_PM_COUNTERS, .attach = acpi_pm_attach,
+};

@@ -1,9 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "drivers/hpet.h"
+/* The HPET main counter (IA-PC HPET specification 1.0a), read 32 ("hpet")
+ * and 64 bits wide ("hpet64", where the counter is 64 bits wide), at the
+ * block the ACPI HPET table gives.  A halted counter is started, and the
+ * note says so.  A block outside the memory the probe can address is
+ * absent, with the reason: it is never touched. */
+#include "acpi/acpi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
+#include "probe/counter.h"
 
 #define HPET_CAP 0x00    /* general capabilities and id */
 #define HPET_CONFIG 0x10 /* bit 0: ENABLE_CNF, the main counter runs */
@@ -24,24 +30,35 @@ __asm__(".text\n"
 	"	mov 0xf0(%rax), %rax\n"
 	"	ret\n");
 
-void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COUNTERS],
-		struct counter_state s[HPET_COUNTERS])
+/* The rate is the block's period, read by attach.  hpet64's rate is
+ * hpet's: one device, so hpet's calibration gives both. */
+static const struct counter_desc hpet_counters[] = {
+	{ .name = "hpet", .read = hpet_read32, .insns = 2, .method = "32-bit MMIO load, base + 0xF0",
+	  .width = 32, .is_counter = true, .calibrates = "hpet" },
+	{ .name = "hpet64", .read = hpet_read64, .insns = 2, .method = "64-bit MMIO load, base + 0xF0",
+	  .width = 64, .is_counter = true, .rate_from = "hpet" },
+};
+#define HPET_COUNTERS (sizeof hpet_counters / sizeof hpet_counters[0])
+
+/* The one struct this part owns: the descriptors as attach filled them. */
+static struct {
+	struct counter c[HPET_COUNTERS];
+} hpet;
+
+/* base = 0: no usable HPET table, for the reason why_absent (NULL: none
+ * given). */
+static void hpet_setup(uint64_t base, const char *why_absent, struct counter *d, struct counter_state *s)
 {
 	struct counter *h32 = &d[0], *h64 = &d[1];
 	uint32_t cap = 0, period = 0;
 	uint64_t start;
 	char why[112];
 
-	counter_describe(h32, "hpet", hpet_read32, 2, "32-bit MMIO load, base + 0xF0");
-	counter_describe(h64, "hpet64", hpet_read64, 2, "64-bit MMIO load, base + 0xF0");
+	counter_from_desc(h32, &hpet_counters[0]);
+	counter_from_desc(h64, &hpet_counters[1]);
 	counter_state_init(&s[0]);
 	counter_state_init(&s[1]);
-	h32->width = 32;
-	h64->width = 64;
-	h32->is_counter = h64->is_counter = true;
 	h32->hw = h64->hw = base;
-	h32->mask = 0xffffffffull;
-	h64->mask = ~0ull;
 	if (!base) {
 		tp_snprintf(why, sizeof why, "no HPET: %s", why_absent ? why_absent : "no table in ACPI");
 		counter_absent(&s[0], why);
@@ -92,3 +109,16 @@ void hpet_setup(uint64_t base, const char *why_absent, struct counter d[HPET_COU
 		tp_memcpy(s[1].note, s[0].note, sizeof s[1].note);
 	}
 }
+
+static void hpet_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	const struct acpi_info *a = env->acpi;
+
+	hpet_setup(a->have_hpet ? a->hpet_address : 0, a->hpet_none, hpet.c, s);
+	for (unsigned i = 0; i < HPET_COUNTERS; i++)
+		c[i] = &hpet.c[i];
+}
+
+const struct counter_driver hpet_driver = {
+	.name = "HPET", .counters = hpet_counters, .n = HPET_COUNTERS, .attach = hpet_attach,
+};

@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "drivers/kvmclock.h"
+/* kvm-clock: KVM's paravirtual clock, a page the hypervisor keeps up to date
+ * with the TSC's offset and scale, read as Linux's kvm-clock clocksource
+ * reads it (probe/pvclock.h).  Present only under KVM with
+ * KVM_FEATURE_CLOCKSOURCE2. */
 #include "arch/x86/cpu.h"
 #include "arch/x86/hypervisor.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
+#include "probe/counter.h"
+#include "probe/pvclock.h"
 
 #define MSR_KVM_SYSTEM_TIME_NEW 0x4b564d01u /* the page's physical address | 1 (enable) */
 #define KVM_FEATURE_CLOCKSOURCE2 (1u << 3)  /* CPUID base + 1, EAX */
@@ -30,20 +35,32 @@ static uint64_t kvmclock_read(const struct counter *c)
 	return ns;
 }
 
-void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
-		    struct counter_state s[KVMCLOCK_COUNTERS])
+/* Nanoseconds: a rate to measure against the TSC (rated). */
+static const struct counter_desc kvmclock_counters[] = {
+	{ .name = "kvmclock", .read = kvmclock_read, .insns = 0,
+	  .method = "pvclock page: version loop, (lfence; rdtsc - tsc_timestamp) scaled, + system_time",
+	  .width = 64, .nominal_hz = 1000000000, .is_counter = true, .rated = true },
+};
+
+/* The one struct this part owns: the boot CPU's time page.  It is per vCPU:
+ * another CPU reads its own page, or this one only where the page says
+ * PVCLOCK_TSC_STABLE_BIT (the note says which). */
+static struct kvmclock {
+	struct pvclock_vcpu_time_info page __attribute__((aligned(64)));
+	bool enabled;
+	struct counter c; /* the descriptor as attach filled it */
+} kvmclock;
+
+/* Finds KVM in the hypervisor leaves, enables the page through
+ * MSR_KVM_SYSTEM_TIME_NEW and checks that the hypervisor filled it. */
+static void kvmclock_setup(struct kvmclock *k, struct counter *d, struct counter_state *s)
 {
 	char first[HYPERVISOR_SIG_LEN + 1], why[COUNTER_TEXT];
 	volatile struct pvclock_vcpu_time_info *p = &k->page;
 	uint32_t base = hypervisor_base("KVMKVMKVM\0\0\0", first);
 	uint64_t addr = (uintptr_t)&k->page;
 
-	counter_describe(&d[0], "kvmclock", kvmclock_read, 0,
-			 "pvclock page: version loop, (lfence; rdtsc - tsc_timestamp) scaled, + system_time");
-	d[0].mask = ~0ull;
-	d[0].width = 64;
-	d[0].nominal_hz = 1000000000; /* nanoseconds */
-	d[0].is_counter = true;
+	counter_from_desc(&d[0], &kvmclock_counters[0]);
 	counter_state_init(&s[0]);
 	if (!base) {
 		hypervisor_absent("KVM", first, why, sizeof why);
@@ -79,3 +96,14 @@ void kvmclock_setup(struct kvmclock *k, struct counter d[KVMCLOCK_COUNTERS],
 						      : "not TSC-stable: each vCPU needs its own page",
 		    p->tsc_to_system_mul, p->tsc_shift);
 }
+
+static void kvmclock_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	(void)env;
+	kvmclock_setup(&kvmclock, &kvmclock.c, s);
+	c[0] = &kvmclock.c;
+}
+
+const struct counter_driver kvmclock_driver = {
+	.name = "kvm-clock", .counters = kvmclock_counters, .n = 1, .attach = kvmclock_attach,
+};

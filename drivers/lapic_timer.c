@@ -1,9 +1,14 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "drivers/lapic_timer.h"
+/* The local APIC timer (Intel SDM Vol. 3A 11.5.4 "APIC Timer"; 10.5.4 in
+ * older editions): the cost of reading its current count, through the xAPIC
+ * MMIO page ("lapic") or the x2APIC MSR ("lapic-x2"), and the cost of arming
+ * and disarming the TSC-deadline timer ("tsc-deadline"). */
+#include "acpi/acpi.h"
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
+#include "probe/counter.h"
 
 #define MSR_APIC_BASE 0x1b
 #define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */
@@ -60,6 +65,41 @@ __asm__(".text\n"
 	"	wrmsr\n"
 	"	ret\n");
 
+static void apic_counting(void *ctx);
+static void apic_deadline(void *ctx);
+
+/* Each mode of the APIC is the only one on some machines, and the deadline
+ * timer is on some machines only: attach says when an absence is by design
+ * (counter_state.by_design).  The rate is the core crystal's where CPUID
+ * 0x15 gives it (attach), else measured against the TSC (rated).  Every
+ * read programs the timer (prepare), which settle puts back. */
+static const struct counter_desc lapic_counters[] = {
+	{ .name = "lapic", .read = lapic_read_xapic, .insns = 3, .width = 32, .is_counter = true,
+	  .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "lapic-x2", .read = lapic_read_x2apic, .insns = 3, .width = 32, .is_counter = true,
+	  .rated = true, .disturbs = true, .prepare = apic_counting },
+	{ .name = "tsc-deadline", .read = tsc_deadline_write, .insns = 7,
+	  .method = "wrmsr 0x6e0 (IA32_TSC_DEADLINE) = 2^63-1, then 0: arm and disarm; LVT masked",
+	  .disturbs = true, .prepare = apic_deadline },
+};
+#define LAPIC_COUNTERS (sizeof lapic_counters / sizeof lapic_counters[0])
+
+/* The one struct this part owns: the APIC's mode and base, the timer
+ * registers of the CPU being programmed as they were before (put back by
+ * lapic_timer_settle), and the methods, which say how the timer was
+ * programmed.  One CPU programs it at a time. */
+static struct lapic_timer {
+	bool usable;   /* an enabled local APIC this driver can program */
+	bool x2;       /* in x2APIC mode: registers through MSRs 0x800.. */
+	bool deadline; /* CPUID offers the TSC-deadline mode */
+	bool touched;  /* programmed since the firmware's registers were last put back */
+	bool armed;    /* in TSC-deadline mode, by lapic_timer_prepare */
+	uint64_t base; /* xAPIC: the MMIO page, from IA32_APIC_BASE */
+	uint32_t lvt, initial, divide; /* before the first prepare since the last settle */
+	char method[2][COUNTER_TEXT];
+	struct counter c[LAPIC_COUNTERS]; /* the descriptors as attach filled them */
+} lapic;
+
 static uint32_t apic_get(const struct lapic_timer *t, unsigned reg)
 {
 	return t->x2 ? (uint32_t)rdmsr(X2APIC_MSR(reg)) : mmio_read32(t->base + reg);
@@ -73,16 +113,10 @@ static void apic_put(const struct lapic_timer *t, unsigned reg, uint32_t v)
 		mmio_write32(t->base + reg, v);
 }
 
-static void describe(struct counter *d, const char *name, counter_read_fn fn, unsigned insns, const char *method)
-{
-	counter_describe(d, name, fn, insns, method);
-	d->mask = 0xffffffffull;
-	d->width = 32;
-	d->is_counter = true;
-}
-
-void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter d[LAPIC_COUNTERS],
-		       struct counter_state s[LAPIC_COUNTERS])
+/* madt_base: the MADT's Local APIC address (a type 5 override's when there
+ * is one), 0 for none: compared with IA32_APIC_BASE, which is what the CPU
+ * decodes, and noted when it differs. */
+static void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter *d, struct counter_state *s)
 {
 	struct cpuid_regs r1 = cpuid(1, 0);
 	uint32_t max = cpuid(0, 0).eax;
@@ -100,15 +134,15 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 	tp_snprintf(t->method[1], sizeof t->method[1],
 		    "rdmsr 0x839, inverted; periodic, /1, masked; ARAT %s",
 		    arat ? "yes" : "no");
-	describe(&d[0], "lapic", lapic_read_xapic, 3, t->method[0]);
-	describe(&d[1], "lapic-x2", lapic_read_x2apic, 3, t->method[1]);
-	counter_describe(&d[2], "tsc-deadline", tsc_deadline_write, 7,
-			 "wrmsr 0x6e0 (IA32_TSC_DEADLINE) = 2^63-1, then 0: arm and disarm; LVT masked");
-	for (int i = 0; i < LAPIC_COUNTERS; i++)
+	for (unsigned i = 0; i < LAPIC_COUNTERS; i++) {
+		counter_from_desc(&d[i], &lapic_counters[i]);
 		counter_state_init(&s[i]);
+	}
+	d[0].method = t->method[0];
+	d[1].method = t->method[1];
 
 	if (!(r1.edx >> 9 & 1)) {
-		for (int i = 0; i < LAPIC_COUNTERS; i++)
+		for (unsigned i = 0; i < LAPIC_COUNTERS; i++)
 			counter_not_here(&s[i], "CPUID.01H:EDX[9] clear: no local APIC");
 		return;
 	}
@@ -117,7 +151,7 @@ void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct counter
 	else if (!(apic_base & APIC_BASE_EN))
 		why = "the local APIC is disabled (IA32_APIC_BASE bit 11 clear)";
 	if (why) {
-		for (int i = 0; i < LAPIC_COUNTERS; i++)
+		for (unsigned i = 0; i < LAPIC_COUNTERS; i++)
 			counter_absent(&s[i], why);
 		return;
 	}
@@ -177,7 +211,9 @@ static void keep_registers(struct lapic_timer *t)
 	t->divide = apic_get(t, REG_DIVIDE);
 }
 
-void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
+/* Counter k's timer state: periodic and counting for the current count (0,
+ * 1), TSC-deadline mode for the deadline writes (2).  Always masked. */
+static void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 {
 	if (!t->usable)
 		return;
@@ -200,7 +236,9 @@ void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 	apic_put(t, REG_INITIAL, INITIAL_MAX); /* starts the count */
 }
 
-void lapic_timer_settle(struct lapic_timer *t)
+/* The timer registers back as the last prepare found them on this CPU, the
+ * deadline disarmed. */
+static void lapic_timer_settle(struct lapic_timer *t)
 {
 	/* Untouched, the firmware's timer is left exactly as it runs. */
 	if (!t->usable || !t->touched)
@@ -212,3 +250,35 @@ void lapic_timer_settle(struct lapic_timer *t)
 	apic_put(t, REG_LVT_TIMER, t->lvt);
 	apic_put(t, REG_INITIAL, t->initial);
 }
+
+static void apic_counting(void *ctx)
+{
+	(void)ctx;
+	lapic_timer_prepare(&lapic, 0);
+}
+
+static void apic_deadline(void *ctx)
+{
+	(void)ctx;
+	lapic_timer_prepare(&lapic, 2);
+}
+
+static void lapic_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	const struct acpi_info *a = env->acpi;
+
+	lapic_timer_setup(&lapic, a->madt.present ? a->madt.lapic_address : 0, lapic.c, s);
+	for (unsigned i = 0; i < LAPIC_COUNTERS; i++)
+		c[i] = &lapic.c[i];
+}
+
+static void lapic_settle(void *ctx)
+{
+	(void)ctx;
+	lapic_timer_settle(&lapic);
+}
+
+const struct counter_driver lapic_timer_driver = {
+	.name = "local APIC", .counters = lapic_counters, .n = LAPIC_COUNTERS, .attach = lapic_attach,
+	.settle = lapic_settle,
+};

@@ -78,21 +78,37 @@ static uint8_t cmos(uint8_t reg)
 	return inb(RTC_DATA);
 }
 
-void rtc_setup(struct counter d[RTC_COUNTERS], struct counter_state s[RTC_COUNTERS])
+/* A 1 Hz clock, read in 2 and 26 ISA accesses (2 and 30-50 us on
+ * hardware): its cost, not a fine distribution, is the question, so both
+ * take fewer samples.  Neither is a counter in the delta sense (BCD seconds
+ * wrap at 60); both tick once a second, which probe/run_clocks.c times edge
+ * to edge (rated). */
+static const struct counter_desc rtc_counters[] = {
+	{ .name = "rtc", .read = rtc_read_seconds, .insns = 3, .method = "outb 0x70 (seconds), inb 0x71",
+	  .width = 8, .nominal_hz = 1, .rated = true, .samples_div = 10 },
+	{ .name = "rtc-time", .read = rtc_read_time, .insns = RTC_TIME_INSNS,
+	  .method = "UIP clear, 6 fields read twice until equal: 26 ISA accesses", .width = 48 /* six bytes, the year highest */,
+	  .nominal_hz = 1, .rate_from = "rtc", .needs = "rtc", .samples_div = 100 },
+};
+#define RTC_COUNTERS (sizeof rtc_counters / sizeof rtc_counters[0])
+
+/* The one struct this part owns: the descriptors as attach filled them. */
+static struct {
+	struct counter c[RTC_COUNTERS];
+} rtc;
+
+/* Absent where nothing answers at the ports. */
+static void rtc_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
 {
 	uint8_t a = cmos(REG_A), b = cmos(REG_B), sec = cmos(REG_SECONDS);
 
-	counter_describe(&d[0], "rtc", rtc_read_seconds, 3, "outb 0x70 (seconds), inb 0x71");
-	counter_describe(&d[1], "rtc-time", rtc_read_time, RTC_TIME_INSNS,
-			 "UIP clear, 6 fields read twice until equal: 26 ISA accesses");
-	d[0].hw = d[1].hw = NMI_BIT | REG_SECONDS;
-	d[0].mask = 0xff;
-	d[0].width = 8;
-	d[1].mask = 0xffffffffffffull; /* six bytes, the year highest */
-	d[1].width = 48;
-	d[0].nominal_hz = d[1].nominal_hz = 1;
-	counter_state_init(&s[0]);
-	counter_state_init(&s[1]);
+	(void)env;
+	for (unsigned i = 0; i < RTC_COUNTERS; i++) {
+		counter_from_desc(&rtc.c[i], &rtc_counters[i]);
+		rtc.c[i].hw = NMI_BIT | REG_SECONDS;
+		counter_state_init(&s[i]);
+		c[i] = &rtc.c[i];
+	}
 	if (a == 0xff && b == 0xff && sec == 0xff) {
 		s[0].present = s[1].present = false;
 		tp_snprintf(s[0].reason, sizeof s[0].reason,
@@ -108,6 +124,10 @@ void rtc_setup(struct counter d[RTC_COUNTERS], struct counter_state s[RTC_COUNTE
 		tp_snprintf(s[0].note, sizeof s[0].note, "register A 0x%02x: the divider is not the 32.768 kHz time base", a);
 	tp_memcpy(s[1].note, s[0].note, sizeof s[1].note);
 }
+
+const struct counter_driver rtc_driver = {
+	.name = "CMOS RTC", .counters = rtc_counters, .n = RTC_COUNTERS, .attach = rtc_attach,
+};
 
 static unsigned field(uint64_t t, int byte, bool binary)
 {
@@ -128,7 +148,7 @@ bool rtc_now(char *buf, size_t cap)
 	/* Nothing answers: not even the UIP wait (65536 polls of 0xff). */
 	if (b == 0xff)
 		return false;
-	counter_describe(&c, "rtc-time", rtc_read_time, RTC_TIME_INSNS, "");
+	counter_from_desc(&c, &rtc_counters[1]);
 	c.hw = NMI_BIT | REG_SECONDS;
 	t = rtc_read_time(&c); /* bytes, low to high: s, min, h, day, month, year */
 	if (!binary)

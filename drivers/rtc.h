@@ -11,13 +11,6 @@
 #include <stdint.h>
 #include "probe/counter.h"
 
-#define RTC_COUNTERS 2 /* rtc, rtc-time */
-
-/* Fills both descriptors and states: absent where nothing answers at the
- * ports.  Neither is a counter in the delta sense (BCD seconds wrap at 60);
- * both tick once a second, which probe/run_clocks.c times edge to edge. */
-void rtc_setup(struct counter d[RTC_COUNTERS], struct counter_state s[RTC_COUNTERS]);
-
 /* The date and time as "YYYY-MM-DDTHH:MM:SS" (the century taken as 20: the
  * century register's index is in the FADT, which this is read before), or
  * false when the RTC does not answer or holds no valid time.  An

@@ -26,30 +26,41 @@ __asm__(".text\n"
 	"	or %rdx, %rax\n"
 	"	ret\n");
 
-uint64_t tsc_read(const struct counter *c) { return tsc_read_rdtsc(c); }
+/* Every read path of the TSC is a 64-bit counter of TSC cycles, timed
+ * against itself: no nominal rate, no frequency check. */
+static const struct counter_desc tsc_counters[] = {
+	{ .name = "tsc", .read = tsc_read_rdtsc, .insns = 3, .method = "rdtsc, EDX:EAX joined",
+	  .width = 64, .tsc_based = true, .is_counter = true },
+	{ .name = "rdtscp", .read = tsc_read_rdtscp, .insns = 3, .method = "rdtscp, EDX:EAX joined",
+	  .width = 64, .tsc_based = true, .is_counter = true },
+	{ .name = "tsc-lfence", .read = tsc_read_lfence, .insns = 4, .method = "lfence; rdtsc",
+	  .width = 64, .tsc_based = true, .is_counter = true },
+};
+#define TSC_COUNTERS (sizeof tsc_counters / sizeof tsc_counters[0])
 
-static void describe(struct counter *c, const char *name, counter_read_fn fn, unsigned insns,
-		     const char *method)
-{
-	counter_describe(c, name, fn, insns, method);
-	c->mask = ~0ull;
-	c->width = 64;
-	c->tsc_based = true;
-	c->is_counter = true;
-}
+/* The one struct this part owns: the descriptors as attach filled them. */
+static struct {
+	struct counter c[TSC_COUNTERS];
+} tsc;
 
-void tsc_describe(struct counter d[TSC_COUNTERS], struct counter_state s[TSC_COUNTERS])
+/* rdtscp is absent where CPUID says so. */
+static void tsc_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
 {
-	describe(&d[0], "tsc", tsc_read_rdtsc, 3, "rdtsc, EDX:EAX joined");
-	describe(&d[1], "rdtscp", tsc_read_rdtscp, 3, "rdtscp, EDX:EAX joined");
-	describe(&d[2], "tsc-lfence", tsc_read_lfence, 4, "lfence; rdtsc");
-	for (int i = 0; i < TSC_COUNTERS; i++)
+	(void)env;
+	for (unsigned i = 0; i < TSC_COUNTERS; i++) {
+		counter_from_desc(&tsc.c[i], &tsc_counters[i]);
 		counter_state_init(&s[i]);
+		c[i] = &tsc.c[i];
+	}
 	if (!cpu_has_rdtscp()) {
 		s[1].present = false;
 		tp_memcpy(s[1].reason, "CPUID 0x80000001 EDX bit 27: no RDTSCP", 39);
 	}
 }
+
+const struct counter_driver tsc_driver = {
+	.name = "TSC", .counters = tsc_counters, .n = TSC_COUNTERS, .attach = tsc_attach,
+};
 
 void tsc_claims(struct tsc_claims *f)
 {

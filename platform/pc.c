@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The x86 platform of the run (probe/platform.h): the glue between the run
  * and the CPU primitives (cpu.h, bracket.S, idt.c, paging.c, machine.c) and
- * the drivers.  Both entry paths (boot/bios.c, boot/efi.c) come here. */
+ * the drivers' list (drivers/drivers.c).  Both entry paths (boot/bios.c,
+ * boot/efi.c) come here. */
 #include "platform/boot_info.h"
 #include "arch/x86/bracket.h"
 #include "arch/x86/cpu.h"
@@ -10,33 +11,20 @@
 #include "arch/x86/paging.h"
 #include "arch/x86/smp.h"
 #include "platform/smp_run.h"
-#include "drivers/acpi_pm.h"
-#include "drivers/hpet.h"
-#include "drivers/hyperv.h"
-#include "drivers/i8254.h"
-#include "drivers/kvmclock.h"
-#include "drivers/lapic_timer.h"
-#include "drivers/rdpid.h"
-#include "drivers/rtc.h"
+#include "drivers/drivers.h"
 #include "drivers/tsc.h"
 #include "drivers/uart.h"
 #include "probe/run.h"
 #include "lib/util.h"
 
-/* The one struct this part owns: the descriptors the drivers fill, the
- * serial line, and the run's exception hook. */
+/* The one struct this part owns: the serial line and the run's exception
+ * hook (the counters are their drivers', drivers/drivers.c). */
 struct x86_platform {
 	const struct boot_info *boot;
 	struct platform p;
 	struct uart com;
 	platform_exception_fn hook;
 	void *hook_ctx;
-	struct counter tsc[TSC_COUNTERS], hpet[HPET_COUNTERS], pm[ACPI_PM_COUNTERS], pit[I8254_COUNTERS];
-	struct counter apic[LAPIC_COUNTERS], rtc[RTC_COUNTERS], rdpid[RDPID_COUNTERS];
-	struct counter kvm[KVMCLOCK_COUNTERS], hv[HYPERV_COUNTERS];
-	struct lapic_timer lapic;
-	struct kvmclock kvmclock;
-	struct hyperv hyperv;
 };
 
 static struct x86_platform x86;
@@ -199,177 +187,6 @@ static bool cpu_has_aperf_mperf(void)
 	return cpuid(0, 0).eax >= 6 && (cpuid(6, 0).ecx & 1);
 }
 
-/* ---- the counters' devices ---------------------------------------------- */
-
-static void tsc_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	tsc_describe(x->tsc, s);
-	for (int i = 0; i < TSC_COUNTERS; i++)
-		d[i] = &x->tsc[i];
-}
-
-static void hpet_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	hpet_setup(a->have_hpet ? a->hpet_address : 0, a->hpet_none, x->hpet, s);
-	for (int i = 0; i < HPET_COUNTERS; i++)
-		d[i] = &x->hpet[i];
-}
-
-static void pm_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	acpi_pm_setup(a->pm_space != ACPI_SPACE_NONE, a->pm_space == ACPI_SPACE_MMIO, a->pm_address, a->pm_bits,
-		      a->pm_none ? a->pm_none : "no PM timer in the FADT", x->pm, s);
-	for (int i = 0; i < ACPI_PM_COUNTERS; i++)
-		d[i] = &x->pm[i];
-}
-
-static void pit_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	i8254_setup(x->pit, s);
-	for (int i = 0; i < I8254_COUNTERS; i++)
-		d[i] = &x->pit[i];
-}
-
-static void pit_settle(void *ctx)
-{
-	(void)ctx;
-	i8254_reset();
-}
-
-/* The APIC timer: the current count read through either mode, and the
- * TSC-deadline writes, each with the timer programmed for it (prepare). */
-static void apic_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	lapic_timer_setup(&x->lapic, a->madt.present ? a->madt.lapic_address : 0, x->apic, s);
-	for (int i = 0; i < LAPIC_COUNTERS; i++)
-		d[i] = &x->apic[i];
-}
-
-static void apic_counting(void *ctx)
-{
-	struct x86_platform *x = ctx;
-	lapic_timer_prepare(&x->lapic, 0);
-}
-
-static void apic_deadline(void *ctx)
-{
-	struct x86_platform *x = ctx;
-	lapic_timer_prepare(&x->lapic, 2);
-}
-
-static void apic_settle(void *ctx)
-{
-	struct x86_platform *x = ctx;
-	lapic_timer_settle(&x->lapic);
-}
-
-static void rtc_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	rtc_setup(x->rtc, s);
-	for (int i = 0; i < RTC_COUNTERS; i++)
-		d[i] = &x->rtc[i];
-}
-
-static void rdpid_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	rdpid_setup(x->rdpid, s);
-	d[0] = &x->rdpid[0];
-}
-
-static void kvm_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	kvmclock_setup(&x->kvmclock, x->kvm, s);
-	d[0] = &x->kvm[0];
-}
-
-/* The reference TSC page is a whole page the hypervisor overlays: taken
- * from the run's memory only when Hyper-V offers it, and aligned there. */
-static void hv_dev(void *ctx, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	struct x86_platform *x = ctx;
-	(void)a;
-	hyperv_setup(&x->hyperv, x->hv, s);
-	if (x->hyperv.wants_page) {
-		uintptr_t raw = (uintptr_t)alloc(x, 2 * HYPERV_PAGE);
-		void *page = raw ? (void *)((raw + HYPERV_PAGE - 1) & ~(uintptr_t)(HYPERV_PAGE - 1)) : NULL;
-		hyperv_enable_page(&x->hyperv, page, x->hv, s);
-	}
-	for (int i = 0; i < HYPERV_COUNTERS; i++)
-		d[i] = &x->hv[i];
-}
-
-static const struct platform_counter tsc_counters[TSC_COUNTERS] = {
-	{ .name = "tsc" }, { .name = "rdtscp" }, { .name = "tsc-lfence" },
-};
-static const struct platform_counter hpet_counters[HPET_COUNTERS] = {
-	{ .name = "hpet", .calibrates = "hpet" }, { .name = "hpet64", .rate_from = "hpet" },
-};
-static const struct platform_counter pm_counters[ACPI_PM_COUNTERS] = {
-	{ .name = "acpi-fast", .calibrates = "pm_timer" }, { .name = "acpi-safe", .rate_from = "acpi-fast" },
-};
-/* The single port accesses leave a latch pending and the byte flip-flop
- * anywhere: channel 0 is programmed again after each.  They are timed to
- * split an i8254 read into its three ISA accesses (over 1 us each on
- * hardware), which their p50 does: 10,000 reads give it, where 100,000
- * would add 0.3 s on hardware and, under TCG, 1-2 KB of single-read tail
- * bins to the log (docs/log-format.md, "Size"). */
-static const struct platform_counter pit_counters[I8254_COUNTERS] = {
-	{ .name = "i8254", .calibrates = "pit" },
-	{ .name = "i8254-inb40", .needs = "i8254", .disturbs = true, .samples_div = 10 },
-	{ .name = "i8254-outb43", .needs = "i8254", .disturbs = true, .samples_div = 10 },
-	{ .name = "port80", .samples_div = 10 },
-};
-
-/* Each mode of the APIC is the only one on some machines; the deadline
- * timer, RDPID and the paravirtual clocks are on some machines only: their
- * drivers say when an absence is by design (counter_state.by_design). */
-static const struct platform_counter apic_counters[LAPIC_COUNTERS] = {
-	{ .name = "lapic", .rated = true, .disturbs = true, .prepare = apic_counting },
-	{ .name = "lapic-x2", .rated = true, .disturbs = true, .prepare = apic_counting },
-	{ .name = "tsc-deadline", .disturbs = true, .prepare = apic_deadline },
-};
-static const struct platform_counter rtc_counters[RTC_COUNTERS] = {
-	/* A 1 Hz clock, read in 2 and 26 ISA accesses (2 and 30-50 us on
-	 * hardware): its cost, not a fine distribution, is the question. */
-	{ .name = "rtc", .rated = true, .samples_div = 10 },
-	{ .name = "rtc-time", .rate_from = "rtc", .needs = "rtc", .samples_div = 100 },
-};
-static const struct platform_counter rdpid_counters[RDPID_COUNTERS] = {
-	{ .name = "rdpid" },
-};
-static const struct platform_counter kvm_counters[KVMCLOCK_COUNTERS] = {
-	{ .name = "kvmclock", .rated = true },
-};
-static const struct platform_counter hv_counters[HYPERV_COUNTERS] = {
-	{ .name = "hv-refcount", .rated = true },
-	{ .name = "hv-tsc-page", .rated = true },
-};
-
-static const struct platform_device devices[] = {
-	{ "TSC", tsc_counters, TSC_COUNTERS, tsc_dev, NULL },
-	{ "HPET", hpet_counters, HPET_COUNTERS, hpet_dev, NULL },
-	{ "PM timer", pm_counters, ACPI_PM_COUNTERS, pm_dev, NULL },
-	{ "i8254", pit_counters, I8254_COUNTERS, pit_dev, pit_settle },
-	{ "local APIC", apic_counters, LAPIC_COUNTERS, apic_dev, apic_settle },
-	{ "CMOS RTC", rtc_counters, RTC_COUNTERS, rtc_dev, NULL },
-	{ "RDPID", rdpid_counters, RDPID_COUNTERS, rdpid_dev, NULL },
-	{ "kvm-clock", kvm_counters, KVMCLOCK_COUNTERS, kvm_dev, NULL },
-	{ "Hyper-V", hv_counters, HYPERV_COUNTERS, hv_dev, NULL },
-};
-
 static const struct platform_bracket brackets[] = {
 	{ "cpuid-rdtsc/rdtscp-cpuid", bracket_cpuid_rdtscp },
 	{ "lfence-rdtsc-lfence", bracket_lfence },
@@ -422,8 +239,8 @@ void tickprobe_main(const struct boot_info *bi)
 		.n_brackets = rdtscp ? 2 : 1,
 		.tsc_claims = claims,
 		.invariant_tsc = cpu_has_invariant_tsc(),
-		.devices = devices,
-		.n_devices = sizeof devices / sizeof devices[0],
+		.drivers = counter_drivers,
+		.n_drivers = n_counter_drivers,
 		.start_cpus = start_cpus,
 		.check_cpus = check_cpus,
 		.rdmsr = rdmsr_safe,

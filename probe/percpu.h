@@ -21,7 +21,7 @@
 struct percpu_counter {
 	const struct counter *c;
 	/* Run on the measuring CPU around its reads (the APIC timer's mode is
-	 * each CPU's own: platform_counter.prepare and the device's settle);
+	 * each CPU's own: counter_desc.prepare and its driver's settle);
 	 * NULL for none. */
 	void (*prepare)(void *ctx), (*settle)(void *ctx);
 };

@@ -4,13 +4,13 @@
  * The run is the application: options, checks, calibration, the bracket
  * choice, the plan, the measurements, the end.  It is plain C and touches no
  * hardware; the platform hands it consoles, memory, a clock and its
- * brackets, the counters' devices, the exception hook and the way out.  In
+ * brackets, the counters' drivers, the exception hook and the way out.  In
  * the image platform/pc.c fills this in; in the host unit tests a
- * simulated platform does (tests/unit/test_run.c), so the whole sequence
- * runs against simulated counters.
+ * simulated platform does (tests/unit/sim_platform.h), so the whole
+ * sequence runs against simulated counters.
  *
  * Growth without reshaping: another output (a log file) is one more
- * console; another driver is one more device with its counters; more CPUs
+ * console; another counter is one more driver in the list; more CPUs
  * come as a team (probe/team.h). */
 #ifndef PROBE_PLATFORM_H
 #define PROBE_PLATFORM_H
@@ -57,43 +57,6 @@ struct platform_bracket {
 	uint64_t (*fn)(counter_read_fn fn, const struct counter *c);
 };
 
-/* One counter of a device.  Its name is known before the device is set up,
- * so options can be checked against it. */
-struct platform_counter {
-	const char *name;
-	const char *calibrates; /* the tsc record's source name when it can time the TSC
-	                         * ("hpet", "pm_timer", "pit"), else NULL */
-	const char *rate_from;  /* the counter whose calibration also gives this one's
-	                         * rate ("hpet" for "hpet64"); NULL: none, or itself */
-	const char *needs;      /* a counter that must be healthy for this one to be worth
-	                         * timing ("i8254" for its single port accesses) */
-	bool disturbs;          /* leaves its device in an unknown state: settle() follows */
-	/* Its rate is measured against the TSC once the TSC is known, though it
-	 * does not calibrate the TSC (probe/run_rates.c): the APIC timer, the
-	 * RTC, the paravirtual clocks. */
-	bool rated;
-	/* A slow read takes samples / samples_div of the samples (0, 1: all):
-	 * a whole RTC time read is 26 ISA accesses, 30-50 us on hardware. */
-	unsigned samples_div;
-	/* Puts the device in the state this counter's reads need, before its
-	 * check, its rate, the plan's reads and its measurement (the APIC timer:
-	 * counting for the current count, TSC-deadline mode for the deadline
-	 * writes); the device's settle() undoes it.  May be NULL. */
-	void (*prepare)(void *ctx);
-};
-
-/* A device: one driver's counters, set up together. */
-struct platform_device {
-	const char *name; /* "HPET": the step "HPET setup" in an exception record */
-	const struct platform_counter *counters;
-	unsigned n;
-	/* Fills desc[0..n-1] (descriptors the platform keeps, constant from then
-	 * on) and state[0..n-1] (present, or absent with the reason). */
-	void (*setup)(void *ctx, const struct acpi_info *acpi, const struct counter **desc,
-		      struct counter_state *state);
-	void (*settle)(void *ctx); /* back to a known state after checks and disturbing reads; may be NULL */
-};
-
 struct platform {
 	void *ctx; /* handed back to every function below */
 
@@ -137,9 +100,10 @@ struct platform {
 	void (*tsc_claims)(void *ctx, struct tsc_claims *claims);
 	bool invariant_tsc;
 
-	/* The counters, device by device, in the order they are measured. */
-	const struct platform_device *devices;
-	unsigned n_devices;
+	/* The counters' drivers (probe/counter.h), in the order they are
+	 * measured: each owns its counters' descriptors. */
+	const struct counter_driver *const *drivers;
+	unsigned n_drivers;
 
 	/* The other CPUs, once the TSC rate is known (0: unknown): start those
 	 * that acpi's MADT lists and the options allow, write the `cpus` record,

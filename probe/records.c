@@ -92,6 +92,56 @@ static void json_core_clock(struct json *j, const struct timer_figures *f)
 	}
 }
 
+static void json_delta(struct json *j, const struct timer_figures *f)
+{
+	if (f->has_delta && f->delta) {
+		const struct delta_summary *d = f->delta;
+		/* Over min(samples, 16384) reads (RUN_DELTA_READS), in counter
+		 * ticks: [min, granularity, mode, mode_count, max, backwards, wraps]
+		 * (docs/log-format.md): the keys again in every record took 70 bytes. */
+		json_array_begin(j, "delta");
+		json_u64(j, NULL, d->min);
+		json_u64(j, NULL, d->granularity);
+		json_u64(j, NULL, d->mode);
+		json_u64(j, NULL, d->mode_count);
+		json_u64(j, NULL, d->max);
+		json_u64(j, NULL, d->backwards);
+		json_u64(j, NULL, d->wraps);
+		json_array_end(j);
+	} else if (f->has_delta) {
+		json_null(j, "delta");
+	}
+}
+
+static void json_outliers(struct json *j, const struct timer_figures *f)
+{
+	/* Exact values, not histogram buckets: the largest samples are the ones
+	 * most likely past HIST_EXACT, where a bucket's lower bound is up to
+	 * 1/HIST_SUB below the sample (the image once wrote bucket bounds). */
+	json_object_begin(j, "outliers");
+	json_array_begin(j, "largest");
+	for (int i = 0; i < f->n_largest; i++)
+		json_u64(j, NULL, f->largest[i]);
+	json_array_end(j);
+	json_u64(j, "over_10x_p50", timer_over_10x_p50(f->cost));
+	json_object_end(j);
+}
+
+static void json_freq(struct json *j, const struct freq_check *fq)
+{
+	json_object_begin(j, "freq");
+	if (fq->nominal_hz) /* 0: no nominal rate (the APIC timer without CPUID 0x15) */
+		json_u64(j, "nominal_hz", fq->nominal_hz);
+	else
+		json_null(j, "nominal_hz");
+	json_fixed(j, "measured_hz", fq->measured_hz, 1);
+	json_fixed(j, "ppm", fq->ppm, 2); /* not derivable: 1 Hz is "1.0" */
+	json_fixed(j, "err_ppm", fq->err_ppm, 2);
+	if (fq->reference) /* the counter that timed the TSC; absent: false */
+		json_bool(j, "reference", true);
+	json_object_end(j);
+}
+
 void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
 		   timer_hist_fn hist, const void *hist_ctx)
 {
@@ -148,48 +198,10 @@ void timer_members(struct json *j, const struct timer_what *w, const struct time
 
 	json_rounds(j, f->round_p50_ns, f->round_mean_ns, f->rounds);
 
-	if (f->has_delta && f->delta) {
-		const struct delta_summary *d = f->delta;
-		/* Over min(samples, 16384) reads (RUN_DELTA_READS), in counter
-		 * ticks: [min, granularity, mode, mode_count, max, backwards, wraps]
-		 * (docs/log-format.md): the keys again in every record took 70 bytes. */
-		json_array_begin(j, "delta");
-		json_u64(j, NULL, d->min);
-		json_u64(j, NULL, d->granularity);
-		json_u64(j, NULL, d->mode);
-		json_u64(j, NULL, d->mode_count);
-		json_u64(j, NULL, d->max);
-		json_u64(j, NULL, d->backwards);
-		json_u64(j, NULL, d->wraps);
-		json_array_end(j);
-	} else if (f->has_delta) {
-		json_null(j, "delta");
-	}
-
-	/* Exact values, not histogram buckets: the largest samples are the ones
-	 * most likely past HIST_EXACT, where a bucket's lower bound is up to
-	 * 1/HIST_SUB below the sample (the image once wrote bucket bounds). */
-	json_object_begin(j, "outliers");
-	json_array_begin(j, "largest");
-	for (int i = 0; i < f->n_largest; i++)
-		json_u64(j, NULL, f->largest[i]);
-	json_array_end(j);
-	json_u64(j, "over_10x_p50", timer_over_10x_p50(f->cost));
-	json_object_end(j);
-
-	if (fq && fq->valid) {
-		json_object_begin(j, "freq");
-		if (fq->nominal_hz) /* 0: no nominal rate (the APIC timer without CPUID 0x15) */
-			json_u64(j, "nominal_hz", fq->nominal_hz);
-		else
-			json_null(j, "nominal_hz");
-		json_fixed(j, "measured_hz", fq->measured_hz, 1);
-		json_fixed(j, "ppm", fq->ppm, 2); /* not derivable: 1 Hz is "1.0" */
-		json_fixed(j, "err_ppm", fq->err_ppm, 2);
-		if (fq->reference) /* the counter that timed the TSC; absent: false */
-			json_bool(j, "reference", true);
-		json_object_end(j);
-	}
+	json_delta(j, f);
+	json_outliers(j, f);
+	if (fq && fq->valid)
+		json_freq(j, fq);
 	if (f->smi_valid) {
 		json_object_begin(j, "smi");
 		json_u64(j, "before", f->smi_before);

@@ -125,7 +125,7 @@ static void record_begin(struct run *r)
 	if (o->n_counters && wanted < (int)r->n) {
 		for (unsigned i = 0; i < r->n; i++)
 			if (r->counters[i].wanted)
-				json_str(j, NULL, r->counters[i].info->name);
+				json_str(j, NULL, r->counters[i].desc->name);
 	} else {
 		json_str(j, NULL, "all");
 	}

@@ -21,7 +21,7 @@
 #include "probe/platform.h"
 
 #define RUN_MAX_COUNTERS 32
-#define RUN_MAX_CALIBRATORS 16 /* the TSC's calibrators, then the rated counters (run_rates.c) */
+#define RUN_MAX_CALIBRATORS 16 /* the TSC's calibrators, then the rated counters (run_clocks.c) */
 #define RUN_MAX_PROBLEMS 4
 #define RUN_PROBLEM_LEN 384     /* room for the list of every counter's name */
 #define RUN_MAX_RAW 100000u  /* raw costs kept per counter: raw=N's upper bound */
@@ -31,8 +31,8 @@
 struct run_counter {
 	const struct counter *c;             /* the driver's descriptor, or stuck below */
 	struct counter_state s;
-	const struct platform_counter *info;
-	const struct platform_device *dev;
+	const struct counter_desc *desc;     /* its driver's, constant */
+	const struct counter_driver *driver;
 	bool wanted;                         /* selected by counters= (or all) */
 	int cal;                             /* its rate's calibrator in run.cal, or -1 */
 	struct counter stuck;                /* stuck=NAME: the descriptor with a constant read */
@@ -85,10 +85,10 @@ __attribute__((noreturn)) void run_finish(struct run *r, const char *status);
 void run_option_problem(struct run *r, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 void run_counters_select(struct run *r);   /* counters=, stuck= against the names */
-void run_counters_setup(struct run *r);    /* every device's setup */
+void run_counters_setup(struct run *r);    /* every driver's attach */
 void run_counters_check(struct run *r);
 void run_calibrate(struct run *r);
-void run_rates(struct run *r);             /* the rated counters' rates (run_rates.c) */
+void run_rates(struct run *r);             /* the rated counters' rates (run_clocks.c) */
 void run_choose_bracket(struct run *r);
 void run_plan(struct run *r);
 void run_measure(struct run *r);
@@ -104,8 +104,10 @@ struct run_counter *run_counter_named(struct run *r, const char *name);
 bool run_counter_in_use(struct run *r, const struct run_counter *rc);
 /* The reads a counter is measured with: samples, or fewer for a slow one. */
 uint32_t run_samples(const struct run *r, const struct run_counter *rc);
-/* Its prepare (platform_counter.prepare), when it has one. */
+/* Its prepare (counter_desc.prepare), when it has one. */
 void run_prepare(struct run *r, const struct run_counter *rc);
+/* Every driver's settle, in the list's order. */
+void run_settle(struct run *r);
 /* Named in counters= (not merely selected because no name was known). */
 bool run_counter_asked(const struct run *r, const struct run_counter *rc);
 /* Absent on this machine by design (counter_state.by_design) and not

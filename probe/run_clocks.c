@@ -138,17 +138,17 @@ void run_rates(struct run *r)
 	for (unsigned i = 0; i < r->n; i++) {
 		struct run_counter *rc = &r->counters[i];
 		struct calibrator *cal = &r->cal[r->n_cal];
-		if (!rc->c || !rc->info->rated || rc->info->rate_from || rc->cal >= 0 || !rc->s.healthy ||
+		if (!rc->c || !rc->desc->rated || rc->desc->rate_from || rc->cal >= 0 || !rc->s.healthy ||
 		    !run_counter_in_use(r, rc) || r->n_cal >= RUN_MAX_CALIBRATORS)
 			continue;
-		r->step = rc->info->name;
+		r->step = rc->desc->name;
 		run_prepare(r, rc);
-		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->info->name };
+		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->name };
 		cal->ok = rate_of(rc->c, &r->clock, r->opt.calib_ms, r->tsc.hz, &cal->rate, why, sizeof why);
 		if (!cal->ok) {
 			rc->s.healthy = false;
 			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s", why);
-			run_text(r, "%-13s skipped: %s\n", rc->info->name, rc->s.reason);
+			run_text(r, "%-13s skipped: %s\n", rc->desc->name, rc->s.reason);
 			continue;
 		}
 		rc->cal = r->n_cal++;
@@ -156,23 +156,21 @@ void run_rates(struct run *r)
 	/* Those whose rate is another's, and those that need another healthy. */
 	for (unsigned i = 0; i < r->n; i++) {
 		struct run_counter *rc = &r->counters[i];
-		struct run_counter *from = run_counter_named(r, rc->info->rate_from);
-		struct run_counter *need = run_counter_named(r, rc->info->needs);
+		struct run_counter *from = run_counter_named(r, rc->desc->rate_from);
+		struct run_counter *need = run_counter_named(r, rc->desc->needs);
 		if (from && rc->cal < 0)
 			rc->cal = from->cal;
 		if (need && need->s.present && !need->s.healthy && rc->s.healthy) {
 			rc->s.healthy = false;
-			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s: %s", need->info->name, need->s.reason);
+			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s: %s", need->desc->name, need->s.reason);
 		}
 	}
-	for (unsigned d = 0; d < r->p->n_devices; d++)
-		if (r->p->devices[d].settle)
-			r->p->devices[d].settle(r->p->ctx);
+	run_settle(r);
 }
 
 uint32_t run_samples(const struct run *r, const struct run_counter *rc)
 {
-	unsigned div = rc->info->samples_div > 1 ? rc->info->samples_div : 1;
+	unsigned div = rc->desc->samples_div > 1 ? rc->desc->samples_div : 1;
 	return (r->opt.samples / div) ? r->opt.samples / div : 1;
 }
 
@@ -204,7 +202,7 @@ void run_measure_footer(struct run *r)
 	names[0] = 0;
 	for (unsigned i = 0; i < r->n && len < sizeof names; i++)
 		if (r->counters[i].wanted && run_absent_by_design(r, &r->counters[i]))
-			len += (size_t)tp_snprintf(names + len, sizeof names - len, " %s", r->counters[i].info->name);
+			len += (size_t)tp_snprintf(names + len, sizeof names - len, " %s", r->counters[i].desc->name);
 	if (len)
 		run_text(r, "absent by design:%s\n", names);
 	if (!r->clock.aperf_mperf)

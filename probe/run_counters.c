@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The run's counters: the table from the platform's devices, the options
- * that name counters, each device's setup, and the health checks. */
+/* The run's counters: the table from the platform's drivers, the options
+ * that name counters, each driver's attach, and the health checks. */
 #include "probe/run.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
@@ -8,21 +8,21 @@
 struct run_counter *run_counter_named(struct run *r, const char *name)
 {
 	for (unsigned i = 0; name && i < r->n; i++)
-		if (tp_streq(r->counters[i].info->name, name))
+		if (tp_streq(r->counters[i].desc->name, name))
 			return &r->counters[i];
 	return NULL;
 }
 
 void run_prepare(struct run *r, const struct run_counter *rc)
 {
-	if (rc->info->prepare)
-		rc->info->prepare(r->p->ctx);
+	if (rc->desc->prepare)
+		rc->desc->prepare(r->p->ctx);
 }
 
 bool run_counter_asked(const struct run *r, const struct run_counter *rc)
 {
 	for (int i = 0; i < r->opt.n_counters; i++)
-		if (tp_streq(r->opt.counters[i], rc->info->name))
+		if (tp_streq(r->opt.counters[i], rc->desc->name))
 			return true;
 	return false;
 }
@@ -34,20 +34,20 @@ static void list_names(const struct run *r, char *buf, size_t cap)
 
 	buf[0] = 0;
 	for (unsigned i = 0; i < r->n && len < cap; i++)
-		len += (size_t)tp_snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", r->counters[i].info->name);
+		len += (size_t)tp_snprintf(buf + len, cap - len, "%s%s", i ? ", " : "", r->counters[i].desc->name);
 }
 
-/* The table, from the platform's devices; names only, until setup. */
+/* The table, from the drivers' descs; names only, until setup. */
 static void build_table(struct run *r)
 {
 	const struct platform *p = r->p;
 
 	r->n = 0;
-	for (unsigned d = 0; d < p->n_devices; d++)
-		for (unsigned k = 0; k < p->devices[d].n && r->n < RUN_MAX_COUNTERS; k++) {
+	for (unsigned d = 0; d < p->n_drivers; d++)
+		for (unsigned k = 0; k < p->drivers[d]->n && r->n < RUN_MAX_COUNTERS; k++) {
 			struct run_counter *rc = &r->counters[r->n++];
-			rc->info = &p->devices[d].counters[k];
-			rc->dev = &p->devices[d];
+			rc->desc = &p->drivers[d]->counters[k];
+			rc->driver = p->drivers[d];
 			rc->cal = -1;
 			counter_state_init(&rc->s);
 			rc->s.present = false;
@@ -92,33 +92,36 @@ static uint64_t stuck_read(const struct counter *c)
 	return c->mask & 0x1234;
 }
 
+/* Each driver attaches its counters.  build_table put them in the list's
+ * order, so a driver's n rows start where the driver before it ends, and
+ * row k holds its desc k: the descriptor attach filled from that desc. */
 void run_counters_setup(struct run *r)
 {
 	const struct platform *p = r->p;
+	const struct counter_env env = { .acpi = &r->acpi, .alloc = p->alloc, .ctx = p->ctx };
 	unsigned at = 0;
 
-	for (unsigned d = 0; d < p->n_devices; d++) {
-		const struct platform_device *dev = &p->devices[d];
-		const struct counter *desc[RUN_MAX_COUNTERS];
+	for (unsigned d = 0; d < p->n_drivers; d++) {
+		const struct counter_driver *drv = p->drivers[d];
+		const struct counter *c[RUN_MAX_COUNTERS];
 		struct counter_state st[RUN_MAX_COUNTERS];
-		unsigned n = dev->n;
 
-		if (at + n > r->n)
+		if (at + drv->n > r->n)
 			break;
-		tp_snprintf(r->step_buf, sizeof r->step_buf, "%s setup", dev->name);
+		tp_snprintf(r->step_buf, sizeof r->step_buf, "%s setup", drv->name);
 		r->step = r->step_buf;
-		dev->setup(p->ctx, &r->acpi, desc, st);
-		for (unsigned k = 0; k < n; k++) {
+		drv->attach(&env, c, st);
+		for (unsigned k = 0; k < drv->n; k++) {
 			struct run_counter *rc = &r->counters[at + k];
-			rc->c = desc[k];
+			rc->c = c[k];
 			rc->s = st[k];
 		}
-		at += n;
+		at += drv->n;
 	}
 	r->step = "counters";
 	for (unsigned i = 0; i < r->n; i++) {
 		struct run_counter *rc = &r->counters[i];
-		if (r->opt.stuck[0] && tp_streq(r->opt.stuck, rc->info->name)) {
+		if (r->opt.stuck[0] && tp_streq(r->opt.stuck, rc->desc->name)) {
 			rc->stuck = *rc->c;
 			rc->stuck.read = stuck_read;
 			rc->c = &rc->stuck;
@@ -133,11 +136,11 @@ void run_counters_setup(struct run *r)
  * on a PIT that works). */
 bool run_counter_in_use(struct run *r, const struct run_counter *rc)
 {
-	if (rc->wanted || rc->info->calibrates)
+	if (rc->wanted || rc->desc->calibrates)
 		return true;
 	for (unsigned i = 0; i < r->n; i++)
-		if (r->counters[i].wanted && r->counters[i].info->needs &&
-		    tp_streq(r->counters[i].info->needs, rc->info->name))
+		if (r->counters[i].wanted && r->counters[i].desc->needs &&
+		    tp_streq(r->counters[i].desc->needs, rc->desc->name))
 			return true;
 	return false;
 }
@@ -148,23 +151,28 @@ void run_counters_check(struct run *r)
 		struct run_counter *rc = &r->counters[i];
 		if (!rc->c || !run_counter_in_use(r, rc))
 			continue;
-		r->step = rc->info->name;
+		r->step = rc->desc->name;
 		run_prepare(r, rc);
 		if (!counter_check(rc->c, &rc->s, &r->clock)) {
 			if (!run_absent_by_design(r, rc)) /* those are listed under the table */
-				run_text(r, "%-13s skipped: %s\n", rc->info->name, rc->s.reason);
+				run_text(r, "%-13s skipped: %s\n", rc->desc->name, rc->s.reason);
 		} else if (rc->s.note[0])
-			run_text(r, "%-13s note: %s\n", rc->info->name, rc->s.note);
+			run_text(r, "%-13s note: %s\n", rc->desc->name, rc->s.note);
 	}
 	/* A port access whose counter is broken is not worth timing alone. */
 	for (unsigned i = 0; i < r->n; i++) {
-		struct run_counter *rc = &r->counters[i], *need = run_counter_named(r, rc->info->needs);
+		struct run_counter *rc = &r->counters[i], *need = run_counter_named(r, rc->desc->needs);
 		if (need && need->s.present && !need->s.healthy) {
 			rc->s.healthy = false;
-			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s: %s", need->info->name, need->s.reason);
+			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s: %s", need->desc->name, need->s.reason);
 		}
 	}
-	for (unsigned d = 0; d < r->p->n_devices; d++)
-		if (r->p->devices[d].settle)
-			r->p->devices[d].settle(r->p->ctx);
+	run_settle(r);
+}
+
+void run_settle(struct run *r)
+{
+	for (unsigned d = 0; d < r->p->n_drivers; d++)
+		if (r->p->drivers[d]->settle)
+			r->p->drivers[d]->settle(r->p->ctx);
 }

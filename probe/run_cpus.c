@@ -125,7 +125,7 @@ static void percpu_step(struct run *r)
 		if (!rc || !rc->c || !rc->s.healthy || (k > 1 && !rc->wanted))
 			continue;
 		cfg.counter[cfg.n++] = (struct percpu_counter){
-			.c = rc->c, .prepare = rc->info->prepare, .settle = rc->info->disturbs ? rc->dev->settle : NULL };
+			.c = rc->c, .prepare = rc->desc->prepare, .settle = rc->desc->disturbs ? rc->driver->settle : NULL };
 	}
 	if (!res || !cfg.n || !tp_streq(cfg.counter[0].c->name, "tsc"))
 		return;
@@ -167,7 +167,7 @@ static void core_types_step(struct run *r)
 			struct on_cpu w = { r, rc };
 			if (!rc->wanted || !rc->c || !rc->s.healthy)
 				continue;
-			r->step = rc->info->name;
+			r->step = rc->desc->name;
 			if (percpu_run_on(r->smp, pick[t], measure_there, &w, percpu_timeout(r->smp, r->opt.samples)))
 				record_timer_on(r->log, (int)pick[t], rc->c, &rc->s, &r->result, r->cost, NULL, r->tsc.hz,
 						run_samples(r, rc));
@@ -194,8 +194,8 @@ static void contention_step(struct run *r)
 			continue;
 		r->step = "contention";
 		contention_measure(r->smp, rc->c, CONTENTION_READS, hists, n, smp_cycles(r->smp, 0.1), res);
-		if (rc->info->disturbs && rc->dev->settle)
-			rc->dev->settle(p->ctx);
+		if (rc->desc->disturbs && rc->driver->settle)
+			rc->driver->settle(p->ctx);
 		record_contention(r->log, res, r->tsc.hz);
 		if (!res->refused && res->n_levels)
 			run_text(r, "contention %s: %u levels up to %u readers, %llu backward steps across CPUs\n",

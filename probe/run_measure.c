@@ -20,14 +20,14 @@ void run_calibrate(struct run *r)
 	r->n_cal = 0;
 	for (unsigned i = 0; i < r->n && r->n_cal < RUN_MAX_CALIBRATORS; i++) {
 		struct run_counter *rc = &r->counters[i];
-		if (!rc->c || !rc->info->calibrates)
+		if (!rc->c || !rc->desc->calibrates)
 			continue;
-		r->cal[r->n_cal] = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->info->calibrates };
+		r->cal[r->n_cal] = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->calibrates };
 		rc->cal = r->n_cal++;
 	}
 	/* A counter whose rate is its device's: the calibration of that device. */
 	for (unsigned i = 0; i < r->n; i++) {
-		struct run_counter *rc = &r->counters[i], *from = run_counter_named(r, rc->info->rate_from);
+		struct run_counter *rc = &r->counters[i], *from = run_counter_named(r, rc->desc->rate_from);
 		if (from && rc->cal < 0)
 			rc->cal = from->cal;
 	}
@@ -121,7 +121,7 @@ void run_plan(struct run *r)
 		bare = r->clock.block(c->read, c, 256);
 		/* the bracketed samples, then the throughput block and the delta reads */
 		s = ((double)bracketed * run_samples(r, rc) + (double)bare * (10000 + RUN_DELTA_READS)) / 256.0 / hz;
-		json_fixed(j, rc->info->name, s, 3);
+		json_fixed(j, rc->desc->name, s, 3);
 		total += s;
 	}
 	json_object_end(j);
@@ -132,14 +132,12 @@ void run_plan(struct run *r)
 	json_object_begin(j, "absent");
 	for (unsigned i = 0; i < r->n; i++)
 		if (r->counters[i].wanted && run_absent_by_design(r, &r->counters[i]))
-			json_str(j, r->counters[i].info->name, r->counters[i].s.reason);
+			json_str(j, r->counters[i].desc->name, r->counters[i].s.reason);
 	json_object_end(j);
 	log_end(r->log);
 	/* The plan's reads disturb as the measured ones do (the i8254's single
 	 * accesses, the APIC timer's programming). */
-	for (unsigned d = 0; d < r->p->n_devices; d++)
-		if (r->p->devices[d].settle)
-			r->p->devices[d].settle(r->p->ctx);
+	run_settle(r);
 	run_text(r, "measuring: about %.1f s for %u reads of each counter\n", total, r->opt.samples);
 	if (tp_streq(r->opt.preset, "default") && total > 10.0)
 		run_text(r, "tickprobe: this machine's counters are slow: the default preset will take over 10 s\n");
@@ -159,8 +157,8 @@ void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap
 			       r->round, &r->result.delta);
 		r->result.delta_valid = true;
 	}
-	if (rc->info->disturbs && rc->dev->settle)
-		rc->dev->settle(r->p->ctx);
+	if (rc->desc->disturbs && rc->driver->settle)
+		rc->driver->settle(r->p->ctx);
 }
 
 static void measure_one(struct run *r, struct run_counter *rc)
@@ -170,11 +168,11 @@ static void measure_one(struct run *r, struct run_counter *rc)
 	struct freq_check f;
 	char row[160];
 
-	r->step = rc->info->name;
+	r->step = rc->desc->name;
 	if (c)
 		frequency_check(c, &rc->s, rc->cal >= 0 ? &r->cal[rc->cal] : NULL, &r->tsc, &f);
 	if (!c || !rc->s.healthy) {
-		struct counter named = { .name = rc->info->name, .method = "not set up" };
+		struct counter named = { .name = rc->desc->name, .method = "not set up" };
 		bool expected = run_absent_by_design(r, rc);
 		if (expected) /* in the plan's absent, and one line under the table */
 			return;

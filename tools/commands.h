@@ -9,10 +9,7 @@
 #ifndef TOOLS_COMMANDS_H
 #define TOOLS_COMMANDS_H
 
-#define EXIT_CLEAN 0
-#define EXIT_USAGE 1
-#define EXIT_UNREADABLE 2
-#define EXIT_DAMAGED 3
+#include "tools/common/exit_codes.h"
 
 int cmd_qemu(int argc, char **argv);
 int cmd_capture(int argc, char **argv);
@@ -25,5 +22,6 @@ int cmd_acpi(int argc, char **argv);
 int cmd_os(int argc, char **argv);
 int cmd_db(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
+int cmd_doctor(int argc, char **argv);
 
 #endif

@@ -22,6 +22,7 @@ static const struct command {
 	{ "report", cmd_report, "a self-contained HTML report of one or more logs" },
 	{ "acpi", cmd_acpi, "decode this host's (or dumped) ACPI timer tables" },
 	{ "os", cmd_os, "what this Linux system's clock_gettime() costs" },
+	{ "doctor", cmd_doctor, "is this machine's TSC really unreliable, and what should Linux use?" },
 	{ "db", cmd_db, "many machines' logs in one SQLite store: import, summary, compare" },
 };
 

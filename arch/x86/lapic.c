@@ -25,7 +25,7 @@ const char *lapic_init(struct lapic *l)
 	l->x2apic = base & APIC_BASE_X2APIC;
 	l->base = base & APIC_BASE_ADDRESS;
 	/* Both boot paths identity-map only what the core reaches below 4 GiB
-	 * for certain (arch/x86/run.c phys_read says the same of ACPI). */
+	 * for certain (platform/pc.c phys_read says the same of ACPI). */
 	if (!l->x2apic && l->base >= (1ull << 32))
 		return "the xAPIC register page is above 4 GiB";
 	l->version = lapic_read(l, LAPIC_VERSION);

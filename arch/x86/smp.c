@@ -370,15 +370,6 @@ uint64_t smp_start_code(void) { return smp.start_code; }
 bool smp_x2apic(void) { return smp.apic.x2apic; }
 struct team *smp_team(void) { return &smp.team; }
 
-unsigned smp_current_cpu(void)
-{
-	unsigned e;
-	if (!smp.started)
-		return 0;
-	e = smp_find_entry(lapic_id(&smp.apic));
-	return e == SMP_NO_CPU ? SMP_NO_CPU : smp.e[e].cpu;
-}
-
 uint32_t smp_apic_id(unsigned cpu)
 {
 	if (!smp.n)

@@ -111,9 +111,6 @@ bool smp_x2apic(void);
 uint64_t smp_start_code(void);   /* where the start-up code was put; 0: nowhere */
 struct team *smp_team(void);     /* count, run, tsc; valid after smp_start */
 
-/* The calling CPU's team index: 0 before smp_start, SMP_NO_CPU for an APIC ID
- * not in the table.  Reads the local APIC ID (and IA32_APIC_BASE for its mode). */
-unsigned smp_current_cpu(void);
 uint32_t smp_apic_id(unsigned cpu); /* of a team index; cpu 0 before smp_start: CPUID's */
 
 void smp_exception_filter(const struct exception_frame *f);

@@ -44,11 +44,12 @@ absent = {"lapic-x2": ("lapic_read_x2apic", "CPUID.01H:ECX[21] clear: no x2APIC"
 off_path = {"acpi-safe": 2, "rtc-time": 4}  # loop instructions not on the measured path
 counted = dict(l.split() for l in open(os.path.join(out, "insns.txt")))
 # No boot here runs them, so their descriptors' "insns" are held to the binary
-# from the drivers' source: describe(&d[i], "NAME", SYMBOL, INSNS, ...).
+# from the drivers' source: each counter's const desc begins
+# { .name = "NAME", .read = SYMBOL, .insns = INSNS, (probe/counter.h).
 import glob, re
 described = {}
 for src in glob.glob("drivers/*.c"):
-    for m in re.finditer(r'describe\([^,]+, "([a-z0-9-]+)", (\w+), (\d+),', open(src).read()):
+    for m in re.finditer(r'\.name = "([a-z0-9-]+)", \.read = (\w+), \.insns = (\d+),', open(src).read()):
         described[m.group(1)] = (m.group(2), int(m.group(3)))
 for name, (s, _) in absent.items():
     if s:

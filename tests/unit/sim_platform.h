@@ -1,10 +1,17 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A simulated platform for the whole run (probe/platform.h) on the host:
- * the simulated counters of sim_counter.h in four devices (TSC, HPET, PM
- * timer, i8254 with two bare port accesses), two brackets with scripted
+/* The one simulated platform of the unit tests that run the whole probe
+ * (probe/platform.h) on the host: tests/unit/test_run.c and
+ * tests/unit/test_run_clocks.c.
+ *
+ * Its counters are sim_counter.h's, each described by a const struct
+ * counter_desc and owned by a const struct counter_driver, as the image's
+ * drivers are (drivers/drivers.c); a test picks the drivers its machine has
+ * and hands them to sim_platform().  Around them: brackets with scripted
  * costs, a serial console and a screen that capture what they are given, an
- * exception hook that the simulation can call at any moment, and a halt
- * that longjmps back to the test.  Include it once, from tests/unit/test_run.c. */
+ * exception hook that the simulation can call at any moment, a simulated
+ * APERF/MPERF, and a halt that longjmps back to the test (sim_boot).
+ *
+ * Include it once, from the test's file: its state is the one struct sim. */
 #ifndef TESTS_SIM_PLATFORM_H
 #define TESTS_SIM_PLATFORM_H
 
@@ -13,12 +20,17 @@
 #include "tests/unit/sim_counter.h"
 #include "probe/run.h"
 
-enum { S_TSC, S_HPET, S_HPET64, S_PM, S_PIT, S_INB40, S_PORT80, S_N };
+/* Every simulated counter, in the order sim_descs has them. */
+enum {
+	S_TSC, S_HPET, S_HPET64, S_PM, S_PIT, S_INB40, S_PORT80, /* test_run.c's machine */
+	S_APIC, S_RTC, S_RTCTIME, S_KVM,                         /* the clocks that are not calibrators */
+	S_N
+};
 
 static struct {
 	jmp_buf out;
 	struct sim_counter ctr[S_N];
-	bool absent[S_N];
+	bool absent[S_N];         /* attach says "simulated: NAME is not there" */
 	void *allocs[64];
 	int n_allocs;
 	char *log, *screen;
@@ -30,11 +42,17 @@ static struct {
 	int ends;
 	struct tsc_claims claims;
 	uint64_t bomb_after;      /* S_PIT's read raises #UD after this many reads (0: never) */
-	bool bomb_in_hpet_setup;  /* the HPET's setup raises #GP */
+	bool bomb_in_hpet_setup;  /* the HPET's attach raises #GP */
 	uint64_t a_base, b_base;  /* the brackets' costs */
 	bool a_jitters;           /* bracket A's per-round minimum moves */
 	uint64_t a_calls;
-	unsigned n_brackets;
+	unsigned n_brackets;      /* 2: A and B; 1: B alone */
+	int prepared, settled;    /* the APIC's prepare and settle calls */
+	bool apic_ready;          /* prepared since the last settle */
+	uint64_t apic_unready_reads;
+	bool has_aperf_mperf;     /* the CPU offers them (sim_platform reads it) */
+	bool frozen_mperf;
+	bool kvm_failed;          /* kvm absent by a failure, not by design */
 } sim;
 
 static void append(char **buf, size_t *len, const char *s, size_t n)
@@ -108,6 +126,16 @@ static void sim_claims(void *ctx, struct tsc_claims *c) { (void)ctx, *c = sim.cl
 static void sim_end(void *ctx, const char *status, unsigned code) { (void)ctx, sim.end_status = status, sim.exit_code = code, sim.ends++; }
 __attribute__((noreturn)) static void sim_halt(void *ctx) { (void)ctx, longjmp(sim.out, 1); }
 
+/* The core runs at 1.25 times the 1 GHz TSC; MPERF counts the TSC. */
+static bool sim_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
+{
+	*aperf = sim_now + sim_now / 4;
+	*mperf = sim.frozen_mperf ? 777 : sim_now;
+	return true;
+}
+
+/* ---- brackets ------------------------------------------------------------ */
+
 /* Bracket A: per-round minima that move when a_jitters; bracket B: still. */
 static uint64_t bracket_a(counter_read_fn fn, const struct counter *c)
 {
@@ -121,6 +149,20 @@ static uint64_t bracket_b(counter_read_fn fn, const struct counter *c)
 	return sim.b_base;
 }
 
+static const struct platform_bracket sim_brackets[] = { { "A", bracket_a }, { "B", bracket_b } };
+
+/* The empty read costs 50 cycles inside the bracket, every other read 130:
+ * 80 cycles once the overhead is subtracted. */
+static uint64_t bracket_flat(counter_read_fn fn, const struct counter *c)
+{
+	fn(c);
+	return !strcmp(c->name, "empty") ? 50 : 130;
+}
+
+static const struct platform_bracket sim_flat_bracket[] = { { "sim", bracket_flat } };
+
+/* ---- the counters and their drivers -------------------------------------- */
+
 static uint64_t bomb_read(const struct counter *c)
 {
 	struct sim_counter *s = (struct sim_counter *)(uintptr_t)c;
@@ -129,10 +171,46 @@ static uint64_t bomb_read(const struct counter *c)
 	return sim_read(c);
 }
 
-static void setup_range(int from, int n, const struct counter **d, struct counter_state *s)
+/* The APIC timer counts only once prepared: a read outside that is noted. */
+static uint64_t apic_read(const struct counter *c)
+{
+	if (!sim.apic_ready)
+		sim.apic_unready_reads++;
+	return sim_read(c);
+}
+static void apic_prepare(void *ctx) { (void)ctx, sim.prepared++, sim.apic_ready = true; }
+static void apic_settle(void *ctx) { (void)ctx, sim.settled++, sim.apic_ready = false; }
+
+/* What a simulated counter is: its name, width and nominal rate, the read
+ * sim_reset gives it, and the run's flags, as an image driver's desc. */
+static const struct counter_desc sim_descs[S_N] = {
+	[S_TSC] = { .name = "tsc", .read = sim_read, .width = 64, .tsc_based = true, .is_counter = true },
+	[S_HPET] = { .name = "hpet", .read = sim_read, .width = 32, .nominal_hz = 14318180, .is_counter = true,
+		     .calibrates = "hpet" },
+	[S_HPET64] = { .name = "hpet64", .read = sim_read, .width = 64, .nominal_hz = 14318180, .is_counter = true,
+		       .rate_from = "hpet" },
+	[S_PM] = { .name = "acpi-fast", .read = sim_read, .width = 24, .nominal_hz = 3579545, .is_counter = true,
+		   .calibrates = "pm_timer" },
+	[S_PIT] = { .name = "i8254", .read = bomb_read, .width = 16, .nominal_hz = 1193182, .is_counter = true,
+		    .calibrates = "pit" },
+	[S_INB40] = { .name = "i8254-inb40", .read = sim_read, .needs = "i8254", .disturbs = true },
+	[S_PORT80] = { .name = "port80", .read = sim_read },
+	/* A 25 MHz crystal that CPUID does not name: nominal 0. */
+	[S_APIC] = { .name = "apic", .read = apic_read, .width = 32, .is_counter = true, .rated = true,
+		     .disturbs = true, .prepare = apic_prepare },
+	/* The seconds: an 8-bit value that changes once a second. */
+	[S_RTC] = { .name = "rtc", .read = sim_read, .width = 8, .nominal_hz = 1, .rated = true },
+	[S_RTCTIME] = { .name = "rtc-time", .read = sim_read, .width = 48, .nominal_hz = 1, .rate_from = "rtc",
+			.needs = "rtc", .samples_div = 10 },
+	[S_KVM] = { .name = "kvm", .read = sim_read, .width = 64, .nominal_hz = 1000000000, .is_counter = true,
+		    .rated = true },
+};
+
+/* Counters from..from+n-1, present unless sim.absent says otherwise. */
+static void sim_attach(int from, int n, const struct counter **c, struct counter_state *s)
 {
 	for (int i = 0; i < n; i++) {
-		d[i] = &sim.ctr[from + i].c;
+		c[i] = &sim.ctr[from + i].c;
 		counter_state_init(&s[i]);
 		if (sim.absent[from + i]) {
 			s[i].present = false;
@@ -141,48 +219,113 @@ static void setup_range(int from, int n, const struct counter **d, struct counte
 	}
 }
 
-static void tsc_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup_range(S_TSC, 1, d, s); }
-static void hpet_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
+#define SIM_ATTACH(dev, from, n)                                                                   \
+	static void dev##_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s) \
+	{                                                                                          \
+		(void)env;                                                                         \
+		sim_attach(from, n, c, s);                                                         \
+	}
+SIM_ATTACH(sim_tsc, S_TSC, 1)
+SIM_ATTACH(sim_pm, S_PM, 1)
+SIM_ATTACH(sim_pit, S_PIT, 3)
+SIM_ATTACH(sim_apic, S_APIC, 1)
+SIM_ATTACH(sim_rtc, S_RTC, 2)
+
+static void sim_hpet_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
 {
-	(void)x, (void)a;
+	(void)env;
 	if (sim.bomb_in_hpet_setup)
 		raise_exception(13, "#GP general protection");
-	setup_range(S_HPET, 2, d, s);
+	sim_attach(S_HPET, 2, c, s);
 }
-static void pm_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup_range(S_PM, 1, d, s); }
-static void pit_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup_range(S_PIT, 3, d, s); }
 
-static const struct platform_counter tsc_c[] = { { .name = "tsc" } };
-static const struct platform_counter hpet_c[] = { { .name = "hpet", .calibrates = "hpet" }, { .name = "hpet64", .rate_from = "hpet" } };
-static const struct platform_counter pm_c[] = { { .name = "acpi-fast", .calibrates = "pm_timer" } };
-static const struct platform_counter pit_c[] = {
-	{ .name = "i8254", .calibrates = "pit" }, { .name = "i8254-inb40", .needs = "i8254", .disturbs = true }, { .name = "port80" },
-};
-static const struct platform_device devices[] = {
-	{ "TSC", tsc_c, 1, tsc_dev, NULL }, { "HPET", hpet_c, 2, hpet_dev, NULL },
-	{ "PM timer", pm_c, 1, pm_dev, NULL }, { "i8254", pit_c, 3, pit_dev, NULL },
-};
-static const struct platform_bracket brackets[] = { { "A", bracket_a }, { "B", bracket_b } };
-static const char *const names[S_N] = { "tsc", "hpet", "hpet64", "acpi-fast", "i8254", "i8254-inb40", "port80" };
+static void sim_hpet32_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	(void)env;
+	sim_attach(S_HPET, 1, c, s);
+}
 
+/* Absent: by design (no hypervisor), or by a failure when kvm_failed. */
+static void sim_kvm_attach(const struct counter_env *env, const struct counter **c, struct counter_state *s)
+{
+	(void)env;
+	sim_attach(S_KVM, 1, c, s);
+	s[0].present = false;
+	s[0].by_design = !sim.kvm_failed;
+	snprintf(s[0].reason, sizeof s[0].reason, sim.kvm_failed ? "simulated: the page stayed empty" : "simulated: no hypervisor");
+}
+
+static const struct counter_driver sim_tsc_driver = { "TSC", &sim_descs[S_TSC], 1, sim_tsc_attach, NULL };
+static const struct counter_driver sim_hpet_driver = { "HPET", &sim_descs[S_HPET], 2, sim_hpet_attach, NULL };
+/* The HPET without its 64-bit read. */
+static const struct counter_driver sim_hpet32_driver = { "HPET", &sim_descs[S_HPET], 1, sim_hpet32_attach, NULL };
+static const struct counter_driver sim_pm_driver = { "PM timer", &sim_descs[S_PM], 1, sim_pm_attach, NULL };
+/* i8254, i8254-inb40 and port80. */
+static const struct counter_driver sim_pit_driver = { "i8254", &sim_descs[S_PIT], 3, sim_pit_attach, NULL };
+static const struct counter_driver sim_apic_driver = { "APIC", &sim_descs[S_APIC], 1, sim_apic_attach, apic_settle };
+static const struct counter_driver sim_rtc_driver = { "RTC", &sim_descs[S_RTC], 2, sim_rtc_attach, NULL };
+static const struct counter_driver sim_kvm_driver = { "KVM", &sim_descs[S_KVM], 1, sim_kvm_attach, NULL };
+
+/* ---- the machine ---------------------------------------------------------- */
+
+/* Every counter back to its start, from its desc; the read costs are the
+ * hardware's, roughly: a TSC read 20 ns, the PM timer 700 ns, the PIT 2 us,
+ * a port access 500 ns, the APIC 300 ns, an RTC read 100 us (so the polls
+ * between two of its edges stay few), the rest 1 us. */
 static void sim_reset(void)
 {
+	static const uint64_t cost[S_N] = { [S_TSC] = 20, [S_PM] = 700, [S_PIT] = 2000, [S_INB40] = 500,
+					    [S_PORT80] = 500, [S_APIC] = 300, [S_RTC] = 100000, [S_RTCTIME] = 100000 };
+
 	free(sim.log), free(sim.screen);
 	memset(&sim, 0, sizeof sim);
 	sim_now = 0;
-	sim_counter_init(&sim.ctr[S_TSC], "tsc", SIM_RATE, 64, SIM_TSC_HZ);
-	sim.ctr[S_TSC].c.nominal_hz = 0, sim.ctr[S_TSC].c.tsc_based = true, sim.ctr[S_TSC].read_cost = 20;
-	sim_counter_init(&sim.ctr[S_HPET], "hpet", SIM_RATE, 32, 14318180);
-	sim_counter_init(&sim.ctr[S_HPET64], "hpet64", SIM_RATE, 64, 14318180);
-	sim_counter_init(&sim.ctr[S_PM], "acpi-fast", SIM_RATE, 24, 3579545);
-	sim.ctr[S_PM].read_cost = 700;
-	sim_counter_init(&sim.ctr[S_PIT], "i8254", SIM_RATE, 16, 1193182);
-	sim.ctr[S_PIT].down = true, sim.ctr[S_PIT].c.read = bomb_read, sim.ctr[S_PIT].read_cost = 2000;
-	sim_counter_init(&sim.ctr[S_INB40], "i8254-inb40", SIM_CONST, 0, 0);
-	sim_counter_init(&sim.ctr[S_PORT80], "port80", SIM_CONST, 0, 0);
-	for (int i = S_INB40; i <= S_PORT80; i++)
-		sim.ctr[i].c.is_counter = false, sim.ctr[i].c.mask = 0, sim.ctr[i].read_cost = 500;
+	for (int i = 0; i < S_N; i++) {
+		const struct counter_desc *d = &sim_descs[i];
+		struct sim_counter *s = &sim.ctr[i];
+		/* A bare port access returns a constant; the rest follow the TSC,
+		 * at the APIC's crystal for the APIC, which is nominally unknown. */
+		bool port = !d->width;
+		sim_counter_init(s, d->name, port ? SIM_CONST : SIM_RATE, d->width,
+				 i == S_TSC ? SIM_TSC_HZ : i == S_APIC ? 25000000 : d->nominal_hz);
+		s->c.read = d->read;
+		s->c.nominal_hz = d->nominal_hz;
+		s->c.tsc_based = d->tsc_based;
+		s->c.is_counter = d->is_counter;
+		s->c.mask = port ? 0 : s->c.mask;
+		if (cost[i])
+			s->read_cost = cost[i];
+	}
+	sim.ctr[S_PIT].down = sim.ctr[S_APIC].down = true;
 	sim.a_base = 40, sim.b_base = 60, sim.n_brackets = 2;
+}
+
+/* The platform of a machine with these drivers, A and B for its brackets
+ * (B alone when sim.n_brackets is 1), APERF/MPERF when
+ * sim.has_aperf_mperf. */
+static void sim_platform(struct platform *p, const char *cmdline, const struct counter_driver *const *drivers,
+			 unsigned n_drivers)
+{
+	*p = (struct platform){
+		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
+		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
+		.mem = { no_memory, NULL }, .brackets = sim.n_brackets == 2 ? sim_brackets : sim_brackets + 1,
+		.n_brackets = sim.n_brackets, .tsc_claims = sim_claims, .drivers = drivers, .n_drivers = n_drivers,
+		.end = sim_end, .halt = sim_halt,
+	};
+	sim_clock(&p->clock);
+	p->clock.aperf_mperf = sim.has_aperf_mperf ? sim_aperf_mperf : NULL;
+}
+
+/* Runs the probe on p until it halts, then frees what it allocated: the
+ * log is in sim.log, the screen in sim.screen. */
+static void sim_boot(const struct platform *p)
+{
+	if (!setjmp(sim.out))
+		run_probe(p);
+	for (int i = 0; i < sim.n_allocs; i++)
+		free(sim.allocs[i]);
+	sim.n_allocs = 0;
 }
 
 #endif

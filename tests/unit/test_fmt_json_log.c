@@ -441,6 +441,69 @@ static const char *find_member(const char *line, size_t n, const char *key)
 	return NULL;
 }
 
+/* Every line the writer sent: one record each, in order, its CRC right; the
+ * overflow record names what it lost; the end record sums up the rest. */
+static void check_log_lines(const struct mem *m, const char *const *types, size_t nlines)
+{
+	char why[128];
+	size_t pos = 0;
+	uint32_t crc_all = 0;
+	uint64_t bytes = 0;
+	int ok = 1, seq_ok = 1;
+	const char *end = NULL;
+	size_t end_len = 0;
+
+	for (size_t i = 0; i < nlines; i++) {
+		const char *nl = memchr(m->buf + pos, '\n', m->len - pos);
+		size_t n;
+		if (!nl) {
+			check(0, "log: line %zu missing", i);
+			ok = 0;
+			break;
+		}
+		n = (size_t)(nl - (m->buf + pos));
+		if (!line_ok(m->buf + pos, n, types[i], (unsigned)i, why, sizeof why)) {
+			check(0, "log: line %zu (%s): %s", i, types[i], why);
+			seq_ok = 0;
+		}
+		if (i + 1 < nlines) {
+			crc_all = crc_ref(crc_all, m->buf + pos, n + 1);
+			bytes += n + 1;
+		} else {
+			end = m->buf + pos, end_len = n;
+		}
+		pos += n + 1;
+	}
+	check(ok && pos == m->len, "log: %zu lines and nothing after the last", nlines);
+	check(seq_ok, "log: every line has type, seq 0..%zu in order and a crc that matches its bytes", nlines - 1);
+
+	pos = 0;
+	for (size_t i = 0; i < 2; i++)
+		pos += (size_t)((char *)memchr(m->buf + pos, '\n', m->len - pos) - (m->buf + pos)) + 1;
+	{
+		const char *line = m->buf + pos, *rec = find_member(line, 200, "record"),
+			   *lim = find_member(line, 200, "limit");
+		char want[32];
+		snprintf(want, sizeof want, "%u,", LOG_RECORD_MAX);
+		check(rec && !strncmp(rec, "\"big\",", 6) && lim && !strncmp(lim, want, strlen(want)),
+		      "log: the overflow record names the lost record (\"big\") and the limit (%u)", LOG_RECORD_MAX);
+	}
+
+	if (end) {
+		const char *r = find_member(end, end_len, "records"), *c = find_member(end, end_len, "crc32"),
+			   *b = find_member(end, end_len, "bytes"), *s = find_member(end, end_len, "status");
+		unsigned records = 0, crc = 0;
+		unsigned long long by = 0;
+		check(r && sscanf(r, "%u", &records) == 1 && records == nlines - 1,
+		      "log: end records = %u, the %zu records before it", records, nlines - 1);
+		check(c && sscanf(c, "\"%8x\"", &crc) == 1 && crc == crc_all,
+		      "log: end crc32 %08x = CRC over every earlier line with its \\n (%08x)", crc, crc_all);
+		check(b && sscanf(b, "%llu", &by) == 1 && by == bytes, "log: end bytes %llu = %llu", by,
+		      (unsigned long long)bytes);
+		check(s && !strncmp(s, "\"ok\"", 4), "log: end status \"ok\"");
+	}
+}
+
 static void test_log(void)
 {
 	static struct log l; /* 96 KiB buffer: not on the stack */
@@ -448,12 +511,7 @@ static void test_log(void)
 	struct mem m = { 0 };
 	char *big, why[128];
 	struct json *j;
-	size_t prefix, lmax, nlines = 0, pos = 0;
-	uint32_t crc_all = 0;
-	uint64_t bytes = 0;
-	int ok = 1, seq_ok = 1;
-	const char *end = NULL;
-	size_t end_len = 0;
+	size_t prefix, lmax, nlines = 0;
 
 	big = malloc(200000);
 	memset(big, 'b', 200000);
@@ -514,55 +572,7 @@ static void test_log(void)
 	      m.calls);
 	check(l.overflows == 3, "log: 3 overflows counted (got %u)", l.overflows);
 
-	for (size_t i = 0; i < nlines; i++) {
-		const char *nl = memchr(m.buf + pos, '\n', m.len - pos);
-		size_t n;
-		if (!nl) {
-			check(0, "log: line %zu missing", i);
-			ok = 0;
-			break;
-		}
-		n = (size_t)(nl - (m.buf + pos));
-		if (!line_ok(m.buf + pos, n, types[i], (unsigned)i, why, sizeof why)) {
-			check(0, "log: line %zu (%s): %s", i, types[i], why);
-			seq_ok = 0;
-		}
-		if (i + 1 < nlines) {
-			crc_all = crc_ref(crc_all, m.buf + pos, n + 1);
-			bytes += n + 1;
-		} else {
-			end = m.buf + pos, end_len = n;
-		}
-		pos += n + 1;
-	}
-	check(ok && pos == m.len, "log: %zu lines and nothing after the last", nlines);
-	check(seq_ok, "log: every line has type, seq 0..%zu in order and a crc that matches its bytes", nlines - 1);
-
-	pos = 0;
-	for (size_t i = 0; i < 2; i++)
-		pos += (size_t)((char *)memchr(m.buf + pos, '\n', m.len - pos) - (m.buf + pos)) + 1;
-	{
-		const char *line = m.buf + pos, *rec = find_member(line, 200, "record"),
-			   *lim = find_member(line, 200, "limit");
-		char want[32];
-		snprintf(want, sizeof want, "%u,", LOG_RECORD_MAX);
-		check(rec && !strncmp(rec, "\"big\",", 6) && lim && !strncmp(lim, want, strlen(want)),
-		      "log: the overflow record names the lost record (\"big\") and the limit (%u)", LOG_RECORD_MAX);
-	}
-
-	if (end) {
-		const char *r = find_member(end, end_len, "records"), *c = find_member(end, end_len, "crc32"),
-			   *b = find_member(end, end_len, "bytes"), *s = find_member(end, end_len, "status");
-		unsigned records = 0, crc = 0;
-		unsigned long long by = 0;
-		check(r && sscanf(r, "%u", &records) == 1 && records == nlines - 1,
-		      "log: end records = %u, the %zu records before it", records, nlines - 1);
-		check(c && sscanf(c, "\"%8x\"", &crc) == 1 && crc == crc_all,
-		      "log: end crc32 %08x = CRC over every earlier line with its \\n (%08x)", crc, crc_all);
-		check(b && sscanf(b, "%llu", &by) == 1 && by == bytes, "log: end bytes %llu = %llu", by,
-		      (unsigned long long)bytes);
-		check(s && !strncmp(s, "\"ok\"", 4), "log: end status \"ok\"");
-	}
+	check_log_lines(&m, types, nlines);
 	check(l.seq == nlines && l.bytes == m.len, "log: the writer counted %u records, %llu bytes", l.seq,
 	      (unsigned long long)l.bytes);
 	free(big);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The whole run (probe/run.c) on a simulated platform (sim_platform.h):
+/* The whole run (probe/run.c) on the simulated platform (sim_platform.h):
  * simulated counters behind the platform interface, a console that captures
  * the log, and a halt that returns to the test.  Each case reads
  * the log back through tools/lib/logread.h, whose checks (every record's crc,
@@ -86,6 +86,13 @@ static bool measured(const struct lr_node *t)
 	return t && num(t, "samples") > 0 && !path_at(t, "healthy") && !path_at(t, "present");
 }
 
+/* The simulated machine: a TSC, an HPET, a PM timer and an i8254 with two
+ * bare port accesses; names, the timer records' order. */
+static const struct counter_driver *const machine[] = { &sim_tsc_driver, &sim_hpet_driver, &sim_pm_driver,
+							 &sim_pit_driver };
+static const char *const names[] = { "tsc", "hpet", "hpet64", "acpi-fast", "i8254", "i8254-inb40", "port80" };
+#define N_NAMES (int)(sizeof names / sizeof names[0])
+
 /* Boots the simulated machine with these options; the log is then in got. */
 static void run(const char *cmdline)
 {
@@ -99,19 +106,8 @@ static void run(const char *cmdline)
 	for (int i = 0; i < got.n; i++)
 		free(got.line[i]);
 	memset(&got, 0, sizeof got);
-	p = (struct platform){
-		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
-		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
-		.mem = { no_memory, NULL }, .brackets = sim.n_brackets == 2 ? brackets : brackets + 1,
-		.n_brackets = sim.n_brackets, .tsc_claims = sim_claims, .devices = devices,
-		.n_devices = sizeof devices / sizeof devices[0], .end = sim_end, .halt = sim_halt,
-	};
-	sim_clock(&p.clock);
-	if (!setjmp(sim.out))
-		run_probe(&p);
-	for (int i = 0; i < sim.n_allocs; i++)
-		free(sim.allocs[i]);
-	sim.n_allocs = 0;
+	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
+	sim_boot(&p);
 	lr_init(&lr, buf, sizeof buf, rnodes, 200000, rstrs, 1u << 20, &sink);
 	lr_feed(&lr, sim.log, sim.log_len);
 	lr_finish(&lr);
@@ -135,7 +131,7 @@ static void test_whole_run(void)
 	      "run: the log reads back whole (%d records, every crc, end count and crc32)", got.n);
 	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
 		ok &= k < got.n && !strcmp(got.type[k++], order[i]);
-	for (int i = 0; i < S_N; i++) {
+	for (int i = 0; i < N_NAMES; i++) {
 		ok &= k < got.n && !strcmp(got.type[k], "timer") && !strcmp(got.name[k], names[i]);
 		k++;
 		ok &= k < got.n && !strcmp(got.type[k], "samples") && !strcmp(got.name[k], names[i]);
@@ -146,7 +142,7 @@ static void test_whole_run(void)
 	check(!strcmp(str(rec("end", NULL), "status"), "ok") && sim.exit_code == EXIT_CODE_OK,
 	      "run: status ok, exit code 0x%x", sim.exit_code);
 	ok = true;
-	for (int i = 0; i < S_N; i++)
+	for (int i = 0; i < N_NAMES; i++)
 		ok &= measured(rec("timer", names[i]));
 	check(ok, "run: every simulated counter is healthy and measured");
 	check(fabs(num(rec("tsc", NULL), "hz") - 1e9) <= num(rec("tsc", NULL), "error_ppm") * 1e3 + 1,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The run's handling of the clocks that do not calibrate the TSC
- * (probe/run_clocks.c), on a simulated platform of its own: an APIC-like
+ * (probe/run_clocks.c), on the simulated platform (sim_platform.h): an APIC-like
  * timer with no nominal rate, a 1 Hz register timed edge to edge (the RTC),
  * a counter only some machines have (a paravirtual clock), a device that
  * must be prepared before its reads, and a simulated APERF/MPERF.  The log
@@ -9,147 +9,16 @@
 #include <setjmp.h>
 #include <stdlib.h>
 #include "tests/unit/check.h"
-#include "tests/unit/sim_counter.h"
+#include "tests/unit/sim_platform.h"
 #include "probe/exit_status.h"
 #include "tools/lib/logread.h"
 #include "probe/run.h"
 
-enum { C_TSC, C_HPET, C_APIC, C_RTC, C_RTCTIME, C_KVM, C_N };
-
-static struct {
-	jmp_buf out;
-	struct sim_counter ctr[C_N];
-	void *allocs[64];
-	int n_allocs;
-	char *log, *screen;
-	size_t log_len, screen_len;
-	platform_exception_fn hook;
-	void *hook_ctx;
-	const char *end_status;
-	unsigned exit_code;
-	int prepared, settled;  /* the APIC's prepare and settle calls */
-	bool apic_ready;        /* prepared since the last settle */
-	uint64_t apic_unready_reads;
-	bool frozen_mperf;
-	bool kvm_failed;        /* kvm absent by a failure, not by design */
-} sim;
-
-static void append(char **buf, size_t *len, const char *s, size_t n)
-{
-	*buf = realloc(*buf, *len + n + 1);
-	memcpy(*buf + *len, s, n);
-	*len += n;
-	(*buf)[*len] = 0;
-}
-static void serial_out(void *ctx, const char *s, size_t n) { (void)ctx, append(&sim.log, &sim.log_len, s, n); }
-static void screen_out(void *ctx, const char *s, size_t n) { (void)ctx, append(&sim.screen, &sim.screen_len, s, n); }
-static void *sim_alloc(void *ctx, size_t bytes)
-{
-	(void)ctx;
-	return sim.n_allocs == 64 ? NULL : (sim.allocs[sim.n_allocs++] = calloc(1, bytes));
-}
-static unsigned sim_consoles(void *ctx, uint16_t port, uint32_t baud, struct console *out, unsigned max)
-{
-	(void)ctx, (void)port, (void)baud, (void)max;
-	out[0] = (struct console){ "serial", serial_out, NULL, true, true };
-	out[1] = (struct console){ "screen", screen_out, NULL, false, true };
-	return 2;
-}
-static void sim_set_hook(void *ctx, platform_exception_fn hook, void *hook_ctx) { (void)ctx, sim.hook = hook, sim.hook_ctx = hook_ctx; }
-static void sim_fault(void *ctx, const char *kind) { (void)ctx, (void)kind; }
-static void sim_machine(void *ctx, struct log *l, char *line, size_t cap)
-{
-	(void)ctx;
-	log_end((log_begin(l, "machine"), l));
-	snprintf(line, cap, "CPU: simulated\n");
-}
-static int no_memory(void *ctx, uint64_t addr, void *buf, size_t len) { (void)ctx, (void)addr, (void)buf, (void)len; return -1; }
-static void sim_claims(void *ctx, struct tsc_claims *c) { (void)ctx, memset(c, 0, sizeof *c); }
-static void sim_end(void *ctx, const char *status, unsigned code) { (void)ctx, sim.end_status = status, sim.exit_code = code; }
-__attribute__((noreturn)) static void sim_halt(void *ctx) { (void)ctx, longjmp(sim.out, 1); }
-
-/* The core runs at 1.25 times the 1 GHz TSC; MPERF counts the TSC. */
-static bool sim_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
-{
-	*aperf = sim_now + sim_now / 4;
-	*mperf = sim.frozen_mperf ? 777 : sim_now;
-	return true;
-}
-
-/* The APIC timer counts only once prepared: a read outside that is noted. */
-static uint64_t apic_read(const struct counter *c)
-{
-	if (!sim.apic_ready)
-		sim.apic_unready_reads++;
-	return sim_read(c);
-}
-static void apic_prepare(void *ctx) { (void)ctx, sim.prepared++, sim.apic_ready = true; }
-static void apic_settle(void *ctx) { (void)ctx, sim.settled++, sim.apic_ready = false; }
-
-static void setup(int from, int n, const struct counter **d, struct counter_state *s)
-{
-	for (int i = 0; i < n; i++) {
-		d[i] = &sim.ctr[from + i].c;
-		counter_state_init(&s[i]);
-	}
-}
-static void tsc_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup(C_TSC, 1, d, s); }
-static void hpet_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup(C_HPET, 1, d, s); }
-static void apic_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup(C_APIC, 1, d, s); }
-static void rtc_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s) { (void)x, (void)a, setup(C_RTC, 2, d, s); }
-static void kvm_dev(void *x, const struct acpi_info *a, const struct counter **d, struct counter_state *s)
-{
-	(void)x, (void)a, setup(C_KVM, 1, d, s);
-	s[0].present = false;
-	s[0].by_design = !sim.kvm_failed;
-	snprintf(s[0].reason, sizeof s[0].reason, sim.kvm_failed ? "simulated: the page stayed empty" : "simulated: no hypervisor");
-}
-
-static const struct platform_counter tsc_c[] = { { .name = "tsc" } };
-static const struct platform_counter hpet_c[] = { { .name = "hpet", .calibrates = "hpet" } };
-static const struct platform_counter apic_c[] = {
-	{ .name = "apic", .rated = true, .disturbs = true, .prepare = apic_prepare },
-};
-static const struct platform_counter rtc_c[] = {
-	{ .name = "rtc", .rated = true },
-	{ .name = "rtc-time", .rate_from = "rtc", .needs = "rtc", .samples_div = 10 },
-};
-static const struct platform_counter kvm_c[] = { { .name = "kvm", .rated = true } };
-static const struct platform_device devices[] = {
-	{ "TSC", tsc_c, 1, tsc_dev, NULL },     { "HPET", hpet_c, 1, hpet_dev, NULL },
-	{ "APIC", apic_c, 1, apic_dev, apic_settle }, { "RTC", rtc_c, 2, rtc_dev, NULL },
-	{ "KVM", kvm_c, 1, kvm_dev, NULL },
-};
-
-/* The empty read costs 50 cycles inside the bracket, every other read 130:
- * 80 cycles once the overhead is subtracted. */
-static uint64_t cost_bracket(counter_read_fn fn, const struct counter *c)
-{
-	fn(c);
-	return !strcmp(c->name, "empty") ? 50 : 130;
-}
-static const struct platform_bracket brackets[] = { { "sim", cost_bracket } };
-
-static void sim_reset(void)
-{
-	free(sim.log), free(sim.screen);
-	memset(&sim, 0, sizeof sim);
-	sim_now = 0;
-	sim_counter_init(&sim.ctr[C_TSC], "tsc", SIM_RATE, 64, SIM_TSC_HZ);
-	sim.ctr[C_TSC].c.nominal_hz = 0, sim.ctr[C_TSC].c.tsc_based = true, sim.ctr[C_TSC].read_cost = 20;
-	sim_counter_init(&sim.ctr[C_HPET], "hpet", SIM_RATE, 32, 14318180);
-	/* A 25 MHz crystal that CPUID does not name: nominal 0. */
-	sim_counter_init(&sim.ctr[C_APIC], "apic", SIM_RATE, 32, 25000000);
-	sim.ctr[C_APIC].c.nominal_hz = 0, sim.ctr[C_APIC].down = true, sim.ctr[C_APIC].c.read = apic_read;
-	sim.ctr[C_APIC].read_cost = 300;
-	/* The seconds: an 8-bit value that changes once a second; a read is
-	 * 100 us, so the polls between two edges stay few. */
-	sim_counter_init(&sim.ctr[C_RTC], "rtc", SIM_RATE, 8, 1);
-	sim_counter_init(&sim.ctr[C_RTCTIME], "rtc-time", SIM_RATE, 48, 1);
-	for (int i = C_RTC; i <= C_RTCTIME; i++)
-		sim.ctr[i].c.is_counter = false, sim.ctr[i].read_cost = 100000;
-	sim_counter_init(&sim.ctr[C_KVM], "kvm", SIM_RATE, 64, 1000000000);
-}
+/* The machine: a TSC, an HPET (32 bits only), an APIC-like timer that
+ * needs its prepare, an RTC with its whole-time read, and a paravirtual
+ * clock that is absent. */
+static const struct counter_driver *const machine[] = { &sim_tsc_driver, &sim_hpet32_driver, &sim_apic_driver,
+							 &sim_rtc_driver, &sim_kvm_driver };
 
 /* ---- the log read back --------------------------------------------------- */
 
@@ -228,21 +97,11 @@ static void run(const char *cmdline, bool core)
 	for (int i = 0; i < got.n; i++)
 		free(got.line[i]);
 	memset(&got, 0, sizeof got);
-	p = (struct platform){
-		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
-		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
-		.mem = { no_memory, NULL }, .brackets = brackets, .n_brackets = 1, .tsc_claims = sim_claims,
-		.devices = devices,
-		.n_devices = sizeof devices / sizeof devices[0], .end = sim_end, .halt = sim_halt,
-	};
-	sim_clock(&p.clock);
-	p.clock.aperf_mperf = core ? sim_aperf_mperf : NULL;
+	sim.has_aperf_mperf = core;
+	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
+	p.brackets = sim_flat_bracket, p.n_brackets = 1;
 	p.clock.core_clock_none = core ? NULL : "none: simulated CPU without APERF/MPERF";
-	if (!setjmp(sim.out))
-		run_probe(&p);
-	for (int i = 0; i < sim.n_allocs; i++)
-		free(sim.allocs[i]);
-	sim.n_allocs = 0;
+	sim_boot(&p);
 	lr_init(&lr, buf, sizeof buf, rnodes, 100000, rstrs, 1u << 20, &sink);
 	lr_feed(&lr, sim.log, sim.log_len);
 	lr_finish(&lr);

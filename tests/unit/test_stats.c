@@ -61,7 +61,7 @@ static struct stats of(double *v, size_t n)
 
 static void test_case05(void)
 {
-	/* tests/data/ministat/case05: values near 1.16e7, sd near 4..7. */
+	/* tests/data/ministat/case05_netbenches_xeon_large_values_precision: values near 1.16e7, sd near 4..7. */
 	double x[] = { 11628439, 11628452, 11628437, 11628446, 11628450 };
 	double p[] = { 11628451, 11628450, 11628442, 11628452, 11628448 };
 	struct stats a = of(x, 5), b = of(p, 5);

@@ -286,7 +286,6 @@ static void test_record(void)
 	const struct lr_node *root, *pr;
 	bool same = true;
 	size_t bytes;
-	int64_t off;
 	uint64_t gone;
 	bool columns;
 
@@ -337,58 +336,65 @@ static void test_record(void)
 		      lr_get(lr_at(pr, 2), "complete") && !lr_true(lr_get(lr_at(pr, 2), "complete")) &&
 		      lr_true(lr_get(lr_at(pr, 0), "complete")),
 	      "record: an incomplete pair says complete:false and has a null offset; the others, in the same column, true");
+}
 
-	/* Many pairs continue in tsc_sync_pairs records. */
-	{
-		static struct tsc_pair many[1200];
+/* Many pairs continue in tsc_sync_pairs records. */
+static void test_record_many_pairs(void)
+{
+	const struct lr_node *root;
+	bool columns;
+	int64_t off;
+	static struct tsc_pair many[1200];
+	memset(&res, 0, sizeof res);
+	res.pairs = many;
+	res.n_pairs = 1200;
+	res.matrix = true;
+	for (unsigned i = 0; i < 1200; i++)
+		many[i] = (struct tsc_pair){ .ref = (uint16_t)(i / 40), .cpu = (uint16_t)(i % 40 + 41),
+					     .warp_done = true, .offset_done = true, .offset = -(int64_t)i,
+					     .uncertainty = 30 };
+	bool middle;
+	capture_reset();
+	record_tsc_sync(&cap.log, &res, &env);
+	root = as_read(capture_line(1, "tsc_sync_pairs", NULL), &columns);
+	middle = columns && root && capture_u64(root, "first", 512) && lr_get(root, "pairs")->len == 512;
+	root = as_read(capture_line(2, "tsc_sync_pairs", NULL), &columns); /* line 1's parse is gone now */
+	off = root ? lr_get(lr_at(lr_get(root, "pairs"), 0), "offset_cycles")->i : 0;
+	check(capture_lines() == 3 && middle && root && capture_u64(root, "first", 1024) &&
+		      lr_get(root, "pairs")->len == 176 && off == -1024,
+	      "record: 1200 pairs go out as 512 + 512 + 176, the later records saying where they start");
+
+}
+
+/* The size at 8 and 256 CPUs, each CPU against CPU 0, with wide figures:
+ * offsets of 5 digits, TSC_ADJUST of 10, a warp count in every pair. */
+static void test_record_size(void)
+{
+	struct tsc_sync_config cfg;
+	size_t size[2];
+	lockstep_config(&cfg, false);
+	for (int k = 0; k < 2; k++) {
+		unsigned n = k ? 256 : 8;
 		memset(&res, 0, sizeof res);
-		res.pairs = many;
-		res.n_pairs = 1200;
-		res.matrix = true;
-		for (unsigned i = 0; i < 1200; i++)
-			many[i] = (struct tsc_pair){ .ref = (uint16_t)(i / 40), .cpu = (uint16_t)(i % 40 + 41),
-						     .warp_done = true, .offset_done = true, .offset = -(int64_t)i,
-						     .uncertainty = 30 };
-		bool middle;
+		res.pairs = pairs_wide;
+		res.n_pairs = n - 1;
+		res.n_cpus = n;
+		res.cfg = cfg;
+		res.verdict = TSC_VERDICT_NOT_SYNCHRONIZED;
+		for (unsigned i = 0; i < n; i++) {
+			res.tsc_adjust_valid[i] = true;
+			res.tsc_adjust[i] = -1234567890;
+		}
+		for (unsigned i = 0; i + 1 < n; i++)
+			pairs_wide[i] = (struct tsc_pair){ .ref = 0, .cpu = (uint16_t)(i + 1), .warp_done = true,
+							   .offset_done = true, .offset = -12345, .uncertainty = 1234,
+							   .warps = 123, .max_warp = 12345 };
 		capture_reset();
 		record_tsc_sync(&cap.log, &res, &env);
-		root = as_read(capture_line(1, "tsc_sync_pairs", NULL), &columns);
-		middle = columns && root && capture_u64(root, "first", 512) && lr_get(root, "pairs")->len == 512;
-		root = as_read(capture_line(2, "tsc_sync_pairs", NULL), &columns); /* line 1's parse is gone now */
-		off = root ? lr_get(lr_at(lr_get(root, "pairs"), 0), "offset_cycles")->i : 0;
-		check(capture_lines() == 3 && middle && root && capture_u64(root, "first", 1024) &&
-			      lr_get(root, "pairs")->len == 176 && off == -1024,
-		      "record: 1200 pairs go out as 512 + 512 + 176, the later records saying where they start");
+		check(capture_line(0, "tsc_sync", &size[k]) != NULL, "record: %u CPUs fit one record", n);
 	}
-
-	/* The size at 8 and 256 CPUs, each CPU against CPU 0, with wide figures:
-	 * offsets of 5 digits, TSC_ADJUST of 10, a warp count in every pair. */
-	{
-		size_t size[2];
-		lockstep_config(&cfg, false);
-		for (int k = 0; k < 2; k++) {
-			unsigned n = k ? 256 : 8;
-			memset(&res, 0, sizeof res);
-			res.pairs = pairs_wide;
-			res.n_pairs = n - 1;
-			res.n_cpus = n;
-			res.cfg = cfg;
-			res.verdict = TSC_VERDICT_NOT_SYNCHRONIZED;
-			for (unsigned i = 0; i < n; i++) {
-				res.tsc_adjust_valid[i] = true;
-				res.tsc_adjust[i] = -1234567890;
-			}
-			for (unsigned i = 0; i + 1 < n; i++)
-				pairs_wide[i] = (struct tsc_pair){ .ref = 0, .cpu = (uint16_t)(i + 1), .warp_done = true,
-								   .offset_done = true, .offset = -12345, .uncertainty = 1234,
-								   .warps = 123, .max_warp = 12345 };
-			capture_reset();
-			record_tsc_sync(&cap.log, &res, &env);
-			check(capture_line(0, "tsc_sync", &size[k]) != NULL, "record: %u CPUs fit one record", n);
-		}
-		check(size[0] < 1500 && size[1] < LOG_RECORD_MAX / 2, "record size: %zu bytes at 8 CPUs, %zu at 256",
-		      size[0], size[1]);
-	}
+	check(size[0] < 1500 && size[1] < LOG_RECORD_MAX / 2, "record size: %zu bytes at 8 CPUs, %zu at 256",
+	      size[0], size[1]);
 }
 
 int main(void)
@@ -406,5 +412,7 @@ int main(void)
 	test_small_offset();
 	test_gone();
 	test_record();
+	test_record_many_pairs();
+	test_record_size();
 	return check_done();
 }

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/stats.h"
-#include "tools/commands.h"
+#include "tools/common/exit_codes.h"
 #include "tools/common/args.h"
 
 static const struct option help_only[] = { ARGS_OPTIONS_END };

@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/commands.h"
+#include "tools/common/exit_codes.h"
 
 void *xrealloc(void *p, size_t n)
 {

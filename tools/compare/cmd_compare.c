@@ -224,150 +224,183 @@ static void os_figures(const struct lrun *const *logs, size_t nlogs, const char 
 	seeds_free(&s);
 }
 
-int cmd_compare(int argc, char **argv)
-{
-	static char keys[MAX_KEYS][128];
-	struct logfile *files;
-	const struct lrun **logs;
-	const char *only[MAX_KEYS], *metric = "p50", *confs = "95";
-	size_t nfiles = 0, nlogs = 0, nkeys = 0, nonly = 0;
-	int status = EXIT_CLEAN, ci = stats_conf_index(95), opt;
-	double conf = 95;
-	bool latest = false;
-	struct loglist paths = { 0 };
-	struct args a;
+struct compare_opts {
+	const char *only[MAX_KEYS], *metric, *confs;
+	size_t nonly;
+	int ci;
+	double conf;
+	bool latest;
+};
 
-	args_start(&a, &compare_spec, argc, argv);
-	while ((opt = args_next(&a)) > 0) {
+/* -1 to go on, or the exit status. */
+static int parse_options(struct args *a, struct compare_opts *co)
+{
+	int opt;
+
+	while ((opt = args_next(a)) > 0) {
 		if (opt == OPT_COUNTER) {
-			if (nonly == MAX_KEYS)
-				return args_fail(&a, "more than %d --counter options", MAX_KEYS);
-			only[nonly++] = a.value;
+			if (co->nonly == MAX_KEYS)
+				return args_fail(a, "more than %d --counter options", MAX_KEYS);
+			co->only[co->nonly++] = a->value;
 		} else if (opt == OPT_METRIC) {
-			if (args_choice(&a, compare_metrics, NULL))
+			if (args_choice(a, compare_metrics, NULL))
 				return EXIT_USAGE;
-			metric = a.value;
+			co->metric = a->value;
 		} else if (opt == OPT_LATEST) {
-			latest = true;
+			co->latest = true;
 		} else if (opt == 'c') {
-			if (args_conf(&a, &conf, &ci))
+			if (args_conf(a, &co->conf, &co->ci))
 				return EXIT_USAGE;
-			confs = a.value;
+			co->confs = a->value;
 		}
 	}
 	if (opt == ARGS_STOP)
-		return a.status;
-	if (!a.noperands && !latest)
-		return args_fail(&a, "no LOG given (nor --latest)");
-	status = loglist_from_operands(&paths, a.operands, (size_t)a.noperands, latest, "tickprobe compare");
-	files = calloc(paths.n + 1, sizeof *files);
-	if (!files) {
-		fprintf(stderr, "tickprobe compare: out of memory\n");
-		return EXIT_UNREADABLE;
-	}
-	for (size_t i = 0; i < paths.n; i++)
-		files[nfiles++].path = paths.paths[i]; /* loaded below */
-	for (size_t i = 0; i < nfiles; i++) {
-		const char *path = files[i].path;
-		logfile_load(&files[i], path);
-		logfile_report(&files[i], stderr, "tickprobe compare");
-		status = exit_worse(status, files[i].status);
-	}
-	{
-		size_t runs = 0;
-		for (size_t i = 0; i < nfiles; i++)
-			runs += files[i].nruns;
-		logs = calloc(runs + 1, sizeof(const struct lrun *));
-		nlogs = logs ? lineup_runs(files, nfiles, logs, runs + 1) : 0;
-	}
-	if (status == EXIT_UNREADABLE || nlogs < 2) {
-		if (status != EXIT_UNREADABLE)
-			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);
-		for (size_t i = 0; i < nfiles; i++)
-			logfile_free(&files[i]);
-		free(files), free(logs);
-		loglist_free(&paths);
-		return status == EXIT_UNREADABLE ? status : EXIT_USAGE;
-	}
-	/* Counters in order of first appearance. */
+		return a->status;
+	if (!a->noperands && !co->latest)
+		return args_fail(a, "no LOG given (nor --latest)");
+	return -1;
+}
+
+/* The counters to compare, in order of first appearance. */
+static size_t collect_keys(const struct lrun **logs, size_t nlogs, const struct compare_opts *co,
+			   char (*keys)[128])
+{
+	size_t nkeys = 0;
+
 	for (size_t j = 0; j < nlogs; j++) {
 		const struct lr_node *t;
 		for (size_t i = 0; (t = lrun_timer_at(logs[j], i)) && nkeys < MAX_KEYS; i++) {
 			char k[128];
 			size_t q;
-			int keep = !nonly;
+			int keep = !co->nonly;
 			timer_key(t, k, sizeof k);
-			for (q = 0; q < nonly; q++)
-				keep |= !strcmp(only[q], k) || !strcmp(only[q], k + (strncmp(k, "os:", 3) ? 0 : 3));
+			for (q = 0; q < co->nonly; q++)
+				keep |= !strcmp(co->only[q], k) || !strcmp(co->only[q], k + (strncmp(k, "os:", 3) ? 0 : 3));
 			for (q = 0; q < nkeys && strcmp(keys[q], k); q++)
 				;
 			if (keep && q == nkeys)
 				snprintf(keys[nkeys++], sizeof keys[0], "%s", k);
 		}
 	}
-	if (!nkeys) {
-		fprintf(stderr, "tickprobe compare: no %scounters in the logs\n", nonly ? "such " : "");
-		status = exit_worse(status, EXIT_UNREADABLE);
-	}
+	return nkeys;
+}
 
-	struct cell *cells = calloc(nkeys * nlogs + 1, sizeof *cells);
-	for (size_t i = 0; i < nkeys && cells; i++) {
-		struct ms_set *sets = calloc(nlogs, sizeof *sets);
-		struct ms_result *res = calloc(nlogs, sizeof *res);
-		size_t *idx = calloc(nlogs, sizeof *idx), nsets = 0;
-		double **vals = calloc(nlogs, sizeof *vals);
-		struct ms_opts mo = { 0, conf, 0, 0 };
+/* One counter: each log's per-round values, ministat's comparison with the
+ * first, and the cells of the summary table (one per log, from cells). */
+static void compare_key(size_t i, const char *key, const struct lrun **logs, size_t nlogs,
+			const struct compare_opts *co, struct cell *cells)
+{
+	struct ms_set *sets = calloc(nlogs, sizeof *sets);
+	struct ms_result *res = calloc(nlogs, sizeof *res);
+	size_t *idx = calloc(nlogs, sizeof *idx), nsets = 0;
+	double **vals = calloc(nlogs, sizeof *vals);
+	struct ms_opts mo = { 0, co->conf, 0, 0 };
 
-		if (!sets || !res || !idx || !vals) {
-			fprintf(stderr, "tickprobe compare: out of memory\n");
-			exit(EXIT_UNREADABLE);
-		}
-		printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", keys[i], metric);
-		for (size_t j = 0; j < nlogs; j++) {
-			const struct lr_node *t = find_key(logs[j], keys[i]);
-			struct cell *c = &cells[i * nlogs + j];
-			size_t n;
-			if (!t)
-				continue;
-			c->present = 1;
-			c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
-			n = timer_rounds(t, metric, &vals[nsets]);
-			if (n < 2) {
-				printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j]->name, n);
-				if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason")))
-					printf("  (not healthy: %s)\n", lr_str(lr_get(t, "reason")));
-				free(vals[nsets]);
-				continue;
-			}
-			sets[nsets].name = logs[j]->name;
-			sets[nsets].values = vals[nsets];
-			sets[nsets].n = n;
-			idx[nsets++] = j;
-		}
-		if (nsets < 2) {
-			printf("fewer than two logs with rounds for %s: nothing to compare\n", keys[i]);
-		} else {
-			ms_print(stdout, sets, nsets, &mo, res);
-			for (size_t s = 1; s < nsets; s++) {
-				struct cell *c = &cells[i * nlogs + idx[s]];
-				c->tested = res[s].tested;
-				c->significant = res[s].tested && res[s].diff.significant;
-				c->pct = res[s].diff.pct;
-			}
-		}
-		for (size_t s = 0; s < nsets; s++)
-			free(vals[s]);
-		free(sets), free(res), free(idx), free(vals);
+	if (!sets || !res || !idx || !vals) {
+		fprintf(stderr, "tickprobe compare: out of memory\n");
+		exit(EXIT_UNREADABLE);
 	}
-	if (cells && nkeys)
-		summary(keys, nkeys, logs, nlogs, cells, confs);
-	os_figures(logs, nlogs, metric, ci, conf);
-	os_overhead(logs, nlogs, metric, ci, conf);
-	compare_cpus(logs, nlogs, out_width());
-	free(cells);
-	for (size_t i = 0; i < nfiles; i++)
+	printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", key, co->metric);
+	for (size_t j = 0; j < nlogs; j++) {
+		const struct lr_node *t = find_key(logs[j], key);
+		struct cell *c = &cells[j];
+		size_t n;
+		if (!t)
+			continue;
+		c->present = 1;
+		c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
+		n = timer_rounds(t, co->metric, &vals[nsets]);
+		if (n < 2) {
+			printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j]->name, n);
+			if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason")))
+				printf("  (not healthy: %s)\n", lr_str(lr_get(t, "reason")));
+			free(vals[nsets]);
+			continue;
+		}
+		sets[nsets].name = logs[j]->name;
+		sets[nsets].values = vals[nsets];
+		sets[nsets].n = n;
+		idx[nsets++] = j;
+	}
+	if (nsets < 2) {
+		printf("fewer than two logs with rounds for %s: nothing to compare\n", key);
+	} else {
+		ms_print(stdout, sets, nsets, &mo, res);
+		for (size_t s = 1; s < nsets; s++) {
+			struct cell *c = &cells[idx[s]];
+			c->tested = res[s].tested;
+			c->significant = res[s].tested && res[s].diff.significant;
+			c->pct = res[s].diff.pct;
+		}
+	}
+	for (size_t s = 0; s < nsets; s++)
+		free(vals[s]);
+	free(sets), free(res), free(idx), free(vals);
+}
+
+/* Every file loaded and reported on; its runs lined up into *logs.  The
+ * worst status of the files. */
+static int load_files(const struct loglist *paths, struct logfile *files, const struct lrun ***logs, size_t *nlogs)
+{
+	int status = EXIT_CLEAN;
+	size_t runs = 0;
+
+	for (size_t i = 0; i < paths->n; i++) {
+		logfile_load(&files[i], paths->paths[i]);
+		logfile_report(&files[i], stderr, "tickprobe compare");
+		status = exit_worse(status, files[i].status);
+		runs += files[i].nruns;
+	}
+	*logs = calloc(runs + 1, sizeof(const struct lrun *));
+	*nlogs = *logs ? lineup_runs(files, paths->n, *logs, runs + 1) : 0;
+	return status;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static char keys[MAX_KEYS][128];
+	struct compare_opts co = { .metric = "p50", .confs = "95", .ci = stats_conf_index(95), .conf = 95 };
+	struct logfile *files;
+	const struct lrun **logs = NULL;
+	size_t nlogs = 0, nkeys;
+	int status;
+	struct loglist paths = { 0 };
+	struct cell *cells;
+	struct args a;
+
+	args_start(&a, &compare_spec, argc, argv);
+	if ((status = parse_options(&a, &co)) >= 0)
+		return status;
+	status = loglist_from_operands(&paths, a.operands, (size_t)a.noperands, co.latest, "tickprobe compare");
+	files = calloc(paths.n + 1, sizeof *files);
+	if (!files) {
+		fprintf(stderr, "tickprobe compare: out of memory\n");
+		return EXIT_UNREADABLE;
+	}
+	status = exit_worse(status, load_files(&paths, files, &logs, &nlogs));
+	if (status == EXIT_UNREADABLE || nlogs < 2) {
+		if (status != EXIT_UNREADABLE)
+			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);
+	} else {
+		if (!(nkeys = collect_keys(logs, nlogs, &co, keys))) {
+			fprintf(stderr, "tickprobe compare: no %scounters in the logs\n", co.nonly ? "such " : "");
+			status = exit_worse(status, EXIT_UNREADABLE);
+		}
+		cells = calloc(nkeys * nlogs + 1, sizeof *cells);
+		for (size_t i = 0; i < nkeys && cells; i++)
+			compare_key(i, keys[i], logs, nlogs, &co, &cells[i * nlogs]);
+		if (cells && nkeys)
+			summary(keys, nkeys, logs, nlogs, cells, co.confs);
+		os_figures(logs, nlogs, co.metric, co.ci, co.conf);
+		os_overhead(logs, nlogs, co.metric, co.ci, co.conf);
+		compare_cpus(logs, nlogs, out_width());
+		free(cells);
+	}
+	for (size_t i = 0; i < paths.n; i++)
 		logfile_free(&files[i]);
 	free(files), free(logs);
 	loglist_free(&paths);
+	if (status != EXIT_UNREADABLE && nlogs < 2)
+		return EXIT_USAGE;
 	return status;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A growing string for the store's text columns and the fleet page. */
+/* A growing string for the store's text columns (tools/db/import.c and
+ * decode.c). */
 #ifndef TOOLS_DB_TEXT_H
 #define TOOLS_DB_TEXT_H
 

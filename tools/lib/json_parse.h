@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A JSON reader for the log's records (docs/log-format.md): parses one
  * document into a node pool the caller lends, with decoded strings in a
- * buffer the caller lends too (never more bytes than the input), so it runs
- * freestanding in the image as well as in the tools.  tools/lib/logread.c feeds
+ * buffer the caller lends too (never more bytes than the input), so that a
+ * hostile line costs no allocation.  Host side only: the image writes
+ * records and never parses one.  tools/lib/logread.c feeds
  * it one record line at a time; the tools walk the nodes with lr_get/lr_path.
  *
  * Numbers keep their text (LR_NUM str/len) so a record can be copied out

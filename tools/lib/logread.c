@@ -163,12 +163,92 @@ static void check_end(struct logread *r, const struct lr_node *root, uint64_t se
 		r->run.end_ok = true;
 }
 
+/* The CRC at the record's tail, checked; false when the line is excluded
+ * (cut, damaged or changed), which also ends the run it cannot belong to. */
+static bool crc_good(struct logread *r, const char *s, size_t n, bool begin_like, uint32_t *crc)
+{
+	uint32_t stored;
+	bool tail = n >= CRC_TAIL + 2 && s[n - 1] == '}' && s[n - 2] == '"' &&
+		    !tp_memcmp(s + n - CRC_TAIL, ",\"crc\":\"", 8) && hex8(s + n - 10, &stored);
+
+	if (tail && (*crc = crc32_update(0, s, n - CRC_TAIL)) == stored)
+		return true;
+	if (begin_like || !r->in_run) {
+		end_run(r);
+		start_run(r, false);
+	}
+	r->run.excluded++;
+	if (!tail)
+		problem(r, true, r->line, LR_DAMAGE, "line %u: record without a valid crc (cut or damaged), excluded",
+			(unsigned)r->line);
+	else
+		problem(r, true, r->line, LR_DAMAGE, "line %u: bad record crc (stored %08x, computed %08x), excluded",
+			(unsigned)r->line, stored, *crc);
+	return false;
+}
+
+/* A begin starts a run (and a newer schema stops the reader); any other
+ * record outside a run starts a headless one, unless it repeats the end
+ * record just read.  false: the record goes no further. */
+static bool enter_run(struct logread *r, const struct lr_node *root, const char *type, uint64_t seq, uint32_t crc)
+{
+	uint64_t schema = 0;
+
+	if (tp_streq(type, "begin")) {
+		end_run(r);
+		start_run(r, true);
+		lr_uint(lr_get(root, "schema"), &schema);
+		r->run.schema = schema;
+		if (schema > LOG_SCHEMA) {
+			r->run.newer_schema = true;
+			r->stopped = true;
+			problem(r, true, r->line, LR_FATAL,
+				"line %u: schema %llu is newer than this reader's %d: update tickprobe",
+				(unsigned)r->line, (unsigned long long)schema, LOG_SCHEMA);
+			end_run(r);
+			return false;
+		}
+	} else if (!r->in_run) {
+		if (r->after_end && seq == r->last_end_seq && crc == r->last_end_crc) {
+			problem(r, false, r->line, LR_DAMAGE, "line %u: duplicate of the end record at line %u, excluded",
+				(unsigned)r->line, (unsigned)r->last_end_line);
+			return false;
+		}
+		start_run(r, false);
+	}
+	return true;
+}
+
+/* seq against the ones seen: a duplicate is excluded (false), a gap or a
+ * step back reported. */
+static bool seq_fits(struct logread *r, uint64_t seq)
+{
+	if (seq < LR_SEQ_TRACK && (r->seen[seq / 8] >> (seq % 8) & 1)) {
+		r->run.excluded++;
+		problem(r, true, r->line, LR_DAMAGE, "line %u: duplicate record (seq %llu), excluded",
+			(unsigned)r->line, (unsigned long long)seq);
+		return false;
+	}
+	if (seq < LR_SEQ_TRACK)
+		r->seen[seq / 8] |= (uint8_t)(1u << (seq % 8));
+	if (seq < r->next_seq)
+		problem(r, true, r->line, LR_DAMAGE, "line %u: record seq %llu out of order (after seq %llu)",
+			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)(r->next_seq - 1));
+	else if (seq > r->next_seq && r->run.has_begin)
+		problem(r, true, r->line, LR_DAMAGE, "line %u: seq %llu follows seq %llu: %llu record(s) missing",
+			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)r->next_seq - 1,
+			(unsigned long long)(seq - r->next_seq));
+	if (seq >= r->next_seq)
+		r->next_seq = seq + 1;
+	return true;
+}
+
 static void take_line(struct logread *r, char *s, size_t n)
 {
-	uint32_t stored, crc;
+	uint32_t crc = 0;
 	const struct lr_node *root, *type_n, *seq_n;
 	const char *type;
-	uint64_t seq = 0, schema = 0;
+	uint64_t seq = 0;
 	size_t k;
 	bool begin_like;
 
@@ -188,29 +268,8 @@ static void take_line(struct logread *r, char *s, size_t n)
 	begin_like = starts(s, n, "{\"type\":\"begin\"");
 	if (r->in_run)
 		r->run.last_line = r->line;
-
-	if (n < CRC_TAIL + 2 || s[n - 1] != '}' || s[n - 2] != '"' ||
-	    tp_memcmp(s + n - CRC_TAIL, ",\"crc\":\"", 8) || !hex8(s + n - 10, &stored)) {
-		if (begin_like || !r->in_run) {
-			end_run(r);
-			start_run(r, false);
-		}
-		r->run.excluded++;
-		problem(r, true, r->line, LR_DAMAGE, "line %u: record without a valid crc (cut or damaged), excluded",
-			(unsigned)r->line);
+	if (!crc_good(r, s, n, begin_like, &crc))
 		return;
-	}
-	crc = crc32_update(0, s, n - CRC_TAIL);
-	if (crc != stored) {
-		if (begin_like || !r->in_run) {
-			end_run(r);
-			start_run(r, false);
-		}
-		r->run.excluded++;
-		problem(r, true, r->line, LR_DAMAGE, "line %u: bad record crc (stored %08x, computed %08x), excluded",
-			(unsigned)r->line, stored, crc);
-		return;
-	}
 	root = lr_parse(&r->doc, s, n);
 	type_n = root && root->kind == LR_OBJ ? root->child : NULL;
 	seq_n = type_n ? type_n->next : NULL;
@@ -227,48 +286,8 @@ static void take_line(struct logread *r, char *s, size_t n)
 				(unsigned)r->line);
 		return;
 	}
-
-	if (tp_streq(type, "begin")) {
-		end_run(r);
-		start_run(r, true);
-		lr_uint(lr_get(root, "schema"), &schema);
-		r->run.schema = schema;
-		if (schema > LOG_SCHEMA) {
-			r->run.newer_schema = true;
-			r->stopped = true;
-			problem(r, true, r->line, LR_FATAL,
-				"line %u: schema %llu is newer than this reader's %d: update tickprobe",
-				(unsigned)r->line, (unsigned long long)schema, LOG_SCHEMA);
-			end_run(r);
-			return;
-		}
-	} else if (!r->in_run) {
-		if (r->after_end && seq == r->last_end_seq && crc == r->last_end_crc) {
-			problem(r, false, r->line, LR_DAMAGE, "line %u: duplicate of the end record at line %u, excluded",
-				(unsigned)r->line, (unsigned)r->last_end_line);
-			return;
-		}
-		start_run(r, false);
-	}
-
-	if (seq < LR_SEQ_TRACK && (r->seen[seq / 8] >> (seq % 8) & 1)) {
-		r->run.excluded++;
-		problem(r, true, r->line, LR_DAMAGE, "line %u: duplicate record (seq %llu), excluded",
-			(unsigned)r->line, (unsigned long long)seq);
+	if (!enter_run(r, root, type, seq, crc) || !seq_fits(r, seq))
 		return;
-	}
-	if (seq < LR_SEQ_TRACK)
-		r->seen[seq / 8] |= (uint8_t)(1u << (seq % 8));
-	if (seq < r->next_seq)
-		problem(r, true, r->line, LR_DAMAGE, "line %u: record seq %llu out of order (after seq %llu)",
-			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)(r->next_seq - 1));
-	else if (seq > r->next_seq && r->run.has_begin)
-		problem(r, true, r->line, LR_DAMAGE, "line %u: seq %llu follows seq %llu: %llu record(s) missing",
-			(unsigned)r->line, (unsigned long long)seq, (unsigned long long)r->next_seq - 1,
-			(unsigned long long)(seq - r->next_seq));
-	if (seq >= r->next_seq)
-		r->next_seq = seq + 1;
-
 	if (tp_streq(type, "end"))
 		check_end(r, root, seq);
 	r->run.good++;

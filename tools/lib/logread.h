@@ -4,7 +4,8 @@
  *
  * Plain C, no allocation: the caller hands in every buffer (the line buffer,
  * the JSON node pool and the decoded-string buffer), and gets the results
- * through callbacks, so the same code runs freestanding and in the tools.
+ * through callbacks, so that the commands, the tests and the fuzzer share one
+ * reader whatever they keep of a capture.
  *
  * What it checks, per line:
  *   - CR at the end and ANSI escape sequences anywhere are removed;
@@ -18,7 +19,7 @@
  *
  * Schemas 1 and 2 are both read (a larger one stops the reader).  They differ
  * in two members, which readers take through one decoder each, never by hand:
- * a `hist` through probe/hist_codec.h, a `rounds` through lr_rounds below. */
+ * a `hist` through tools/lib/hist_decode.h, a `rounds` through lr_rounds below. */
 #ifndef TOOLS_LIB_LOGREAD_H
 #define TOOLS_LIB_LOGREAD_H
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Summary statistics and Student's t comparison, as FreeBSD's ministat does
  * them (current version), but with an exact two-pass variance.
- * Plain C, no platform calls: used by the host tools and by the image. */
+ * Host side only: the commands and the tests; the image writes histograms
+ * and leaves every statistic to the host. */
 #ifndef TOOLS_LIB_STATS_H
 #define TOOLS_LIB_STATS_H
 

@@ -140,78 +140,74 @@ static void show_progress(const struct progress *p, double elapsed, int tty, int
 		p->records, p->timer[0] ? p->timer : p->text, tty && !final ? "" : "\n");
 }
 
-int cmd_capture(int argc, char **argv)
+struct capture_opts {
+	const char *dev, *outpath;
+	char defname[64];
+	long baud;
+	double timeout;
+	speed_t speed;
+};
+
+/* -1 to go on, or the exit status. */
+static int parse_options(int argc, char **argv, struct capture_opts *o)
 {
-	const char *dev = NULL, *outpath = NULL;
-	char defname[64], tline[256];
-	long baud = 115200;
-	double timeout = 900, start, last_shown = 0;
-	speed_t speed = B115200;
-	struct progress prog;
-	static char linebuf[LR_LINE_MAX + 1], strs[LR_LINE_MAX + 16];
-	static struct lr_node nodes[64 * 1024];
-	static struct logread rd;
-	struct lr_sink sink = { &prog, NULL, on_record, NULL, on_run_end };
-	struct logfile f;
-	size_t tlen = 0;
-	int fd, tty = isatty(2), st, c;
-	FILE *out;
-	char buf[4096];
 	struct args a;
+	int c;
 
 	args_start(&a, &capture_spec, argc, argv);
 	while ((c = args_next(&a)) > 0) {
 		if (c == 'o') {
-			outpath = a.value;
+			o->outpath = a.value;
 		} else if (c == OPT_TIMEOUT) {
-			if (args_double(&a, 0, 1e6, &timeout))
+			if (args_double(&a, 0, 1e6, &o->timeout))
 				return EXIT_USAGE;
 		} else if (c == OPT_BAUD) {
-			if (args_long(&a, 1, LONG_MAX, &baud))
+			if (args_long(&a, 1, LONG_MAX, &o->baud))
 				return EXIT_USAGE;
-			speed = 0;
+			o->speed = 0;
 			for (size_t i = 0; i < sizeof speeds / sizeof speeds[0]; i++)
-				if (speeds[i].baud == baud)
-					speed = speeds[i].code;
-			if (!speed)
+				if (speeds[i].baud == o->baud)
+					o->speed = speeds[i].code;
+			if (!o->speed)
 				return args_fail(&a, "--baud %ld is not a rate this tool sets (1200 to 4000000, "
-						      "e.g. 115200)", baud);
+						     "e.g. 115200)", o->baud);
 		}
 	}
 	if (c == ARGS_STOP)
 		return a.status;
-	dev = a.operands[0];
-	if (!outpath) {
+	o->dev = a.operands[0];
+	if (!o->outpath) {
 		time_t t = time(NULL);
-		strftime(defname, sizeof defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));
-		outpath = defname;
+		strftime(o->defname, sizeof o->defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));
+		o->outpath = o->defname;
 	}
-	if ((fd = open_device(dev, speed)) < 0)
-		return EXIT_UNREADABLE;
-	if (!(out = fopen(outpath, "wb"))) {
-		fprintf(stderr, "tickprobe capture: cannot write %s: %s\n", outpath, strerror(errno));
-		close(fd);
-		return EXIT_UNREADABLE;
-	}
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	memset(&prog, 0, sizeof prog);
+	return -1;
+}
+
+/* Everything the line sends, into out and through the reader, until the
+ * run's end record, the timeout, a signal or the line closing. */
+static void capture_loop(const struct capture_opts *o, int fd, FILE *out, struct progress *prog, int tty)
+{
+	static char linebuf[LR_LINE_MAX + 1], strs[LR_LINE_MAX + 16];
+	static struct lr_node nodes[64 * 1024];
+	static struct logread rd;
+	struct lr_sink sink = { prog, NULL, on_record, NULL, on_run_end };
+	char buf[4096], tline[256];
+	size_t tlen = 0;
+	double start, last_shown = 0;
+
 	lr_init(&rd, linebuf, LR_LINE_MAX, nodes, sizeof nodes / sizeof nodes[0], strs, sizeof strs, &sink);
-	if (timeout > 0)
-		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (timeout %g s)\n", dev, baud, outpath, timeout);
-	else
-		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (no timeout)\n", dev, baud, outpath);
 	start = now();
-	while (!prog.ended && !interrupted) {
+	while (!prog->ended && !interrupted) {
 		struct pollfd pfd = { fd, POLLIN, 0 };
 		double t = now() - start;
 		ssize_t n;
-		if (timeout > 0 && t >= timeout) {
-			fprintf(stderr, "%stickprobe capture: timeout after %.0f s\n", tty ? "\n" : "", timeout);
+		if (o->timeout > 0 && t >= o->timeout) {
+			fprintf(stderr, "%stickprobe capture: timeout after %.0f s\n", tty ? "\n" : "", o->timeout);
 			break;
 		}
 		if (t - last_shown >= (tty ? 0.5 : 2.0)) {
-			show_progress(&prog, t, tty, 0);
+			show_progress(prog, t, tty, 0);
 			last_shown = t;
 		}
 		if (poll(&pfd, 1, 200) <= 0)
@@ -220,37 +216,70 @@ int cmd_capture(int argc, char **argv)
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			continue;
 		if (n <= 0) { /* EIO: the other end of a pty closed; 0: end of a file */
-			fprintf(stderr, "%stickprobe capture: %s closed\n", tty ? "\n" : "", dev);
+			fprintf(stderr, "%stickprobe capture: %s closed\n", tty ? "\n" : "", o->dev);
 			break;
 		}
 		fwrite(buf, 1, (size_t)n, out);
 		fflush(out);
-		prog.bytes += (unsigned long long)n;
-		track_text(&prog, tline, &tlen, buf, (size_t)n);
+		prog->bytes += (unsigned long long)n;
+		track_text(prog, tline, &tlen, buf, (size_t)n);
 		lr_feed(&rd, buf, (size_t)n);
 	}
 	if (interrupted)
 		fprintf(stderr, "%stickprobe capture: interrupted\n", tty ? "\n" : "");
-	show_progress(&prog, now() - start, tty, 1);
-	close(fd);
-	if (fclose(out) != 0) {
-		fprintf(stderr, "tickprobe capture: writing %s failed: %s\n", outpath, strerror(errno));
-		return EXIT_DAMAGED;
-	}
+	show_progress(prog, now() - start, tty, 1);
+}
 
-	/* The verdict comes from reading the saved file back, as show would. */
-	st = logfile_load(&f, outpath);
+/* The verdict comes from reading the saved file back, as show would. */
+static int verdict(const char *outpath, const struct progress *prog)
+{
+	struct logfile f;
+	int st = logfile_load(&f, outpath);
+
 	logfile_report(&f, stderr, "tickprobe capture");
-	if (st == EXIT_CLEAN && prog.ended) {
+	if (st == EXIT_CLEAN && prog->ended) {
 		fprintf(stderr, "tickprobe capture: %s: complete and undamaged (%llu records, %llu bytes)\n",
-			outpath, (unsigned long long)f.records, prog.bytes);
+			outpath, (unsigned long long)f.records, prog->bytes);
 	} else {
 		char s[160];
 		const char *what = f.nruns ? lrun_state(&f.runs[f.nruns - 1], s, sizeof s) : "no records";
 		fprintf(stderr, "tickprobe capture: %s: %s %s (%llu records, %llu bytes)\n", outpath,
-			prog.ended ? "damaged:" : "partial:", what, (unsigned long long)f.records, prog.bytes);
+			prog->ended ? "damaged:" : "partial:", what, (unsigned long long)f.records, prog->bytes);
 		st = EXIT_DAMAGED;
 	}
 	logfile_free(&f);
 	return st;
+}
+
+int cmd_capture(int argc, char **argv)
+{
+	struct capture_opts o = { .baud = 115200, .timeout = 900, .speed = B115200 };
+	struct progress prog;
+	int fd, rc;
+	FILE *out;
+
+	if ((rc = parse_options(argc, argv, &o)) >= 0)
+		return rc;
+	if ((fd = open_device(o.dev, o.speed)) < 0)
+		return EXIT_UNREADABLE;
+	if (!(out = fopen(o.outpath, "wb"))) {
+		fprintf(stderr, "tickprobe capture: cannot write %s: %s\n", o.outpath, strerror(errno));
+		close(fd);
+		return EXIT_UNREADABLE;
+	}
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	memset(&prog, 0, sizeof prog);
+	if (o.timeout > 0)
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (timeout %g s)\n", o.dev, o.baud, o.outpath,
+			o.timeout);
+	else
+		fprintf(stderr, "tickprobe capture: %s at %ld 8N1 -> %s (no timeout)\n", o.dev, o.baud, o.outpath);
+	capture_loop(&o, fd, out, &prog, isatty(2));
+	close(fd);
+	if (fclose(out) != 0) {
+		fprintf(stderr, "tickprobe capture: writing %s failed: %s\n", o.outpath, strerror(errno));
+		return EXIT_DAMAGED;
+	}
+	return verdict(o.outpath, &prog);
 }

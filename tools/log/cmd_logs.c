@@ -3,6 +3,7 @@
  * stick or the ESP, one line each: number, date, machine, status and
  * whether the log is whole.  With no DIR, the places the image writes to
  * (logdir.h). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@ static const struct args_spec logs_spec = {
 		"  its number, the file's date, the machine, the run's status, and whether the\n"
 		"  log is complete and undamaged.  Read one with `tickprobe show FILE`, the\n"
 		"  newest with `tickprobe show --latest`.\n",
+	.exits = "Exit status: 0 listed (a damaged or cut-short log is a row that says so), 1 usage,\n"
+		 "2 a DIR or file that is not there or cannot be read (named on stderr), an empty\n"
+		 "DIR, or no log directory anywhere.\n",
 	.longopts = logs_options,
 	.operand = "DIR",
 	.min_operands = 0,
@@ -55,7 +59,7 @@ static void one(const char *path, bool json, bool first)
 {
 	struct logfile f;
 	struct stat st;
-	char date[32] = "?", state[200] = "unreadable";
+	char date[32] = "?", state[300] = "unreadable";
 	const char *b = strrchr(path, '/'), *machine = NULL, *status = NULL, *boot = NULL;
 	int number = -1;
 
@@ -76,6 +80,8 @@ static void one(const char *path, bool json, bool first)
 		lrun_state(r, state, sizeof state);
 	} else if (f.status != EXIT_UNREADABLE) {
 		snprintf(state, sizeof state, "no records");
+	} else if (*f.why) {
+		snprintf(state, sizeof state, "unreadable: %s", f.why); /* e.g. the CPU could not run the probe */
 	}
 	if (json) {
 		printf("%s{\"path\":", first ? "" : ",\n");
@@ -102,12 +108,28 @@ static void one(const char *path, bool json, bool first)
 	logfile_free(&f);
 }
 
+/* A DIR or file operand that is not there, or cannot be read, gets a line on
+ * stderr, as in every reader (tools/log/logset.c's "cannot open"), and no row:
+ * a row would say nothing but question marks. */
+static bool can_open(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+
+	if (!f) {
+		fprintf(stderr, "tickprobe logs: %s: cannot open: %s\n", path, strerror(errno));
+		return false;
+	}
+	fclose(f);
+	return true;
+}
+
 int cmd_logs(int argc, char **argv)
 {
 	struct loglist dirs = { 0 }, files = { 0 };
 	bool json = false;
 	struct args a;
 	int c, status;
+	size_t listed = 0;
 
 	args_start(&a, &logs_spec, argc, argv);
 	while ((c = args_next(&a)) > 0)
@@ -126,22 +148,26 @@ int cmd_logs(int argc, char **argv)
 	status = loglist_expand(&files, dirs.paths, dirs.n, "tickprobe logs");
 	if (json)
 		printf("{\"logs\":[\n");
-	else if (files.n)
-		printf("%-6s %-16s %-32s %-5s %-10s %s\n", "number", "date", "machine", "boot", "status", "integrity");
 	for (size_t i = 0; i < files.n; i++) {
 		/* Each directory named above its logs: the defaults can be the
 		 * ESP and a stick at once, and a log's number is only its
 		 * directory's. */
 		const char *slash = strrchr(files.paths[i], '/'), *prev = i ? strrchr(files.paths[i - 1], '/') : NULL;
 		size_t n = slash ? (size_t)(slash - files.paths[i]) : 0;
-		if (!json && (!i || !prev || (size_t)(prev - files.paths[i - 1]) != n ||
+		if (!can_open(files.paths[i])) {
+			status = EXIT_UNREADABLE;
+			continue;
+		}
+		if (!json && !listed)
+			printf("%-6s %-16s %-32s %-5s %-10s %s\n", "number", "date", "machine", "boot", "status", "integrity");
+		if (!json && (!listed || !prev || (size_t)(prev - files.paths[i - 1]) != n ||
 			      strncmp(files.paths[i], files.paths[i - 1], n)))
 			printf("%.*s:\n", (int)n, slash ? files.paths[i] : ".");
-		one(files.paths[i], json, i == 0);
+		one(files.paths[i], json, listed++ == 0);
 	}
 	if (json)
 		printf("\n]}\n");
-	else if (!files.n)
+	else if (!files.n && status == EXIT_CLEAN)
 		printf("no logs in %s%s\n", dirs.n ? dirs.paths[0] : "?", dirs.n > 1 ? " and the others" : "");
 	loglist_free(&dirs);
 	loglist_free(&files);

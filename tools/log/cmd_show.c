@@ -14,6 +14,7 @@
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/log/show_cpus.h"
+#include "tools/log/verdict.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
 
@@ -218,6 +219,20 @@ static void show_rest(const struct lrun *r)
 	}
 }
 
+/* A bare-metal run's verdicts (tools/log/verdict.h): the TSC, what
+ * Linux and FreeBSD would choose, the cheapest correct counter. */
+static void show_verdicts(const struct lrun *r)
+{
+	struct bare_verdict v;
+	const char *boot = lrun_boot(r);
+
+	if (!boot || !strcmp(boot, "linux"))
+		return;
+	bare_verdict(r, &v);
+	printf("\nVerdicts:\n");
+	bare_verdict_print(stdout, &v, "  ");
+}
+
 static void show_text(const struct lrun *r)
 {
 	const struct lr_node *b = lrun_first(r, "begin"), *e = lrun_first(r, "end");
@@ -232,6 +247,7 @@ static void show_text(const struct lrun *r)
 	show_timers(r);
 	show_rest(r);
 	show_cpus_text(stdout, r);
+	show_verdicts(r);
 }
 
 static void show_json(const struct lrun *r, int first)
@@ -289,6 +305,12 @@ static void show_json(const struct lrun *r, int first)
 	printf(",\n\"acpi\":");
 	jrecord(stdout, r, "acpi");
 	show_cpus_json(stdout, r);
+	if (lrun_boot(r) && strcmp(lrun_boot(r), "linux")) {
+		struct bare_verdict v;
+		bare_verdict(r, &v);
+		printf(",\n\"verdicts\":");
+		bare_verdict_json(stdout, &v);
+	}
 	printf(",\n\"end\":");
 	jrecord(stdout, r, "end");
 	printf("}");

@@ -4,6 +4,8 @@
 #include "tools/common/xalloc.h"
 #include "probe/log.h"
 #include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -101,6 +103,37 @@ static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int s
 		add_prob(&L->f->probs, &L->f->nprobs, &L->f->capprobs, line, sev, msg);
 }
 
+/* A CPU the image cannot use writes, in place of any record, a plain-text
+ * refusal (boot/cpu_check.S, boot/efi_cpu.c): "tickprobe: this CPU cannot
+ * run tickprobe: it lacks A, B,\n  C." (the list goes on on lines indented
+ * by two).  Writes "no records: the CPU cannot run the probe: it lacks A, B,
+ * C." into why and returns true when data holds one. */
+static bool refusal(const char *data, size_t n, char *why, size_t cap)
+{
+	static const char head[] = "tickprobe: this CPU cannot run tickprobe: ";
+	const char *p = NULL, *end = data + n;
+	size_t k;
+
+	for (k = 0; !p && k + sizeof head - 1 <= n; k++)
+		if (data[k] == 't' && !memcmp(data + k, head, sizeof head - 1))
+			p = data + k;
+	if (!p)
+		return false;
+	k = (size_t)snprintf(why, cap, "no records: the CPU cannot run the probe: ");
+	for (p += sizeof head - 1; p < end && k + 1 < cap; p++) {
+		if (*p == '\r')
+			continue;
+		if (*p == '\n') {
+			if (end - p < 3 || p[1] != ' ' || p[2] != ' ')
+				break;
+			p += 2; /* the list goes on: the second space joins the lines */
+		}
+		why[k++] = *p;
+	}
+	why[k < cap ? k : cap - 1] = 0;
+	return true;
+}
+
 static void on_run_end(void *ctx, const struct lr_run *run)
 {
 	struct loader *L = ctx;
@@ -164,6 +197,8 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 		snprintf(f->why, sizeof f->why, "written by a newer tickprobe (schema above %d)", LOG_SCHEMA);
 	else if (!n)
 		f->status = EXIT_UNREADABLE, snprintf(f->why, sizeof f->why, "empty file");
+	else if (!f->records && refusal(data, n, f->why, sizeof f->why))
+		f->status = EXIT_UNREADABLE;
 	else if (!f->records)
 		f->status = EXIT_UNREADABLE,
 		snprintf(f->why, sizeof f->why, "no %srecords in %zu bytes",

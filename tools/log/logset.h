@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Loading tickprobe logs on the host: one file, through probe/logread, into
+/* Loading tickprobe logs on the host: one file, through tools/lib/logread.h, into
  * runs of good records plus the problems found, each with its line number.
  * Shared by show, export, compare and capture. */
 #ifndef TOOLS_LOGSET_H

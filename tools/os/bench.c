@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The measurement method of `tickprobe os` (os_bench.h). */
+/* The measurement method of `tickprobe os` (tools/os/bench.h). */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The clock calls, their samplers, the vDSO probe and the seeds' loops (os_calls.h). */
+/* The clock calls, their samplers, the vDSO probe and the seeds' loops (tools/os/calls.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <signal.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Clocksource discovery, switching and the restore guard (os_clocksource.h). */
+/* Clocksource discovery, switching and the restore guard (tools/os/clocksource.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

@@ -4,7 +4,7 @@
  *
  * Unprivileged by default and measuring only the current clocksource; with
  * --switch (root) each available clocksource in turn, the original always put
- * back (os_clocksource.h).  Raw counter reads that need I/O privilege only
+ * back (tools/os/clocksource.h).  Raw counter reads that need I/O privilege only
  * with --raw-io. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -288,73 +288,70 @@ static int measure_one(struct log *l, const struct opts *o, struct os_clocksourc
 	return os_measure_clocksource(l, &o->p, name, skip, subtract, hz, cpu, unhealthy);
 }
 
-int cmd_os(int argc, char **argv)
-{
-	static struct log lg;
-	static struct os_clocksources cs;
-	static char todo[OS_CS_MAX][OS_CS_NAME];
+/* One run of the command: what it measures, and what it has found so far. */
+struct session {
+	struct opts o;
+	struct log lg;
+	struct os_clocksources cs;
+	char todo[OS_CS_MAX][OS_CS_NAME];
+	int ntodo, later[OS_CS_MAX], nlater, cpu, unhealthy;
 	struct os_machine m;
 	struct os_tsc_cal cal;
-	struct os_raw_line raw[4];
-	struct os_raw_opts ro;
-	struct os_dist *ovh;
-	struct opts o;
-	char msg[OS_CS_PATH + 256];
-	int ntodo = 0, cpu, nraw, unhealthy = 0, rc, later[OS_CS_MAX], nlater = 0;
 	uint64_t subtract;
-	double t_start = now_s();
+};
 
-	if ((rc = parse(argc, argv, &o)) >= 0)
-		return rc;
-#if !defined(__x86_64__)
-	fprintf(stderr, "tickprobe os: x86-64 only\n");
-	return EXIT_USAGE;
-#endif
-	if (o.do_switch && geteuid() != 0) {
-		fprintf(stderr, "tickprobe os: --switch writes current_clocksource and needs root; "
-				"without it the current clocksource is measured\n");
-		return EXIT_USAGE;
-	}
-	if (os_cs_discover(o.root, &cs) < 0) {
-		if (o.do_switch) {
-			fprintf(stderr, "tickprobe os: %s; cannot switch\n", cs.problem);
+/* The clocksources to measure, from sysfs and the options; -1 to go on, or
+ * the exit status. */
+static int choose(struct session *s)
+{
+	struct opts *o = &s->o;
+	struct os_clocksources *cs = &s->cs;
+
+	if (os_cs_discover(o->root, cs) < 0) {
+		if (o->do_switch) {
+			fprintf(stderr, "tickprobe os: %s; cannot switch\n", cs->problem);
 			return EXIT_USAGE;
 		}
-		fprintf(stderr, "tickprobe os: %s; labelling the measurements 'unknown'\n", cs.problem);
-		snprintf(cs.current, sizeof cs.current, "unknown");
-	} else if (cs.problem[0])
-		fprintf(stderr, "tickprobe os: note: %s\n", cs.problem);
-	if (o.only && !o.do_switch && strcmp(o.only, cs.current)) {
-		fprintf(stderr, "tickprobe os: --clocksource %s needs --switch (the current one is %s)\n", o.only,
-			cs.current);
+		fprintf(stderr, "tickprobe os: %s; labelling the measurements 'unknown'\n", cs->problem);
+		snprintf(cs->current, sizeof cs->current, "unknown");
+	} else if (cs->problem[0])
+		fprintf(stderr, "tickprobe os: note: %s\n", cs->problem);
+	if (o->only && !o->do_switch && strcmp(o->only, cs->current)) {
+		fprintf(stderr, "tickprobe os: --clocksource %s needs --switch (the current one is %s)\n", o->only,
+			cs->current);
 		return EXIT_USAGE;
 	}
-	if (o.only && o.do_switch && !listed(&cs, o.only)) {
-		fprintf(stderr, "tickprobe os: --clocksource %s is not available here (available:", o.only);
-		for (int i = 0; i < cs.n; i++)
-			fprintf(stderr, " %s", cs.available[i]);
+	if (o->only && o->do_switch && !listed(cs, o->only)) {
+		fprintf(stderr, "tickprobe os: --clocksource %s is not available here (available:", o->only);
+		for (int i = 0; i < cs->n; i++)
+			fprintf(stderr, " %s", cs->available[i]);
 		fprintf(stderr, ")\n");
 		return EXIT_USAGE;
 	}
-	if (o.only)
-		snprintf(todo[ntodo++], OS_CS_NAME, "%s", o.only);
-	else if (o.do_switch)
-		for (int i = 0; i < cs.n; i++)
-			snprintf(todo[ntodo++], OS_CS_NAME, "%s", cs.available[i]);
+	if (o->only)
+		snprintf(s->todo[s->ntodo++], OS_CS_NAME, "%s", o->only);
+	else if (o->do_switch)
+		for (int i = 0; i < cs->n; i++)
+			snprintf(s->todo[s->ntodo++], OS_CS_NAME, "%s", cs->available[i]);
 	else
-		snprintf(todo[ntodo++], OS_CS_NAME, "%s", cs.current);
+		snprintf(s->todo[s->ntodo++], OS_CS_NAME, "%s", cs->current);
+	return -1;
+}
 
-	{
-		int tsc_mode = 0;
-		if (prctl(PR_GET_TSC, &tsc_mode, 0, 0, 0) == 0 && tsc_mode != PR_TSC_ENABLE) {
-			fprintf(stderr, "tickprobe os: rdtsc is disabled for this process (PR_SET_TSC)\n");
-			return EXIT_USAGE;
-		}
+/* rdtsc allowed, the log file open, signals that would kill a restore
+ * ignored, the restore guard armed; -1 to go on, or the exit status. */
+static int prepare(struct session *s)
+{
+	int tsc_mode = 0;
+
+	if (prctl(PR_GET_TSC, &tsc_mode, 0, 0, 0) == 0 && tsc_mode != PR_TSC_ENABLE) {
+		fprintf(stderr, "tickprobe os: rdtsc is disabled for this process (PR_SET_TSC)\n");
+		return EXIT_USAGE;
 	}
-	if (o.out) {
-		log_fd = open(o.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (s->o.out) {
+		log_fd = open(s->o.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (log_fd < 0) {
-			fprintf(stderr, "tickprobe os: cannot write %s: %s\n", o.out, strerror(errno));
+			fprintf(stderr, "tickprobe os: cannot write %s: %s\n", s->o.out, strerror(errno));
 			return EXIT_USAGE;
 		}
 	}
@@ -362,49 +359,57 @@ int cmd_os(int argc, char **argv)
 	 * not kill the process. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	os_cs_guard_arm(&cs, isatty(log_fd) ? -1 : log_fd);
+	os_cs_guard_arm(&s->cs, isatty(log_fd) ? -1 : log_fd);
+	return -1;
+}
 
-	os_machine_read(&m);
-	os_have_rdtscp = m.rdtscp;
-	os_cpus_allowed(&o.cpus);
-	o.p.cpus = &o.cpus;
-	cpu = os_pin_self();
-	log_init(&lg, sink, NULL);
+static void say_plan(const struct session *s)
+{
+	const struct os_clocksources *cs = &s->cs;
 
 	fprintf(stderr, "tickprobe os: clocksources:");
-	for (int i = 0; i < cs.n; i++)
-		fprintf(stderr, " %s", cs.available[i]);
-	fprintf(stderr, " (current %s)\n", cs.current);
-	if (o.do_switch)
-		fprintf(stderr, "tickprobe os: switching to each of %d in turn; %s is put back at the end\n", ntodo,
-			cs.current);
+	for (int i = 0; i < cs->n; i++)
+		fprintf(stderr, " %s", cs->available[i]);
+	fprintf(stderr, " (current %s)\n", cs->current);
+	if (s->o.do_switch)
+		fprintf(stderr, "tickprobe os: switching to each of %d in turn; %s is put back at the end\n", s->ntodo,
+			cs->current);
 	else
 		fprintf(stderr, "tickprobe os: measuring the current clocksource (%s) only; --switch (root) measures each\n",
-			cs.current);
+			cs->current);
+}
 
-	write_begin(&lg, argc, argv, &o, &cs, todo, ntodo, cpu);
-	os_write_machine(&lg, &m);
-	os_tsc_calibrate(&cal, o.cal_ms);
-	if (cal.hz <= 0)
-		return fail("could not calibrate the TSC against CLOCK_MONOTONIC_RAW", cs.current);
-	os_write_tsc(&lg, &cal, m.invariant_tsc);
-	ovh = os_dist_new();
-	if (!ovh)
-		return fail("out of memory", cs.current);
-	subtract = os_overhead(ovh, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, cal.hz);
-	os_write_overhead(&lg, os_bracket_name(), ovh, subtract);
+/* The TSC against CLOCK_MONOTONIC_RAW and the bracket's own cost; 0, or -1
+ * with why. */
+static int calibrate(struct session *s, const char **why)
+{
+	struct os_dist *ovh;
+
+	os_tsc_calibrate(&s->cal, s->o.cal_ms);
+	if (s->cal.hz <= 0)
+		return *why = "could not calibrate the TSC against CLOCK_MONOTONIC_RAW", -1;
+	os_write_tsc(&s->lg, &s->cal, s->m.invariant_tsc);
+	if (!(ovh = os_dist_new()))
+		return *why = "out of memory", -1;
+	s->subtract = os_overhead(ovh, s->o.p.rounds, s->o.p.samples / (uint32_t)s->o.p.rounds, s->cal.hz);
+	os_write_overhead(&s->lg, os_bracket_name(), ovh, s->subtract);
 	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "
 			"p50 %llu cycles, min %llu subtracted; pinned to CPU %d\n",
-		cal.hz / 1e6, cal.interval_s, cal.err_ppm, os_bracket_name(),
-		(unsigned long long)hist_quantile(ovh->h, 500000), (unsigned long long)subtract, cpu);
+		s->cal.hz / 1e6, s->cal.interval_s, s->cal.err_ppm, os_bracket_name(),
+		(unsigned long long)hist_quantile(ovh->h, 500000), (unsigned long long)s->subtract, s->cpu);
 	os_dist_free(ovh);
-	if (log_errno)
-		goto log_failed;
+	return 0;
+}
 
-	/* Raw reads first, before any switch: nothing they do depends on it. */
-	ro = (struct os_raw_opts){ o.root, o.raw_io, o.p.rounds, o.p.samples / (uint32_t)o.p.rounds, o.p.tp_reads,
-				   subtract, cal.hz, o.freq_ms };
-	nraw = os_raw_run(&lg, &m, &ro, raw, &unhealthy);
+/* Raw reads first, before any switch: nothing they do depends on it. */
+static void measure_raw(struct session *s)
+{
+	const struct opts *o = &s->o;
+	struct os_raw_line raw[4];
+	struct os_raw_opts ro = { o->root, o->raw_io, o->p.rounds, o->p.samples / (uint32_t)o->p.rounds,
+				  o->p.tp_reads, s->subtract, s->cal.hz, o->freq_ms };
+	int nraw = os_raw_run(&s->lg, &s->m, &ro, raw, &s->unhealthy);
+
 	fprintf(stderr, "\nraw counters from user space\n");
 	for (int i = 0; i < nraw; i++) {
 		if (raw[i].healthy)
@@ -412,72 +417,132 @@ int cmd_os(int argc, char **argv)
 		else
 			fprintf(stderr, "  %-10s skipped: %s\n", raw[i].name, raw[i].reason);
 	}
-	if (!o.raw_io)
+	if (!o->raw_io)
 		fprintf(stderr, "  (PM timer and HPET: only with --raw-io, as root)\n");
-	if (log_errno)
-		goto log_failed;
+}
 
-	for (int i = 0; i < ntodo; i++) {
-		if (measure_one(&lg, &o, &cs, todo[i], subtract, cal.hz, cpu, &unhealthy) < 0)
-			return fail("out of memory", cs.current);
+/* Each clocksource chosen, then any that came during the run (tsc, once
+ * calibrated, in place of tsc-early).  0; -1 out of memory; 1 the log
+ * could not be written. */
+static int measure_clocksources(struct session *s)
+{
+	struct os_clocksources *cs = &s->cs;
+
+	for (int i = 0; i < s->ntodo; i++) {
+		if (measure_one(&s->lg, &s->o, cs, s->todo[i], s->subtract, s->cal.hz, s->cpu, &s->unhealthy) < 0)
+			return -1;
 		if (log_errno)
-			goto log_failed;
+			return 1;
 	}
-	/* A clocksource that came during the run (tsc, once calibrated, in
-	 * place of tsc-early) is measured too. */
-	if (o.do_switch && !o.only && os_cs_refresh(&cs) == 0)
-		for (int i = 0; i < cs.n && ntodo < OS_CS_MAX; i++) {
-			int k = 0;
-			while (k < ntodo && strcmp(todo[k], cs.available[i]))
-				k++;
-			if (k < ntodo)
-				continue;
-			snprintf(todo[ntodo], OS_CS_NAME, "%s", cs.available[i]);
-			fprintf(stderr, "\ntickprobe os: clocksource %s appeared during the run: measuring it too\n", todo[ntodo]);
-			later[nlater++] = ntodo++;
-			if (measure_one(&lg, &o, &cs, todo[ntodo - 1], subtract, cal.hz, cpu, &unhealthy) < 0)
-				return fail("out of memory", cs.current);
-			if (log_errno)
-				goto log_failed;
-		}
+	if (!s->o.do_switch || s->o.only || os_cs_refresh(cs) != 0)
+		return 0;
+	for (int i = 0; i < cs->n && s->ntodo < OS_CS_MAX; i++) {
+		int k = 0;
+		while (k < s->ntodo && strcmp(s->todo[k], cs->available[i]))
+			k++;
+		if (k < s->ntodo)
+			continue;
+		snprintf(s->todo[s->ntodo], OS_CS_NAME, "%s", cs->available[i]);
+		fprintf(stderr, "\ntickprobe os: clocksource %s appeared during the run: measuring it too\n",
+			s->todo[s->ntodo]);
+		s->later[s->nlater++] = s->ntodo++;
+		if (measure_one(&s->lg, &s->o, cs, s->todo[s->ntodo - 1], s->subtract, s->cal.hz, s->cpu,
+				&s->unhealthy) < 0)
+			return -1;
+		if (log_errno)
+			return 1;
+	}
+	return 0;
+}
 
-	if (o.do_switch) {
-		char err[OS_CS_PATH + 256];
-		bool ok = os_cs_restore(err, sizeof err) == 0;
-		const char *instead = os_cs_restored_instead();
-		struct json *j = log_begin(&lg, "restore");
-		json_str(j, "clocksource", cs.current);
-		json_bool(j, "ok", ok);
-		json_str(j, "now", ok ? (instead[0] ? instead : cs.current) : NULL);
-		if (ok && instead[0])
-			json_str(j, "note", "the original can no longer be selected (the kernel replaced it during the run): "
-					    "the override was cleared and the kernel chose");
-		json_array_begin(j, "measured_later");
-		for (int i = 0; i < nlater; i++)
-			json_str(j, NULL, todo[later[i]]);
-		json_array_end(j);
-		log_end(&lg);
-		if (!ok) {
-			log_close(&lg, "failed");
-			fprintf(stderr, "\ntickprobe os: %s\n", err);
-			os_cs_guard_disarm(); /* already said: not again */
-			return EXIT_USAGE;
-		}
-		fputc('\n', stderr);
-		say_restored(cs.current);
+/* --switch: the original clocksource put back, and the restore record. */
+static int restore(struct session *s)
+{
+	char err[OS_CS_PATH + 256];
+	bool ok = os_cs_restore(err, sizeof err) == 0;
+	const char *instead = os_cs_restored_instead();
+	struct json *j = log_begin(&s->lg, "restore");
+
+	json_str(j, "clocksource", s->cs.current);
+	json_bool(j, "ok", ok);
+	json_str(j, "now", ok ? (instead[0] ? instead : s->cs.current) : NULL);
+	if (ok && instead[0])
+		json_str(j, "note", "the original can no longer be selected (the kernel replaced it during the run): "
+				    "the override was cleared and the kernel chose");
+	json_array_begin(j, "measured_later");
+	for (int i = 0; i < s->nlater; i++)
+		json_str(j, NULL, s->todo[s->later[i]]);
+	json_array_end(j);
+	log_end(&s->lg);
+	if (!ok) {
+		log_close(&s->lg, "failed");
+		fprintf(stderr, "\ntickprobe os: %s\n", err);
+		os_cs_guard_disarm(); /* already said: not again */
+		return EXIT_USAGE;
 	}
-	log_close(&lg, unhealthy ? "ok-absent" : "ok");
-	if (log_errno)
-		goto log_failed;
+	fputc('\n', stderr);
+	say_restored(s->cs.current);
+	return -1;
+}
+
+/* Everything after the checks: the records in order, the end. */
+static int run(struct session *s, int argc, char **argv)
+{
+	const char *why = NULL;
+	char msg[OS_CS_PATH + 256];
+	double t_start = now_s();
+	int rc;
+
+	os_machine_read(&s->m);
+	os_have_rdtscp = s->m.rdtscp;
+	os_cpus_allowed(&s->o.cpus);
+	s->o.p.cpus = &s->o.cpus;
+	s->cpu = os_pin_self();
+	log_init(&s->lg, sink, NULL);
+	say_plan(s);
+	write_begin(&s->lg, argc, argv, &s->o, &s->cs, s->todo, s->ntodo, s->cpu);
+	os_write_machine(&s->lg, &s->m);
+	if (calibrate(s, &why) < 0)
+		return fail(why, s->cs.current);
+	if (!log_errno)
+		measure_raw(s);
+	if (!log_errno && (rc = measure_clocksources(s)) < 0)
+		return fail("out of memory", s->cs.current);
+	if (!log_errno && s->o.do_switch && (rc = restore(s)) >= 0)
+		return rc;
+	if (!log_errno)
+		log_close(&s->lg, s->unhealthy ? "ok-absent" : "ok");
+	if (log_errno) {
+		snprintf(msg, sizeof msg, "cannot write the log%s%s: %s", s->o.out ? " " : "", s->o.out ? s->o.out : "",
+			 strerror(log_errno));
+		return fail(msg, s->cs.current);
+	}
 	os_cs_guard_disarm();
-	fprintf(stderr, "\nrun time %.1f s; %u records%s%s\n", now_s() - t_start, lg.seq, o.out ? " in " : "",
-		o.out ? o.out : "");
-	if (o.out)
+	fprintf(stderr, "\nrun time %.1f s; %u records%s%s\n", now_s() - t_start, s->lg.seq, s->o.out ? " in " : "",
+		s->o.out ? s->o.out : "");
+	if (s->o.out)
 		close(log_fd);
 	return EXIT_CLEAN;
+}
 
-log_failed:
-	snprintf(msg, sizeof msg, "cannot write the log%s%s: %s", o.out ? " " : "", o.out ? o.out : "",
-		 strerror(log_errno));
-	return fail(msg, cs.current);
+int cmd_os(int argc, char **argv)
+{
+	static struct session s; /* large: the clocksources, the log writer */
+	int rc;
+
+	memset(&s, 0, sizeof s);
+	if ((rc = parse(argc, argv, &s.o)) >= 0)
+		return rc;
+#if !defined(__x86_64__)
+	fprintf(stderr, "tickprobe os: x86-64 only\n");
+	return EXIT_USAGE;
+#endif
+	if (s.o.do_switch && geteuid() != 0) {
+		fprintf(stderr, "tickprobe os: --switch writes current_clocksource and needs root; "
+				"without it the current clocksource is measured\n");
+		return EXIT_USAGE;
+	}
+	if ((rc = choose(&s)) >= 0 || (rc = prepare(&s)) >= 0)
+		return rc;
+	return run(&s, argc, argv);
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Context-switch ping-pong (os_ctxsw.h). */
+/* Context-switch ping-pong (tools/os/ctxsw.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <sched.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* CPUID and /proc for the `machine` record (os_machine.h). */
+/* CPUID and /proc for the `machine` record (tools/os/machine.h). */
 #define _GNU_SOURCE
 #include <cpuid.h>
 #include <stdio.h>

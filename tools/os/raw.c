@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Raw counter reads from user space (os_raw.h). */
+/* Raw counter reads from user space (tools/os/raw.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Record writers for `tickprobe os` (os_record.h). */
+/* Record writers for `tickprobe os` (tools/os/record.h). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

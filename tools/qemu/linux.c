@@ -47,18 +47,6 @@ struct guest_result {
 	long log_bytes;
 };
 
-/* QEMU option values: a comma is written twice. */
-static void qemu_escape(const char *s, char *out, size_t cap)
-{
-	size_t n = 0;
-	for (; *s && n + 3 < cap; s++) {
-		if (*s == ',')
-			out[n++] = ',';
-		out[n++] = *s;
-	}
-	out[n] = 0;
-}
-
 /* Reads what the guest left in its two files. */
 static void read_guest(const char *console, const char *oslog, struct guest_result *g)
 {
@@ -125,9 +113,11 @@ static int make_dir(const char *dir)
 static int boot_guest(const struct qemu_run *r, const char *kernel, const char *initrd, const char *console,
 		      const char *oslog, const char *qemu_out, double *seconds, int *stopped)
 {
-	char *qa[QEMU_MAX_EXTRA + 64], mem[16], smp[16], append[2048];
-	char kern_e[PATH_MAX * 2], initrd_e[PATH_MAX * 2], con[PATH_MAX * 2 + 32], log[PATH_MAX * 2 + 32], e[PATH_MAX * 2];
-	int n = 0, status;
+	struct qemu_argv a = { .n = 0 };
+	struct qemu_run guest = *r;
+	char append[2048], kern_e[PATH_MAX * 2], initrd_e[PATH_MAX * 2];
+	char con[PATH_MAX * 2 + 32], log[PATH_MAX * 2 + 32], e[PATH_MAX * 2];
+	int status;
 	double t0;
 
 	snprintf(append, sizeof append, "%s%s%s%s", GUEST_CMDLINE, r->kvm ? "" : GUEST_CMDLINE_TCG,
@@ -138,50 +128,27 @@ static int boot_guest(const struct qemu_run *r, const char *kernel, const char *
 	snprintf(con, sizeof con, "file,id=con,path=%s", e);
 	qemu_escape(oslog, e, sizeof e);
 	snprintf(log, sizeof log, "file,id=oslog,path=%s", e);
-	qa[n++] = (char *)r->qemu;
-	n += qemu_machine_args(r, qa + n, mem, smp);
-	qa[n++] = "-kernel";
-	qa[n++] = kern_e;
-	qa[n++] = "-initrd";
-	qa[n++] = initrd_e;
-	qa[n++] = "-append";
-	qa[n++] = append;
-	qa[n++] = "-chardev";
-	qa[n++] = con;
-	qa[n++] = "-serial";
-	qa[n++] = "chardev:con";
-	qa[n++] = "-chardev";
-	qa[n++] = log;
-	qa[n++] = "-serial";
-	qa[n++] = "chardev:oslog";
-	if (r->icount) {
-		qa[n++] = "-icount";
-		qa[n++] = "shift=0,sleep=off";
-		/* The CMOS clock on the virtual clock from a fixed date: on the
-		 * host's clock it ticks about 3 times a guest second under icount,
-		 * and two boots would not be the same. */
-		qa[n++] = "-rtc";
-		qa[n++] = "base=2020-01-01T00:00:00,clock=vm";
-	}
-	qa[n++] = "-no-reboot";
-	qa[n++] = "-nic";
-	qa[n++] = "none";
-	qa[n++] = "-monitor";
-	qa[n++] = "none";
-	qa[n++] = "-display";
-	qa[n++] = "none";
-	for (int i = 0; i < r->nextra; i++)
-		qa[n++] = r->extra[i];
-	qa[n] = NULL;
-	if (r->dry_run || r->verbose) {
-		for (int i = 0; i < n; i++)
-			fprintf(r->dry_run ? stdout : stderr, "%s%s", i ? " " : "", qa[i]);
-		fprintf(r->dry_run ? stdout : stderr, "\n");
-		if (r->dry_run)
-			return 0;
-	}
+	qemu_args_machine(r, &a);
+	qemu_arg(&a, "-kernel");
+	qemu_arg(&a, kern_e);
+	qemu_arg(&a, "-initrd");
+	qemu_arg(&a, initrd_e);
+	qemu_arg(&a, "-append");
+	qemu_arg(&a, append);
+	qemu_arg(&a, "-chardev");
+	qemu_arg(&a, con);
+	qemu_arg(&a, "-serial");
+	qemu_arg(&a, "chardev:con");
+	qemu_arg(&a, "-chardev");
+	qemu_arg(&a, log);
+	qemu_arg(&a, "-serial");
+	qemu_arg(&a, "chardev:oslog");
+	guest.display = false; /* --display does not go with --linux */
+	qemu_args_tail(&guest, &a, false);
+	if (qemu_args_show(r, &a))
+		return 0;
 	t0 = qemu_now();
-	status = qemu_spawn(qa, r->timeout, NULL, qemu_out, stopped);
+	status = qemu_spawn(a.v, r->timeout, NULL, qemu_out, stopped);
 	*seconds = qemu_now() - t0;
 	return status;
 }

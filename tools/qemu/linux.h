@@ -23,6 +23,7 @@
 #define GUEST_END GUEST_TAG "end"
 #define GUEST_RC GUEST_TAG "tickprobe os exit "
 #define GUEST_CS_AFTER GUEST_TAG "current_clocksource after the run: "
+#define GUEST_DOCTOR GUEST_TAG "doctor: " /* `tickprobe doctor --json`'s lines */
 
 /* --- linux_kernel.c ------------------------------------------------------- */
 

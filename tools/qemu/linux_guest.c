@@ -4,7 +4,9 @@
  * /init mounts proc, sysfs and devtmpfs, runs `tickprobe os` with its log
  * in the rootfs (so the serial port is idle while it measures), then sends
  * the log over ttyS1 followed by the run's exit status, the clocksource the
- * kernel is left with, and an end line, and powers off.  Its own messages,
+ * kernel is left with, `tickprobe doctor --json` on that log (each line
+ * after GUEST_DOCTOR, so no reader takes it for a record), and an end line,
+ * and powers off.  Its own messages,
  * tickprobe os's summary and the kernel's go to the console, ttyS0: the log
  * channel carries nothing else.
  *
@@ -143,10 +145,15 @@ static int init_script(char *buf, size_t cap, const char *os_options)
 		"RC=$?\n"
 		"AFTER=$($B cat $CS/current_clocksource)\n"
 		"say \"tickprobe os exit $RC at $($B cut -d' ' -f1 /proc/uptime) s; current_clocksource: $AFTER\"\n"
+		"/bin/tickprobe doctor --os-log /tmp/os.log\n"
+		"/bin/tickprobe doctor --json --os-log /tmp/os.log >/tmp/doctor.json\n"
+		"DRC=$?\n"
 		"{\n"
 		"  [ -f /tmp/os.log ] && $B cat /tmp/os.log\n"
 		"  echo \"" GUEST_RC "$RC\"\n"
 		"  echo \"" GUEST_CS_AFTER "$AFTER\"\n"
+		"  $B sed 's/^/" GUEST_DOCTOR "/' /tmp/doctor.json\n"
+		"  echo \"" GUEST_TAG "doctor exit $DRC\"\n"
 		"  echo \"" GUEST_TAG "available_clocksource after the run: $($B cat $CS/available_clocksource)\"\n"
 		"  echo \"" GUEST_END "\"\n"
 		"} >/dev/ttyS1\n"

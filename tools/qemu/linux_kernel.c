@@ -7,7 +7,7 @@
  * with `dpkg-deb -f` (linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3) on the
  * day this was written), `apt-get download` of that package (about 27 MB),
  * `dpkg-deb -x` into a scratch directory beside the cache, and only
- * boot/vmlinuz-* and boot/config-* kept (the modules, 80 MB, are not
+ * ./boot/vmlinuz-* and ./boot/config-* kept (the modules, 80 MB, are not
  * needed: the cloud kernel has the 8250 UART, HPET, PM timer and devtmpfs
  * built in).  Nothing is installed and /boot is never written. */
 #define _GNU_SOURCE

@@ -91,6 +91,13 @@ static pid_t start(char **argv, const char *cwd, const char *out_path)
 
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
 {
+	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, NULL, NULL);
+}
+
+int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
+		     void (*tick)(void *ctx), void *ctx)
+{
+	double next_tick = 0;
 	struct sigaction sa, old_int, old_term;
 	double deadline = qemu_now() + timeout;
 	int status = 0;
@@ -122,6 +129,10 @@ int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_pat
 			*interrupted = stop_signal;
 			status = -1;
 			break;
+		}
+		if (tick && qemu_now() >= next_tick) {
+			tick(ctx);
+			next_tick = qemu_now() + 0.25;
 		}
 		usleep(20000);
 	}

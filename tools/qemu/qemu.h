@@ -1,24 +1,27 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe qemu`'s parts: the options of one run (read in cmd_qemu.c),
- * booting the probe with them (cmd_qemu.c), booting a Linux guest with them
- * (linux.c), and running QEMU under a deadline (proc.c). */
+ * the QEMU command line and one boot of the probe (boot.c), booting a Linux
+ * guest with them (linux.c), and running QEMU under a deadline (proc.c). */
 #ifndef TOOLS_QEMU_QEMU_H
 #define TOOLS_QEMU_QEMU_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
 #define QEMU_RC_OK 0
 #define QEMU_RC_OK_ABSENT 10
 #define QEMU_RC_FAILED 11
 #define QEMU_RC_OTHER 12
+#define QEMU_RC_UNSUPPORTED 13 /* the CPU refusal of boot/cpu_check.S or boot/efi_cpu.c */
 #define QEMU_RC_MISSING 2
 
 #define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
+#define QEMU_MAX_ARGS (QEMU_MAX_EXTRA + 64)
 
 struct qemu_run {
 	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
-	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose;
+	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose, quiet;
 	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
 	double timeout;
 	char **extra;
@@ -41,8 +44,25 @@ int qemu_boot_probe(const struct qemu_run *r);
  * 0 when both logs are complete, else 2 or 3 as the log readers do. */
 int qemu_linux(const struct qemu_run *r);
 
-/* The "-machine M -accel A -cpu C -m MB [-smp N]" part both boots share. */
-int qemu_machine_args(const struct qemu_run *r, char **qa, char *mem, char *smp);
+/* A QEMU command line being built, NULL-terminated at every step; mem and
+ * smp hold the numbers it points at. */
+struct qemu_argv {
+	char *v[QEMU_MAX_ARGS];
+	int n;
+	char mem[16], smp[16];
+};
+
+void qemu_arg(struct qemu_argv *a, const char *word);
+/* What every boot starts with: "QEMU -machine M -accel A -cpu C -m MB [-smp N]". */
+void qemu_args_machine(const struct qemu_run *r, struct qemu_argv *a);
+/* What every boot ends with: icount, the exit device (the probe's: port
+ * 0xf4), no reboot, no NIC, no monitor, no display unless asked, then the
+ * user's own arguments. */
+void qemu_args_tail(const struct qemu_run *r, struct qemu_argv *a, bool exit_device);
+/* --dry-run and --verbose print the command; true: dry run, do not start it. */
+bool qemu_args_show(const struct qemu_run *r, const struct qemu_argv *a);
+/* A QEMU option value: a comma is written twice. */
+void qemu_escape(const char *s, char *out, size_t cap);
 
 /* /dev/kvm is usable: NULL, else why not. */
 const char *qemu_kvm_problem(void);
@@ -54,5 +74,8 @@ double qemu_now(void);
  * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
  * -2 when it could not start (errno set). */
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
+/* The same, calling tick(ctx) about 4 times a second while it waits. */
+int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
+		     void (*tick)(void *ctx), void *ctx);
 
 #endif

@@ -11,10 +11,8 @@
  * half page behind (with -o FILE, through FILE.tmp and a rename). */
 #include <stdbool.h>
 #include <stdio.h>
-#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/common/args.h"
@@ -65,129 +63,6 @@ static const struct args_spec report_spec = {
 	.min_operands = 0, /* LOG... or --db DB: checked below */
 	.max_operands = ARGS_MANY,
 };
-
-/* "2025-01-31 12:00:00 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible pages. */
-static void now_text(char *buf, size_t cap)
-{
-	const char *sde = getenv("SOURCE_DATE_EPOCH");
-	time_t t = time(NULL);
-	struct tm tm;
-	char *end;
-	if (sde && *sde) {
-		long long v = strtoll(sde, &end, 10);
-		if (!*end && v >= 0)
-			t = (time_t)v;
-	}
-	if (gmtime_r(&t, &tm))
-		strftime(buf, cap, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	else
-		snprintf(buf, cap, "unknown time");
-}
-
-int rp_write_file(const char *path, const char *data, size_t n)
-{
-	struct stat st;
-	char *tmp;
-	FILE *f;
-	int ok;
-
-	if (!strcmp(path, "-"))
-		return fwrite(data, 1, n, stdout) == n && fflush(stdout) == 0 ? 0 : -1;
-	/* Not a regular file (/dev/null, a pipe, a terminal): write it in place.
-	 * Renaming a finished page over it would replace the device itself. */
-	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode)) {
-		f = fopen(path, "wb");
-		if (!f)
-			return -1;
-		ok = fwrite(data, 1, n, f) == n;
-		ok &= fclose(f) == 0;
-		return ok ? 0 : -1;
-	}
-	tmp = malloc(strlen(path) + 32);
-	if (!tmp)
-		return -1;
-	sprintf(tmp, "%s.tmp%ld", path, (long)getpid());
-	f = fopen(tmp, "wb");
-	if (!f) {
-		free(tmp);
-		return -1;
-	}
-	ok = fwrite(data, 1, n, f) == n;
-	ok &= fclose(f) == 0;
-	ok = ok && rename(tmp, path) == 0;
-	if (!ok)
-		remove(tmp);
-	free(tmp);
-	return ok ? 0 : -1;
-}
-
-static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
-{
-	const struct lrun *runs[RP_MAX_LOGS];
-	c->nlogs = lineup_runs(files, nfiles, runs, RP_MAX_LOGS);
-	for (size_t j = 0; j < c->nlogs; j++) {
-		struct rp_log *l = &c->logs[j];
-		l->run = runs[j];
-		l->os = lineup_is_os(runs[j]);
-		if (!lr_num(lr_get(lrun_first(runs[j], "tsc"), "hz"), &l->hz) || !(l->hz > 0))
-			l->hz = 0;
-	}
-	/* Counters in order of first appearance, keyed as compare keys them. */
-	for (size_t j = 0; j < c->nlogs; j++) {
-		const struct lr_node *t;
-		for (size_t i = 0; (t = lrun_timer_at(c->logs[j].run, i)) && c->nkeys < RP_MAX_KEYS; i++) {
-			char k[RP_KEY_LEN];
-			size_t q;
-			rp_timer_key(t, k, sizeof k);
-			for (q = 0; q < c->nkeys && strcmp(c->keys[q], k); q++)
-				;
-			if (q == c->nkeys)
-				snprintf(c->keys[c->nkeys++], RP_KEY_LEN, "%s", k);
-		}
-	}
-}
-
-/* The page of one set of runs, built in memory: -1 when no run has records. */
-int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,
-	      size_t *npage, size_t *ncounters)
-{
-	static struct rp_ctx c; /* large: the runs, keys and their names */
-	static char when[64];    /* c.generated points here */
-
-	memset(&c, 0, sizeof c);
-	c.title = title;
-	c.conf = conf;
-	c.ci = ci;
-	c.files = files;
-	c.nfiles = nfiles;
-	collect(&c, files, nfiles);
-	if (!c.nlogs)
-		return -1;
-	now_text(when, sizeof when);
-	c.generated = when;
-	*page = NULL;
-	c.out = open_memstream(page, npage);
-	if (!c.out) {
-		fprintf(stderr, "tickprobe report: out of memory\n");
-		exit(EXIT_UNREADABLE);
-	}
-	rp_head(&c);
-	rp_summary(&c);
-	rp_histograms(&c);
-	rp_compare(&c);
-	rp_lineup(&c);
-	rp_cpus_page(&c);
-	for (size_t j = 0; j < c.nlogs; j++)
-		rp_machine(&c, j);
-	rp_foot(&c);
-	if (fclose(c.out) != 0) {
-		fprintf(stderr, "tickprobe report: out of memory\n");
-		exit(EXIT_UNREADABLE);
-	}
-	if (ncounters)
-		*ncounters = c.nkeys;
-	return (int)c.nlogs;
-}
 
 int cmd_report(int argc, char **argv)
 {

@@ -7,6 +7,7 @@
  * to 100 µs), and the paired comparisons as one dot per machine.  Machines
  * link to their own pages when those are written beside it. */
 #include "tools/report/fleet.h"
+#include "tools/report/verdicts.h"
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -243,10 +244,11 @@ int rp_fleet(struct store *s, FILE *o, const struct rp_fleet_options *opt, char 
 			   "records were left out; the numbers come only from records that passed their checksum.</div>\n",
 			all->damaged_records);
 	fputs("<nav><a href=\"#machines\">machines</a><a href=\"#boxes\">counters</a>"
-	      "<a href=\"#pairs\">paired comparisons</a></nav>\n</header>\n", o);
+	      "<a href=\"#pairs\">paired comparisons</a><a href=\"#verdicts\">verdicts</a></nav>\n</header>\n", o);
 	box_plots(o, s);
 	pair_chart(o, s, opt->ci, opt->conf);
 	machine_table(o, &m, opt->pages_href);
+	rp_fleet_verdicts(o, s);
 	fprintf(o, "<script>%s</script>\n</body>\n</html>\n", script);
 	fleet_matrix_free(&m);
 	fleet_groups_free(all, n);

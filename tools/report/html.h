@@ -2,10 +2,10 @@
 /* `tickprobe report`: one self-contained HTML page from one or more logs.
  *
  * The page is built in parts, one file each: the frame, header and escaping
- * (report_html.c), one section per run (report_machine.c), the histograms
- * as inline SVG (report_svg.c), the ministat-style comparisons
- * (report_compare.c) and the kernel's clock calls over the bare hardware
- * reads (report_lineup.c, its rows from tools/compare/lineup.h).  Everything
+ * (html.c), one section per run (machine.c), the histograms as inline
+ * SVG (svg.c), the ministat-style comparisons (compare.c) and the kernel's
+ * clock calls over the bare hardware reads (lineup.c, its rows from
+ * tools/compare/lineup.h), all in tools/report/.  Everything
  * printed from a log goes through rp_esc*: logs come from machines we do
  * not control. */
 #ifndef TOOLS_REPORT_HTML_H
@@ -66,20 +66,18 @@ const struct lr_node *rp_find_key(const struct lrun *r, const char *key);
 /* The key as shown: the name, with "(OS call)" for os: keys. */
 void rp_key_label(FILE *o, const char *key);
 
-/* The parts of the page, in order: the at-a-glance parts first (the p50
- * table and the overlaid histograms), the details after. */
-void rp_head(const struct rp_ctx *c);
-void rp_summary(const struct rp_ctx *c);             /* report_compare.c */
-void rp_histograms(const struct rp_ctx *c);          /* report_svg.c */
-void rp_compare(const struct rp_ctx *c);             /* report_compare.c */
+/* The parts of the page, in order (page.c's table): the at-a-glance parts
+ * first (the p50 table and the overlaid histograms), the details after. */
+void rp_summary(const struct rp_ctx *c);             /* compare.c */
+void rp_histograms(const struct rp_ctx *c);          /* svg.c */
+void rp_compare(const struct rp_ctx *c);             /* compare.c */
 /* Whether the page has the kernel-path section: some log is a `tickprobe
  * os` log and some other is not. */
-int rp_has_lineup(const struct rp_ctx *c);           /* report_lineup.c */
-void rp_lineup(const struct rp_ctx *c);              /* report_lineup.c */
-void rp_machine(const struct rp_ctx *c, size_t i);   /* report_machine.c */
-void rp_foot(const struct rp_ctx *c);
+int rp_has_lineup(const struct rp_ctx *c);           /* lineup.c */
+void rp_lineup(const struct rp_ctx *c);              /* lineup.c */
+void rp_machine(const struct rp_ctx *c, size_t i);   /* machine.c */
 
-/* The whole page of a few runs, built in memory (cmd_report.c): the number
+/* The whole page of a few runs, built in memory (page.c): the number
  * of runs on it (and of counters, into *ncounters when not NULL), or -1 when
  * no run has records. */
 int rp_render(struct logfile *files, size_t nfiles, const char *title, double conf, int ci, char **page,

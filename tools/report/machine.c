@@ -7,6 +7,7 @@
 #include <string.h>
 #include "tools/report/cpus.h"
 #include "tools/report/html.h"
+#include "tools/report/verdicts.h"
 
 /* Raw record text shown for an unknown record: enough to recognise it, short
  * enough that a 96 KiB `samples` record does not swamp the page. */
@@ -432,6 +433,7 @@ void rp_machine(const struct rp_ctx *c, size_t i)
 	acpi(o, r);
 	results(o, r);
 	rp_cpus(c, i);
+	rp_verdicts(o, r);
 	os_records(o, r);
 	other_records(o, r);
 	fputs("</section>\n", o);

@@ -97,37 +97,43 @@ static int next_bin(struct hist_dec *d, double *v, double *n)
 	return 1;
 }
 
-static void one(const struct rp_ctx *c, const char *key)
-{
-	FILE *o = c->out;
+/* One counter's figure: its series and the plot's geometry. */
+struct plot {
 	struct series s[RP_MAX_LOGS];
-	size_t ns = 0, ncols, with_hist = 0;
-	int unit_ns = 1, zero = 0;
-	double xmin = INFINITY, xmax = 0, ymax = 0, lo, hi, l0, lspan;
+	size_t ns, ncols, with_hist;
+	int unit_ns, zero;
+	double l0, lspan, ymax;
 	int top, x0, pw, base, h, D;
-	struct hist_dec hd;
-	double hv, hn;
-	char lab[32];
+};
 
+/* Each log's timer for key, and the x range over every histogram's bins:
+ * in ns when every log with a histogram gives its TSC frequency. */
+static void gather(const struct rp_ctx *c, const char *key, struct plot *p)
+{
+	double xmin = INFINITY, xmax = 0, lo, hi, hv, hn;
+	struct hist_dec hd;
+
+	p->unit_ns = 1;
 	for (size_t j = 0; j < c->nlogs; j++) {
 		const struct lr_node *t = rp_find_key(c->logs[j].run, key), *hs;
+		struct series *sr = &p->s[p->ns];
 		if (!t)
 			continue;
 		hs = lr_get(t, "hist");
-		s[ns].log = j, s[ns].timer = t, s[ns].cols = NULL;
-		s[ns].hist = some_hist(hs);
-		if (s[ns].hist && !(c->logs[j].hz > 0))
-			unit_ns = 0;
-		with_hist += s[ns].hist != NULL;
-		ns++;
+		sr->log = j, sr->timer = t, sr->cols = NULL;
+		sr->hist = some_hist(hs);
+		if (sr->hist && !(c->logs[j].hz > 0))
+			p->unit_ns = 0;
+		p->with_hist += sr->hist != NULL;
+		p->ns++;
 	}
-	for (size_t k = 0; k < ns; k++) {
-		s[k].scale = unit_ns ? 1e9 / c->logs[s[k].log].hz : 1;
-		hist_dec_init(&hd, s[k].hist);
+	for (size_t k = 0; k < p->ns; k++) {
+		p->s[k].scale = p->unit_ns ? 1e9 / c->logs[p->s[k].log].hz : 1;
+		hist_dec_init(&hd, p->s[k].hist);
 		while (next_bin(&hd, &hv, &hn)) {
-			hv *= s[k].scale;
+			hv *= p->s[k].scale;
 			if (hv == 0)
-				zero = 1;
+				p->zero = 1;
 			else
 				xmin = hv < xmin ? hv : xmin, xmax = hv > xmax ? hv : xmax;
 		}
@@ -139,129 +145,166 @@ static void one(const struct rp_ctx *c, const char *key)
 		double mid = sqrt(lo * hi);
 		lo = mid / sqrt(10), hi = mid * sqrt(10);
 	}
-	l0 = log10(lo), lspan = log10(hi) - l0;
-	x0 = ML + (zero ? ZW : 0);
-	pw = W - MR - x0;
-	ncols = (size_t)pw / CW;
+	p->l0 = log10(lo), p->lspan = log10(hi) - p->l0;
+	p->x0 = ML + (p->zero ? ZW : 0);
+	p->pw = W - MR - p->x0;
+	p->ncols = (size_t)p->pw / CW;
+}
 
-	for (size_t k = 0; k < ns; k++) {
-		s[k].cols = calloc(ncols + 1, sizeof *s[k].cols);
-		if (!s[k].cols)
+/* Reads per column of each series, and the figure's height from the most. */
+static void columns(struct plot *p)
+{
+	double hv, hn;
+	struct hist_dec hd;
+
+	for (size_t k = 0; k < p->ns; k++) {
+		struct series *sr = &p->s[k];
+		if (!(sr->cols = calloc(p->ncols + 1, sizeof *sr->cols)))
 			continue;
-		hist_dec_init(&hd, s[k].hist);
+		hist_dec_init(&hd, sr->hist);
 		while (next_bin(&hd, &hv, &hn)) {
 			size_t col;
-			hv *= s[k].scale;
-			col = hv == 0 ? ncols : (size_t)((log10(hv) - l0) / lspan * (double)ncols);
-			if (hv != 0 && col >= ncols)
-				col = ncols - 1;
-			s[k].cols[col] += hn;
-			if (s[k].cols[col] > ymax)
-				ymax = s[k].cols[col];
+			hv *= sr->scale;
+			col = hv == 0 ? p->ncols : (size_t)((log10(hv) - p->l0) / p->lspan * (double)p->ncols);
+			if (hv != 0 && col >= p->ncols)
+				col = p->ncols - 1;
+			sr->cols[col] += hn;
+			if (sr->cols[col] > p->ymax)
+				p->ymax = sr->cols[col];
 		}
 	}
-	D = ymax > 1 ? (int)ceil(log10(ymax) - 1e-9) : 1;
-	if (D < 1)
-		D = 1;
-	top = 8 + ROW * (int)ns + 14;
-	base = top + PH;
-	h = base + MB;
+	p->D = p->ymax > 1 ? (int)ceil(log10(p->ymax) - 1e-9) : 1;
+	if (p->D < 1)
+		p->D = 1;
+	p->top = 8 + ROW * (int)p->ns + 14;
+	p->base = p->top + PH;
+	p->h = p->base + MB;
+}
 
-	fprintf(o, "<figure>\n<svg class=\"hist\" data-counter=\"");
-	rp_esc(o, key);
-	fprintf(o, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		   "role=\"img\" font-family=\"system-ui,sans-serif\" font-size=\"12\">\n<title>",
-		W, h, W, h);
-	rp_esc(o, key);
-	fputs(": cost per read</title>\n", o);
-	for (size_t k = 0; k < ns; k++)
-		legend_row(o, c, &s[k], 8 + ROW * (int)(k + 1) - 4, unit_ns);
+/* Grid and axes.  A count of c sits at (log10 c + 0.3) / (D + 0.3) of the
+ * height, so a single read (log 0) still shows as a 0.3-decade bar. */
+static void axes(FILE *o, const struct plot *p)
+{
+	char lab[32];
 
-	/* Grid and axes.  A count of c sits at (log10 c + 0.3) / (D + 0.3) of the
-	 * height, so a single read (log 0) still shows as a 0.3-decade bar. */
 	fprintf(o, "<g stroke=\"#e3e3ea\">");
-	for (int d = 0; d <= D; d++) {
-		int y = base - (int)((d + 0.3) / (D + 0.3) * PH);
+	for (int d = 0; d <= p->D; d++) {
+		int y = p->base - (int)((d + 0.3) / (p->D + 0.3) * PH);
 		fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", ML, y, W - MR, y);
 	}
 	fputs("</g>\n<g fill=\"#444\" text-anchor=\"end\">", o);
-	for (int d = 0; d <= D; d++) {
-		int y = base - (int)((d + 0.3) / (D + 0.3) * PH);
+	for (int d = 0; d <= p->D; d++) {
+		int y = p->base - (int)((d + 0.3) / (p->D + 0.3) * PH);
 		tick_label(lab, sizeof lab, pow(10, d));
 		fprintf(o, "<text x=\"%d\" y=\"%d\">%s</text>", ML - 6, y + 4, lab);
 	}
 	fputs("</g>\n<g fill=\"#444\" text-anchor=\"middle\">", o);
-	for (int d = (int)floor(l0); d <= (int)ceil(l0 + lspan); d++) {
+	for (int d = (int)floor(p->l0); d <= (int)ceil(p->l0 + p->lspan); d++) {
 		static const double mant[3] = { 1, 2, 5 };
 		for (int m = 0; m < 3; m++) {
-			double v = mant[m] * pow(10, d), f = (log10(v) - l0) / lspan;
+			double v = mant[m] * pow(10, d), f = (log10(v) - p->l0) / p->lspan;
 			int x;
 			if (f < 0 || f > 1)
 				continue;
-			x = x0 + (int)(f * pw);
+			x = p->x0 + (int)(f * p->pw);
 			tick_label(lab, sizeof lab, v);
 			fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\"/>"
 				   "<text x=\"%d\" y=\"%d\">%s</text>",
-				x, top, x, base + 4, m ? "#f0f0f4" : "#e3e3ea", x, base + 17, lab);
+				x, p->top, x, p->base + 4, m ? "#f0f0f4" : "#e3e3ea", x, p->base + 17, lab);
 		}
 	}
-	if (zero)
-		fprintf(o, "<text x=\"%d\" y=\"%d\">0</text>", ML + ZW / 2, base + 17);
-	fprintf(o, "<text x=\"%d\" y=\"%d\">cost per read, %s (log scale)</text></g>\n", x0 + pw / 2, base + 36,
-		unit_ns ? "ns" : "cycles");
+	if (p->zero)
+		fprintf(o, "<text x=\"%d\" y=\"%d\">0</text>", ML + ZW / 2, p->base + 17);
+	fprintf(o, "<text x=\"%d\" y=\"%d\">cost per read, %s (log scale)</text></g>\n", p->x0 + p->pw / 2,
+		p->base + 36, p->unit_ns ? "ns" : "cycles");
 	fprintf(o, "<text x=\"14\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\" transform=\"rotate(-90 14 %d)\">"
-		   "reads (log)</text>\n", top + PH / 2, top + PH / 2);
-	fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#888\" fill=\"none\"/>\n", ML, top, base, W - MR);
+		   "reads (log)</text>\n", p->top + PH / 2, p->top + PH / 2);
+	fprintf(o, "<path d=\"M%d %dV%dH%d\" stroke=\"#888\" fill=\"none\"/>\n", ML, p->top, p->base, W - MR);
+}
 
-	/* Bars: a light fill and a firm top edge per log, so overlaid logs stay
-	 * readable where their columns coincide. */
-	for (size_t k = 0; k < ns; k++) {
-		const char *col = rp_colour(s[k].log);
-		if (!s[k].cols || !s[k].hist)
+/* Bars: a light fill and a firm top edge per log, so overlaid logs stay
+ * readable where their columns coincide. */
+static void bars(FILE *o, const struct plot *p)
+{
+	for (size_t k = 0; k < p->ns; k++) {
+		const char *col = rp_colour(p->s[k].log);
+		if (!p->s[k].cols || !p->s[k].hist)
 			continue;
 		for (int pass = 0; pass < 2; pass++) {
 			fprintf(o, pass ? "<path fill=\"none\" stroke=\"%s\" stroke-width=\"2\" d=\"" :
 					  "<path fill=\"%s\" fill-opacity=\"0.3\" d=\"", col);
-			for (size_t j = 0; j <= ncols; j++) {
-				double n = s[k].cols[j];
-				int x = j == ncols ? ML + 6 : x0 + (int)(j * CW), w = j == ncols ? ZW - 12 : CW;
+			for (size_t j = 0; j <= p->ncols; j++) {
+				double n = p->s[k].cols[j];
+				int x = j == p->ncols ? ML + 6 : p->x0 + (int)(j * CW), w = j == p->ncols ? ZW - 12 : CW;
 				int y;
 				if (n <= 0)
 					continue;
-				y = base - (int)((log10(n) + 0.3) / (D + 0.3) * PH + 0.5);
+				y = p->base - (int)((log10(n) + 0.3) / (p->D + 0.3) * PH + 0.5);
 				if (pass)
 					fprintf(o, "M%d %dh%d", x, y, w);
 				else
-					fprintf(o, "M%d %dV%dh%dV%dZ", x, base, y, w, base);
+					fprintf(o, "M%d %dV%dh%dV%dZ", x, p->base, y, w, p->base);
 			}
 			fputs("\"/>\n", o);
 		}
 	}
-	/* p50 of each log: dashed, labelled at the top, labels staggered. */
-	for (size_t k = 0; k < ns; k++) {
-		double v;
+}
+
+/* p50 of each log: dashed, labelled at the top, labels staggered. */
+static void p50_lines(FILE *o, const struct plot *p)
+{
+	for (size_t k = 0; k < p->ns; k++) {
+		double v, f;
 		int x;
-		if (!lr_num(lr_path(s[k].timer, unit_ns ? "cost_ns.p50" : "cost_cycles.p50"), &v) || !s[k].hist)
+		if (!lr_num(lr_path(p->s[k].timer, p->unit_ns ? "cost_ns.p50" : "cost_cycles.p50"), &v) || !p->s[k].hist)
 			continue;
+		f = v > 0 ? (log10(v) - p->l0) / p->lspan : 0;
 		if (v <= 0)
 			x = ML + ZW / 2;
-		else if ((log10(v) - l0) / lspan < 0 || (log10(v) - l0) / lspan > 1)
+		else if (f < 0 || f > 1)
 			continue;
 		else
-			x = x0 + (int)((log10(v) - l0) / lspan * pw);
+			x = p->x0 + (int)(f * p->pw);
 		fprintf(o, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"1.5\" "
 			   "stroke-dasharray=\"5 3\"/><text x=\"%d\" y=\"%d\" fill=\"%s\" font-size=\"11\">p50</text>\n",
-			x, top - 2, x, base, rp_colour(s[k].log), x + 3, top + 10 + 12 * (int)k, rp_colour(s[k].log));
+			x, p->top - 2, x, p->base, rp_colour(p->s[k].log), x + 3, p->top + 10 + 12 * (int)k,
+			rp_colour(p->s[k].log));
 	}
-	if (!with_hist)
+}
+
+static void one(const struct rp_ctx *c, const char *key)
+{
+	FILE *o = c->out;
+	struct plot *p = calloc(1, sizeof *p);
+
+	if (!p) {
+		fputs("<p class=\"bad\">Out of memory: no figure.</p>\n", o);
+		return;
+	}
+	gather(c, key, p);
+	columns(p);
+	fprintf(o, "<figure>\n<svg class=\"hist\" data-counter=\"");
+	rp_esc(o, key);
+	fprintf(o, "\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		   "role=\"img\" font-family=\"system-ui,sans-serif\" font-size=\"12\">\n<title>",
+		W, p->h, W, p->h);
+	rp_esc(o, key);
+	fputs(": cost per read</title>\n", o);
+	for (size_t k = 0; k < p->ns; k++)
+		legend_row(o, c, &p->s[k], 8 + ROW * (int)(k + 1) - 4, p->unit_ns);
+	axes(o, p);
+	bars(o, p);
+	p50_lines(o, p);
+	if (!p->with_hist)
 		fprintf(o, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" fill=\"#b00020\">no histogram in any "
-			   "log (see the health column)</text>\n", x0 + pw / 2, top + PH / 2);
+			   "log (see the health column)</text>\n", p->x0 + p->pw / 2, p->top + PH / 2);
 	fputs("</svg>\n<figcaption><b>", o);
 	rp_key_label(o, key);
 	fprintf(o, "</b>: reads per %d-pixel column of cost; dashed lines mark each log's p50.</figcaption>\n"
 		   "</figure>\n", CW);
-	for (size_t k = 0; k < ns; k++)
-		free(s[k].cols);
+	for (size_t k = 0; k < p->ns; k++)
+		free(p->s[k].cols);
+	free(p);
 }
 
 void rp_histograms(const struct rp_ctx *c)

@@ -5,9 +5,12 @@
  * ministat keep working; the numbers come from tools/lib/stats.c, which follows
  * ministat's arithmetic (even-N median, two-pass variance, the current
  * relative-uncertainty formula) and the block is printed by
- * tools/stat/ministat_print.c, shared with `tickprobe compare`.  Faster on big
- * inputs: tools/stat/input.c reads each file in one buffer and parses numbers
- * by hand (strtod only for unusual forms). */
+ * tools/stat/ministat_print.c, shared with `tickprobe compare`.  Fast on big
+ * inputs (tests/bench/ministat.sh): tools/stat/input.c streams each file and
+ * parses numbers by hand (strtod only for unusual forms), tools/stat/tally.c
+ * counts repeated values instead of storing them (tally_stats is
+ * stats_compute's arithmetic on the counts), and tools/stat/ministat_plot.c
+ * writes a tall plot's repeated rows without building its grid. */
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -22,13 +25,13 @@
 #include "tools/common/args.h"
 #include "tools/stat/ministat_print.h"
 #include "tools/stat/input.h"
+#include "tools/stat/tally.h"
 
 #define MAX_SETS MS_PLOT_SETS /* ministat's limit: its plot draws seven */
 
 struct dataset {
 	const char *name;
-	double *v;
-	size_t n, cap;
+	struct tally values;
 	struct stats st;
 	double var_sample; /* what the t test uses, also under -P */
 };
@@ -66,10 +69,8 @@ static const struct args_spec stat_spec = {
 /* One input file (or standard input) into ds, with ministat's messages. */
 static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 {
+	struct stat_input in;
 	int fd = 0, rc;
-	size_t len, bad_line = 0;
-	char *buf;
-	struct stat_values vals = { ds->v, ds->n, ds->cap };
 
 	if (path && strcmp(path, "-")) {
 		fd = open(path, O_RDONLY);
@@ -79,27 +80,24 @@ static int read_set(struct dataset *ds, const char *path, const struct opts *o)
 		}
 	}
 	ds->name = path ? path : "<stdin>";
-	buf = stat_input_slurp(fd, &len);
+	tally_init(&ds->values);
+	stat_input_init(&in, o->delim, o->column, tally_add, &ds->values);
+	stat_input_use_cache(&in);
+	rc = stat_input_fd(&in, fd);
+	ds->values.sum = in.sum;
+	if (rc == STAT_INPUT_READ)
+		fprintf(stderr, "tickprobe stat: Cannot read %s: %s\n", ds->name, strerror(errno));
 	if (fd != 0)
 		close(fd);
-	if (!buf) {
-		fprintf(stderr, "tickprobe stat: Cannot read %s: %s\n", ds->name, strerror(errno));
-		return EXIT_UNREADABLE;
-	}
-	rc = stat_input_parse(buf, len, o->delim, o->column, &vals, &bad_line);
-	free(buf);
-	ds->v = vals.v;
-	ds->n = vals.n;
-	ds->cap = vals.cap;
-	if (rc == STAT_INPUT_INVALID) {
-		fprintf(stderr, "tickprobe stat: Invalid data on line %zu in %s\n", bad_line, ds->name);
-		return EXIT_UNREADABLE;
-	}
-	if (rc == STAT_INPUT_NOMEM) {
+	if (rc == STAT_INPUT_OK && !tally_sort(&ds->values))
+		rc = STAT_INPUT_NOMEM;
+	if (rc == STAT_INPUT_INVALID)
+		fprintf(stderr, "tickprobe stat: Invalid data on line %zu in %s\n", in.line, ds->name);
+	if (rc == STAT_INPUT_NOMEM)
 		fprintf(stderr, "tickprobe stat: out of memory reading %s\n", ds->name);
+	if (rc != STAT_INPUT_OK)
 		return EXIT_UNREADABLE;
-	}
-	if (ds->n < 3) {
+	if (ds->values.n < 3) {
 		fprintf(stderr, "tickprobe stat: Dataset %s must contain at least 3 data points\n",
 			ds->name);
 		return EXIT_UNREADABLE;
@@ -189,6 +187,38 @@ static void relative(const struct dataset *base, const struct dataset *other, in
 	ms_difference(stdout, &d, stats_conf_levels[conf]);
 }
 
+static void print_sets(struct dataset *ds, int nds, const struct opts *o)
+{
+	/* Nothing has been written yet: a big buffer keeps the output to a
+	 * few large writes. */
+	static char outbuf[1 << 20];
+	struct ms_sorted sorted[MAX_SETS];
+	int i;
+
+	setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
+	for (i = 0; i < nds; i++) {
+		const struct tally *t = &ds[i].values;
+
+		tally_stats(t, &ds[i].st);
+		ds[i].var_sample = ds[i].st.var;
+		if (o->flag_p) /* -P: population sd, sqrt(var * (n-1)/n), as printed and drawn */
+			ds[i].st.sd = sqrt(ds[i].st.var) * sqrt((t->n - 1.0) / t->n);
+		sorted[i] = (struct ms_sorted){ ds[i].name, t->v, t->count, t->nv, &ds[i].st };
+	}
+	if (!o->flag_q)
+		ms_legend(stdout, sorted, (size_t)nds);
+	if (!o->flag_n && !o->flag_a)
+		ms_plot(stdout, sorted, (size_t)nds, o->width, o->flag_s);
+	if (!o->flag_q)
+		ms_table_header(stdout);
+	for (i = 0; i < nds; i++) {
+		ms_table_row(stdout, (size_t)i, &ds[i].st);
+		if (i && !o->flag_n && !o->flag_p)
+			relative(&ds[0], &ds[i], o->conf);
+	}
+	fflush(stdout);
+}
+
 int cmd_stat(int argc, char **argv)
 {
 	struct opts o;
@@ -208,45 +238,9 @@ int cmd_stat(int argc, char **argv)
 		for (i = 0; i < nds && !rc; i++)
 			rc = read_set(&ds[i], a.operands[i], &o);
 	}
-	if (!rc) {
-		/* Nothing has been written yet: a big buffer keeps a tall plot
-		 * (one row per stacked value) to a few large writes. */
-		static char outbuf[1 << 20];
-		struct ms_sorted sorted[MAX_SETS];
-		double *scratch = NULL;
-		size_t most = 0;
-
-		setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
-		for (i = 0; i < nds; i++)
-			if (ds[i].n > most)
-				most = ds[i].n;
-		scratch = most ? malloc(most * sizeof *scratch) : NULL; /* NULL: the in-place sort instead */
-		for (i = 0; i < nds; i++) {
-			if (scratch)
-				stats_compute_scratch(ds[i].v, ds[i].n, scratch, &ds[i].st);
-			else
-				stats_compute(ds[i].v, ds[i].n, &ds[i].st);
-			ds[i].var_sample = ds[i].st.var;
-			if (o.flag_p) /* -P: population sd, sqrt(var * (n-1)/n), as printed and drawn */
-				ds[i].st.sd = sqrt(ds[i].st.var) * sqrt((ds[i].n - 1.0) / ds[i].n);
-		}
-		free(scratch);
-		for (i = 0; i < nds; i++)
-			sorted[i] = (struct ms_sorted){ ds[i].name, ds[i].v, &ds[i].st };
-		if (!o.flag_q)
-			ms_legend(stdout, sorted, (size_t)nds);
-		if (!o.flag_n && !o.flag_a)
-			ms_plot(stdout, sorted, (size_t)nds, o.width, o.flag_s);
-		if (!o.flag_q)
-			ms_table_header(stdout);
-		for (i = 0; i < nds; i++) {
-			ms_table_row(stdout, (size_t)i, &ds[i].st);
-			if (i && !o.flag_n && !o.flag_p)
-				relative(&ds[0], &ds[i], o.conf);
-		}
-		fflush(stdout);
-	}
+	if (!rc)
+		print_sets(ds, nds, &o);
 	for (i = 0; i < MAX_SETS; i++)
-		free(ds[i].v);
+		tally_free(&ds[i].values);
 	return rc;
 }

@@ -17,6 +17,8 @@
  *   Difference at 95.0% confidence
  *   	… +/- …
  *
+ * The plot is drawn by tools/stat/ministat_plot.c, the rest by
+ * tools/stat/ministat_print.c.
  * One implementation for `tickprobe stat` (a drop-in ministat, checked plot
  * for plot against 220 published runs by tests/stat/test_ministat.sh) and
  * `tickprobe compare`: stat lays out its own block from the parts, compare
@@ -26,6 +28,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "tools/lib/stats.h"
 
 #define MS_WIDTH 74 /* plot columns between the frame bars, ministat's default */
@@ -60,11 +63,15 @@ int ms_print(FILE *out, const struct ms_set *sets, size_t nsets, const struct ms
 
 /* ---- the parts, for callers that lay out their own block (tickprobe stat) -- */
 
-/* A dataset ready to print: values sorted ascending and their summary as it
- * is to be printed and drawn (stat -P puts the population sd in st->sd). */
+/* A dataset ready to print: its values ascending, as nv distinct-or-not
+ * values each count[i] times (count NULL: once each, nv == st->n), and its
+ * summary as it is to be printed and drawn (stat -P puts the population sd
+ * in st->sd). */
 struct ms_sorted {
 	const char *name;
-	const double *v;        /* st->n values, ascending */
+	const double *v;
+	const uint64_t *count;
+	size_t nv;
 	const struct stats *st;
 };
 

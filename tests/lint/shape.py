@@ -1,0 +1,278 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""The tree's shape, checked: what a newcomer relies on when reading it.
+
+  shape.py paths ROOT       every repository path a comment names exists
+  shape.py functions ROOT   no C function is over MAX_LINES lines
+  shape.py includes ROOT    no circle of #includes between folders
+  shape.py subjects ROOT BASE
+                            every commit subject after BASE is at most 72
+                            characters
+
+Each prints one line per finding and exits 1 when it found any, 0 when it
+found none, 2 when it could not look.  tests/lint/test_shape.sh runs each on
+a planted tree first, so that a check that has stopped seeing is caught.
+"""
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+MAX_LINES = 100
+SUBJECT_MAX = 72
+# Folders whose paths a comment may name; a path under any other first
+# component (build/, /usr/…, a URL) is not the tree's to check.
+TREE_DIRS = ("acpi", "arch", "boot", "debian", "docs", "drivers", "image",
+             "lib", "platform", "probe", "tests", "tools")
+# Names that are made, not kept: debhelper's staging directory and the
+# package's installed paths that debian/ speaks of.
+MADE = ("debian/tickprobe/", "debian/.debhelper", "debian/files", "arch/x86/kernel/",
+        "debian/tmp", "debian/tickprobe.substvars")
+ALLOW_LONG = "tests/lint/long_functions.txt"
+
+C_EXT = (".c", ".h", ".S")
+HASH_EXT = (".sh", ".py", ".mk", ".cfg")
+
+
+def tracked(root, scan=True):
+    """The files git tracks (and untracked, unignored ones); every file
+    outside a checkout.  scan: only those whose text is the tree's own (not
+    test data, fuzz corpora or build output)."""
+    try:
+        out = subprocess.run(
+            ["git", "-C", root, "ls-files", "-co", "--exclude-standard"],
+            capture_output=True, text=True, check=True).stdout
+        names = [n for n in out.split("\n") if n]
+    except (OSError, subprocess.CalledProcessError):
+        names = []
+        for d, _, fs in os.walk(root):
+            for f in fs:
+                names.append(os.path.relpath(os.path.join(d, f), root))
+    skip = ("build/", "tests/data/", "tests/fuzz/corpus/") if scan else ("build/",)
+    return sorted(n for n in names
+                  if not n.startswith(skip) and os.path.isfile(os.path.join(root, n)))
+
+
+def comments(name, text):
+    """(line number, comment text) for each comment line of a source file."""
+    if name.endswith(C_EXT):
+        for m in re.finditer(r"/\*.*?\*/|//[^\n]*", text, re.S):
+            line = text.count("\n", 0, m.start()) + 1
+            for k, part in enumerate(m.group(0).split("\n")):
+                yield line + k, part
+    elif name.endswith(HASH_EXT) or os.path.basename(name) in ("Makefile", "rules"):
+        for k, part in enumerate(text.split("\n")):
+            i = hash_comment(part)
+            if i >= 0:
+                yield k + 1, part[i:]
+
+
+def hash_comment(line):
+    """Where a shell, Python or make comment starts on a line, or -1: a #
+    at the start or after a blank, outside quotes."""
+    quote = None
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = None
+            elif c == "\\" and quote == '"':
+                quote = '"'
+        elif c in "'\"":
+            quote = c
+        elif c == "#" and (i == 0 or line[i - 1] in " \t"):
+            return i
+    return -1
+
+
+PATH_RE = re.compile(r"(?<![\w./$\\-])((?:%s)/[\w.*?\[\]/-]*)" % "|".join(TREE_DIRS))
+# A file named without its folder: it must exist somewhere in the tree.
+FILE_RE = re.compile(r"(?<![\w./$\\<-])([A-Za-z_][\w-]*\.(?:c|h|S|sh|py|mk|md|cfg|ld))(?![\w.])")
+PLACEHOLDER = re.compile(r"(?:^|[/_.-])(?:[A-Z]{2,}|N)(?:$|[/_.-])")
+# Files of other projects that comments cite by name: Linux's, FreeBSD's and
+# gnu-efi's sources, and what a user's machine holds.
+ELSEWHERE = ("ministat.c", "tsc.c", "tsc_sync.c", "clocksource.c", "kvmclock.c",
+             "efi.h", "efilib.h", "hpet.c", "i8254.c", "acpi_timer.c", "apic.c",
+             "elf_x86_64_efi.lds", "crt0-efi-x86_64.o", "grub.cfg", "startup.nsh")
+
+
+def named_paths(comment):
+    for m in PATH_RE.finditer(comment):
+        p = m.group(1).rstrip(".,;:)'\"`-")
+        rest = comment[m.end():]
+        if rest.startswith(("<", "{", "$")) or "<" in p or PLACEHOLDER.search(p):
+            continue  # a pattern with a placeholder, not a path
+        if "Linux" in comment[max(0, m.start() - 40):m.start()]:
+            continue  # Linux's tree, not this one
+        yield p
+
+
+def named_files(comment):
+    for m in FILE_RE.finditer(comment):
+        if comment[m.end():].startswith("/") or PLACEHOLDER.search(m.group(1)):
+            continue
+        yield m.group(1)
+
+
+def path_exists(root, names, dirs, p):
+    if p.startswith(MADE):
+        return True
+    p = p.rstrip("/")
+    if any(c in p for c in "*?["):
+        return any(fnmatch.fnmatchcase(n, p) for n in names) or \
+            any(fnmatch.fnmatchcase(d, p) for d in dirs)
+    return p in names or p in dirs or os.path.exists(os.path.join(root, p))
+
+
+def check_paths(root):
+    names = tracked(root, scan=False)
+    bases = {os.path.basename(n) for n in names}
+    dirs = {os.path.dirname(n) for n in names}
+    for d in list(dirs):
+        while d:
+            d = os.path.dirname(d)
+            dirs.add(d)
+    found = 0
+    for name in tracked(root):
+        try:
+            text = open(os.path.join(root, name), encoding="utf-8").read()
+        except (UnicodeDecodeError, OSError):
+            continue
+        for line, comment in comments(name, text):
+            missing = [p for p in named_paths(comment) if not path_exists(root, names, dirs, p)]
+            missing += [f for f in named_files(comment)
+                        if f not in bases and f not in ELSEWHERE and "Linux" not in comment]
+            for p in missing:
+                print("%s:%d: names %s, which does not exist" % (name, line, p))
+                found += 1
+    return found
+
+
+FUNC_START = re.compile(r"^(?!static\s+const\b)[A-Za-z_][\w\s\*,()\[\]]*\b(\w+)\s*\([^;]*$")
+
+
+def functions(text):
+    """(name, first line, line count) of each function definition, in the
+    tree's style: the signature starts at column 0, the body's braces stand
+    alone at column 0."""
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        m = FUNC_START.match(lines[i])
+        if m and not lines[i].startswith(("#", "typedef", "struct", "enum", "union")) \
+                or (m and lines[i].startswith(("struct", "enum", "union")) and "(" in lines[i]):
+            j = i
+            while j < len(lines) and j < i + 12 and lines[j] != "{" and not lines[j].rstrip().endswith(";"):
+                j += 1
+            if j < len(lines) and lines[j] == "{":
+                k = j + 1
+                while k < len(lines) and lines[k] != "}":
+                    k += 1
+                yield m.group(1), i + 1, k - i + 1
+                i = k
+        i += 1
+
+
+def allowed_long(root):
+    allow = {}
+    path = os.path.join(root, ALLOW_LONG)
+    if os.path.exists(path):
+        for raw in open(path, encoding="utf-8"):
+            raw = raw.split("#", 1)[0].strip()
+            if raw:
+                allow[raw] = True
+    return allow
+
+
+def check_functions(root):
+    allow = allowed_long(root)
+    found = 0
+    for name in tracked(root):
+        if not name.endswith(".c"):
+            continue
+        text = open(os.path.join(root, name), encoding="utf-8", errors="replace").read()
+        for fn, line, count in functions(text):
+            if count > MAX_LINES and "%s:%s" % (name, fn) not in allow:
+                print("%s:%d: %s is %d lines (at most %d)" % (name, line, fn, count, MAX_LINES))
+                found += 1
+    return found
+
+
+INCLUDE_RE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
+
+
+def include_graph(root):
+    """Folder -> folders it includes from, with one example each."""
+    graph = {}
+    for name in tracked(root):
+        if not name.endswith(C_EXT) or name.startswith("tests/"):
+            continue
+        src = os.path.dirname(name)
+        text = open(os.path.join(root, name), encoding="utf-8", errors="replace").read()
+        for inc in INCLUDE_RE.findall(text):
+            dst = os.path.dirname(inc)
+            if dst and dst != src and os.path.exists(os.path.join(root, inc)):
+                graph.setdefault(src, {}).setdefault(dst, "%s includes %s" % (name, inc))
+    return graph
+
+
+def check_includes(root):
+    graph = include_graph(root)
+    seen, found = set(), 0
+    for start in sorted(graph):
+        # Every circle through start, found once: a depth-first walk.
+        stack = [(start, [start])]
+        while stack:
+            node, path = stack.pop()
+            for nxt in sorted(graph.get(node, {})):
+                if nxt == start:
+                    circle = path + [start]
+                    key = frozenset(circle)
+                    if key not in seen:
+                        seen.add(key)
+                        found += 1
+                        print("include circle: %s" % " -> ".join(circle))
+                        for a, b in zip(circle, circle[1:]):
+                            print("  %s" % graph[a][b])
+                elif nxt not in path and nxt > start:
+                    stack.append((nxt, path + [nxt]))
+    return found
+
+
+def check_subjects(root, base):
+    try:
+        out = subprocess.run(["git", "-C", root, "log", "--format=%h %s", "%s..HEAD" % base],
+                             capture_output=True, text=True, check=True).stdout
+    except (OSError, subprocess.CalledProcessError) as e:
+        print("cannot read the commits after %s: %s" % (base, e))
+        return -1
+    found = 0
+    for line in out.split("\n"):
+        if not line:
+            continue
+        h, _, subject = line.partition(" ")
+        if len(subject) > SUBJECT_MAX:
+            print("commit %s: subject is %d characters (at most %d): %s"
+                  % (h, len(subject), SUBJECT_MAX, subject))
+            found += 1
+    return found
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects") \
+            or (argv[1] == "subjects") != (len(argv) == 4):
+        print(__doc__, file=sys.stderr)
+        return 2
+    root = argv[2]
+    if argv[1] == "paths":
+        n = check_paths(root)
+    elif argv[1] == "functions":
+        n = check_functions(root)
+    elif argv[1] == "includes":
+        n = check_includes(root)
+    else:
+        n = check_subjects(root, argv[3])
+    return 2 if n < 0 else (1 if n else 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

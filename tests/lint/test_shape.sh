@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The tree's shape (tests/lint/shape.py): comments name only paths that
+# exist, no C function is over 100 lines, no folders include each other in a
+# circle, and commit subjects since the rule began are at most 72
+# characters.  Each check first runs on a planted tree and must find exactly
+# the planted faults, so that a check that stopped seeing fails here.
+BUILD=${BUILD:-build}
+HERE=$(dirname "$0")
+# The last commit before subjects were held to 72 characters.
+SUBJECT_BASE=9bc8fb6
+
+tree=$BUILD/lint/shape-canary
+rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib"
+printf '/* Reads probe/gone.c and lib/here.h, and names probe/*.h. */\n#include "lib/here.h"\n' >"$tree/probe/here.h"
+printf '/* lib/here.h */\n#include "probe/here.h"\n' >"$tree/lib/here.h"
+printf '# see tools/lib/missing.py and tools/PART/cmd_NAME.c\n' >"$tree/tools/lib/x.sh"
+{
+	printf 'int long_one(void)\n{\n'
+	i=0; while [ $i -lt 100 ]; do printf '\ti++;\n'; i=$((i + 1)); done
+	printf '}\n\nint short_one(void)\n{\n\treturn 0;\n}\n'
+} >"$tree/probe/f.c"
+if git -C "$tree" init -q 2>/dev/null; then
+	git -C "$tree" add . && git -C "$tree" -c user.name=t -c user.email=t@t commit -qm "base" &&
+		git -C "$tree" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "short subject" &&
+		git -C "$tree" -c user.name=t -c user.email=t@t commit -q --allow-empty \
+			-m "a subject that goes on and on past the seventy-two characters a line may take"
+fi
+
+canary() { # check, expected finding (a fixed string), expected count, [base]
+	out=$(python3 "$HERE/shape.py" "$1" "$tree" $4 2>&1); rc=$?
+	n=$(printf '%s\n' "$out" | grep -c "$2")
+	all=$(printf '%s\n' "$out" | grep -c .)
+	if [ "$rc" -eq 1 ] && [ "$n" -eq "$3" ] && [ "$all" -ge "$3" ]; then
+		echo "PASS: shape canary: $1 finds the planted fault ($2)"
+	else
+		echo "FAIL: shape canary: $1 exited $rc with: $out"
+	fi
+}
+canary paths "probe/gone.c" 1
+canary paths "tools/lib/missing.py" 1
+canary functions "long_one is 103 lines" 1
+canary includes "include circle: lib -> probe -> lib" 1
+if [ -d "$tree/.git" ]; then
+	canary subjects "subject is 77 characters" 1 "HEAD~2"
+else
+	echo "FAIL: shape canary: git could not make the planted history"
+fi
+# A clean planted tree passes each check.
+out=$(python3 "$HERE/shape.py" paths "$tree" 2>&1 | grep -c "PART\|probe/\*.h\|lib/here.h")
+[ "$out" -eq 0 ] && echo "PASS: shape canary: placeholders, globs and existing paths are not findings" ||
+	echo "FAIL: shape canary: a placeholder, glob or existing path was reported"
+
+for check in paths functions includes; do
+	out=$(python3 "$HERE/shape.py" "$check" . 2>&1)
+	case $? in
+	0) echo "PASS: shape: $check" ;;
+	*) echo "FAIL: shape: $check:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
+	esac
+done
+if git rev-parse -q --verify "$SUBJECT_BASE^{commit}" >/dev/null 2>&1; then
+	out=$(python3 "$HERE/shape.py" subjects . "$SUBJECT_BASE" 2>&1)
+	case $? in
+	0) echo "PASS: shape: every commit subject since $SUBJECT_BASE is at most 72 characters" ;;
+	*) echo "FAIL: shape: subjects:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
+	esac
+else
+	# A tree without its history (the Debian source package) has no commits to check.
+	echo "PASS: shape: no history here, so no commit subject to check"
+fi

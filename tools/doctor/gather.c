@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The running system's facts for `tickprobe doctor` (gather.h). */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tools/commands.h"
+#include "tools/doctor/gather.h"
+#include "tools/log/logdir.h"
+
+#define CS_DIR "sys/devices/system/clocksource/clocksource0"
+
+static bool read_small(const char *root, const char *rel, char *out, size_t cap)
+{
+	char path[1024];
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof path, "%s/%s", root[0] ? root : "", rel);
+	out[0] = 0;
+	if (!(f = fopen(path, "r")))
+		return false;
+	n = fread(out, 1, cap - 1, f);
+	out[n] = 0;
+	fclose(f);
+	while (n && (out[n - 1] == '\n' || out[n - 1] == ' '))
+		out[--n] = 0;
+	return true;
+}
+
+static void read_cmdline(struct host_facts *h)
+{
+	char copy[sizeof h->cmdline], *save = NULL;
+
+	h->cmdline_ok = read_small(h->root, "proc/cmdline", h->cmdline, sizeof h->cmdline);
+	snprintf(copy, sizeof copy, "%s", h->cmdline);
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+		size_t len = strlen(h->p_words);
+		if (!strncmp(w, "tsc=", 4) || !strncmp(w, "clocksource=", 12) || !strcmp(w, "nohpet") ||
+		    !strcmp(w, "hpet=disable"))
+			snprintf(h->p_words + len, sizeof h->p_words - len, "%s%s", len ? " " : "", w);
+		if (!strncmp(w, "tsc=", 4)) {
+			size_t n = strlen(h->p_tsc);
+			snprintf(h->p_tsc + n, sizeof h->p_tsc - n, "%s%s", n ? "," : "", w + 4);
+		} else if (!strncmp(w, "clocksource=", 12)) {
+			snprintf(h->p_clocksource, sizeof h->p_clocksource, "%s", w + 12);
+		} else if (!strcmp(w, "nohpet") || !strcmp(w, "hpet=disable")) {
+			h->p_nohpet = true;
+		}
+	}
+}
+
+void host_gather(struct host_facts *h, const char *root)
+{
+	char avail[1024], *save = NULL;
+	struct utsname u;
+	unsigned a = 0, b = 0, c = 0, d = 0;
+
+	memset(h, 0, sizeof *h);
+	snprintf(h->root, sizeof h->root, "%s", root ? root : "");
+	h->sysfs_ok = read_small(h->root, CS_DIR "/current_clocksource", h->current, sizeof h->current);
+	read_small(h->root, CS_DIR "/available_clocksource", avail, sizeof avail);
+	for (char *w = strtok_r(avail, " \t\n", &save); w && h->navailable < HOST_CS_MAX; w = strtok_r(NULL, " \t\n", &save))
+		snprintf(h->available[h->navailable++], sizeof h->available[0], "%s", w);
+	read_cmdline(h);
+	read_small(h->root, "sys/class/dmi/id/sys_vendor", h->dmi_vendor, sizeof h->dmi_vendor);
+	read_small(h->root, "sys/class/dmi/id/product_name", h->dmi_product, sizeof h->dmi_product);
+	read_small(h->root, "sys/class/dmi/id/bios_version", h->dmi_bios, sizeof h->dmi_bios);
+	os_machine_read(&h->m);
+	/* Linux sets TSC_KNOWN_FREQ (no refinement against the HPET or PM timer)
+	 * where leaf 0x15 gives the crystal's Hz in ECX. */
+	if (__get_cpuid_max(0, NULL) >= 0x15) {
+		__cpuid_count(0x15, 0, a, b, c, d);
+		h->tsc_known_freq = a && b && c;
+	}
+	if (uname(&u) == 0)
+		snprintf(h->release, sizeof h->release, "%s", u.release);
+}
+
+bool host_has_cs(const struct host_facts *h, const char *cs)
+{
+	for (int i = 0; i < h->navailable; i++)
+		if (!strcmp(h->available[i], cs))
+			return true;
+	return false;
+}
+
+/* ---- the fingerprint: tools/db's machine key, field by field -------------- */
+
+static const char *field_text(const struct lr_node *n, char *b, size_t cap)
+{
+	if (!n || n->kind == LR_NULL)
+		return "null";
+	if (n->kind == LR_STR)
+		return n->str;
+	return fmt_num(b, cap, n, -1);
+}
+
+const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m, char *why, size_t cap)
+{
+	const struct lr_node *rec = lrun_first(r, "machine");
+	char here[8][64], b[64];
+	const char *fields[8] = { "cpu_vendor", "cpu_brand", "family", "model", "stepping", "microcode",
+				  "hypervisor", "cores" };
+
+	if (!rec) {
+		snprintf(why, cap, "it has no machine record to tell whose it is");
+		return why;
+	}
+	snprintf(here[0], 64, "%s", m->vendor), snprintf(here[1], 64, "%s", m->brand);
+	snprintf(here[2], 64, "%u", m->family), snprintf(here[3], 64, "%u", m->model);
+	snprintf(here[4], 64, "%u", m->stepping);
+	if (m->microcode >= 0)
+		snprintf(here[5], 64, "%lld", m->microcode);
+	else
+		snprintf(here[5], 64, "null");
+	snprintf(here[6], 64, "%s", m->hypervisor[0] ? m->hypervisor : "null");
+	snprintf(here[7], 64, "%ld", m->cores);
+	for (int i = 0; i < 8; i++) {
+		const char *there = field_text(lr_get(rec, fields[i]), b, sizeof b);
+		if (strcmp(there, here[i])) {
+			snprintf(why, cap, "%s is '%s' here but '%s' in the log", fields[i], here[i], there);
+			return why;
+		}
+	}
+	return NULL;
+}
+
+static void jstr(FILE *o, const char *s)
+{
+	fputc('"', o);
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (c == '"' || c == '\\')
+			fprintf(o, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(o, "\\u%04x", c);
+		else
+			fputc(c, o);
+	}
+	fputc('"', o);
+}
+
+void fingerprint_json(FILE *o, const struct os_machine *m)
+{
+	fputs("{\"cpu_vendor\":", o), jstr(o, m->vendor);
+	fputs(",\"cpu_brand\":", o), jstr(o, m->brand);
+	fprintf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"microcode\":", m->family, m->model, m->stepping);
+	if (m->microcode >= 0)
+		fprintf(o, "%lld", m->microcode);
+	else
+		fputs("null", o);
+	fputs(",\"hypervisor\":", o);
+	if (m->hypervisor[0])
+		jstr(o, m->hypervisor);
+	else
+		fputs("null", o);
+	fprintf(o, ",\"cores\":%ld,\"invariant_tsc\":%s}", m->cores, m->invariant_tsc ? "true" : "false");
+}
+
+/* ---- the bare-metal log ---------------------------------------------------- */
+
+char *bare_find(const struct os_machine *m, int *seen)
+{
+	struct loglist dirs = { 0 }, logs = { 0 };
+	char *best = NULL, why[256];
+	time_t best_t = 0;
+
+	*seen = 0;
+	logdirs_default(&dirs);
+	if (dirs.n)
+		loglist_expand(&logs, dirs.paths, dirs.n, "tickprobe doctor");
+	for (size_t i = 0; i < logs.n; i++) {
+		struct logfile f;
+		struct stat st;
+		const char *boot;
+		if (stat(logs.paths[i], &st) != 0)
+			continue;
+		logfile_load(&f, logs.paths[i]);
+		(*seen)++;
+		boot = f.nruns ? lrun_boot(&f.runs[f.nruns - 1]) : NULL;
+		if (f.nruns && boot && strcmp(boot, "linux") &&
+		    !fingerprint_differs(&f.runs[f.nruns - 1], m, why, sizeof why) && (!best || st.st_mtime >= best_t)) {
+			free(best);
+			best = strdup(logs.paths[i]);
+			best_t = st.st_mtime;
+		}
+		logfile_free(&f);
+	}
+	loglist_free(&logs);
+	loglist_free(&dirs);
+	return best;
+}
+
+/* ---- costs ------------------------------------------------------------------ */
+
+int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap)
+{
+	struct logfile f;
+	int st = logfile_load(&f, path);
+
+	c->n = 0;
+	c->raw_tsc_ns = -1;
+	snprintf(c->source, sizeof c->source, "from %s", path);
+	if (st == EXIT_UNREADABLE || !f.nruns) {
+		snprintf(why, cap, "%s: %s", path, st == EXIT_UNREADABLE ? f.why : "no run in it");
+		logfile_free(&f);
+		return EXIT_UNREADABLE;
+	}
+	for (size_t i = 0; i < f.runs[f.nruns - 1].nrecs && c->n < HOST_CS_MAX; i++) {
+		const struct lrec *rec = &f.runs[f.nruns - 1].recs[i];
+		const char *call = lr_str(lr_get(rec->root, "call")), *cs = lr_str(lr_get(rec->root, "clocksource"));
+		double ns;
+		if (!strcmp(rec->type, "timer") && !cs && !strcmp(lr_str(lr_get(rec->root, "name")) ? lr_str(lr_get(rec->root, "name")) : "", "tsc"))
+			lr_num(lr_path(rec->root, "cost_ns.p50"), &c->raw_tsc_ns);
+		if (strcmp(rec->type, "timer") || !call || !cs || strcmp(call, "clock_gettime(MONOTONIC)") ||
+		    !lr_num(lr_path(rec->root, "cost_ns.p50"), &ns))
+			continue;
+		snprintf(c->c[c->n].cs, sizeof c->c[0].cs, "%s", cs);
+		c->c[c->n++].ns = ns;
+	}
+	if (!c->n) {
+		snprintf(why, cap, "%s has no clock_gettime(MONOTONIC) timing: not a `tickprobe os` log", path);
+		logfile_free(&f);
+		return EXIT_UNREADABLE;
+	}
+	logfile_free(&f);
+	return 0;
+}
+
+int costs_measure(struct host_costs *c, char *why, size_t cap)
+{
+	char tmp[] = "/tmp/tickprobe-doctor-XXXXXX";
+	int fd = mkstemp(tmp), status = 0, rc;
+	pid_t pid;
+
+	if (fd < 0) {
+		snprintf(why, cap, "cannot make a temporary file: %s", strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	close(fd);
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		/* The child is `tickprobe os` itself: its log in tmp, its words
+		 * (stderr) kept off the doctor's output. */
+		char *argv[] = { "os", "--quick", "-o", tmp, geteuid() == 0 ? "--switch" : NULL, NULL };
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 1), dup2(null, 2);
+		_exit(cmd_os(geteuid() == 0 ? 5 : 4, argv));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(why, cap, "tickprobe os --quick did not finish (status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		unlink(tmp);
+		return EXIT_UNREADABLE;
+	}
+	rc = costs_from_log(c, tmp, why, cap);
+	snprintf(c->source, sizeof c->source, "measured now: tickprobe os --quick%s",
+		 geteuid() == 0 ? " --switch (every available clocksource, the original put back)" :
+				  " (the current clocksource only: switching needs root)");
+	unlink(tmp);
+	return rc;
+}
+
+double costs_of(const struct host_costs *c, const char *cs)
+{
+	for (int i = 0; cs && i < c->n; i++)
+		if (!strcmp(c->c[i].cs, cs))
+			return c->c[i].ns;
+	return -1;
+}

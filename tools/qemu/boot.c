@@ -1,0 +1,393 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* Booting under QEMU, for `tickprobe qemu` and `tickprobe qemu --linux`
+ * alike: the command line both boots share (qemu.h), and one boot of the
+ * probe from the image or the multiboot kernel with its outcome.
+ *
+ * The image (build/tickprobe.img) boots through its menus, as on a machine.
+ * To choose a preset without a keyboard, the boot uses a private copy of the
+ * image whose environment block (tickprobe.env: 512 bytes, present twice, in
+ * the ISO for GRUB and in the ESP for the UEFI app) is rewritten in place with
+ * tp_preset, tp_options and tp_timeout=0 (tools/qemu/image.c).  --kernel
+ * boots the multiboot ELF32 through QEMU's -kernel instead (BIOS only, about
+ * 0.1 s to the probe). */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "tools/common/exit_codes.h"
+#include "tools/qemu/image.h"
+#include "tools/qemu/qemu.h"
+#include "tools/qemu/watch.h"
+#include "probe/exit_status.h"
+
+void qemu_escape(const char *s, char *out, size_t cap)
+{
+	size_t n = 0;
+	for (; *s && n + 3 < cap; s++) {
+		if (*s == ',')
+			out[n++] = ',';
+		out[n++] = *s;
+	}
+	out[n] = 0;
+}
+
+void qemu_arg(struct qemu_argv *a, const char *word)
+{
+	if (a->n < QEMU_MAX_ARGS - 1)
+		a->v[a->n++] = (char *)word;
+	a->v[a->n] = NULL;
+}
+
+void qemu_args_machine(const struct qemu_run *r, struct qemu_argv *a)
+{
+	qemu_arg(a, r->qemu);
+	qemu_arg(a, "-machine");
+	qemu_arg(a, r->machine);
+	qemu_arg(a, "-accel");
+	qemu_arg(a, r->kvm ? "kvm" : "tcg");
+	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
+	 * TCG emulates. */
+	qemu_arg(a, "-cpu");
+	qemu_arg(a, r->cpu ? r->cpu : r->kvm ? "host" : "max");
+	snprintf(a->mem, sizeof a->mem, "%d", r->memory);
+	qemu_arg(a, "-m");
+	qemu_arg(a, a->mem);
+	if (r->smp > 0) {
+		snprintf(a->smp, sizeof a->smp, "%d", r->smp);
+		qemu_arg(a, "-smp");
+		qemu_arg(a, a->smp);
+	}
+}
+
+void qemu_args_tail(const struct qemu_run *r, struct qemu_argv *a, bool exit_device)
+{
+	if (r->icount) {
+		qemu_arg(a, "-icount");
+		qemu_arg(a, "shift=0,sleep=off");
+		/* The CMOS clock on the virtual clock from a fixed date: on the
+		 * host's clock it ticks about 3 times a guest second under icount,
+		 * and two boots would not be the same. */
+		qemu_arg(a, "-rtc");
+		qemu_arg(a, "base=2020-01-01T00:00:00,clock=vm");
+	}
+	if (exit_device) {
+		qemu_arg(a, "-device");
+		qemu_arg(a, "isa-debug-exit,iobase=0xf4,iosize=0x04");
+	}
+	qemu_arg(a, "-no-reboot");
+	qemu_arg(a, "-nic"); /* no NIC: OVMF would otherwise load iPXE and try PXE */
+	qemu_arg(a, "none");
+	qemu_arg(a, "-monitor");
+	qemu_arg(a, "none");
+	if (!r->display) {
+		qemu_arg(a, "-display");
+		qemu_arg(a, "none");
+	}
+	for (int i = 0; i < r->nextra; i++)
+		qemu_arg(a, r->extra[i]);
+}
+
+bool qemu_args_show(const struct qemu_run *r, const struct qemu_argv *a)
+{
+	FILE *to = r->dry_run ? stdout : stderr;
+	if (!r->dry_run && !r->verbose)
+		return false;
+	for (int i = 0; i < a->n; i++)
+		fprintf(to, "%s%s", i ? " " : "", a->v[i]);
+	fprintf(to, "\n");
+	return r->dry_run;
+}
+
+/* The first line of the plain-text refusal of a CPU the image cannot use
+ * (boot/cpu_check.S, boot/efi_cpu.c), which comes instead of any record. */
+#define UNSUPPORTED_LINE "tickprobe: this CPU cannot run tickprobe: "
+
+/* src at the end of the string in dst[cap], cut to fit. */
+static void append(char *dst, size_t cap, const char *src)
+{
+	size_t k = strlen(dst);
+
+	while (*src && k + 1 < cap)
+		dst[k++] = *src++;
+	dst[k] = 0;
+}
+
+/* The status of the log's last end record, or "" (cut short, or no log);
+ * and into why[], the CPU refusal's reason when the log has one. */
+static void log_summary(const char *path, char *status, size_t cap, long *bytes, char *why, size_t why_cap)
+{
+	FILE *f = fopen(path, "rb");
+	char line[8192];
+	bool why_goes_on = false; /* the reason's list goes on on lines indented by 2 */
+
+	snprintf(status, cap, "%s", "");
+	*why = 0;
+	*bytes = -1;
+	if (!f)
+		return;
+	while (fgets(line, sizeof line, f)) {
+		char *t = strstr(line, "{\"type\":\"end\""), *s;
+		size_t len = strlen(line);
+		while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = 0; /* a line may also start with GRUB's \r */
+		if (why_goes_on && !strncmp(line, "  ", 2)) {
+			append(why, why_cap, line + 1); /* one space of the two joins the lines */
+			continue;
+		}
+		why_goes_on = false;
+		if (!*why && (s = strstr(line, UNSUPPORTED_LINE))) {
+			append(why, why_cap, s + sizeof UNSUPPORTED_LINE - 1);
+			why_goes_on = true;
+			continue;
+		}
+		if (t && (s = strstr(t, "\"status\":\""))) {
+			s += 10;
+			s[strcspn(s, "\"")] = 0;
+			snprintf(status, cap, "%s", s);
+		} else if (strstr(line, "{\"type\":\"begin\"")) {
+			snprintf(status, cap, "%s", ""); /* a new run starts */
+		}
+	}
+	*bytes = ftell(f);
+	fclose(f);
+}
+
+/* What one probe boot holds while it runs: its temporary files and the
+ * buffers its QEMU arguments point into. */
+struct probe_boot {
+	struct qemu_run r;
+	struct qemu_argv a;
+	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX];
+	char tmp_img[32], tmp_log[32], drive[PATH_MAX * 2 + 64], chardev[PATH_MAX * 2 + 64];
+	char cmdline[1024], popts[512], path_e[PATH_MAX * 2];
+	const char *cfg, *log_path;
+	bool have_tmp_img, have_tmp_log;
+	struct boot_watch watch;
+};
+
+/* -bios OVMF for UEFI; -1 to go on, or the exit status. */
+static int probe_firmware(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	const char *cands[] = { r->ovmf, getenv("TICKPROBE_OVMF"), "/usr/share/ovmf/OVMF.fd",
+				"/usr/share/OVMF/OVMF.fd", "/usr/share/qemu/OVMF.fd" };
+	const char *fw = NULL;
+
+	if (strcmp(r->firmware, "uefi"))
+		return -1;
+	for (int i = 0; i < 5 && !fw; i++)
+		if (cands[i] && (qemu_readable(cands[i]) || (i == 0 && r->dry_run)))
+			fw = cands[i];
+	if (!fw) {
+		fprintf(stderr, "tickprobe qemu: no OVMF firmware (%s); install the ovmf package\n",
+			r->ovmf ? r->ovmf : "/usr/share/ovmf/OVMF.fd");
+		return QEMU_RC_MISSING;
+	}
+	qemu_arg(&b->a, "-bios");
+	qemu_arg(&b->a, fw);
+	return -1;
+}
+
+/* --kernel: -kernel and -append with the preset's options and ours. */
+static int probe_kernel(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	const char *k = r->kernel ? r->kernel : qemu_locate("tickprobe.elf32", NULL, b->kern_buf, sizeof b->kern_buf);
+
+	if (!k || (!qemu_readable(k) && !r->dry_run)) {
+		fprintf(stderr, "tickprobe qemu: no kernel %s (make kernel)\n", k ? k : "tickprobe.elf32");
+		return QEMU_RC_MISSING;
+	}
+	if (!r->preset && b->cfg)
+		qemu_preset_options(b->cfg, "default", b->popts, sizeof b->popts);
+	snprintf(b->cmdline, sizeof b->cmdline, "%s%s%s", b->popts, *b->popts && r->options ? " " : "",
+		 r->options ? r->options : "");
+	qemu_arg(&b->a, "-kernel"); /* a plain file name: QEMU splits no commas here */
+	qemu_arg(&b->a, k);
+	qemu_arg(&b->a, "-append");
+	qemu_arg(&b->a, b->cmdline);
+	return -1;
+}
+
+/* The image: a private copy with the preset in its environment block
+ * (unless --menu), as a disk or a CD. */
+static int probe_image(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	const char *img = r->image ? r->image : qemu_locate("tickprobe.img", NULL, b->img_buf, sizeof b->img_buf);
+	char blk[QEMU_ENV_SIZE];
+	int fd, got;
+
+	if (!img || (!qemu_readable(img) && !r->dry_run)) {
+		fprintf(stderr, "tickprobe qemu: no image %s (make image)\n", img ? img : "tickprobe.img");
+		return QEMU_RC_MISSING;
+	}
+	if (!r->menu && !r->dry_run) {
+		snprintf(b->tmp_img, sizeof b->tmp_img, "%s", "/tmp/tickprobe-qemu-XXXXXX");
+		if ((fd = mkstemp(b->tmp_img)) < 0) {
+			perror("tickprobe qemu: temporary image");
+			return QEMU_RC_MISSING;
+		}
+		b->have_tmp_img = true;
+		if (!qemu_env_block(blk, r->preset ? r->preset : "", r->menu_timeout, r->options ? r->options : "")) {
+			close(fd);
+			fprintf(stderr, "tickprobe qemu: --options too long for the image's 512-byte block\n");
+			return EXIT_USAGE;
+		}
+		got = qemu_patch_copy(img, fd, blk);
+		close(fd);
+		if (got <= 0) {
+			fprintf(stderr, "tickprobe qemu: %s: %s\n", img,
+				got < 0 ? "cannot copy it" : "no tickprobe.env block (an old image? make image)");
+			return QEMU_RC_MISSING;
+		}
+		img = b->tmp_img;
+	}
+	qemu_escape(img, b->path_e, sizeof b->path_e);
+	snprintf(b->drive, sizeof b->drive, "file=%s,format=raw,%s", b->path_e,
+		 r->cdrom ? "media=cdrom,readonly=on" : (b->have_tmp_img ? "media=disk" : "media=disk,snapshot=on"));
+	qemu_arg(&b->a, "-drive");
+	qemu_arg(&b->a, b->drive);
+	return -1;
+}
+
+/* COM1 into the -o file, or to stdout with a private copy to read the
+ * outcome from. */
+static void probe_serial(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	char e[PATH_MAX * 2];
+
+	if (r->out) {
+		b->log_path = r->out;
+		qemu_escape(r->out, e, sizeof e);
+		snprintf(b->chardev, sizeof b->chardev, "file,id=ser0,path=%s", e);
+	} else {
+		int fd;
+		snprintf(b->tmp_log, sizeof b->tmp_log, "%s", "/tmp/tickprobe-serial-XXXXXX");
+		fd = r->dry_run ? -1 : mkstemp(b->tmp_log);
+		if (fd >= 0) {
+			close(fd);
+			b->have_tmp_log = true;
+		}
+		b->log_path = b->tmp_log;
+		snprintf(b->chardev, sizeof b->chardev, "stdio,id=ser0,signal=on%s%s", b->have_tmp_log ? ",logfile=" : "",
+			 b->have_tmp_log ? b->tmp_log : "");
+	}
+	qemu_arg(&b->a, "-chardev");
+	qemu_arg(&b->a, b->chardev);
+	qemu_arg(&b->a, "-serial");
+	qemu_arg(&b->a, "chardev:ser0");
+}
+
+/* The probe's status from QEMU's, and what to say of it; unsupported is
+ * the CPU refusal's reason from the log, or "". */
+static int probe_outcome(const struct qemu_run *r, int status, int stopped, const char *unsupported,
+			 char *msg, size_t cap)
+{
+	int q;
+
+	if (status == -1) {
+		snprintf(msg, cap, stopped ? "interrupted, QEMU stopped" : "timed out after %.0f s, QEMU killed",
+			 r->timeout);
+		return QEMU_RC_OTHER;
+	}
+	if (WIFSIGNALED(status)) {
+		snprintf(msg, cap, "QEMU died of signal %d", WTERMSIG(status));
+		return QEMU_RC_OTHER;
+	}
+	q = WEXITSTATUS(status);
+	if (q == QEMU_EXIT_OK || q == QEMU_EXIT_OK_ABSENT || q == QEMU_EXIT_FAILED) {
+		int rc = q == QEMU_EXIT_OK ? QEMU_RC_OK : q == QEMU_EXIT_OK_ABSENT ? QEMU_RC_OK_ABSENT : QEMU_RC_FAILED;
+		snprintf(msg, cap, "%s (QEMU exit %d)",
+			 rc == QEMU_RC_OK ? "ok" : rc == QEMU_RC_OK_ABSENT ? "ok-absent" : "failed", q);
+		return rc;
+	}
+	if (q == QEMU_EXIT_UNSUPPORTED) {
+		snprintf(msg, cap, "the CPU cannot run the probe (QEMU exit %d): %s", q,
+			 *unsupported ? unsupported : "the serial log does not say why");
+		return QEMU_RC_UNSUPPORTED;
+	}
+	if (q == 0)
+		snprintf(msg, cap, "no status: QEMU exit 0, the guest reset or powered off "
+			 "(a triple fault under -no-reboot, or a firmware shutdown)");
+	else
+		snprintf(msg, cap, "no status: QEMU exit %d (it failed to start, or stopped on an error)", q);
+	return QEMU_RC_OTHER;
+}
+
+/* Runs the assembled command; the probe's status. */
+static int probe_run(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	char endstatus[32], msg[512], unsupported[200];
+	int status, stopped, rc;
+	double t0 = qemu_now();
+	long bytes;
+
+	/* The progress line only where the serial text is not on the same
+	 * terminal already: with -o, or stdout to a pipe or a file. */
+	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
+	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, boot_watch_tick, &b->watch);
+	boot_watch_end(&b->watch);
+	log_summary(b->log_path, endstatus, sizeof endstatus, &bytes, unsupported, sizeof unsupported);
+	fflush(stdout);
+	if (status == -2) {
+		fprintf(stderr, "tickprobe qemu: cannot run %s: %s (install qemu-system-x86)\n", r->qemu, strerror(errno));
+		return QEMU_RC_MISSING;
+	}
+	rc = probe_outcome(r, status, stopped, unsupported, msg, sizeof msg);
+	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r->use_kernel ? "kernel" : r->cdrom ? "cd" : "disk",
+		r->firmware, r->machine, r->kvm ? " kvm" : r->icount ? " tcg icount" : " tcg", qemu_now() - t0);
+	if (bytes >= 0)
+		fprintf(stderr, " | log %s%s: %ld bytes, end %s", r->out ? "" : "(stdout)", r->out ? r->out : "", bytes,
+			*endstatus ? endstatus : "missing");
+	fprintf(stderr, "\n");
+	return rc;
+}
+
+static int probe_boot_steps(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	int rc;
+
+	b->cfg = qemu_locate("presets.cfg", "image/presets.cfg", b->cfg_buf, sizeof b->cfg_buf);
+	if (r->preset && b->cfg && !qemu_preset_options(b->cfg, r->preset, b->popts, sizeof b->popts))
+		return EXIT_USAGE;
+	if (r->preset && !b->cfg && r->use_kernel) {
+		fprintf(stderr, "tickprobe qemu: presets.cfg not found; use --options\n");
+		return QEMU_RC_MISSING;
+	}
+	qemu_args_machine(r, &b->a);
+	if ((rc = probe_firmware(b)) >= 0 || (rc = r->use_kernel ? probe_kernel(b) : probe_image(b)) >= 0)
+		return rc;
+	probe_serial(b);
+	qemu_args_tail(r, &b->a, true);
+	if (qemu_args_show(r, &b->a))
+		return EXIT_CLEAN;
+	return probe_run(b);
+}
+
+int qemu_boot_probe(const struct qemu_run *r)
+{
+	struct probe_boot *b = calloc(1, sizeof *b);
+	int rc;
+
+	if (!b) {
+		fprintf(stderr, "tickprobe qemu: out of memory\n");
+		return QEMU_RC_MISSING;
+	}
+	b->r = *r;
+	rc = probe_boot_steps(b);
+	if (b->have_tmp_img)
+		unlink(b->tmp_img);
+	if (b->have_tmp_log)
+		unlink(b->tmp_log);
+	free(b);
+	return rc;
+}
