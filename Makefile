@@ -193,9 +193,9 @@ unit: unit-build
 	@sh tests/run.sh $(BUILD) unit
 
 # check: every test, the script tests JOBS at a time (default: the CPUs),
-# longest first (tests/run.sh); about 7 minutes on 2 cores.  check-fast: the
-# unit tests, tests/lint/ and the quick -kernel boots of
-# tests/boot/test_kernel.sh, for the edit-build-test loop (under 3 minutes).
+# longest first (tests/run.sh).  check-fast: the unit tests, tests/lint/ and
+# the quick -kernel boots of tests/boot/test_kernel.sh, for the edit-build-test
+# loop.
 check: deps all unit-build
 	sh tests/run.sh $(BUILD)
 
