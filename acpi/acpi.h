@@ -18,6 +18,7 @@
 #include <stdint.h>
 #include <stdbool.h>
 #include "acpi/acpi_madt.h"
+#include "acpi/acpi_power.h"
 
 struct json;
 
@@ -66,6 +67,9 @@ struct acpi_info {
 	uint32_t fadt_flags;
 	bool hw_reduced;
 	char fadt_oem[7], fadt_oem_table[9];
+
+	/* Reset and sleep registers (acpi/acpi_power.h). */
+	struct acpi_power power;
 
 	/* The PM timer: space is ACPI_SPACE_NONE when there is none to use. */
 	enum acpi_space pm_space;

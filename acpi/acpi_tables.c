@@ -48,6 +48,7 @@ static int fadt_body(const uint8_t *t, size_t len, bool addr_known, uint64_t add
 	out->hw_reduced = (flags & FLAG_HW_REDUCED) != 0;
 	acpi_copy_id(out->fadt_oem, t + 10, 6);
 	acpi_copy_id(out->fadt_oem_table, t + 16, 8);
+	acpi_power_fadt(t, len, &out->power);
 	out->pm_space = ACPI_SPACE_NONE;
 	/* TMR_VAL_EXT alone gives the counter width: the GAS bit width says 32 on
 	 * nearly every machine whose timer is 24-bit, and 8 on one VIA board. */

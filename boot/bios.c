@@ -6,6 +6,7 @@
 #include "platform/boot_info.h"
 #include "arch/x86/smp.h"
 #include "boot/bios_low.h"
+#include "boot/bios_power.h"
 #include "drivers/vga.h"
 #include "lib/util.h"
 
@@ -168,6 +169,7 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->n_consoles = 1;
 	bi->alloc = heap_alloc;
 	bi->at_end = at_end;
+	bi->after = &bios_after;
 	bi->log_file_problem = "BIOS boot: the firmware offers no file system to write; "
 			       "the records go to the serial port (COM1) only";
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {

@@ -10,6 +10,7 @@
 #include "arch/x86/cpu.h"
 #include "platform/boot_info.h"
 #include "arch/x86/smp.h"
+#include "boot/efi_after.h"
 #include "boot/efi_con.h"
 #include "boot/efi_cpu.h"
 #include "boot/efi_log.h"
@@ -31,6 +32,7 @@ static struct {
 	char cmdline[CMDLINE_MAX];
 	struct options opt; /* parsed here too, for log= alone; the core parses its own */
 	struct efi_log log;
+	struct efi_after after;
 } efi;
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
@@ -112,6 +114,11 @@ static void open_log(EFI_LOADED_IMAGE *li)
 	} else {
 		efi.bi.log_file_problem = efi.log.problem;
 	}
+	/* runs=N: the count goes beside the logs, on the same volume. */
+	efi_series_start(&efi.after, efi.bi.log_file ? efi.log.handle : NULL, efi.log.path, efi.opt.runs,
+			 &efi.bi.series, &efi.bi.series_problem);
+	efi.bi.after = &efi_after;
+	efi.bi.after_ctx = &efi.after;
 }
 
 static bool blank(char ch) { return ch == ' ' || ch == '\t'; }

@@ -218,6 +218,8 @@ static bool try_others(struct efi_log *log, const void *skip)
 			continue;
 		describe(h[i], root, log->volume, sizeof log->volume, &cd);
 		ok = has_efi_dir(root) && try_volume(log, root, cd, why, sizeof why);
+		if (ok)
+			log->handle = h[i];
 		uefi_call_wrapper(root->Close, 1, root);
 	}
 	uefi_call_wrapper(BS->FreePool, 1, h);
@@ -243,6 +245,7 @@ static bool open_on_some_volume(struct efi_log *log, EFI_HANDLE loaded_from)
 	size_t n;
 
 	log->file = NULL;
+	log->handle = NULL;
 	log->path[0] = log->volume[0] = log->problem[0] = 0;
 	tp_snprintf(boot_volume, sizeof boot_volume, "the volume");
 	if (!root) {
@@ -253,6 +256,7 @@ static bool open_on_some_volume(struct efi_log *log, EFI_HANDLE loaded_from)
 		uefi_call_wrapper(root->Close, 1, root);
 	}
 	if (ok) {
+		log->handle = loaded_from;
 		tp_snprintf(log->volume, sizeof log->volume, "%s, the one this app was loaded from", boot_volume);
 		return true;
 	}

@@ -24,6 +24,7 @@
 
 struct efi_log {
 	EFI_FILE_HANDLE file; /* NULL: no file (problem says why) */
+	EFI_HANDLE handle;    /* its volume's handle (the series file goes there too) */
 	char path[32];        /* "\tickprobe\logs\0003.log" */
 	char volume[160];     /* the volume, in words */
 	char problem[224];    /* why there is no file, or why writing it stopped */

@@ -91,3 +91,11 @@ void uart_write(struct uart *u, const char *s, size_t n)
 		put(u, *s++);
 	}
 }
+
+bool uart_key(struct uart *u)
+{
+	if (!u->present || !(inb(u->port + LSR) & 0x01))
+		return false;
+	(void)inb(u->port + THR); /* the receive buffer, at the same offset */
+	return true;
+}

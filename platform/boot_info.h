@@ -37,6 +37,15 @@ struct boot_info {
 	 * for their stacks.  Both stay reserved for the whole run. */
 	uint64_t low_area, low_area_bytes;
 	uint64_t ap_stacks, ap_stacks_bytes;
+	/* What may follow the run (probe/platform.h, struct platform_after),
+	 * called with after_ctx; NULL: the machine halts.  The serial line's
+	 * keys are added to its key() here. */
+	const struct platform_after *after;
+	void *after_ctx;
+	/* This boot's place in a series of boots (runs=N), and why there is
+	 * none when one was asked for. */
+	struct platform_series series;
+	const char *series_problem;
 	/* Called once at the very end with the final status (UEFI: to leave the
 	 * screen readable).  May be NULL. */
 	void (*at_end)(void *ctx, const char *status);

@@ -14,6 +14,7 @@
 #include "drivers/drivers.h"
 #include "drivers/tsc.h"
 #include "drivers/uart.h"
+#include "lib/fmt.h"
 #include "probe/run.h"
 #include "lib/util.h"
 
@@ -25,6 +26,7 @@ struct x86_platform {
 	struct uart com;
 	platform_exception_fn hook;
 	void *hook_ctx;
+	struct platform_after after; /* the boot's (boot_info.after), with the serial line's keys */
 };
 
 static struct x86_platform x86;
@@ -139,8 +141,44 @@ static void end(void *ctx, const char *status, unsigned exit_code)
 	struct x86_platform *x = ctx;
 	if (x->boot->at_end)
 		x->boot->at_end(x->boot->at_end_ctx, status);
-	if (machine_is_qemu())
-		outb(EXIT_PORT, (uint8_t)exit_code); /* isa-debug-exit, when the VM has one */
+	/* isa-debug-exit, when the VM has one; 0: a reboot or power off follows */
+	if (exit_code && machine_is_qemu())
+		outb(EXIT_PORT, (uint8_t)exit_code);
+}
+
+/* ---- what follows the run: the boot's own, and the serial line's keys ---- */
+
+static bool after_plan(void *ctx, enum options_after what, const struct acpi_info *acpi, char *via, size_t vcap,
+		       char *why, size_t wcap)
+{
+	const struct boot_info *bi = ((struct x86_platform *)ctx)->boot;
+	return bi->after->plan && bi->after->plan(bi->after_ctx, what, acpi, via, vcap, why, wcap);
+}
+
+static void after_run(void *ctx, enum options_after what, const struct acpi_info *acpi,
+		      void (*say)(void *say_ctx, const char *line), void *say_ctx, char *why, size_t wcap)
+{
+	const struct boot_info *bi = ((struct x86_platform *)ctx)->boot;
+	if (bi->after->run)
+		bi->after->run(bi->after_ctx, what, acpi, say, say_ctx, why, wcap);
+}
+
+static bool after_key(void *ctx)
+{
+	struct x86_platform *x = ctx;
+	if (uart_key(&x->com))
+		return true;
+	return x->boot->after->key && x->boot->after->key(x->boot->after_ctx);
+}
+
+static bool after_series_end(void *ctx, const char *state, const char *stop_why, char *why, size_t wcap)
+{
+	const struct boot_info *bi = ((struct x86_platform *)ctx)->boot;
+	if (!bi->after->series_end) {
+		tp_snprintf(why, wcap, "this boot path keeps no series file");
+		return false;
+	}
+	return bi->after->series_end(bi->after_ctx, state, stop_why, why, wcap);
 }
 
 /* ---- the machine and its tables ---------------------------------------- */
@@ -200,6 +238,11 @@ void tickprobe_main(const struct boot_info *bi)
 	cpu_cli(); /* interrupts stay off: nothing may land inside a bracket */
 	x86.boot = bi;
 	idt_install(on_cpu_exception, &x86);
+	if (bi->after)
+		x86.after = (struct platform_after){
+			.plan = after_plan, .run = after_run, .key = after_key,
+			.max_polls_per_s = bi->after->max_polls_per_s, .series_end = after_series_end,
+		};
 	*p = (struct platform){
 		.ctx = &x86,
 		.boot = bi->boot,
@@ -210,6 +253,9 @@ void tickprobe_main(const struct boot_info *bi)
 		.log_file_problem = bi->log_file_problem,
 		.secure_boot_known = bi->secure_boot_known,
 		.secure_boot = bi->secure_boot,
+		.series = bi->series,
+		.series_problem = bi->series_problem,
+		.after = bi->after ? &x86.after : NULL,
 		.alloc = alloc,
 		.open_consoles = open_consoles,
 		.set_exception_hook = set_exception_hook,

@@ -12,6 +12,7 @@
 struct cpu_topology {
 	struct topology topo[SMP_MAX_CPUS];
 	bool have[SMP_MAX_CPUS];
+	struct team_place place[SMP_MAX_CPUS]; /* the same, for the team's users */
 };
 static struct {
 	struct cpu_topology *t; /* NULL: none read */
@@ -28,7 +29,9 @@ static void read_topology(unsigned cpu, void *arg)
 {
 	(void)arg;
 	if (cpu < SMP_MAX_CPUS && smp_run.t) {
-		topology_read(real_cpuid, NULL, &smp_run.t->topo[cpu]);
+		struct topology *t = &smp_run.t->topo[cpu];
+		topology_read(real_cpuid, NULL, t);
+		smp_run.t->place[cpu] = (struct team_place){ t->package, t->core, t->thread, t->source != TOPO_NONE };
 		smp_run.t->have[cpu] = true;
 	}
 }
@@ -84,6 +87,8 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 		for (unsigned i = 0; i < t->count; i++)
 			all[i] = i;
 		t->run(t->plat, all, t->count, read_topology, NULL, (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10));
+		if (smp_run.t)
+			t->place = smp_run.t->place;
 	}
 	smp_record(l, tsc_hz, smp_run.t ? smp_run.t->topo : NULL, smp_run.t ? smp_run.t->have : NULL, line,
 		   (unsigned)cap);
@@ -116,6 +121,7 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 {
 	struct team *t = smp_team();
 	bool ap_gp = tp_streq(o->fault, "ap-gp"), ap_hang = tp_streq(o->fault, "ap-hang");
+	bool ap_deaf = tp_streq(o->fault, "ap-deaf");
 	struct tally tally = { 0, 0, ap_gp && t->count > 1 ? 1 : SMP_NO_CPU, ap_hang && t->count > 1 ? 1 : SMP_NO_CPU,
 			       cpu_has_rdtscp() };
 	/* 1 s; at 10 GHz when the TSC rate is unknown, so never short. */
@@ -126,6 +132,8 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 
 	for (unsigned i = 0; i < t->count; i++)
 		all[i] = i;
+	if (ap_deaf)
+		smp_make_deaf(1);
 	returned = t->run(t->plat, all, t->count, count_in, &tally, bound);
 	/* Once more: a CPU that did not return is left out now, and a late
 	 * return of the first run must not count in the second. */
@@ -148,8 +156,15 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 	json_array_end(j);
 	json_u64(j, "again_returned", again);
 	json_u64(j, "again_count", tally.ran);
+	json_str(j, "idle", smp_idle_name(smp_idle_mode()));
+	json_array_begin(j, "unwoken");
+	for (unsigned e = 0; e < smp_entries(); e++)
+		if (smp_entry(e)->unwoken)
+			json_u64(j, NULL, smp_entry(e)->cpu);
+	json_array_end(j);
+	json_u64(j, "wake_retries", smp_wake_retries());
 	log_end(l);
-	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u%s\n", returned,
-		    t->count, again, first, tally.ran,
-		    (ap_gp || ap_hang) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
+	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u; idle CPUs wait in %s%s\n",
+		    returned, t->count, again, first, tally.ran, smp_idle_name(smp_idle_mode()),
+		    (ap_gp || ap_hang || ap_deaf) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
 }

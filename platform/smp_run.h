@@ -23,7 +23,9 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 /* Every started CPU adds one to a shared counter and checks that rdtscp names
  * it, twice; writes the `team_check` record and a summary into line.  Test
  * hooks: fault=ap-gp makes CPU 1 raise #GP here, fault=ap-hang makes it never
- * return from the first run (so that it is dropped from the second). */
+ * return from the first run (so that it is dropped from the second),
+ * fault=ap-deaf makes it stop at its first wake-up without taking the work
+ * (dropped, and listed as unwoken). */
 void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap);
 
 /* Leaf 0x1A's core type of a team CPU as it read it at start-up; 0 when not

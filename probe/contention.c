@@ -101,6 +101,8 @@ static void reader_fn(unsigned cpu, void *arg)
 		}
 		me->reads = r->reads_per_reader;
 		me->wall = last - first;
+		me->first = first;
+		me->last = last;
 		me->p50 = hist_quantile(h, 500000);
 		me->p99 = hist_quantile(h, 990000);
 		me->overhead = overhead;
@@ -125,13 +127,15 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 		      struct contention_level *lv)
 {
 	struct contention_shared *s = &r->shared;
-	uint64_t *p50 = r->scratch[0], *p99 = r->scratch[1];
+	uint64_t *p50 = r->scratch[0], *p99 = r->scratch[1], *first = r->scratch[2], *last = r->scratch[3];
 	/* every read at 50 us, ten times a PIT read, twice over: a bound, not a plan */
 	uint64_t timeout = 4 * r->wait_cycles + smp_cycles(e, 2.0 * r->reads_per_reader * n * 50e-6);
 	unsigned m = 0;
 
 	tp_memset(lv, 0, sizeof *lv);
 	lv->n = n;
+	for (unsigned i = 0; i < n; i++)
+		lv->cpus[i] = (uint16_t)cpus[i];
 	tp_memset(s, 0, sizeof *s);
 	s->word = word_of(0, NOBODY);
 	r->level_n = n;
@@ -148,6 +152,8 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 			continue;
 		p50[m] = rd->p50;
 		p99[m] = rd->p99;
+		first[m] = rd->first;
+		last[m] = rd->last;
 		m++;
 		lv->reads += rd->reads;
 		if (rd->wall > lv->wall_cycles)
@@ -162,6 +168,8 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 		r->cpu_cross[cpus[i]] += rd->cross;
 	}
 	lv->returned = m;
+	/* a reader that made no reads read at no time with the others */
+	lv->overlap = !m ? __builtin_nan("") : m < n ? 0.0 : contention_overlap(first, last, m);
 	if (m) {
 		sort_u64(p50, m);
 		sort_u64(p99, m);
@@ -180,7 +188,8 @@ static void run_level(struct smp_env *e, struct contention_result *r, const unsi
 void contention_measure(struct smp_env *e, const struct counter *c, uint32_t reads_per_reader,
 			struct hist *hists, unsigned n_hists, uint64_t wait_cycles, struct contention_result *r)
 {
-	unsigned cpus[TEAM_MAX_CPUS], n, level;
+	unsigned running[TEAM_MAX_CPUS], readers[TEAM_MAX_CPUS], n, level;
+	unsigned cap = n_hists < TEAM_MAX_CPUS ? n_hists : TEAM_MAX_CPUS;
 
 	tp_memset(r, 0, sizeof *r);
 	r->counter = c->name;
@@ -197,16 +206,111 @@ void contention_measure(struct smp_env *e, const struct counter *c, uint32_t rea
 		r->refused = "no reader";
 		return;
 	}
-	/* The readers of each level are the first running CPUs: one that did
-	 * not return is left out of the levels after it. */
-	for (level = 1; r->n_levels < CONTENTION_MAX_LEVELS; level *= 2) {
-		n = smp_cpus(e, cpus, n_hists < TEAM_MAX_CPUS ? n_hists : TEAM_MAX_CPUS);
+	/* The readers of each level are the first running CPUs in topology
+	 * order: one that did not return is left out of the levels after it. */
+	for (level = 1; r->n_levels < CONTENTION_MAX_LEVELS - 1; level *= 2) {
+		n = smp_cpus(e, running, TEAM_MAX_CPUS);
+		contention_order(e->team->place, running, n, readers);
+		if (n > cap)
+			n = cap;
 		if (level > n)
 			level = n;
 		for (unsigned i = 0; i < level; i++)
-			r->hist_of[cpus[i]] = (uint16_t)i;
-		run_level(e, r, cpus, level, &r->level[r->n_levels++]);
+			r->hist_of[readers[i]] = (uint16_t)i;
+		run_level(e, r, readers, level, &r->level[r->n_levels++]);
 		if (level >= n)
 			break;
 	}
+	n = smp_cpus(e, running, TEAM_MAX_CPUS);
+	if (cap >= 2 && contention_siblings(e->team->place, running, n, readers)) {
+		struct contention_level *lv = &r->level[r->n_levels++];
+		r->hist_of[readers[0]] = 0;
+		r->hist_of[readers[1]] = 1;
+		run_level(e, r, readers, 2, lv);
+		lv->siblings = true;
+	}
+}
+
+/* ---- placement and overlap ------------------------------------------------ */
+
+static bool same_core(const struct team_place *a, const struct team_place *b)
+{
+	return a->known && b->known && a->package == b->package && a->core == b->core;
+}
+
+void contention_order(const struct team_place *place, const unsigned *cpus, unsigned n, unsigned *out)
+{
+	uint32_t key[TEAM_MAX_CPUS];
+	unsigned pkg_rank[TEAM_MAX_CPUS], core_rank[TEAM_MAX_CPUS], thread_rank[TEAM_MAX_CPUS], packages = 0;
+
+	if (n > TEAM_MAX_CPUS)
+		n = TEAM_MAX_CPUS;
+	if (!place) { /* nothing known: every CPU a package of its own, in order */
+		for (unsigned i = 0; i < n; i++)
+			out[i] = cpus[i];
+		return;
+	}
+	for (unsigned i = 0; i < n; i++) {
+		const struct team_place *pi = &place[cpus[i]];
+		unsigned same_pkg = TEAM_MAX_CPUS, cores = 0;
+		thread_rank[i] = 0;
+		core_rank[i] = TEAM_MAX_CPUS;
+		for (unsigned j = 0; j < i && pi->known; j++) {
+			const struct team_place *pj = &place[cpus[j]];
+			if (!pj->known || pj->package != pi->package)
+				continue;
+			if (same_pkg == TEAM_MAX_CPUS)
+				same_pkg = j;
+			if (pj->core == pi->core) {
+				thread_rank[i]++;
+				core_rank[i] = core_rank[j];
+			}
+			cores += thread_rank[j] == 0;
+		}
+		pkg_rank[i] = same_pkg == TEAM_MAX_CPUS ? packages++ : pkg_rank[same_pkg];
+		if (core_rank[i] == TEAM_MAX_CPUS)
+			core_rank[i] = cores;
+		key[i] = (uint32_t)thread_rank[i] << 18 | (uint32_t)core_rank[i] << 9 | pkg_rank[i];
+		out[i] = cpus[i];
+	}
+	for (unsigned i = 1; i < n; i++) /* stable: equal keys keep cpus[] order */
+		for (unsigned j = i; j > 0 && key[j - 1] > key[j]; j--) {
+			uint32_t k = key[j];
+			unsigned c = out[j];
+			key[j] = key[j - 1], key[j - 1] = k;
+			out[j] = out[j - 1], out[j - 1] = c;
+		}
+}
+
+bool contention_siblings(const struct team_place *place, const unsigned *cpus, unsigned n, unsigned *out)
+{
+	if (!place)
+		return false;
+	for (unsigned i = 0; i < n; i++)
+		for (unsigned j = 0; j < i; j++)
+			if (same_core(&place[cpus[j]], &place[cpus[i]])) {
+				out[0] = cpus[j];
+				out[1] = cpus[i];
+				return true;
+			}
+	return false;
+}
+
+double contention_overlap(const uint64_t *first, const uint64_t *last, unsigned n)
+{
+	uint64_t lo_first = ~0ull, hi_first = 0, lo_last = ~0ull, hi_last = 0;
+
+	if (!n)
+		return 0;
+	for (unsigned i = 0; i < n; i++) {
+		lo_first = first[i] < lo_first ? first[i] : lo_first;
+		hi_first = first[i] > hi_first ? first[i] : hi_first;
+		lo_last = last[i] < lo_last ? last[i] : lo_last;
+		hi_last = last[i] > hi_last ? last[i] : hi_last;
+	}
+	if (hi_last <= lo_first)
+		return 1; /* a window of no length: one read, or one reader */
+	if (lo_last <= hi_first)
+		return 0;
+	return (double)(lo_last - hi_first) / (double)(hi_last - lo_first);
 }

@@ -50,7 +50,7 @@ void log_end(struct log *l)
 	emit(l);
 }
 
-void log_close(struct log *l, const char *status)
+void log_close_with(struct log *l, const char *status, void (*more)(void *ctx, struct json *j), void *ctx)
 {
 	uint32_t records = l->seq;
 	uint32_t crc = l->crc_all;
@@ -60,5 +60,12 @@ void log_close(struct log *l, const char *status)
 	json_hex32(&l->j, "crc32", crc);
 	json_str(&l->j, "status", status);
 	json_u64(&l->j, "bytes", l->bytes);
+	if (more)
+		more(ctx, &l->j);
 	emit(l);
+}
+
+void log_close(struct log *l, const char *status)
+{
+	log_close_with(l, status, NULL, NULL);
 }

@@ -232,6 +232,32 @@ static bool smp_option(struct options *o, const char *from, const char *key, con
 	return true;
 }
 
+const char *options_after_name(enum options_after a)
+{
+	return a == OPT_AFTER_REBOOT ? "reboot" : a == OPT_AFTER_POWEROFF ? "poweroff" : "halt";
+}
+
+/* after=, after_s=, runs=; false when key is none of them. */
+static bool after_option(struct options *o, const char *from, const char *key, const char *val)
+{
+	if (tp_streq(key, "after")) {
+		if (tp_streq(val, "halt"))
+			o->after = OPT_AFTER_HALT;
+		else if (tp_streq(val, "reboot"))
+			o->after = OPT_AFTER_REBOOT;
+		else if (tp_streq(val, "poweroff"))
+			o->after = OPT_AFTER_POWEROFF;
+		else
+			problem(o, from, "option after: '%s' is not halt, reboot or poweroff, halt kept", val);
+	} else if (tp_streq(key, "after_s"))
+		set_number(o, from, key, val, &o->after_s, 0, OPT_MAX_AFTER_S);
+	else if (tp_streq(key, "runs"))
+		set_number(o, from, key, val, &o->runs, 1, OPT_MAX_RUNS);
+	else
+		return false;
+	return true;
+}
+
 /* Every name=value word of line but preset=, in order; from names the
  * preset the line is the words of, NULL for the command line. */
 static void apply_words(struct options *o, const char *line, const char *from)
@@ -279,16 +305,17 @@ static void apply_words(struct options *o, const char *line, const char *from)
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
-			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang"))
+			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang") ||
+			    tp_streq(val, "ap-deaf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp or ap-hang, ignored", val);
+				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang or ap-deaf, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
 			else
 				problem(o, from, "option stuck: '%s' is not a counter name, ignored", val);
-		} else if (!smp_option(o, from, w, val))
+		} else if (!smp_option(o, from, w, val) && !after_option(o, from, w, val))
 			problem(o, from, "unknown option '%s', ignored", w);
 	}
 }
@@ -307,6 +334,7 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
 	o->baud = 115200;
 	tp_snprintf(o->tsc_sync, sizeof o->tsc_sync, "bsp");
 	o->log_to_file = true;
+	o->runs = 1;
 
 	/* The preset first, wherever it stands, so that other words refine it. */
 	for (s = word(cmdline ? cmdline : "", w, sizeof w); w[0]; s = word(s, w, sizeof w)) {

@@ -17,6 +17,12 @@
 
 #define OPT_MAX_PROBLEMS 8
 #define OPT_MAX_COUNTERS 16
+#define OPT_MAX_RUNS 999u    /* runs=: \tickprobe\logs holds 10,000 names */
+#define OPT_MAX_AFTER_S 3600u
+
+enum options_after { OPT_AFTER_HALT = 0, OPT_AFTER_REBOOT, OPT_AFTER_POWEROFF };
+/* "halt", "reboot", "poweroff". */
+const char *options_after_name(enum options_after a);
 
 struct options {
 	char preset[PRESET_NAME_MAX];
@@ -28,7 +34,7 @@ struct options {
 	uint32_t baud;
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
-	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang": a CPU exception or a hung CPU (tests) */
+	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang", "ap-deaf": a CPU exception, a hung CPU, one that never wakes (tests) */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	bool log_to_file;     /* log=file (the default): save the records on the boot volume (UEFI); log=none */
 	int n_problems;
@@ -47,6 +53,11 @@ struct options {
 	uint16_t tsc_skew_cpu;
 	int64_t tsc_skew_cycles;
 	uint32_t latency_s;                   /* latency=SECONDS: the latency scan, 0..3600 (0: none) */
+
+	/* What follows the run (probe/run_after.c) and a series of boots (UEFI). */
+	enum options_after after;             /* after=halt (the default), reboot or poweroff */
+	uint32_t after_s;                     /* after_s=N: a countdown of N s a key cancels (0..3600) */
+	uint32_t runs;                        /* runs=N: N boots in a row (UEFI; 1..999, 1: one boot) */
 };
 
 /* A preset: its name and the option words it stands for. */

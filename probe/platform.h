@@ -57,6 +57,35 @@ struct platform_bracket {
 	uint64_t (*fn)(counter_read_fn fn, const struct counter *c);
 };
 
+/* What may follow the run (probe/run_after.c): rebooting or powering off the
+ * machine, and a key that cancels it.  All members may be NULL. */
+struct platform_after {
+	/* How `what` (OPT_AFTER_REBOOT or _POWEROFF) would be done here, in
+	 * words, into via; false with why when it cannot be. */
+	bool (*plan)(void *ctx, enum options_after what, const struct acpi_info *acpi, char *via, size_t vcap,
+		     char *why, size_t wcap);
+	/* Does it; say(say_ctx, line) before each mechanism tried.  Returns
+	 * only when every one failed, with why. */
+	void (*run)(void *ctx, enum options_after what, const struct acpi_info *acpi,
+		    void (*say)(void *say_ctx, const char *line), void *say_ctx, char *why, size_t wcap);
+	/* One look for a key (keyboard or serial line); may wait up to 2 ms. */
+	bool (*key)(void *ctx);
+	/* The most polls the countdown makes in one second, should the TSC not
+	 * run: bounds each second in any case. */
+	uint32_t max_polls_per_s;
+	/* A series of boots (runs=N, UEFI): records how this boot ended before
+	 * the end record is written.  state: "continues", "done" or "stopped",
+	 * why for stopped.  False, with why, when the series file could not
+	 * be written: the series cannot go on. */
+	bool (*series_end)(void *ctx, const char *state, const char *stop_why, char *why, size_t wcap);
+};
+
+/* This boot's place in a series of boots (runs=N); of == 0: none. */
+struct platform_series {
+	const char *id;
+	unsigned index, of; /* index 1..of */
+};
+
 struct platform {
 	void *ctx; /* handed back to every function below */
 
@@ -70,6 +99,11 @@ struct platform {
 	const char *log_file, *log_volume, *log_file_problem;
 	/* Secure Boot, as the firmware reports it; !secure_boot_known: unknown. */
 	bool secure_boot_known, secure_boot;
+	/* The series this boot belongs to (of 0: none), and why runs=N could
+	 * not start or continue one (NULL: nothing to say). */
+	struct platform_series series;
+	const char *series_problem;
+	const struct platform_after *after; /* NULL: the machine halts, always */
 
 	/* Zeroed memory for the run's buffers (hundreds of KiB: the log buffer,
 	 * histograms, raw samples), or NULL when there is none left. */
@@ -126,7 +160,8 @@ struct platform {
 
 	/* The end: the status is logged and shown.  Leave the screen readable
 	 * and hand exit_code (probe/exit_status.h) to a VM's exit device;
-	 * returns when there is none (a real PC). */
+	 * returns when there is none (a real PC), or when exit_code is 0: the
+	 * machine reboots or powers off next (after=). */
 	void (*end)(void *ctx, const char *status, unsigned exit_code);
 	/* Stop for good. */
 	__attribute__((noreturn)) void (*halt)(void *ctx);

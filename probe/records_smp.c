@@ -156,6 +156,12 @@ void record_contention(struct log *l, const struct contention_result *r, double 
 			   any && lv->wall_cycles && tsc_hz > 0 ? (double)lv->reads * tsc_hz / (double)lv->wall_cycles
 								  : __builtin_nan(""), 0);
 		json_u64(j, "backwards", lv->backwards);
+		json_array_begin(j, "cpus");
+		for (unsigned k = 0; k < lv->n; k++)
+			json_u64(j, NULL, lv->cpus[k]);
+		json_array_end(j);
+		json_fixed(j, "overlap", lv->overlap, 3);
+		json_bool(j, "siblings", lv->siblings);
 		json_object_end(j);
 	}
 	json_array_end(j);

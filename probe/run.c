@@ -45,25 +45,7 @@ void run_option_problem(struct run *r, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* ---- the end ----------------------------------------------------------- */
-
-void run_finish(struct run *r, const char *status)
-{
-	const struct platform *p = r->p;
-	unsigned code = tp_streq(status, "failed") ? EXIT_CODE_FAILED
-		      : tp_streq(status, "ok") ? EXIT_CODE_OK : EXIT_CODE_OK_ABSENT;
-
-	if (r->log) {
-		log_close(r->log, status);
-		run_text(r, "tickprobe: run ended, status %s, %llu bytes of records\n", status,
-			 (unsigned long long)r->log->bytes);
-	} else {
-		run_text(r, "tickprobe: run ended, status %s, no records (no memory for the log)\n", status);
-	}
-	p->end(p->ctx, status, code);
-	run_text(r, "tickprobe: halted. The results stay on screen; power off or reset when done.\n");
-	p->halt(p->ctx);
-}
+/* ---- the end: run_finish is in run_after.c -------------------------------- */
 
 static void on_exception(void *ctx, const struct platform_exception *e)
 {
@@ -100,6 +82,33 @@ static void open_consoles(struct run *r)
 			r->serial_open = true;
 }
 
+/* Why runs=N gives no series here, or NULL. */
+static const char *series_problem(const struct run *r)
+{
+	if (r->p->series_problem)
+		return r->p->series_problem;
+	if (r->opt.runs > 1 && !r->p->series.of)
+		return "a series of boots needs a UEFI boot that writes its log file: one run";
+	return NULL;
+}
+
+/* begin.series: this boot's place in a series of boots (runs=N). */
+static void record_series(struct run *r, struct json *j)
+{
+	const struct platform_series *s = &r->p->series;
+
+	if (s->of) {
+		json_object_begin(j, "series");
+		json_str(j, "id", s->id);
+		json_u64(j, "index", s->index);
+		json_u64(j, "of", s->of);
+		json_object_end(j);
+	} else if (series_problem(r)) {
+		json_null(j, "series");
+		json_str(j, "series_problem", series_problem(r));
+	}
+}
+
 static void record_begin(struct run *r)
 {
 	const struct options *o = &r->opt;
@@ -134,6 +143,9 @@ static void record_begin(struct run *r)
 	json_u64(j, "port", o->serial_port);
 	json_u64(j, "baud", o->baud);
 	json_object_end(j);
+	json_str(j, "after", options_after_name(o->after));
+	json_u64(j, "after_s", o->after_s);
+	json_u64(j, "runs", o->runs);
 	json_object_end(j);
 	json_array_begin(j, "option_problems");
 	for (int i = 0; i < o->n_problems; i++)
@@ -150,6 +162,7 @@ static void record_begin(struct run *r)
 		json_bool(j, "secure_boot", r->p->secure_boot);
 	else
 		json_null(j, "secure_boot");
+	record_series(r, j);
 	log_end(r->log);
 	for (int i = 0; i < o->n_problems; i++)
 		run_text(r, "tickprobe: %s\n", o->problems[i]);
@@ -160,6 +173,11 @@ static void record_begin(struct run *r)
 			 r->p->log_volume ? r->p->log_volume : "the boot volume");
 	else if (r->p->log_file_problem)
 		run_text(r, "tickprobe: no log file: %s\n", r->p->log_file_problem);
+	if (r->p->series.of)
+		run_text(r, "tickprobe: series %s: boot %u of %u\n", r->p->series.id ? r->p->series.id : "?",
+			 r->p->series.index, r->p->series.of);
+	if (series_problem(r))
+		run_text(r, "tickprobe: runs=%u: %s\n", o->runs, series_problem(r));
 }
 
 static void step_machine(struct run *r)

@@ -65,6 +65,7 @@ struct run {
 	uint64_t subtract;
 	bool some_absent;
 	bool fault_done;
+	bool finishing;     /* run_finish has begun: an exception there only halts */
 	double core_ratio_lo, core_ratio_hi; /* APERF/MPERF over the measurements; 0: none seen */
 
 	struct measure_result result;

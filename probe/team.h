@@ -20,6 +20,13 @@
 
 typedef void (*team_fn)(unsigned cpu, void *arg);
 
+/* Where a CPU sits, as its own CPUID says (probe/topology.h): the
+ * package, the core within it, the thread (SMT) within the core. */
+struct team_place {
+	uint32_t package, core, thread;
+	bool known;
+};
+
 struct team {
 	unsigned count; /* CPUs able to run work: the boot CPU and every AP that arrived */
 	/* Runs fn(cpus[k], arg) on each listed CPU at once and returns when all
@@ -30,6 +37,7 @@ struct team {
 			uint64_t timeout_cycles);
 	uint64_t (*tsc)(unsigned cpu); /* an ordered TSC read on the calling CPU */
 	void *plat;
+	const struct team_place *place; /* place[cpu] for cpu < count; NULL: none known */
 };
 
 #endif

@@ -47,6 +47,24 @@ const char *exception_name(uint64_t vector)
 	return vector < 32 ? names[vector] : "interrupt";
 }
 
+static struct gate gate_to(uint64_t a, uint16_t cs)
+{
+	return (struct gate){
+		.offset_low = (uint16_t)a, .selector = cs, .ist = 0, .type = 0x8e,
+		.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
+	};
+}
+
+void idt_set_gate(unsigned vector, void (*stub)(void))
+{
+	uint16_t cs;
+
+	if (vector < 32 || vector > 255)
+		return;
+	__asm__ volatile("mov %%cs, %0" : "=r"(cs));
+	idt.gates[vector] = gate_to((uintptr_t)stub, cs);
+}
+
 void idt_install(exception_hook hook, void *ctx)
 {
 	struct idt_pointer old, now;
@@ -65,13 +83,8 @@ void idt_install(exception_hook hook, void *ctx)
 		tp_memcpy(&idt.gates[32], (const void *)(uintptr_t)(old.base + 32 * sizeof(struct gate)),
 			  (n - 32) * sizeof(struct gate));
 	}
-	for (int v = 0; v < 32; v++) {
-		uint64_t a = (uintptr_t)exception_stubs + 16u * (unsigned)v;
-		idt.gates[v] = (struct gate){
-			.offset_low = (uint16_t)a, .selector = cs, .ist = 0, .type = 0x8e,
-			.offset_mid = (uint16_t)(a >> 16), .offset_high = (uint32_t)(a >> 32),
-		};
-	}
+	for (int v = 0; v < 32; v++)
+		idt.gates[v] = gate_to((uintptr_t)exception_stubs + 16u * (unsigned)v, cs);
 	now.limit = sizeof idt.gates - 1;
 	now.base = (uintptr_t)idt.gates;
 	__asm__ volatile("lidt %0" : : "m"(now));

@@ -25,6 +25,10 @@ void idt_install(exception_hook hook, void *ctx);
 void idt_set_cpu_filter(void (*filter)(const struct exception_frame *f));
 const char *exception_name(uint64_t vector);
 
+/* An interrupt gate for one vector of 32-255 to `stub` (an assembly entry
+ * that ends in iretq), in the one IDT every CPU loads. */
+void idt_set_gate(unsigned vector, void (*stub)(void));
+
 /* A recovery point for an instruction that may fault by design (rdmsr of an
  * MSR that may not exist): the handler resumes at `resume` and sets *faulted. */
 void exception_expect(void *resume, volatile int *faulted);

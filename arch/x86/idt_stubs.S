@@ -55,4 +55,41 @@ exception_common:
 	add $16, %rsp /* vector and error code */
 	iretq
 
+/* The wake-up IPI of an idle AP (arch/x86/smp_team.c): its only work is the
+ * EOI, in C; the caller-saved registers are kept for the code it interrupted
+ * (an AP's sti; hlt or sti; mwait, so in practice none are live). */
+	.globl irq_wake_stub
+irq_wake_stub:
+	push %rax
+	push %rcx
+	push %rdx
+	push %rsi
+	push %rdi
+	push %r8
+	push %r9
+	push %r10
+	push %r11
+	push %rbx
+	cld
+	mov %rsp, %rbx
+	and $-16, %rsp
+	call smp_wake_eoi
+	mov %rbx, %rsp
+	pop %rbx
+	pop %r11
+	pop %r10
+	pop %r9
+	pop %r8
+	pop %rdi
+	pop %rsi
+	pop %rdx
+	pop %rcx
+	pop %rax
+	iretq
+
+/* The APIC's spurious vector: no EOI (SDM vol. 3A, 11.9). */
+	.globl irq_spurious_stub
+irq_spurious_stub:
+	iretq
+
 	.section .note.GNU-stack, "", @progbits

@@ -345,6 +345,7 @@ unsigned smp_start(const struct smp_config *cfg, const struct smp_cpu_desc *cpus
 	}
 	if (!apic_why) {
 		set_up_handover(cfg);
+		smp_idle_setup();
 		smp.started = true;
 		idt_set_cpu_filter(smp_exception_filter);
 		if (vector)

@@ -32,12 +32,28 @@
  * same order.  Team work is always named by cpu.
  *
  * The team operation (smp_team()->run, called on the boot CPU only): each AP
- * spins (pause, interrupts off) on a generation counter in its own cache line;
- * run() writes fn and arg there, bumps the generation, runs fn itself when
- * cpu 0 is listed, then waits for each AP to echo the generation, at most
- * timeout cycles (and as many polls).  An AP that does not is dropped: never
- * asked again, and its late echo cannot be taken for a later run's.  Indices
- * and team.count stay as they were; smp_entry()->dropped says who.
+ * waits on a generation counter in its own cache line; run() writes fn and arg
+ * there, bumps the generation, runs fn itself when cpu 0 is listed, then waits
+ * for each AP to echo the generation, at most timeout cycles (and as many
+ * polls).  An AP that does not is dropped: never asked again, and its late
+ * echo cannot be taken for a later run's.  Indices and team.count stay as they
+ * were; smp_entry()->dropped says who, ->unwoken whether it had not even woken.
+ *
+ * Idle APs are quiet: a spinning AP takes a core's front end from its SMT
+ * sibling, or host time from the measuring vCPU when a VM has more vCPUs than
+ * the host has cores (seen here: 4 vCPUs on 2 host cores measured the main
+ * table 8-24 % slower than 1 vCPU in one boot of two).  So an AP with no work
+ * waits in MONITOR/MWAIT on its mailbox line where CPUID.1:ECX[3] has them
+ * (the boot CPU's write of the generation wakes it), else in hlt, woken by a
+ * fixed IPI (SMP_WAKE_VECTOR) that run() sends after the write.  Interrupts
+ * are on only for the one instruction that waits: the AP checks its mailbox
+ * with them off, then `sti; hlt` (or `sti; mwait`), and an IPI sent after the
+ * check is held until the sti shadow ends, at the hlt, which it then ends: no
+ * wake-up is lost.  An AP that has not woken SMP_WAKE_RETRY_MS after its work
+ * was posted gets the IPI again, on both paths (an interrupt ends mwait too);
+ * one that never wakes within the run's bound is dropped and marked unwoken.
+ * QEMU 7.2's TCG runs mwait as a pause when there is more than one vCPU (its
+ * helper_mwait), so under TCG only hlt gives the host its time back.
  *
  * Exceptions: every CPU uses the boot CPU's IDT.  smp_exception_filter, called
  * first for every exception, returns at once on the boot CPU; on an AP it
@@ -90,6 +106,14 @@ struct smp_config {
 
 enum smp_state { SMP_BSP, SMP_RUNNING, SMP_NO_RESPONSE, SMP_DISABLED };
 
+/* How an AP with no work waits (arch/x86/smp_team.c): MONITOR/MWAIT on its
+ * mailbox where CPUID.1:ECX[3] says the CPU has them, else hlt woken by an
+ * IPI; SMP_IDLE_NONE before smp_start. */
+enum smp_idle { SMP_IDLE_NONE, SMP_IDLE_MWAIT, SMP_IDLE_HLT };
+#define SMP_WAKE_VECTOR 0xf1     /* the wake-up IPI */
+#define SMP_SPURIOUS_VECTOR 0xff /* the APs' spurious vector: bits 3:0 all ones, as the P6 needs */
+#define SMP_WAKE_RETRY_MS 10     /* an AP not woken this long after its work was posted gets the IPI again */
+
 struct smp_entry {
 	uint32_t apic_id;
 	enum smp_state state;
@@ -97,6 +121,7 @@ struct smp_entry {
 	uint64_t startup_cycles; /* first STARTUP sent -> seen RUNNING, boot CPU's TSC; 0: n/a */
 	unsigned sipis;          /* STARTUP IPIs sent */
 	bool dropped;            /* a team run timed out on it: left out since */
+	bool unwoken;            /* ... and it had not even woken for that run's work */
 	const char *why;         /* for "no response" and "disabled": the reason */
 };
 
@@ -110,6 +135,12 @@ const char *smp_problem(void);  /* why no AP was started at all, or NULL */
 bool smp_x2apic(void);
 uint64_t smp_start_code(void);   /* where the start-up code was put; 0: nowhere */
 struct team *smp_team(void);     /* count, run, tsc; valid after smp_start */
+enum smp_idle smp_idle_mode(void);
+const char *smp_idle_name(enum smp_idle i); /* "mwait", "hlt", or NULL for none */
+uint64_t smp_wake_retries(void);
+/* Test hook fault=ap-deaf: team CPU cpu stops at its next wake-up without
+ * taking the work, so that it never wakes as far as the boot CPU can see. */
+void smp_make_deaf(unsigned cpu);
 
 uint32_t smp_apic_id(unsigned cpu); /* of a team index; cpu 0 before smp_start: CPUID's */
 

@@ -37,10 +37,12 @@ _Static_assert(offsetof(struct ap_handover, count) == HO_COUNT, "HO_COUNT");
 _Static_assert(offsetof(struct ap_handover, apic_id) == HO_APIC_IDS, "HO_APIC_IDS");
 _Static_assert(offsetof(struct ap_handover, state) == HO_STATE && sizeof(struct ap_handover) == HO_SIZE, "HO_STATE");
 
-/* One entry's mailbox: `work` is written by the boot CPU only, `done` by the
- * AP only; a cache line each, so that polling CPUs do not share lines. */
+/* One entry's mailbox: `work` is written by the boot CPU only, `seen` and
+ * `done` by the AP only; a cache line each, so that polling CPUs do not share
+ * lines, and so that an AP in mwait is woken by the one write to its own
+ * line that means work (the boot CPU's). */
 struct slot {
-	uint32_t work, done; /* generations */
+	uint32_t work, seen, done; /* generations: posted, woken for, finished */
 	unsigned cpu;
 	team_fn fn;
 	void *arg;
@@ -62,6 +64,9 @@ struct smp {
 	uint64_t pat;
 	uint32_t mxcsr;
 	bool has_pat, has_rdtscp;
+	enum smp_idle idle;       /* how an AP with nothing to do waits */
+	uint64_t wake_retries;    /* wake-up IPIs sent again to an AP slow to wake */
+	uint32_t deaf_entry;      /* fault=ap-deaf: this entry ignores its next wake-up; 0: none */
 	/* The first AP exception: claimed, filled in, then ready. */
 	uint32_t fault_claimed, fault_ready;
 	bool fault_reported;
@@ -87,6 +92,10 @@ static inline bool within(uint64_t t0, uint64_t max_cycles, uint64_t *polls)
 }
 
 unsigned smp_find_entry(uint32_t apic_id);
+void smp_idle_setup(void);
+void irq_wake_stub(void);
+void irq_spurious_stub(void);
+void smp_wake_eoi(void);
 void smp_check_fault(void);
 unsigned smp_team_run(void *plat, const unsigned *cpus, unsigned n, team_fn fn, void *arg, uint64_t timeout);
 uint64_t smp_team_tsc(unsigned cpu);

@@ -14,7 +14,9 @@
  * A read succeeds only when one region holds all of it, so tables that run off
  * a region, or sit nowhere, are unreadable, as a hole in physical memory is.
  * Every result then goes through acpi_json() and acpi_summary() into buffers
- * sized from mode bits 4..7 (small ones to exercise truncation). */
+ * sized from mode bits 4..7 (small ones to exercise truncation).  The raw
+ * table is also scanned as AML for \_S5 (acpi/acpi_power.c); after a walk,
+ * a FADT found sends its DSDT address to acpi_s5_find() over the memory. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -125,6 +127,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (mode & 8)
 			acpi_decode_hpet(t, size, &info);
 		(void)acpi_check_table(t, size, (mode & 0x20) ? "FACP" : NULL);
+		{
+			struct acpi_s5 s5;
+			if (acpi_s5_scan(t, size, &s5) && (s5.slp_typ_a > 7 || s5.slp_typ_b > 7 || s5.offset >= size))
+				abort();
+		}
 		free(t);
 		outputs(&info, mode >> 4);
 		return 0;
@@ -143,6 +150,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (info.nproblems > ACPI_MAX_PROBLEMS)
 		abort();
+	if (info.power.have_fadt) {
+		struct acpi_s5 s5;
+		if (acpi_s5_find(&am, &info.power, &s5) && (s5.slp_typ_a > 7 || s5.slp_typ_b > 7))
+			abort();
+	}
 	outputs(&info, mode >> 4);
 	for (int i = 0; i < mem.n; i++)
 		free((void *)mem.r[i].data);

@@ -235,6 +235,9 @@ static void test_refused_and_gone(void)
 		      res.level[3].n == 5 && res.level[3].returned == 5 && sim.timeouts == 1,
 	      "a reader that never comes: its level ends at the barrier's bound with no reader counted, "
 	      "and the last level has the 5 CPUs left");
+	check(res.level[2].overlap != res.level[2].overlap && res.level[3].overlap >= 0 && res.level[3].overlap <= 1,
+	      "overlap: null (NaN) for the level no reader made its reads in, in [0, 1] for the next (%.3f)",
+	      res.level[3].overlap);
 }
 
 /* ---- the record -------------------------------------------------------------- */
@@ -244,7 +247,7 @@ static void test_record(void)
 	static const char *const keys[] = { "type", "seq", "counter", "reads_per_reader", "readers", "ordered",
 		"backwards", "max_backward_ticks", "same_cpu_backwards", "crc" };
 	static const char *const level_keys[] = { "n", "returned", "p50_ns", "p99_ns", "worst_p50_ns",
-		"worst_p99_ns", "reads_per_s", "backwards" };
+		"worst_p99_ns", "reads_per_s", "backwards", "cpus", "overlap", "siblings" };
 	const struct lr_node *root, *lv;
 	struct counter c;
 	bool levels = true;
@@ -263,12 +266,12 @@ static void test_record(void)
 	lv = root ? lr_get(root, "readers") : NULL;
 	for (unsigned i = 0; lv && i < 3; i++) {
 		const struct lr_node *l = lr_at(lv, i);
-		levels &= capture_keys_are(l, level_keys, 8) && capture_u64(l, "n", res.level[i].n) &&
+		levels &= capture_keys_are(l, level_keys, 11) && capture_u64(l, "n", res.level[i].n) &&
 			  lr_num(lr_get(l, "p50_ns"), &v) && v == (double)res.level[i].p50_median &&
 			  lr_num(lr_get(l, "reads_per_s"), &v) && v > 0;
 	}
-	check(lv && lv->len == 3 && levels, "record: readers of {n, p50_ns, p99_ns, ..., reads_per_s}, as measured "
-					    "(1 cycle = 1 ns here)");
+	check(lv && lv->len == 3 && levels, "record: readers of {n, p50_ns, p99_ns, ..., reads_per_s, cpus, overlap, "
+					    "siblings}, as measured (1 cycle = 1 ns here)");
 	capture_reset();
 	record_contention(&cap.log, &res, 0);
 	root = capture_line(0, "contention", NULL);
@@ -284,8 +287,9 @@ static void test_record(void)
 	root = capture_line(0, "contention", NULL);
 	check(root && lr_str(lr_get(root, "refused")) && !lr_get(root, "readers"), "record: a refused counter says why");
 
-	/* The size at 8 and 256 CPUs: levels 1 .. 8 and 1 .. 256, HPET-like
-	 * figures with every field at its widest plausible value. */
+	/* The size at 8 and 256 CPUs: levels 1 .. 8 and 1 .. 256 and the two
+	 * siblings, HPET-like figures with every field at its widest plausible
+	 * value; each level lists its readers, 511 CPU numbers at 256. */
 	for (int k = 0; k < 2; k++) {
 		unsigned n = k ? 256 : 8;
 		memset(&res, 0, sizeof res);
@@ -296,15 +300,20 @@ static void test_record(void)
 			x->n = x->returned = l > n ? n : l;
 			x->p50_median = 1234567, x->p99_median = 2345678, x->p50_worst = 3456789, x->p99_worst = 4567890;
 			x->reads = 10000ull * x->n, x->wall_cycles = 98765432100ull, x->backwards = 12345;
+			x->overlap = 0.123;
+			for (unsigned i = 0; i < x->n; i++)
+				x->cpus[i] = (uint16_t)(n - 1 - i);
 			if (l >= n)
 				break;
 		}
+		res.level[res.n_levels] = res.level[1];
+		res.level[res.n_levels++].siblings = true;
 		res.ordered = 1234567, res.backwards = 123456, res.max_backward = 12345678;
 		capture_reset();
 		record_contention(&cap.log, &res, 2.5e9);
 		capture_line(0, "contention", &bytes[1 + k]);
 	}
-	check(bytes[1] < 1000 && bytes[2] < 2000, "record size: %zu bytes per counter at 8 CPUs, %zu at 256",
+	check(bytes[1] < 1500 && bytes[2] < 4500, "record size: %zu bytes per counter at 8 CPUs, %zu at 256",
 	      bytes[1], bytes[2]);
 }
 

@@ -297,19 +297,31 @@ static void test_measure_counter(void)
 	      (unsigned long long)r.tp_cycles);
 	check(r.smi_valid && r.smi_before == 41 && r.smi_after == 42, "measure: SMI count read before and after");
 
+	free(cost), free(round);
+}
+
+/* The outliers at the boundary, and the bounds on rounds, the throughput
+ * block's size and the SMI count. */
+static void test_measure_bounds(void)
+{
+	static struct measure_result r;
+	static struct sim_counter s;
+	struct hist *cost = sim_hist(), *round = sim_hist();
+	struct probe_clock pc;
+
+	sim_clock(&pc);
+	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
 	/* Outliers at the boundary: p50 10, so 100 is not over 10x p50, 101 is. */
-	{
-		static uint64_t few[16 + 100];
-		for (int i = 0; i < 16 + 100; i++)
-			few[i] = i < 16 + 50 ? 10 : 12;
-		few[16 + 97] = 100, few[16 + 98] = 101, few[16 + 99] = 5000;
-		sim_bracket_script(few, 16 + 100);
-		measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
-		check(r.round_p50[0] == 10 && timer_over_10x_p50(cost) == 2 && r.n_largest == 5 && r.largest[4] == 12 &&
-			      r.largest[3] == 12 && r.largest[2] == 100 && r.largest[1] == 101 && r.largest[0] == 5000,
-		      "measure: p50 10: 100 is not over 10x p50, 101 and 5000 are (%llu); largest 5000 101 100 12 12",
-		      (unsigned long long)timer_over_10x_p50(cost));
-	}
+	static uint64_t few[16 + 100];
+	for (int i = 0; i < 16 + 100; i++)
+		few[i] = i < 16 + 50 ? 10 : 12;
+	few[16 + 97] = 100, few[16 + 98] = 101, few[16 + 99] = 5000;
+	sim_bracket_script(few, 16 + 100);
+	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
+	check(r.round_p50[0] == 10 && timer_over_10x_p50(cost) == 2 && r.n_largest == 5 && r.largest[4] == 12 &&
+		      r.largest[3] == 12 && r.largest[2] == 100 && r.largest[1] == 101 && r.largest[0] == 5000,
+	      "measure: p50 10: 100 is not over 10x p50, 101 and 5000 are (%llu); largest 5000 101 100 12 12",
+	      (unsigned long long)timer_over_10x_p50(cost));
 
 	/* Bounds on rounds, the throughput block's size, SMI not available. */
 	sim_bracket_script(NULL, 0);
@@ -399,6 +411,7 @@ int main(void)
 	test_check();
 	test_rate();
 	test_measure_counter();
+	test_measure_bounds();
 	test_deltas();
 	return check_done();
 }

@@ -59,6 +59,105 @@ static void measured(struct sim_counter *s, struct hist *cost, struct hist *scra
 	r->delta_valid = true;
 }
 
+/* The record's hist: every bin of the histogram, in order, and the 5 most
+ * common costs rebuilt from it (schema 2 leaves modes to the hist). */
+static void check_record_hist(const struct lr_node *root, const struct hist *cost)
+{
+	struct hist_mode modes[5];
+	uint64_t sum = 0, v, c;
+	size_t cursor = 0, i;
+	int ok, nm;
+
+	{
+		struct hist_dec d;
+		uint64_t pv, pc;
+		int got;
+		ok = hist_dec_init(&d, lr_get(root, "hist")) == HIST_FORM_COMPACT;
+		while (ok && (got = hist_dec_next(&d, &pv, &pc)) == 1) {
+			ok &= hist_next(cost, &cursor, &v, &c) && pv == v && pc == c;
+			sum += pc;
+		}
+		ok &= got == 0;
+	}
+	check(ok && sum == cost->count && !hist_next(cost, &cursor, &v, &c),
+	      "records: hist lists every bin in order, counts summing to samples (%llu)", (unsigned long long)sum);
+	{
+		struct hist *back = sim_hist();
+		struct hist_mode got[5];
+		struct hist_dec d;
+		uint64_t pv, pc;
+		nm = hist_modes(cost, modes, 5);
+		hist_dec_init(&d, lr_get(root, "hist"));
+		while (hist_dec_next(&d, &pv, &pc) == 1)
+			hist_add_n(back, pv, pc);
+		ok = !lr_get(root, "modes") && nm == 5 && hist_modes(back, got, 5) == nm;
+		for (i = 0; ok && i < (size_t)nm; i++)
+			ok &= got[i].value == modes[i].value && got[i].count == modes[i].count;
+		check(ok, "records: no modes member; the hist gives the 5 most common costs, most common first");
+		free(back);
+	}
+}
+
+/* What is not known is null or left out, never 0 or a made-up number; a
+ * skipped or absent counter has its reason and no figures. */
+static void check_record_unknowns(struct sim_counter *sc, struct measure_result *r, struct hist *cost, double hz)
+{
+	const struct lr_node *root;
+	size_t i;
+	int ok;
+
+	/* Nothing known: null, never 0 or a made-up number. */
+	r->delta_valid = false, r->smi_valid = false;
+	capture_reset();
+	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, hz, 10000);
+	root = line(0, "timer");
+	check(root && is_null(root, "delta") && !lr_get(root, "freq") && !lr_get(root, "smi") &&
+		      !lr_get(root, "core_clock"),
+	      "records: no delta: null; no frequency check, SMI count or core clock: left out");
+	capture_reset();
+	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, 0, 10000);
+	root = line(0, "timer");
+	ok = root && !lr_get(root, "cost_ns") && num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
+	     lr_get(root, "rounds") && lr_at(lr_path(root, "rounds.p50"), 0) &&
+	     lr_at(lr_path(root, "rounds.p50"), 0)->kind == LR_NULL;
+	check(ok, "records: with no TSC frequency (0), cost_cycles stays and rounds' ns are null");
+	/* Clamped and short samples are written, and then only then. */
+	r->clamped = 7;
+	capture_reset();
+	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, hz, 12000);
+	root = line(0, "timer");
+	check(root && num(root, "clamped") == 7 && num(root, "samples_requested") == 12000 &&
+		      num(root, "samples") == (double)cost->count,
+	      "records: clamped 7 and samples_requested 12000 (of %llu taken) are written",
+	      (unsigned long long)cost->count);
+
+	/* Skipped counters: the reason, no numbers, and r/cost never looked at. */
+	sc->st.healthy = false;
+	snprintf(sc->st.reason, sizeof sc->st.reason, "hpet went backwards 3 times in 20000 reads");
+	capture_reset();
+	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
+	root = line(0, "timer");
+	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
+		      !strcmp(lr_str(lr_get(root, "reason")), sc->st.reason) && num(root, "samples") == 0 &&
+		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
+		      !lr_get(root, "width") && !lr_get(root, "insns"),
+	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
+	sc->st.present = false, sc->st.reason[0] = 0, sc->c.width = 0, sc->c.hw = 0;
+	capture_reset();
+	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
+	root = line(0, "timer");
+	{
+		static const char *const keys[] = { "type", "seq", "name", "present", "healthy", "reason", "samples",
+			"crc" };
+		const struct lr_node *m = root ? root->child : NULL;
+		ok = root && root->len == 8;
+		for (i = 0; ok && i < 8; i++, m = m->next)
+			ok &= m && !strcmp(m->key, keys[i]);
+	}
+	check(ok && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured"),
+	      "records: an absent counter without a reason says \"not measured\": name, present, healthy, reason, samples only");
+}
+
 static void test_record_timer(void)
 {
 	static struct sim_counter s;
@@ -67,10 +166,8 @@ static void test_record_timer(void)
 	struct freq_check f = { true, 14318180, 14318200.5, 1.43, 0.25, false };
 	const double hz = 2.5e9, ns = 1e9 / hz;
 	const struct lr_node *root, *n;
-	struct hist_mode modes[5];
-	uint64_t sum = 0, v, c, u;
-	size_t cursor = 0, i;
-	int ok = 1, nm;
+	uint64_t v, u;
+	int ok = 1;
 
 	measured(&s, cost, scratch, &r, 10000, 40);
 	/* Every delta field different, so that a swapped key shows. */
@@ -96,7 +193,7 @@ static void test_record_timer(void)
 	check(!lr_get(root, "cost_ns") && !lr_get(root, "overhead_cycles") && !lr_get(root, "address") &&
 		      !lr_path(root, "throughput.reads_per_s"),
 	      "records: no cost_ns, overhead_cycles, address or throughput.reads_per_s (they follow from others)");
-	for (i = 0; i < 7; i++) {
+	for (size_t i = 0; i < 7; i++) {
 		char path[32];
 		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
 		ok &= !isnan(num(root, path));
@@ -115,41 +212,12 @@ static void test_record_timer(void)
 		const struct lr_node *m = lr_get(root, "cost_cycles");
 		const char *whole[] = { "min", "p50", "p99", "p999", "max" };
 		ok = m && m->kind == LR_OBJ && m->len == 7;
-		for (i = 0; ok && i < 5; i++)
+		for (size_t i = 0; ok && i < 5; i++)
 			ok &= lr_uint(lr_get(m, whole[i]), &u);
 		check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
 	}
 
-	{
-		struct hist_dec d;
-		uint64_t pv, pc;
-		int got;
-		ok = hist_dec_init(&d, lr_get(root, "hist")) == HIST_FORM_COMPACT;
-		while (ok && (got = hist_dec_next(&d, &pv, &pc)) == 1) {
-			ok &= hist_next(cost, &cursor, &v, &c) && pv == v && pc == c;
-			sum += pc;
-		}
-		ok &= got == 0;
-	}
-	check(ok && sum == cost->count && !hist_next(cost, &cursor, &v, &c),
-	      "records: hist lists every bin in order, counts summing to samples (%llu)", (unsigned long long)sum);
-	/* Schema 2 leaves modes to the hist: the histogram rebuilt from the
-	 * record gives the 5 most common costs the probe has. */
-	{
-		struct hist *back = sim_hist();
-		struct hist_mode got[5];
-		struct hist_dec d;
-		uint64_t pv, pc;
-		nm = hist_modes(cost, modes, 5);
-		hist_dec_init(&d, lr_get(root, "hist"));
-		while (hist_dec_next(&d, &pv, &pc) == 1)
-			hist_add_n(back, pv, pc);
-		ok = !lr_get(root, "modes") && nm == 5 && hist_modes(back, got, 5) == nm;
-		for (i = 0; ok && i < (size_t)nm; i++)
-			ok &= got[i].value == modes[i].value && got[i].count == modes[i].count;
-		check(ok, "records: no modes member; the hist gives the 5 most common costs, most common first");
-		free(back);
-	}
+	check_record_hist(root, cost);
 	check(num(root, "throughput.reads") == (double)r.tp_reads && num(root, "throughput.cycles") == (double)r.tp_cycles &&
 		      r.tp_reads > 0 && r.tp_cycles > 0 && lr_get(root, "throughput")->len == 2,
 	      "records: throughput reads (%llu), cycles (%llu), nothing else", (unsigned long long)r.tp_reads,
@@ -158,7 +226,7 @@ static void test_record_timer(void)
 	n = lr_get(root, "rounds");
 	ok = n && n->kind == LR_OBJ && lr_path(root, "rounds.p50") && lr_path(root, "rounds.p50")->len == r.rounds &&
 	     lr_path(root, "rounds.mean") && lr_path(root, "rounds.mean")->len == r.rounds && r.rounds == 10;
-	for (i = 0; ok && i < r.rounds; i++) {
+	for (size_t i = 0; ok && i < r.rounds; i++) {
 		double p50, mean;
 		ok &= lr_num(lr_at(lr_get(n, "p50"), i), &p50) && lr_num(lr_at(lr_get(n, "mean"), i), &mean) &&
 		      fabs(p50 - (double)r.round_p50[i] * ns) <= 0.05 && fabs(mean - r.round_mean[i] * ns) <= 0.05;
@@ -168,7 +236,7 @@ static void test_record_timer(void)
 		const struct lr_node *d = lr_get(root, "delta");
 		double v[7];
 		bool all = d && d->kind == LR_ARR && d->len == 7;
-		for (i = 0; all && i < 7; i++)
+		for (size_t i = 0; all && i < 7; i++)
 			all = lr_num(lr_at(d, i), &v[i]);
 		check(all && v[0] == (double)r.delta.min && v[1] == (double)r.delta.granularity &&
 			      v[2] == (double)r.delta.mode && v[3] == (double)r.delta.mode_count &&
@@ -177,7 +245,7 @@ static void test_record_timer(void)
 		      "records: delta [min, granularity, mode, mode_count, max, backwards, wraps]");
 	}
 	ok = (n = lr_path(root, "outliers.largest")) && n->kind == LR_ARR && (int)n->len == r.n_largest;
-	for (i = 0; ok && i < n->len; i++)
+	for (size_t i = 0; ok && i < n->len; i++)
 		ok &= lr_uint(lr_at(n, i), &v) && v == r.largest[i];
 	check(ok && num(root, "outliers.over_10x_p50") == (double)timer_over_10x_p50(cost) && timer_over_10x_p50(cost) > 0,
 	      "records: outliers largest (largest first) and over_10x_p50 (%llu)",
@@ -187,56 +255,7 @@ static void test_record_timer(void)
 	      "records: freq nominal_hz, measured_hz, ppm, err_ppm");
 	check(num(root, "smi.before") == 41 && num(root, "smi.after") == 42, "records: smi before, after");
 
-	/* Nothing known: null, never 0 or a made-up number. */
-	r.delta_valid = false, r.smi_valid = false;
-	capture_reset();
-	record_timer(&cap.log, &s.c, &s.st, &r, cost, NULL, hz, 10000);
-	root = line(0, "timer");
-	check(root && is_null(root, "delta") && !lr_get(root, "freq") && !lr_get(root, "smi") &&
-		      !lr_get(root, "core_clock"),
-	      "records: no delta: null; no frequency check, SMI count or core clock: left out");
-	capture_reset();
-	record_timer(&cap.log, &s.c, &s.st, &r, cost, NULL, 0, 10000);
-	root = line(0, "timer");
-	ok = root && !lr_get(root, "cost_ns") && num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
-	     lr_get(root, "rounds") && lr_at(lr_path(root, "rounds.p50"), 0) &&
-	     lr_at(lr_path(root, "rounds.p50"), 0)->kind == LR_NULL;
-	check(ok, "records: with no TSC frequency (0), cost_cycles stays and rounds' ns are null");
-	/* Clamped and short samples are written, and then only then. */
-	r.clamped = 7;
-	capture_reset();
-	record_timer(&cap.log, &s.c, &s.st, &r, cost, NULL, hz, 12000);
-	root = line(0, "timer");
-	check(root && num(root, "clamped") == 7 && num(root, "samples_requested") == 12000 &&
-		      num(root, "samples") == (double)cost->count,
-	      "records: clamped 7 and samples_requested 12000 (of %llu taken) are written",
-	      (unsigned long long)cost->count);
-
-	/* Skipped counters: the reason, no numbers, and r/cost never looked at. */
-	s.st.healthy = false;
-	snprintf(s.st.reason, sizeof s.st.reason, "hpet went backwards 3 times in 20000 reads");
-	capture_reset();
-	record_timer(&cap.log, &s.c, &s.st, NULL, NULL, NULL, hz, 0);
-	root = line(0, "timer");
-	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
-		      !strcmp(lr_str(lr_get(root, "reason")), s.st.reason) && num(root, "samples") == 0 &&
-		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
-		      !lr_get(root, "width") && !lr_get(root, "insns"),
-	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
-	s.st.present = false, s.st.reason[0] = 0, s.c.width = 0, s.c.hw = 0;
-	capture_reset();
-	record_timer(&cap.log, &s.c, &s.st, NULL, NULL, NULL, hz, 0);
-	root = line(0, "timer");
-	{
-		static const char *const keys[] = { "type", "seq", "name", "present", "healthy", "reason", "samples",
-			"crc" };
-		const struct lr_node *m = root ? root->child : NULL;
-		ok = root && root->len == 8;
-		for (i = 0; ok && i < 8; i++, m = m->next)
-			ok &= m && !strcmp(m->key, keys[i]);
-	}
-	check(ok && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured"),
-	      "records: an absent counter without a reason says \"not measured\": name, present, healthy, reason, samples only");
+	check_record_unknowns(&s, &r, cost, hz);
 	free(cost), free(scratch);
 }
 

@@ -7,7 +7,7 @@
 
 #define PROGRESS_MAX 78 /* one line of an 80-column terminal, cursor included */
 
-static double now_s(void)
+double progress_now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -29,7 +29,7 @@ void progress_show(struct progress *p, const char *what, unsigned n, unsigned to
 
 	if (!p->to)
 		return;
-	t = now_s();
+	t = progress_now();
 	if (!force && p->width && t - p->last < 0.25)
 		return;
 	p->last = t;
@@ -38,7 +38,7 @@ void progress_show(struct progress *p, const char *what, unsigned n, unsigned to
 	else if (n)
 		snprintf(count, sizeof count, " %u", n);
 	if (left_s >= 0)
-		snprintf(left, sizeof left, ", about %.0f s left", left_s + 0.5);
+		snprintf(left, sizeof left, ", about %.0f s left", left_s);
 	snprintf(line, sizeof line, "%s: %s%s%s", p->who, what, count, left);
 	len = strlen(line);
 	if (len > PROGRESS_MAX)

@@ -23,6 +23,8 @@ void progress_init(struct progress *p, const char *who, FILE *to, bool quiet);
 /* What is happening now: n of total (total 0: not counted), and seconds
  * left (< 0: not known).  force draws even within 0.25 s of the last. */
 void progress_show(struct progress *p, const char *what, unsigned n, unsigned total, double left_s, bool force);
+/* CLOCK_MONOTONIC in seconds, for the time left. */
+double progress_now(void);
 /* The line wiped, so that the next output starts on a clean line. */
 void progress_clear(struct progress *p);
 

@@ -49,8 +49,9 @@ static void collect(struct table *t, const struct smp_view *v, size_t nlogs)
 					continue;
 				t->counters[t->ncounters++] = name;
 			}
+			/* spread levels only: smp_level never finds the siblings' level */
 			for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-				if (lr_uint(lr_get(e, "n"), &n))
+				if (!smp_level_siblings(e) && lr_uint(lr_get(e, "n"), &n))
 					add_level(t, k, n);
 		}
 }

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "tools/lib/stats.h"
 #include "tools/commands.h"
+#include "tools/common/progress.h"
 #include "tools/common/args.h"
 #include "tools/db/import.h"
 #include "tools/db/query.h"
@@ -68,6 +69,8 @@ static int db_import(int argc, char **argv)
 	struct ahead *ahead;
 	struct ahead_work work;
 	struct logfile *f;
+	struct progress prog;
+	double t0;
 	void *made;
 	struct args a;
 	char why[512];
@@ -104,8 +107,13 @@ static int db_import(int argc, char **argv)
 		exit(EXIT_UNREADABLE);
 	}
 	why[0] = 0; /* set by the importer only when the store itself fails */
+	progress_init(&prog, "tickprobe db import", stderr, o.quiet);
+	t0 = progress_now();
 	while ((f = ahead_next(ahead, &made))) {
 		int rc = importer_logfile(im, f, made, &t, why, sizeof why);
+		double spent = progress_now() - t0;
+		progress_show(&prog, "logs", (unsigned)t.files, (unsigned)files.n,
+			      t.files ? spent / (double)t.files * (double)(files.n - t.files) : -1, false);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
 			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
 			status = EXIT_UNREADABLE;
@@ -120,6 +128,7 @@ static int db_import(int argc, char **argv)
 			status = EXIT_UNREADABLE;
 		}
 	}
+	progress_clear(&prog);
 	ahead_stop(ahead);
 	importer_free(im);
 	store_close(&s);

@@ -280,7 +280,11 @@ static bool put_contention(struct record_statements *rs, sqlite3_int64 run, cons
 		/* The level's own count: the record's is the sum over its levels,
 		 * and repeated on every row it would be counted once a level. */
 		db_bind_num(st, 7, lr_get(r, "backwards"));
-		if (!lr_str(lr_get(n, "counter")) || !lr_get(r, "n")) {
+		/* A row per reader count (the table's key), so the spread level
+		 * of 2 and not the siblings' second level of 2: that one stays
+		 * in the run's stored log text, as do each level's cpus and
+		 * overlap, which the table has no column for. */
+		if (!lr_str(lr_get(n, "counter")) || !lr_get(r, "n") || lr_true(lr_get(r, "siblings"))) {
 			sqlite3_clear_bindings(st);
 			continue;
 		}

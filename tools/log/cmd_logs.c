@@ -40,6 +40,20 @@ static const struct args_spec logs_spec = {
 	.max_operands = ARGS_MANY,
 };
 
+static void print_jstr(const char *s);
+
+/* begin.series as {"id":…,"index":…,"of":…}. */
+static void jrecord_member(const struct lrun *r)
+{
+	const struct lr_node *ser = lr_get(lrun_first(r, "begin"), "series");
+	double i = 0, of = 0;
+	lr_num(lr_get(ser, "index"), &i);
+	lr_num(lr_get(ser, "of"), &of);
+	printf("{\"id\":");
+	print_jstr(lr_str(lr_get(ser, "id")));
+	printf(",\"index\":%u,\"of\":%u}", (unsigned)i, (unsigned)of);
+}
+
 static void print_jstr(const char *s)
 {
 	putchar('"');
@@ -55,9 +69,61 @@ static void print_jstr(const char *s)
 	putchar('"');
 }
 
-static void one(const char *path, bool json, bool first)
+/* The logs of each series of boots (begin.series), for the lines under the
+ * list: which files make one series, for `tickprobe compare`. */
+#define MAX_SERIES 64
+struct series_seen {
+	char id[40];
+	unsigned of, count;
+	char files[200];
+	char last_state[16];
+};
+struct series_list {
+	struct series_seen s[MAX_SERIES];
+	unsigned n;
+};
+
+static void note_series(struct series_list *sl, const struct lrun *r, const char *path)
+{
+	const struct lr_node *b = lrun_first(r, "begin"), *ser = lr_get(b, "series");
+	const char *id = lr_str(lr_get(ser, "id")), *state = lr_str(lr_get(lrun_first(r, "end"), "series"));
+	const char *base = strrchr(path, '/');
+	double of = 0;
+	unsigned i;
+	size_t k;
+
+	if (!id || !lr_num(lr_get(ser, "of"), &of))
+		return;
+	for (i = 0; i < sl->n && strcmp(sl->s[i].id, id); i++)
+		;
+	if (i == sl->n) {
+		if (sl->n == MAX_SERIES)
+			return;
+		snprintf(sl->s[sl->n].id, sizeof sl->s[0].id, "%s", id);
+		sl->s[sl->n].of = (unsigned)of;
+		sl->n++;
+	}
+	sl->s[i].count++;
+	k = strlen(sl->s[i].files);
+	snprintf(sl->s[i].files + k, sizeof sl->s[i].files - k, "%s%s", k ? " " : "", base ? base + 1 : path);
+	snprintf(sl->s[i].last_state, sizeof sl->s[i].last_state, "%s", state ? state : "no end");
+}
+
+/* " series ID i/N" for the line, or "". */
+static void series_tag(const struct lrun *r, char *out, size_t cap)
+{
+	const struct lr_node *ser = lr_get(lrun_first(r, "begin"), "series");
+	double i = 0, of = 0;
+
+	out[0] = 0;
+	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of))
+		snprintf(out, cap, "  series %s %u/%u", lr_str(lr_get(ser, "id")), (unsigned)i, (unsigned)of);
+}
+
+static void one(const char *path, bool json, bool first, struct series_list *sl)
 {
 	struct logfile f;
+	char tag[80] = "";
 	struct stat st;
 	char date[32] = "?", state[300] = "unreadable";
 	const char *b = strrchr(path, '/'), *machine = NULL, *status = NULL, *boot = NULL;
@@ -78,6 +144,8 @@ static void one(const char *path, bool json, bool first)
 		boot = lrun_boot(r);
 		status = r->info.has_end ? r->info.status : NULL;
 		lrun_state(r, state, sizeof state);
+		series_tag(r, tag, sizeof tag);
+		note_series(sl, r, path);
 	} else if (f.status != EXIT_UNREADABLE) {
 		snprintf(state, sizeof state, "no records");
 	} else if (*f.why) {
@@ -98,12 +166,17 @@ static void one(const char *path, bool json, bool first)
 		status ? print_jstr(status) : (void)printf("null");
 		printf(",\"runs\":%zu,\"integrity\":", f.nruns);
 		print_jstr(state);
-		printf(",\"clean\":%s}", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
+		printf(",\"clean\":%s,\"series\":", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
+		if (f.nruns && lr_str(lr_get(lr_get(lrun_first(&f.runs[f.nruns - 1], "begin"), "series"), "id")))
+			jrecord_member(&f.runs[f.nruns - 1]);
+		else
+			printf("null");
+		printf("}");
 	} else {
 		char num[16];
 		snprintf(num, sizeof num, number >= 0 ? "%04d" : "-", number);
-		printf("%-6s %-16s %-32.32s %-5s %-10s %s%s\n", num, date, machine ? machine : "?",
-		       boot ? boot : "?", status ? status : "-", state, f.nruns > 1 ? " (several boots)" : "");
+		printf("%-6s %-16s %-32.32s %-5s %-10s %s%s%s\n", num, date, machine ? machine : "?",
+		       boot ? boot : "?", status ? status : "-", state, f.nruns > 1 ? " (several boots)" : "", tag);
 	}
 	logfile_free(&f);
 }
@@ -126,6 +199,7 @@ static bool can_open(const char *path)
 int cmd_logs(int argc, char **argv)
 {
 	struct loglist dirs = { 0 }, files = { 0 };
+	static struct series_list sl;
 	bool json = false;
 	struct args a;
 	int c, status;
@@ -163,8 +237,11 @@ int cmd_logs(int argc, char **argv)
 		if (!json && (!listed || !prev || (size_t)(prev - files.paths[i - 1]) != n ||
 			      strncmp(files.paths[i], files.paths[i - 1], n)))
 			printf("%.*s:\n", (int)n, slash ? files.paths[i] : ".");
-		one(files.paths[i], json, listed++ == 0);
+		one(files.paths[i], json, listed++ == 0, &sl);
 	}
+	for (unsigned i = 0; !json && i < sl.n; i++)
+		printf("series %s: %u of %u boots here (%s), the last %s; compare them with `tickprobe compare`\n",
+		       sl.s[i].id, sl.s[i].count, sl.s[i].of, sl.s[i].files, sl.s[i].last_state);
 	if (json)
 		printf("\n]}\n");
 	else if (!files.n && status == EXIT_CLEAN)

@@ -219,6 +219,27 @@ static void show_rest(const struct lrun *r)
 	}
 }
 
+/* What followed the run (end.after, docs/log-format.md), and the series of
+ * boots it is one of; nothing for logs that do not say. */
+static void show_after(const struct lr_node *b, const struct lr_node *e)
+{
+	const struct lr_node *ser = lr_get(b, "series");
+	const char *after = lr_str(lr_get(e, "after")), *via = lr_str(lr_get(e, "after_via"));
+	const char *why = lr_str(lr_get(e, "after_problem")), *state = lr_str(lr_get(e, "series"));
+	double i = 0, of = 0;
+
+	if (after)
+		printf(", then %s%s%s%s", after, via ? " (" : "", via ? via : "", via ? ")" : "");
+	if (lr_true(lr_get(e, "after_cancelled")))
+		printf(" (a key cancelled the countdown)");
+	if (why)
+		printf("\n  %s", why);
+	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of))
+		printf("\nseries %s: boot %u of %u%s%s%s%s", lr_str(lr_get(ser, "id")), (unsigned)i, (unsigned)of,
+		       state ? ", " : "", state ? state : "", lr_str(lr_get(e, "series_stopped")) ? ": " : "",
+		       lr_str(lr_get(e, "series_stopped")) ? lr_str(lr_get(e, "series_stopped")) : "");
+}
+
 /* A bare-metal run's verdicts (tools/log/verdict.h): the TSC, what
  * Linux and FreeBSD would choose, the cheapest correct counter. */
 static void show_verdicts(const struct lrun *r)
@@ -243,6 +264,7 @@ static void show_text(const struct lrun *r)
 		       lr_str(lr_get(b, "boot")) ? lr_str(lr_get(b, "boot")) : "?");
 	if (e && lr_str(lr_get(e, "status")))
 		printf(", status %s", lr_str(lr_get(e, "status")));
+	show_after(b, e);
 	printf("\n\n");
 	show_timers(r);
 	show_rest(r);

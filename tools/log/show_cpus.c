@@ -365,16 +365,55 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 
 /* ---- contention, latency ------------------------------------------------------ */
 
+/* After a level's figures: its readers (up to 8 named), and a level whose
+ * readers did not read at the same time said to be no contention. */
+static void level_notes(FILE *o, const struct lr_node *e)
+{
+	const struct lr_node *cpus = lr_get(e, "cpus"), *c;
+	size_t k = 0;
+
+	if (smp_level_concurrent(e) == 0)
+		fputs("  not concurrent", o);
+	if (!cpus || cpus->kind != LR_ARR)
+		return;
+	fputs(cpus->len > 8 ? "  CPUs" : "  CPU", o);
+	for (c = cpus->child; c && k < 8; c = c->next, k++) {
+		uint64_t n;
+		fprintf(o, "%s", k ? "," : " ");
+		if (lr_uint(c, &n))
+			fprintf(o, "%" PRIu64, n);
+		else
+			fputs("?", o);
+	}
+	if (cpus->len > 8)
+		fprintf(o, ",... (%zu)", cpus->len);
+}
+
+/* The readers column: n, or "2 SMT" for the level of two siblings. */
+static const char *readers_label(char *buf, size_t cap, const struct lr_node *e)
+{
+	char b[32];
+	snprintf(buf, cap, "%s%s", num(b, 32, lr_get(e, "n"), -1), smp_level_siblings(e) ? " SMT" : "");
+	return buf;
+}
+
 static void contention(FILE *o, const struct smp_view *v)
 {
 	char b[8][32];
+	bool overlap = false;
 	left_out(o, v, SMP_CONTENTION, "contention");
 	if (!v->ncontention)
 		return;
+	for (size_t i = 0; i < v->ncontention; i++)
+		overlap |= smp_has_overlap(v->contention[i]);
 	fputs("contention: each counter read by 1, 2, 4 ... N CPUs at once; p50/p99: the median over the readers\n"
 	      "            of each reader's; worst: the slowest reader's; reads/s: all readers together\n", o);
-	fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s\n", "counter", "readers", "p50 ns", "p99 ns", "worst p50",
+	if (overlap)
+		fputs("            readers spread over packages, then cores, then SMT siblings (2 SMT: two of one core);\n"
+		      "            overlap: the share of the level's window in which all its readers were reading\n", o);
+	fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", "counter", "readers", "p50 ns", "p99 ns", "worst p50",
 		"worst p99", "reads/s", "p50 vs 1");
+	fputs(overlap ? " overlap\n" : "\n", o);
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct lr_node *c = v->contention[i], *lv = lr_get(c, "readers"), *e;
 		const char *name = str_or(lr_get(c, "counter"), "?");
@@ -392,14 +431,17 @@ static void contention(FILE *o, const struct smp_view *v)
 			lr_uint(lr_get(e, "n"), &n);
 			if (lr_num(lr_get(e, "p50_ns"), &p) && p1 > 0 && n != 1)
 				snprintf(rel, sizeof rel, "x%.2f", p / p1);
-			fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", first ? name : "", num(b[0], 32, lr_get(e, "n"), -1),
+			fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", first ? name : "", readers_label(b[6], 32, e),
 				num(b[1], 32, lr_get(e, "p50_ns"), 1), num(b[2], 32, lr_get(e, "p99_ns"), 1),
 				num(b[3], 32, lr_get(e, "worst_p50_ns"), 1), num(b[4], 32, lr_get(e, "worst_p99_ns"), 1),
 				num(b[5], 32, lr_get(e, "reads_per_s"), 0), rel);
 			if (lr_uint(lr_get(e, "returned"), &ret) && ret < n)
 				fprintf(o, "  only %" PRIu64 " of %" PRIu64 " returned", ret, n);
+			if (overlap)
+				fprintf(o, " %7s", num(b[7], 32, lr_get(e, "overlap"), 3));
 			if (lr_num(lr_get(e, "backwards"), &x) && x > 0)
 				fprintf(o, "  %.0f backwards", x);
+			level_notes(o, e);
 			fputs("\n", o);
 		}
 		fprintf(o, "  %-10s backwards: %s of %s ordered pairs across CPUs (largest %s ticks), %s on one CPU\n",

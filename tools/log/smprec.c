@@ -419,7 +419,29 @@ const struct lr_node *smp_level(const struct lr_node *contention, uint64_t n)
 	const struct lr_node *lv = lr_get(contention, "readers"), *e;
 	uint64_t k;
 	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-		if (lr_uint(lr_get(e, "n"), &k) && k == n)
+		if (lr_uint(lr_get(e, "n"), &k) && k == n && !smp_level_siblings(e))
 			return e;
 	return NULL;
+}
+
+bool smp_level_siblings(const struct lr_node *level)
+{
+	return lr_true(lr_get(level, "siblings"));
+}
+
+int smp_level_concurrent(const struct lr_node *level)
+{
+	double o;
+	if (!lr_num(lr_get(level, "overlap"), &o))
+		return -1;
+	return o >= SMP_CONCURRENT;
+}
+
+bool smp_has_overlap(const struct lr_node *contention)
+{
+	const struct lr_node *lv = lr_get(contention, "readers"), *e;
+	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
+		if (lr_get(e, "overlap"))
+			return true;
+	return false;
 }

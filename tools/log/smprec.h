@@ -131,7 +131,18 @@ const struct lr_node *smp_cpu_entry(const struct smp_view *v, long cpu);
 
 /* The contention record of `counter`, or NULL. */
 const struct lr_node *smp_contention(const struct smp_view *v, const char *counter);
-/* Its readers level with n readers, or NULL. */
+/* Its readers level with n readers spread out, or NULL: never the level of
+ * two SMT siblings, a second experiment with 2 readers. */
 const struct lr_node *smp_level(const struct lr_node *contention, uint64_t n);
+/* A readers level of two SMT siblings of one core (`siblings`). */
+bool smp_level_siblings(const struct lr_node *level);
+/* An overlap below this and the level's readers did not read at the same
+ * time: no contention (probe/contention.h, CONTENTION_CONCURRENT). */
+#define SMP_CONCURRENT 0.5
+/* 1: the readers overlapped (or there was one); 0: they did not, the level
+ * is no contention; -1: not known (no overlap: schema before it, or null). */
+int smp_level_concurrent(const struct lr_node *level);
+/* Whether any level of the record says its overlap (newer probes do). */
+bool smp_has_overlap(const struct lr_node *contention);
 
 #endif

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "probe/log.h"
 #include "tools/commands.h"
+#include "tools/common/progress.h"
 #include "tools/common/args.h"
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
@@ -33,7 +34,7 @@
 struct opts {
 	struct os_params p;
 	struct os_cpus cpus;   /* allowed before this process pins itself */
-	bool do_switch, raw_io, quick;
+	bool do_switch, raw_io, quick, quiet;
 	const char *only;      /* --clocksource */
 	const char *root;      /* --sysfs-root */
 	const char *out;       /* -o */
@@ -60,7 +61,7 @@ static void sink(void *ctx, const char *s, size_t n)
 }
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT, OPT_THREADS };
+       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET };
 
 static const struct option os_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
@@ -71,6 +72,7 @@ static const struct option os_options[] = {
 	{ "raw-io", no_argument, NULL, OPT_RAW_IO },
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
 	ARGS_OPTIONS_END
 };
 
@@ -91,10 +93,11 @@ static const struct args_spec os_spec = {
 		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
 		"                     CPUs call it at once (contention), per clocksource\n"
 		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
+		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
 		"  --help             this text\n\n"
 		"Without --switch only the current clocksource is measured and nothing is changed.\n",
 	.exits = "Exit status: 0 done, 1 usage error or the run could not be completed.\n",
-	.shortopts = "o:",
+	.shortopts = "o:q",
 	.longopts = os_options,
 	/* no operands */
 };
@@ -117,6 +120,8 @@ static int parse(int argc, char **argv, struct opts *o)
 			o->raw_io = true;
 		else if (c == OPT_QUICK)
 			o->quick = true;
+		else if (c == 'q' || c == OPT_QUIET)
+			o->quiet = true;
 		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
 			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)) ||
 			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)))
@@ -298,6 +303,7 @@ struct session {
 	struct os_machine m;
 	struct os_tsc_cal cal;
 	uint64_t subtract;
+	struct progress prog;
 };
 
 /* The clocksources to measure, from sysfs and the options; -1 to go on, or
@@ -498,6 +504,8 @@ static int run(struct session *s, int argc, char **argv)
 	os_cpus_allowed(&s->o.cpus);
 	s->o.p.cpus = &s->o.cpus;
 	s->cpu = os_pin_self();
+	progress_init(&s->prog, "tickprobe os", stderr, s->o.quiet);
+	s->o.p.prog = &s->prog;
 	log_init(&s->lg, sink, NULL);
 	say_plan(s);
 	write_begin(&s->lg, argc, argv, &s->o, &s->cs, s->todo, s->ntodo, s->cpu);

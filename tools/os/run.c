@@ -157,11 +157,17 @@ int os_measure_clocksource(struct log *l, const struct os_params *p, const char 
 		return 0;
 	}
 	for (int i = 0; i < OS_NCALLS && rc == 0; i++) {
+		char what[96];
+		snprintf(what, sizeof what, "%s via %s,", os_calls[i].call, cs);
+		if (p->prog)
+			progress_show(p->prog, what, (unsigned)i + 1, OS_NCALLS, -1, true);
 		if (!(d[i] = os_dist_new()))
 			rc = -1;
 		else
 			os_measure(d[i], os_calls[i].sample, os_calls[i].block, p->rounds, spr, p->tp_reads, subtract, hz);
 	}
+	if (p->prog)
+		progress_clear(p->prog);
 	if (rc == 0) {
 		write_calls(l, p, cs, d, hz);
 		write_seeds(l, p, cs, d[0]->h, hz);

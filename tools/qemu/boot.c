@@ -288,7 +288,7 @@ static void probe_serial(struct probe_boot *b)
 /* The probe's status from QEMU's, and what to say of it; unsupported is
  * the CPU refusal's reason from the log, or "". */
 static int probe_outcome(const struct qemu_run *r, int status, int stopped, const char *unsupported,
-			 char *msg, size_t cap)
+			 const char *endstatus, char *msg, size_t cap)
 {
 	int q;
 
@@ -312,6 +312,16 @@ static int probe_outcome(const struct qemu_run *r, int status, int stopped, cons
 		snprintf(msg, cap, "the CPU cannot run the probe (QEMU exit %d): %s", q,
 			 *unsupported ? unsupported : "the serial log does not say why");
 		return QEMU_RC_UNSUPPORTED;
+	}
+	if (q == 0 && (!strcmp(endstatus, "ok") || !strcmp(endstatus, "ok-absent") || !strcmp(endstatus, "failed"))) {
+		/* after=reboot or poweroff: the run ended, then the probe reset or
+		 * powered off the machine (QEMU exits 0 on both under -no-reboot)
+		 * rather than write the exit device, so its end record says how it
+		 * ended. */
+		snprintf(msg, cap, "%s by the log's end record, then the guest reset or powered off (QEMU exit 0)",
+			 endstatus);
+		return !strcmp(endstatus, "ok") ? QEMU_RC_OK : !strcmp(endstatus, "ok-absent") ? QEMU_RC_OK_ABSENT
+										 : QEMU_RC_FAILED;
 	}
 	if (q == 0)
 		snprintf(msg, cap, "no status: QEMU exit 0, the guest reset or powered off "
@@ -341,7 +351,7 @@ static int probe_run(struct probe_boot *b)
 		fprintf(stderr, "tickprobe qemu: cannot run %s: %s (install qemu-system-x86)\n", r->qemu, strerror(errno));
 		return QEMU_RC_MISSING;
 	}
-	rc = probe_outcome(r, status, stopped, unsupported, msg, sizeof msg);
+	rc = probe_outcome(r, status, stopped, unsupported, endstatus, msg, sizeof msg);
 	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r->use_kernel ? "kernel" : r->cdrom ? "cd" : "disk",
 		r->firmware, r->machine, r->kvm ? " kvm" : r->icount ? " tcg icount" : " tcg", qemu_now() - t0);
 	if (bytes >= 0)

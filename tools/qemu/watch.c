@@ -2,15 +2,7 @@
 /* The boot's progress from its serial log (watch.h). */
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 #include "tools/qemu/watch.h"
-
-static double now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 void boot_watch_init(struct boot_watch *w, const char *path, const char *who, bool quiet)
 {
@@ -34,7 +26,7 @@ static void take_plan(struct boot_watch *w, const struct lr_node *root)
 	}
 	if (!lr_num(lr_get(root, "total_s"), &w->total_s))
 		w->total_s = 0;
-	w->plan_at = now_s();
+	w->plan_at = progress_now();
 	w->done = 0, w->done_est = 0;
 }
 
@@ -103,7 +95,7 @@ void boot_watch_tick(void *ctx)
 	if (w->ncounters && w->done < w->ncounters) {
 		/* The estimates are the guest's seconds: scaled by how the counters
 		 * done so far took on this host (under TCG or icount, not 1:1). */
-		double ratio = w->done_est > 0 ? (now_s() - w->plan_at) / w->done_est : 1;
+		double ratio = w->done_est > 0 ? (progress_now() - w->plan_at) / w->done_est : 1;
 		left = (w->total_s - w->done_est) * (ratio > 1 ? ratio : 1);
 		snprintf(what, sizeof what, "measuring %s,", w->names[w->done]);
 		progress_show(&w->prog, what, w->done + 1, w->ncounters, left, false);

@@ -239,17 +239,41 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 
 /* ---- contention and latency --------------------------------------------------- */
 
+/* A level's overlap and readers, for a log that has them: a level whose
+ * readers did not read at the same time is marked, not shown as contention. */
+static void level_placement(FILE *o, const struct lr_node *e)
+{
+	const struct lr_node *cpus = lr_get(e, "cpus"), *c;
+	int concurrent = smp_level_concurrent(e);
+
+	fprintf(o, "<td class=\"n%s\">", concurrent == 0 ? " bad" : "");
+	rp_num(o, lr_get(e, "overlap"), 3);
+	fputs("</td><td>", o);
+	if (smp_level_siblings(e))
+		fputs("SMT siblings: ", o);
+	for (c = cpus && cpus->kind == LR_ARR ? cpus->child : NULL; c; c = c->next)
+		rp_value(o, c, "?"), fputs(c->next ? "," : "", o);
+	if (concurrent == 0)
+		fputs(" <span class=\"bad\">not concurrent: the readers hardly overlapped</span>", o);
+	fputs("</td>", o);
+}
+
 static void contention(FILE *o, const struct smp_view *v, size_t log)
 {
 	struct rp_curve cv[SMP_MAX_CONTENTION];
 	size_t n = 0;
+	bool placed = false;
+
+	for (size_t i = 0; i < v->ncontention; i++)
+		placed |= smp_has_overlap(v->contention[i]);
 
 	left_out(o, v, SMP_CONTENTION);
 	if (!v->ncontention)
 		return;
 	fputs("<h4>Contention</h4>\n<table><tr><th>counter</th><th class=\"n\">readers</th><th class=\"n\">returned</th>"
 	      "<th class=\"n\">p50 ns</th><th class=\"n\">p99 ns</th><th class=\"n\">worst p50</th>"
-	      "<th class=\"n\">worst p99</th><th class=\"n\">reads/s</th><th class=\"n\">backwards</th></tr>\n", o);
+	      "<th class=\"n\">worst p99</th><th class=\"n\">reads/s</th><th class=\"n\">backwards</th>", o);
+	fputs(placed ? "<th class=\"n\">overlap</th><th>CPUs</th></tr>\n" : "</tr>\n", o);
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct lr_node *c = v->contention[i], *lv = lr_get(c, "readers"), *e;
 		size_t rows = lv && lv->kind == LR_ARR ? lv->len : 0;
@@ -273,6 +297,8 @@ static void contention(FILE *o, const struct smp_view *v, size_t log)
 			rp_num(o, lr_get(e, "returned"), -1), fputs("</td>", o);
 			td(o, lr_get(e, "p50_ns"), 1), td(o, lr_get(e, "p99_ns"), 1), td(o, lr_get(e, "worst_p50_ns"), 1);
 			td(o, lr_get(e, "worst_p99_ns"), 1), td(o, lr_get(e, "reads_per_s"), 0), td(o, lr_get(e, "backwards"), -1);
+			if (placed)
+				level_placement(o, e);
 			fputs("</tr>\n", o);
 		}
 		if (n < SMP_MAX_CONTENTION && rows)

@@ -202,13 +202,14 @@ static void curve(FILE *o, const struct plot *p, const struct rp_curve *cv, int 
 	rp_esc(o, lr_str(lr_get(cv->rec, "counter")));
 	fprintf(o, "\" data-log=\"%zu\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", cv->log + 1,
 		cv->colour, which ? "1.2" : "2", which ? " stroke-dasharray=\"5 3\"" : "");
+	/* the spread levels only: the siblings' level is a second point at 2 */
 	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-		if (lr_num(lr_get(e, "n"), &n) && n >= 1 && lr_num(lr_get(e, key), &y) && y > 0)
+		if (!smp_level_siblings(e) && lr_num(lr_get(e, "n"), &n) && n >= 1 && lr_num(lr_get(e, key), &y) && y > 0)
 			fprintf(o, "%.1f,%.1f ", px(p, n), py(p, y));
 	fputs("\"/>\n", o);
 	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next) {
 		char a[32], b[32];
-		if (!lr_num(lr_get(e, "n"), &n) || n < 1 || !lr_num(lr_get(e, key), &y) || !(y > 0))
+		if (smp_level_siblings(e) || !lr_num(lr_get(e, "n"), &n) || n < 1 || !lr_num(lr_get(e, key), &y) || !(y > 0))
 			continue;
 		lastx = px(p, n), lasty = py(p, y);
 		if (which) { /* p99: the same marker, hollow, so each dashed line shows its counter */
