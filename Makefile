@@ -4,7 +4,8 @@
 #   make            host tool (build/tickprobe) and the image (build/tickprobe.img)
 #   make image      build/tickprobe.img: hybrid BIOS/UEFI, USB (dd) and CD
 #   make run        build, boot the default preset in QEMU, print the results
-#   make check      every test: host unit tests, then QEMU boot tests
+#   make check      every test: host unit tests, then QEMU boot tests, 2 at a time
+#   make check-fast the unit tests, the lints and the quick -kernel boots
 #   make install PREFIX=/usr/local
 #   make deb        build/tickprobe_VERSION_amd64.deb (debian/, dpkg-buildpackage)
 #   make sign KEY=db.key CERT=db.crt
@@ -58,7 +59,7 @@ EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC)))
 EFI_LDS  := /usr/lib/elf_x86_64_efi.lds
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 
-.PHONY: all image tool kernel efi run check unit install deps clean bench lint sign
+.PHONY: all image tool kernel efi run check check-fast unit install deps clean bench lint sign
 all: tool image
 
 tool: $(BUILD)/tickprobe
@@ -191,8 +192,15 @@ unit-build: $(BUILD)/tickprobe $(TEST_BINS)
 unit: unit-build
 	@sh tests/run.sh $(BUILD) unit
 
+# check: every test, the script tests JOBS at a time (default: the CPUs),
+# longest first (tests/run.sh).  check-fast: the unit tests, tests/lint/ and
+# the quick -kernel boots of tests/boot/test_kernel.sh, for the edit-build-test
+# loop.
 check: deps all unit-build
 	sh tests/run.sh $(BUILD)
+
+check-fast: deps all unit-build
+	sh tests/run.sh $(BUILD) fast
 
 bench: all
 	sh tests/bench/boot.sh $(BUILD)

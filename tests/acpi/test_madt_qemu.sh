@@ -6,18 +6,18 @@
 # enabled CPUs (SeaBIOS lists the CPUs up to maxcpus, the absent ones with
 # Enabled clear), one I/O APIC, the local APIC at 0xFEE00000 and no problem.
 # The whole log is checked too (tests/boot/checklog.py, via faultcheck.py).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 ELF=$BUILD/tickprobe.elf32
 QEMU=${QEMU:-qemu-system-x86_64}
 FC="python3 tests/fault/faultcheck.py"
 
 for t in "$QEMU" python3 timeout; do
-	command -v "$t" >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v "$t" >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
-[ -f "$ELF" ] || { echo "FAIL: setup: $ELF is not built (make all)"; exit 1; }
+[ -f "$ELF" ] || { fail "setup: $ELF is not built (make all)"; exit 1; }
 OUT=$(mktemp -d /tmp/tickprobe-madt.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT INT TERM
-failures=0
 
 # boot NAME MACHINE SMP ENABLED DISABLED
 boot() {
@@ -29,15 +29,14 @@ boot() {
 	rc=$?
 	[ "$enabled" -eq 1 ] && s="" || s=s
 	if [ $rc -ne 33 ]; then
-		echo "FAIL: $name: QEMU exits $rc, not 33: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
-		failures=$((failures + 1))
-	elif ! $FC "$OUT/$name.log" --label "$name" --status ok --expect acpi.madt.cpus="$enabled" \
+		fail "$name: QEMU exits $rc, not 33: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+	else
+		$FC "$OUT/$name.log" --label "$name" --status ok --expect acpi.madt.cpus="$enabled" \
 		--expect acpi.madt.disabled="$disabled" --expect acpi.madt.listed="$enabled" \
 		--expect acpi.madt.online_capable=0 --expect acpi.madt.x2apic=0 \
 		--expect acpi.madt.ioapics=1 --expect acpi.madt.lapic_address=$((0xFEE00000)) \
 		--expect acpi.madt.tables=1 --expect acpi.madt.problems=0 --expect acpi.madt.oem_id='"BOCHS"' \
-		--text "MADT: $enabled CPU$s, 1 I/O APIC, local APIC 0xfee00000"; then
-		failures=$((failures + 1))
+		--text "MADT: $enabled CPU$s, 1 I/O APIC, local APIC 0xfee00000"
 	fi
 }
 
@@ -46,4 +45,3 @@ boot q35-smp4 q35 4 4 0
 boot pc-smp3 pc 3 3 0
 boot q35-smp2-max4 q35 2,maxcpus=4 2 2
 boot q35-smp8-topology q35 8,sockets=2,cores=2,threads=2 8 0
-[ $failures -eq 0 ]

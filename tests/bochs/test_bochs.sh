@@ -10,11 +10,12 @@
 # instructions.  Bochs interprets every instruction of every CPU on one host
 # thread: 1 CPU takes about 6 s of CPU time, 4 CPUs about 16 s (the wall
 # time on a busy 2-core host is up to 4 times that).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-bochs
 rm -rf "$OUT" && mkdir -p "$OUT"
 for f in tickprobe tickprobe.img; do
-	[ -f "$BUILD/$f" ] || { echo "FAIL: setup: $BUILD/$f missing (make all)"; exit 1; }
+	[ -f "$BUILD/$f" ] || { fail "setup: $BUILD/$f missing (make all)"; exit 1; }
 done
 
 now_ms() { date +%s%3N; }
@@ -28,11 +29,11 @@ bochs_boot() {
 	rc=$?
 	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms: $(cat "$OUT/$name.out")"
 	if [ "$rc" -ne 0 ]; then
-		echo "FAIL: $name: no end record from Bochs (exit $rc): $(tail -n 1 "$OUT/$name.out")"
+		fail "$name: no end record from Bochs (exit $rc): $(tail -n 1 "$OUT/$name.out")"
 		[ "$rc" -eq 2 ] && exit 1 # not installed: nothing else can run
 		return
 	fi
-	echo "PASS: $name: Bochs delivered the end record"
+	pass "$name: Bochs delivered the end record"
 	python3 tests/boot/checklog.py "$OUT/$name.log" --label "$name" --expect-status ok --expect-boot bios \
 		--expect-pm-timer io:0xb008 --expect-hpet 0xfed00000 --expect begin.options.preset='"quick"' \
 		--expect machine.hypervisor=null
@@ -51,9 +52,9 @@ head -c 1048576 /dev/zero >"$OUT/blank.img"
 python3 tests/bochs/bochsrun.py "$OUT/blank.img" "$OUT/blank.log" >"$OUT/blank.out" 2>&1
 rc=$?
 if [ "$rc" -eq 2 ] && grep -q "no tickprobe.env block" "$OUT/blank.out"; then
-	echo "PASS: runner: an image without tickprobe.env is refused (exit 2)"
+	pass "runner: an image without tickprobe.env is refused (exit 2)"
 else
-	echo "FAIL: runner: an image without tickprobe.env gave exit $rc: $(cat "$OUT/blank.out")"
+	fail "runner: an image without tickprobe.env gave exit $rc: $(cat "$OUT/blank.out")"
 fi
 printf '# GRUB Environment Block\ntp_preset=quick\n' >"$OUT/noboot.img"
 head -c $((512 - 41)) /dev/zero | tr '\0' '#' >>"$OUT/noboot.img"
@@ -61,7 +62,7 @@ head -c 1048576 /dev/zero >>"$OUT/noboot.img"
 python3 tests/bochs/bochsrun.py "$OUT/noboot.img" "$OUT/noboot.log" --timeout 20 >"$OUT/noboot.out" 2>&1
 rc=$?
 if [ "$rc" -eq 1 ] && grep -q "no end record" "$OUT/noboot.out"; then
-	echo "PASS: runner: a disk that never ends gives exit 1: $(cat "$OUT/noboot.out")"
+	pass "runner: a disk that never ends gives exit 1: $(cat "$OUT/noboot.out")"
 else
-	echo "FAIL: runner: a disk that never ends gave exit $rc: $(cat "$OUT/noboot.out")"
+	fail "runner: a disk that never ends gave exit $rc: $(cat "$OUT/noboot.out")"
 fi

@@ -17,9 +17,9 @@ boot() {
 	rc=$?
 	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log" 2>/dev/null || echo 0) serial bytes)"
 	if [ "$rc" -eq "$want" ]; then
-		echo "PASS: $name: tickprobe qemu exits $want"
+		pass "$name: tickprobe qemu exits $want"
 	else
-		echo "FAIL: $name: tickprobe qemu exits $rc, not $want: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+		fail "$name: tickprobe qemu exits $rc, not $want: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 	fi
 }
 
@@ -32,10 +32,10 @@ checklog() {
 
 need_tool() {
 	if [ ! -x "$TP" ]; then
-		echo "FAIL: setup: $TP is not built (make tool)"
+		fail "setup: $TP is not built (make tool)"
 		exit 1
 	fi
 	for t in qemu-system-x86_64 python3; do
-		command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+		command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 	done
 }

@@ -8,12 +8,13 @@
 # exit 2), and, without the exit device, halt with the message on screen.
 # -kernel boots take about 0.3 s each, the GRUB one about 1 s, the OVMF one
 # 3-7 s: 19-58 s in all on the loaded 2-core build host, 7-8 s of CPU.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/cpu
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
 for f in tickprobe.elf32 tickprobe.img; do
-	[ -f "$BUILD/$f" ] || { echo "FAIL: setup: $BUILD/$f missing (make all)"; exit 1; }
+	[ -f "$BUILD/$f" ] || { fail "setup: $BUILD/$f missing (make all)"; exit 1; }
 done
 ELF=$BUILD/tickprobe.elf32
 HEAD="tickprobe: this CPU cannot run tickprobe: it lacks"
@@ -27,26 +28,26 @@ refused() {
 	why=$(tr -d '\r' <"$log" | awk -v h="$HEAD " 'i = index($0, h) { s = substr($0, i + length(h)); on = 1; next }
 		on && /^  / { s = s " " substr($0, 3); next } { on = 0 } END { print s }')
 	if [ "$why" = "$lacks." ]; then
-		echo "PASS: $name: the serial line says it lacks $lacks"
+		pass "$name: the serial line says it lacks $lacks"
 	else
-		echo "FAIL: $name: the refusal says '$why', not '$lacks.'"
+		fail "$name: the refusal says '$why', not '$lacks.'"
 	fi
 	if grep -q "tickprobe: CPU vendor $vendor, family $family, model [0-9]*, stepping [0-9]*" "$log"; then
-		echo "PASS: $name: vendor $vendor, family $family"
+		pass "$name: vendor $vendor, family $family"
 	else
-		echo "FAIL: $name: no 'CPU vendor $vendor, family $family' line: $(grep 'CPU vendor' "$log")"
+		fail "$name: no 'CPU vendor $vendor, family $family' line: $(grep 'CPU vendor' "$log")"
 	fi
 	if grep -q '{"type":' "$log"; then
-		echo "FAIL: $name: a record was written after the refusal"
+		fail "$name: a record was written after the refusal"
 	else
-		echo "PASS: $name: no record (nothing was measured)"
+		pass "$name: no record (nothing was measured)"
 	fi
 	"$TP" show "$log" >/dev/null 2>"$OUT/$name.show"
 	rc=$?
 	if [ "$rc" -eq 2 ] && grep -qF "$log: no records: the CPU cannot run the probe: it lacks $lacks." "$OUT/$name.show"; then
-		echo "PASS: $name: tickprobe show exits 2 and gives the reason"
+		pass "$name: tickprobe show exits 2 and gives the reason"
 	else
-		echo "FAIL: $name: tickprobe show exits $rc: $(cat "$OUT/$name.show")"
+		fail "$name: tickprobe show exits $rc: $(cat "$OUT/$name.show")"
 	fi
 }
 
@@ -59,9 +60,9 @@ kernel() {
 		>"$OUT/$name.err" 2>&1
 	rc=$?
 	if [ "$rc" -eq 39 ]; then
-		echo "PASS: $name: QEMU exits 39 (EXIT_CODE_UNSUPPORTED)"
+		pass "$name: QEMU exits 39 (EXIT_CODE_UNSUPPORTED)"
 	else
-		echo "FAIL: $name: QEMU exits $rc, not 39: $(head -c 200 "$OUT/$name.err")"
+		fail "$name: QEMU exits $rc, not 39: $(head -c 200 "$OUT/$name.err")"
 	fi
 }
 
@@ -86,9 +87,9 @@ timeout 60 qemu-system-x86_64 -machine isapc -cpu max -kernel "$ELF" -append pre
 	-no-reboot -serial "file:$OUT/isapc-max.log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 >"$OUT/isapc-max.err" 2>&1
 rc=$?
 if [ "$rc" -eq 35 ]; then
-	echo "PASS: isapc-max: QEMU exits 35 (ok-absent)"
+	pass "isapc-max: QEMU exits 35 (ok-absent)"
 else
-	echo "FAIL: isapc-max: QEMU exits $rc, not 35"
+	fail "isapc-max: QEMU exits $rc, not 35"
 fi
 checklog isapc-max --expect-status ok-absent --expect acpi.rsdp=null
 
@@ -101,18 +102,18 @@ for b in "grub-p3 --cpu pentium3" "uefi-no-tsc --firmware uefi --cpu max,-tsc"; 
 	shift
 	boot "$name" 13 --image "$BUILD/tickprobe.img" --preset quick "$@"
 	if grep -q "the CPU cannot run the probe (QEMU exit 39): it lacks" "$OUT/$name.err"; then
-		echo "PASS: $name: tickprobe qemu gives the reason"
+		pass "$name: tickprobe qemu gives the reason"
 	else
-		echo "FAIL: $name: tickprobe qemu says: $(tail -n 1 "$OUT/$name.err")"
+		fail "$name: tickprobe qemu says: $(tail -n 1 "$OUT/$name.err")"
 	fi
 done
 refused grub-p3 "64-bit long mode, SSE2" GenuineIntel 6
 refused uefi-no-tsc "TSC" AuthenticAMD 15
 n=$(grep -c "$HEAD" "$OUT/uefi-no-tsc.log")
 if [ "$n" -eq 1 ]; then
-	echo "PASS: uefi-no-tsc: the refusal crosses the serial line once (not mirrored through ConOut)"
+	pass "uefi-no-tsc: the refusal crosses the serial line once (not mirrored through ConOut)"
 else
-	echo "FAIL: uefi-no-tsc: the refusal is on the serial line $n times"
+	fail "uefi-no-tsc: the refusal is on the serial line $n times"
 fi
 
 # Without the exit device, as on a real machine: halted, the message on screen.
@@ -125,7 +126,7 @@ seen=$?
 wait $qpid
 if [ $seen -eq 0 ] && grep -q "^$HEAD 64-bit long mode, SSE2\.$" "$OUT/screen.txt" &&
 	grep -q "^tickprobe: CPU vendor GenuineIntel, family 6, model" "$OUT/screen.txt"; then
-	echo "PASS: screen: the refusal and the CPU are on screen; QEMU, halted, was still there to quit"
+	pass "screen: the refusal and the CPU are on screen; QEMU, halted, was still there to quit"
 else
-	echo "FAIL: screen: not on screen within 20 s: $(head -n 3 "$OUT/screen.txt" | tr '\n' '|')"
+	fail "screen: not on screen within 20 s: $(head -n 3 "$OUT/screen.txt" | tr '\n' '|')"
 fi

@@ -6,12 +6,13 @@
 # `tickprobe qemu`, which boots a copy whose menus wait 0 s and whose preset is
 # chosen through the image's environment block; one run boots the image
 # untouched, through its real menu timeout, to the "default" preset.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/image
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
 IMG=$BUILD/tickprobe.img
-[ -f "$IMG" ] || { echo "FAIL: setup: $IMG missing (make image)"; exit 1; }
+[ -f "$IMG" ] || { fail "setup: $IMG missing (make image)"; exit 1; }
 I="--image $IMG"
 COMMON="--expect-status ok --expect-hpet 0xfed00000 --expect begin.options.preset=\"quick\""
 

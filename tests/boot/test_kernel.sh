@@ -3,11 +3,12 @@
 # Fast boots through QEMU's -kernel (the multiboot ELF32 on SeaBIOS, well under
 # a second each under TCG): presets, option parsing, machines without an HPET
 # or without ACPI, and the exit statuses of `tickprobe qemu` itself.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/kernel
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
-[ -f "$BUILD/tickprobe.elf32" ] || { echo "FAIL: setup: $BUILD/tickprobe.elf32 missing (make kernel)"; exit 1; }
+[ -f "$BUILD/tickprobe.elf32" ] || { fail "setup: $BUILD/tickprobe.elf32 missing (make kernel)"; exit 1; }
 K="--kernel=$BUILD/tickprobe.elf32"
 
 # Every counter present on pc with -cpu max (the tool's TCG default): ok.
@@ -46,9 +47,9 @@ boot icount-1 0 $K --preset quick --icount -- $RTC_VM
 boot icount-2 0 $K --preset quick --icount -- $RTC_VM
 checklog icount-1 --expect-status ok
 if [ -s "$OUT/icount-1.log" ] && cmp -s "$OUT/icount-1.log" "$OUT/icount-2.log"; then
-	echo "PASS: icount: two boots under -icount give identical logs"
+	pass "icount: two boots under -icount give identical logs"
 else
-	echo "FAIL: icount: two boots under -icount differ: $(cmp "$OUT/icount-1.log" "$OUT/icount-2.log" 2>&1 | head -1)"
+	fail "icount: two boots under -icount differ: $(cmp "$OUT/icount-1.log" "$OUT/icount-2.log" 2>&1 | head -1)"
 fi
 
 # checklog.py must be able to fail: damage copies of a good log.
@@ -63,11 +64,11 @@ if [ -s "$good" ]; then
 		"$good" >"$OUT/bad-text.log"
 	for b in seq dup cut crc text; do
 		if $CHECK "$OUT/bad-$b.log" --label bad-$b >"$OUT/bad-$b.out" 2>&1; then
-			echo "FAIL: checklog-$b: checklog.py accepted a damaged log ($b)"
+			fail "checklog-$b: checklog.py accepted a damaged log ($b)"
 		elif grep -q '^FAIL' "$OUT/bad-$b.out"; then
-			echo "PASS: checklog-$b: checklog.py rejects a damaged log ($b)"
+			pass "checklog-$b: checklog.py rejects a damaged log ($b)"
 		else
-			echo "FAIL: checklog-$b: checklog.py failed without a FAIL line: $(tail -n 1 "$OUT/bad-$b.out")"
+			fail "checklog-$b: checklog.py failed without a FAIL line: $(tail -n 1 "$OUT/bad-$b.out")"
 		fi
 	done
 fi
@@ -75,14 +76,14 @@ fi
 # The tool's own statuses: usage 1, missing file 2, QEMU ending without a
 # probe status 12 (here: paused with -S and killed by --timeout).
 "$TP" qemu --no-such-option >/dev/null 2>&1; rc=$?
-[ $rc -eq 1 ] && echo "PASS: usage: exit 1" || echo "FAIL: usage: exit $rc, not 1"
+[ $rc -eq 1 ] && pass "usage: exit 1" || fail "usage: exit $rc, not 1"
 "$TP" qemu --image "$OUT/missing.img" >/dev/null 2>&1; rc=$?
-[ $rc -eq 2 ] && echo "PASS: missing image: exit 2" || echo "FAIL: missing image: exit $rc, not 2"
+[ $rc -eq 2 ] && pass "missing image: exit 2" || fail "missing image: exit $rc, not 2"
 "$TP" qemu $K --firmware uefi >/dev/null 2>&1; rc=$?
-[ $rc -eq 1 ] && echo "PASS: --kernel with uefi: exit 1" || echo "FAIL: --kernel with uefi: exit $rc, not 1"
+[ $rc -eq 1 ] && pass "--kernel with uefi: exit 1" || fail "--kernel with uefi: exit $rc, not 1"
 "$TP" qemu $K --timeout 1 -o "$OUT/paused.log" -- -S >/dev/null 2>"$OUT/paused.err"; rc=$?
 if [ $rc -eq 12 ] && grep -q "timed out" "$OUT/paused.err"; then
-	echo "PASS: timeout: exit 12, says timed out"
+	pass "timeout: exit 12, says timed out"
 else
-	echo "FAIL: timeout: exit $rc, $(cat "$OUT/paused.err")"
+	fail "timeout: exit $rc, $(cat "$OUT/paused.err")"
 fi

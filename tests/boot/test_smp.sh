@@ -7,12 +7,13 @@
 # time of every AP is printed.  The matrix keeps to about a minute on 2 cores:
 # -kernel boots take 0.5-4 s (every AP spins in its mailbox, and under TCG a
 # spinning vCPU takes host time from the boot CPU), OVMF boots 5-9 s.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/smp
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
 for f in tickprobe.elf32 tickprobe.img; do
-	[ -f "$BUILD/$f" ] || { echo "FAIL: setup: $BUILD/$f missing (make all)"; exit 1; }
+	[ -f "$BUILD/$f" ] || { fail "setup: $BUILD/$f missing (make all)"; exit 1; }
 done
 K="--kernel=$BUILD/tickprobe.elf32 --preset quick"
 I="--image $BUILD/tickprobe.img --preset quick"
@@ -85,9 +86,9 @@ ms=$(($(now_ms) - t0))
 checklog k-ghost --expect-status ok --expect cpus.list.2.apic_id=9
 smp k-ghost --count 3 --states bsp,running,"no response" --why "no response within 1000 ms" --team
 if [ "$ms" -lt 60000 ]; then
-	echo "PASS: k-ghost: the boot with a ghost CPU ended in $ms ms"
+	pass "k-ghost: the boot with a ghost CPU ended in $ms ms"
 else
-	echo "FAIL: k-ghost: the boot with a ghost CPU took $ms ms"
+	fail "k-ghost: the boot with a ghost CPU took $ms ms"
 fi
 
 # ---- a CPU that stops answering mid-run: dropped after the 1 s bound, left
@@ -117,23 +118,23 @@ smp k-icount-1 --count 4 --started 4 --team
 c1=$(grep -a '"type":"cpus"' "$OUT/k-icount-1.log")
 c2=$(grep -a '"type":"cpus"' "$OUT/k-icount-2.log")
 if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
-	echo "PASS: icount: two boots give identical cpus records"
+	pass "icount: two boots give identical cpus records"
 else
-	echo "FAIL: icount: the cpus records differ: $(printf '%s\n%s\n' "$c1" "$c2" | cut -c1-300)"
+	fail "icount: the cpus records differ: $(printf '%s\n%s\n' "$c1" "$c2" | cut -c1-300)"
 fi
 if cmp -s "$OUT/k-icount-1.log" "$OUT/k-icount-2.log"; then
-	echo "PASS: icount: two 4-CPU boots give identical logs"
+	pass "icount: two 4-CPU boots give identical logs"
 else
-	echo "FAIL: icount: two 4-CPU boots differ: $(cmp "$OUT/k-icount-1.log" "$OUT/k-icount-2.log" 2>&1 | head -1)"
+	fail "icount: two 4-CPU boots differ: $(cmp "$OUT/k-icount-1.log" "$OUT/k-icount-2.log" 2>&1 | head -1)"
 fi
 
 for r in cpus tsc_sync contention percpu; do
 	c1=$(grep -a "\"type\":\"$r\"" "$OUT/k-icount-1.log")
 	c2=$(grep -a "\"type\":\"$r\"" "$OUT/k-icount-2.log")
 	if [ -n "$c1" ] && [ "$c1" = "$c2" ]; then
-		echo "PASS: icount: two boots give identical $r records"
+		pass "icount: two boots give identical $r records"
 	else
-		echo "FAIL: icount: the $r records differ or are missing"
+		fail "icount: the $r records differ or are missing"
 	fi
 done
 
@@ -145,57 +146,15 @@ done
 boot k-skew 0 $K --machine q35 --options "tsc_skew=2:10000000000" -- -smp 4
 boot k-icount-skew 0 $K --machine q35 --icount --options "tsc_skew=2:1000000" -- -smp 4
 for b in k-skew:10000000000 k-icount-skew:1000000; do
-	python3 - "$OUT/${b%%:*}.log" "${b#*:}" "${b%%:*}" <<'PY'
-import json, sys
-sys.path.insert(0, "tests/boot")
-from checklog import as_read  # the pairs are written as columns
-path, skew, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-recs = [as_read(json.loads(l)) for l in open(path, errors="replace") if l.startswith('{"type":"tsc_sync"')]
-def out(ok, what, why=""):
-    print(("PASS: " if ok else "FAIL: ") + name + ": " + what + ("" if ok else ": " + why))
-out(len(recs) == 1, "one tsc_sync record", str(len(recs)))
-if recs:
-    r = recs[0]
-    pairs = {p["cpu"]: p for p in r["pairs"]}
-    p2 = pairs.get(2, {})
-    off, unc = p2.get("offset_cycles", 0), p2.get("uncertainty_cycles", -1)
-    out(abs(off - skew) <= unc, "CPU 2's offset equals the skew within its uncertainty",
-        "offset %s, uncertainty %s, skew %d" % (off, unc, skew))
-    out(p2.get("warps", 0) > 0, "the warp test finds warps on CPU 2", json.dumps(p2))
-    others = [p for c, p in pairs.items() if c != 2]
-    out(all(p["warps"] == 0 and abs(p["offset_cycles"]) <= p["uncertainty_cycles"] for p in others),
-        "no other CPU warps or is off", json.dumps(others)[:300])
-    out(r["synchronized"] is False and r["linux_would_mark_unstable"] is True and r["warps"] > 0,
-        "verdict: not synchronized, and Linux would mark the TSC unstable",
-        json.dumps({k: r[k] for k in ("synchronized", "linux_would_mark_unstable", "warps")}))
-    print("%s: CPU 2 offset %d +/- %d cycles for a skew of %d; %d warps, largest %d" % (
-        name, off, unc, skew, p2.get("warps", 0), p2.get("max_warp_cycles", 0)))
-PY
+	python3 tests/boot/skew_check.py "$OUT/${b%%:*}.log" "${b#*:}" "${b%%:*}"
 done
 
 # ---- latency=SECONDS: every CPU spins on the TSC and bins its gaps ----
 boot k-latency 0 $K --machine pc --options "latency=1" -- -smp 2
-python3 - "$OUT/k-latency.log" <<'PY'
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith('{"type":"latency"')]
-print(("PASS" if len(recs) == 1 else "FAIL") + ": k-latency: one latency record")
-for r in recs:
-    print(json.dumps(r)[:600])
-PY
+python3 tests/boot/latency_check.py "$OUT/k-latency.log"
 
 # ---- contention: QEMU's HPET serialises its readers; the curve is reported,
 # its numbers never asserted ----
-python3 - "$OUT/k-pc-8.log" <<'PY'
-import json, sys
-recs = {r["counter"]: r for r in (json.loads(l) for l in open(sys.argv[1], errors="replace")
-                                  if l.startswith('{"type":"contention"'))}
-ok = set(recs) >= {"hpet", "acpi-fast", "tsc"} and all(
-    [x["n"] for x in recs[c]["readers"]] == [1, 2, 4, 8] for c in recs)
-print(("PASS" if ok else "FAIL") + ": k-pc-8: contention records for hpet, acpi-fast and tsc at 1, 2, 4 and 8 readers"
-      + ("" if ok else ": %r" % {c: [x["n"] for x in r["readers"]] for c, r in recs.items()}))
-for c, r in sorted(recs.items()):
-    print("contention %-9s p50 ns by readers: %s; backward steps %s" % (
-        c, ", ".join("%d: %s" % (x["n"], x["p50_ns"]) for x in r["readers"]), r["backwards"]))
-PY
+python3 tests/boot/contention_check.py "$OUT/k-pc-8.log"
 
 echo "smp: the matrix took $(($(now_ms) - t_all)) ms"

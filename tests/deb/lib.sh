@@ -21,13 +21,15 @@ BOOTFS_UUID=7E1C-0B0B
 now_ms() { date +%s%3N; }
 
 # make deb when the .deb is older than a packaged source (a no-op otherwise);
-# the first build takes about a minute on 2 cores.
+# the first build takes about a minute on 2 cores.  Both deb tests call it and
+# tests/run.sh may run them at once: the lock makes the second wait for the
+# first's build and then find the package up to date, so one test builds it.
 build_deb() {
 	t0=$(now_ms)
-	if make -s deb BUILD="$BUILD" >"$OUT/make-deb.log" 2>&1 && [ -f "$DEB" ]; then
-		echo "PASS: make deb: $DEB, $(wc -c <"$DEB") bytes ($(( ($(now_ms) - t0) / 1000 )) s)"
+	if flock "$BUILD/.deb.lock" make -s deb BUILD="$BUILD" >"$OUT/make-deb.log" 2>&1 && [ -f "$DEB" ]; then
+		pass "make deb: $DEB, $(wc -c <"$DEB") bytes ($(( ($(now_ms) - t0) / 1000 )) s)"
 	else
-		echo "FAIL: make deb: $(tail -n 5 "$OUT/make-deb.log" | tr '\n' ' ')"
+		fail "make deb: $(tail -n 5 "$OUT/make-deb.log" | tr '\n' ' ')"
 		exit 1
 	fi
 }
@@ -36,7 +38,7 @@ build_deb() {
 unpack_deb() {
 	rm -rf "$OUT/root" "$OUT/control"
 	dpkg-deb -x "$DEB" "$OUT/root" && dpkg-deb -e "$DEB" "$OUT/control" || {
-		echo "FAIL: setup: cannot unpack $DEB"
+		fail "setup: cannot unpack $DEB"
 		exit 1
 	}
 	mkdir -p "$OUT/root/boot/grub"

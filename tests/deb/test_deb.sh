@@ -4,17 +4,16 @@
 # source, its maintainer scripts against a fake EFI system partition, and
 # /etc/grub.d/25_tickprobe against a fake /boot and ESP, checked with
 # grub-script-check.  The QEMU boots of that menu are test_deb_boot.sh.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/pkg
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
 for t in dpkg-buildpackage dh lintian fakeroot help2man grub-script-check mkfs.fat mcopy; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
 T0=$(now_ms)
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 
 build_deb
 unpack_deb

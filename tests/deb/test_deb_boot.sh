@@ -13,19 +13,18 @@
 # probe saves its log on the ESP (\tickprobe\logs\NNNN.log): it is read back
 # from the disk image with mtools and read as `tickprobe logs`, `show
 # --latest` and `compare --latest` read it after the reboot into Linux.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/boot
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
 for t in qemu-system-x86_64 grub-mkimage grub-script-check xorriso mkfs.fat mcopy mdir python3; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
-[ -x "$TP" ] || { echo "FAIL: setup: $TP is not built (make tool)"; exit 1; }
+[ -x "$TP" ] || { fail "setup: $TP is not built (make tool)"; exit 1; }
 OVMF=/usr/share/ovmf/OVMF.fd
 CHECK="python3 tests/boot/checklog.py"
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 
 build_deb
 unpack_deb
@@ -83,23 +82,7 @@ fi
 
 # The byte offset of the GPT's EFI system partition in a disk image.
 esp_offset() {
-	python3 - "$1" <<'EOF'
-import struct, sys
-with open(sys.argv[1], "rb") as f:
-    f.seek(512)
-    h = f.read(92)
-    if h[:8] != b"EFI PART":
-        sys.exit("no GPT")
-    lba, n, size = struct.unpack_from("<QII", h, 72)
-    f.seek(lba * 512)
-    esp = bytes.fromhex("28732ac11ff8d211ba4b00a0c93ec93b")  # C12A7328-F81F-11D2-BA4B-00A0C93EC93B
-    for _ in range(n):
-        e = f.read(size)
-        if e[:16] == esp:
-            print(struct.unpack_from("<Q", e, 32)[0] * 512)
-            sys.exit(0)
-sys.exit("no EFI system partition")
-EOF
+	python3 tests/deb/esp_offset.py "$1"
 }
 
 # boot NAME FIRMWARE_ARGS...: both disks, copies of their own (written to);

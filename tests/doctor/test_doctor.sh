@@ -11,6 +11,7 @@
 # verdict, parameters and exit status are checked; then hostile input (a
 # truncated kernel log, another machine's bare log, damaged bare logs), and
 # the same verdicts in show and report.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 OUT=$BUILD/test-doctor
@@ -18,8 +19,6 @@ HERE=$(dirname "$0")
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
 if [ ! -x "$TP" ]; then
 	fail "setup" "$TP is not built (make)"
 	exit 1

@@ -3,15 +3,18 @@
 # A short fuzz run of every harness (20 s each): catches a parser change that
 # crashes on inputs the committed and generated seeds already reach.  Longer
 # runs: make fuzz FUZZ_SECONDS=600.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
 if ! command -v "${FUZZ_CC:-clang}" >/dev/null 2>&1; then
-	echo "FAIL: fuzz: ${FUZZ_CC:-clang} not installed (needed for libFuzzer)"
+	fail "fuzz: ${FUZZ_CC:-clang} not installed (needed for libFuzzer)"
 	exit 1
 fi
 mkdir -p "$BUILD"
-if ! make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-build.log" 2>&1; then
-	echo "FAIL: fuzz: harness build failed: $(grep -m1 -E 'error|Error' "$BUILD/fuzz-build.log")"
+# The lock: tests/run.sh may run the other builds into BUILD (make fuzz-build,
+# make sanitize, make sign) at the same time, and each reads the others' .d files.
+if ! flock "$BUILD/.make.lock" make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-build.log" 2>&1; then
+	fail "fuzz: harness build failed: $(grep -m1 -E 'error|Error' "$BUILD/fuzz-build.log")"
 	exit 1
 fi
 sh "$HERE/run_fuzz.sh" "$BUILD" "${FUZZ_SECONDS:-20}" acpi logread ministat options presets

@@ -3,10 +3,13 @@
 # Every host unit test built with AddressSanitizer and UndefinedBehaviorSanitizer
 # (make sanitize: BUILD/asan/tests/), run once: PASS when it exits 0 with no
 # sanitizer report, FAIL naming the first report otherwise.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 mkdir -p "$BUILD"
-if ! make -s sanitize BUILD="$BUILD" >"$BUILD/sanitize-build.log" 2>&1; then
-	echo "FAIL: sanitize: build failed: $(grep -m1 -E 'error|Error' "$BUILD/sanitize-build.log")"
+# The lock: tests/run.sh may run the other builds into BUILD (make fuzz-build,
+# make sanitize, make sign) at the same time, and each reads the others' .d files.
+if ! flock "$BUILD/.make.lock" make -s sanitize BUILD="$BUILD" >"$BUILD/sanitize-build.log" 2>&1; then
+	fail "sanitize: build failed: $(grep -m1 -E 'error|Error' "$BUILD/sanitize-build.log")"
 	exit 1
 fi
 n=0
@@ -24,9 +27,9 @@ for t in "$BUILD"/asan/tests/test_*; do
 	report=$(grep -m1 -E 'ERROR: (Address|Leak)Sanitizer|runtime error:|SUMMARY: ' "$log")
 	checks=$(grep -c '^PASS: ' "$log")
 	if [ $rc -eq 0 ] && [ -z "$report" ]; then
-		echo "PASS: sanitize $name ($checks checks)"
+		pass "sanitize $name ($checks checks)"
 	else
-		echo "FAIL: sanitize $name: exit $rc${report:+: $(echo "$report" | cut -c1-160)} (see $log)"
+		fail "sanitize $name: exit $rc${report:+: $(echo "$report" | cut -c1-160)} (see $log)"
 	fi
 done
-[ $n -gt 0 ] || echo "FAIL: sanitize: no test binary in $BUILD/asan/tests"
+[ $n -gt 0 ] || fail "sanitize: no test binary in $BUILD/asan/tests"

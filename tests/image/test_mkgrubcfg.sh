@@ -6,21 +6,22 @@
 # image/mkimage.sh) wrote for the .cfg beside them: the new one must write
 # the same bytes, but for the multiboot lines of presets whose options are
 # not "preset=NAME", which now boot "preset=NAME" (options.c holds their words).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 M=$BUILD/mkgrubcfg
 D=tests/data/presets
 OUT=$BUILD/test-image/mkgrubcfg
 rm -rf "$OUT" && mkdir -p "$OUT"
 if [ ! -x "$M" ]; then
-	echo "FAIL: setup: $M missing (make $M)"
+	fail "setup: $M missing (make $M)"
 	exit 1
 fi
 
 # The first format ("quick: preset=quick"): byte for byte the awk's menu.
 if "$M" $D/first-format.cfg >"$OUT/first.menu" 2>"$OUT/first.err" && cmp -s "$OUT/first.menu" $D/first-format.awk-menu; then
-	echo "PASS: mkgrubcfg: the first presets.cfg gives the awk generator's menu, byte for byte"
+	pass "mkgrubcfg: the first presets.cfg gives the awk generator's menu, byte for byte"
 else
-	echo "FAIL: mkgrubcfg: the first presets.cfg: $(diff $D/first-format.awk-menu "$OUT/first.menu" | head -3 | tr '\n' ' ')$(head -1 "$OUT/first.err")"
+	fail "mkgrubcfg: the first presets.cfg: $(diff $D/first-format.awk-menu "$OUT/first.menu" | head -3 | tr '\n' ' ')$(head -1 "$OUT/first.err")"
 fi
 
 # CRLF, comments, blanks around names and options, 12 presets, a 23-character
@@ -29,21 +30,21 @@ if "$M" $D/every-feature.cfg >"$OUT/every.menu" 2>"$OUT/every.err"; then
 	grep -v '^	multiboot ' $D/every-feature.awk-menu >"$OUT/every.awk-rest"
 	grep -v '^	multiboot ' "$OUT/every.menu" >"$OUT/every.rest"
 	if cmp -s "$OUT/every.awk-rest" "$OUT/every.rest"; then
-		echo "PASS: mkgrubcfg: every feature of the format: titles, ids, timeout and GRUB script as the awk wrote them"
+		pass "mkgrubcfg: every feature of the format: titles, ids, timeout and GRUB script as the awk wrote them"
 	else
-		echo "FAIL: mkgrubcfg: every feature: $(diff "$OUT/every.awk-rest" "$OUT/every.rest" | head -3 | tr '\n' ' ')"
+		fail "mkgrubcfg: every feature: $(diff "$OUT/every.awk-rest" "$OUT/every.rest" | head -3 | tr '\n' ' ')"
 	fi
 	# Each entry boots preset=<its id>, in order.
 	awk '/^menuentry/ { id = $(NF - 1) } /^\tmultiboot/ { print id, $3 }' "$OUT/every.menu" >"$OUT/every.boots"
 	n=$(wc -l <"$OUT/every.boots")
 	bad=$(awk '$2 != "preset=" $1' "$OUT/every.boots" | head -1)
 	if [ "$n" -eq 12 ] && [ -z "$bad" ] && ! grep -q "$(printf '\r')" "$OUT/every.menu"; then
-		echo "PASS: mkgrubcfg: all 12 entries boot preset=<their id>, no CR left"
+		pass "mkgrubcfg: all 12 entries boot preset=<their id>, no CR left"
 	else
-		echo "FAIL: mkgrubcfg: entries: $n, first wrong: '$bad'"
+		fail "mkgrubcfg: entries: $n, first wrong: '$bad'"
 	fi
 else
-	echo "FAIL: mkgrubcfg: every-feature.cfg refused: $(head -1 "$OUT/every.err")"
+	fail "mkgrubcfg: every-feature.cfg refused: $(head -1 "$OUT/every.err")"
 fi
 
 # The table for options.c: one row per preset, words as the menu titles show them.
@@ -52,15 +53,15 @@ if "$M" --table $D/every-feature.cfg >"$OUT/every.table" 2>"$OUT/every.terr" &&
 	grep -qx '{ "default", "samples=100000 rounds=10 calib_ms=100" },' "$OUT/every.table" &&
 	grep -qx '{ "empty", "" },' "$OUT/every.table" &&
 	grep -qx '{ "p12", "fault=gp" },' "$OUT/every.table"; then
-	echo "PASS: mkgrubcfg --table: 12 rows, trimmed words, empty options as \"\""
+	pass "mkgrubcfg --table: 12 rows, trimmed words, empty options as \"\""
 else
-	echo "FAIL: mkgrubcfg --table: $(head -3 "$OUT/every.table" | tr '\n' ' ')$(head -1 "$OUT/every.terr")"
+	fail "mkgrubcfg --table: $(head -3 "$OUT/every.table" | tr '\n' ' ')$(head -1 "$OUT/every.terr")"
 fi
 if ! "$M" --table $D/first-format.cfg >"$OUT/first.table" 2>"$OUT/first.terr" && [ ! -s "$OUT/first.table" ] &&
 	[ "$(grep -c "no preset= inside" "$OUT/first.terr")" -eq 3 ] && grep -q "first-format.cfg:11: preset 'quick'" "$OUT/first.terr"; then
-	echo "PASS: mkgrubcfg --table: presets made of preset= words are refused, each named by its line"
+	pass "mkgrubcfg --table: presets made of preset= words are refused, each named by its line"
 else
-	echo "FAIL: mkgrubcfg --table on the first format: $(head -2 "$OUT/first.terr" | tr '\n' ' ')"
+	fail "mkgrubcfg --table on the first format: $(head -2 "$OUT/first.terr" | tr '\n' ' ')"
 fi
 
 # The shipped file: an entry per preset, and a table row per preset.
@@ -69,12 +70,12 @@ if "$M" image/presets.cfg >"$OUT/shipped.menu" 2>"$OUT/shipped.err" && "$M" --ta
 	ids=$(sed -n 's/^menuentry .* --id \([^ ]*\) {$/\1/p' "$OUT/shipped.menu" | tr '\n' ' ')
 	rows=$(sed -n 's/^{ "\([^"]*\)".*/\1/p' "$OUT/shipped.table" | tr '\n' ' ')
 	if [ -n "$names" ] && [ "$names" = "$ids" ] && [ "$names" = "$rows" ]; then
-		echo "PASS: mkgrubcfg: image/presets.cfg gives a menu entry and a table row for each of: $names"
+		pass "mkgrubcfg: image/presets.cfg gives a menu entry and a table row for each of: $names"
 	else
-		echo "FAIL: mkgrubcfg: image/presets.cfg: presets '$names', entries '$ids', rows '$rows'"
+		fail "mkgrubcfg: image/presets.cfg: presets '$names', entries '$ids', rows '$rows'"
 	fi
 else
-	echo "FAIL: mkgrubcfg: image/presets.cfg refused: $(head -1 "$OUT/shipped.err")"
+	fail "mkgrubcfg: image/presets.cfg refused: $(head -1 "$OUT/shipped.err")"
 fi
 
 # Bad files: exit 1, nothing on stdout, each problem as FILE:LINE: why.
@@ -83,9 +84,9 @@ bad() { # name, expected stderr text, file contents
 	"$M" "$OUT/$1.cfg" >"$OUT/$1.out" 2>"$OUT/$1.err"
 	rc=$?
 	if [ $rc -eq 1 ] && [ ! -s "$OUT/$1.out" ] && grep -qF -- "$2" "$OUT/$1.err"; then
-		echo "PASS: mkgrubcfg: $1: exit 1, no menu: $(head -1 "$OUT/$1.err")"
+		pass "mkgrubcfg: $1: exit 1, no menu: $(head -1 "$OUT/$1.err")"
 	else
-		echo "FAIL: mkgrubcfg: $1: exit $rc, $(wc -c <"$OUT/$1.out") bytes out, wanted '$2' in: $(head -2 "$OUT/$1.err" | tr '\n' ' ')"
+		fail "mkgrubcfg: $1: exit $rc, $(wc -c <"$OUT/$1.out") bytes out, wanted '$2' in: $(head -2 "$OUT/$1.err" | tr '\n' ' ')"
 	fi
 }
 bad no-colon "no-colon.cfg:2: no ':'" 'default: a=1\nquick samples=5\n'
@@ -99,24 +100,24 @@ bad no-default "no-default.cfg: no preset named 'default'" 'quick: a=1\n'
 bad empty "empty.cfg: no presets" '# nothing\n'
 bad several "several.cfg:3: timeout '5s'" 'default: a=1\nx y\ntimeout: 5s\n'
 if grep -q "several.cfg:2: no ':'" "$OUT/several.err" && [ "$(wc -l <"$OUT/several.err")" -eq 2 ]; then
-	echo "PASS: mkgrubcfg: two bad lines: both named, in order"
+	pass "mkgrubcfg: two bad lines: both named, in order"
 else
-	echo "FAIL: mkgrubcfg: two bad lines: $(tr '\n' ' ' <"$OUT/several.err")"
+	fail "mkgrubcfg: two bad lines: $(tr '\n' ' ' <"$OUT/several.err")"
 fi
 
 head -c 16385 /dev/zero | tr '\0' '#' >"$OUT/big.cfg"
 "$M" "$OUT/big.cfg" >"$OUT/big.out" 2>"$OUT/big.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "larger than the 16384 bytes" "$OUT/big.err" &&
-	echo "PASS: mkgrubcfg: a file larger than the UEFI menu reads is refused" ||
-	echo "FAIL: mkgrubcfg: 16385-byte file: exit $rc, $(head -1 "$OUT/big.err")"
+	pass "mkgrubcfg: a file larger than the UEFI menu reads is refused" ||
+	fail "mkgrubcfg: 16385-byte file: exit $rc, $(head -1 "$OUT/big.err")"
 "$M" "$OUT/absent.cfg" >/dev/null 2>"$OUT/absent.err"
 rc=$?
 [ $rc -eq 1 ] && grep -q "absent.cfg: No such file" "$OUT/absent.err" &&
-	echo "PASS: mkgrubcfg: a missing file: exit 1, named" || echo "FAIL: mkgrubcfg: missing file: exit $rc"
+	pass "mkgrubcfg: a missing file: exit 1, named" || fail "mkgrubcfg: missing file: exit $rc"
 "$M" >/dev/null 2>"$OUT/usage.err"
 rc=$?
 "$M" --menu x >/dev/null 2>>"$OUT/usage.err"
 rc2=$?
 [ $rc -eq 2 ] && [ $rc2 -eq 2 ] && grep -q "^usage: mkgrubcfg" "$OUT/usage.err" &&
-	echo "PASS: mkgrubcfg: no file or an unknown flag: usage, exit 2" || echo "FAIL: mkgrubcfg: usage: exit $rc, $rc2"
+	pass "mkgrubcfg: no file or an unknown flag: usage, exit 2" || fail "mkgrubcfg: usage: exit $rc, $rc2"

@@ -6,39 +6,22 @@
 # broken.  The preset must boot its own words rather than preset=NAME, and the
 # broken line must be named, file and line, on the console (OVMF mirrors it to
 # the serial log) while the other presets stay.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-image/uefi-presets
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
 IMG=$BUILD/tickprobe.img
-[ -f "$IMG" ] || { echo "FAIL: setup: $IMG missing (make image)"; exit 1; }
-[ -f /usr/share/ovmf/OVMF.fd ] || { echo "FAIL: setup: OVMF missing (make deps)"; exit 1; }
+[ -f "$IMG" ] || { fail "setup: $IMG missing (make image)"; exit 1; }
+[ -f /usr/share/ovmf/OVMF.fd ] || { fail "setup: OVMF missing (make deps)"; exit 1; }
 
 quick=$(grep '^quick:' image/presets.cfg)
 verbose_line=$(grep -n '^verbose:' image/presets.cfg | cut -d: -f1)
-if ! python3 - "$IMG" "$OUT/edited.img" image/presets.cfg <<'EOF'; then
-import sys
-img, out, cfg = sys.argv[1], sys.argv[2], sys.argv[3]
-data, text = open(img, 'rb').read(), open(cfg, 'rb').read()
-if data.count(text) != 1:
-    sys.exit('presets.cfg found %d times in the image, not once' % data.count(text))
-lines = text.split(b'\n')
-for i, l in enumerate(lines):
-    if l.startswith(b'quick:'):
-        # other words, the same length: "samples=10000" becomes "samples=5000 "
-        new = l.replace(b'samples=10000', b'samples=5000 ')
-        assert new != l and len(new) == len(l)
-        lines[i] = new
-    elif l.startswith(b'verbose:'):
-        lines[i] = b'verbose ' + l[len(b'verbose:'):]  # the ':' gone
-edited = b'\n'.join(lines)
-assert len(edited) == len(text)
-open(out, 'wb').write(data.replace(text, edited))
-EOF
-	echo "FAIL: setup: cannot edit presets.cfg in a copy of the image"
+if ! python3 tests/image/edit_presets.py "$IMG" "$OUT/edited.img" image/presets.cfg; then
+	fail "setup: cannot edit presets.cfg in a copy of the image"
 	exit 1
 fi
-echo "PASS: setup: the ESP's presets.cfg edited in a copy of the image ($quick: samples=5000; line $verbose_line without ':')"
+pass "setup: the ESP's presets.cfg edited in a copy of the image ($quick: samples=5000; line $verbose_line without ':')"
 
 # No menu (tp_timeout 0): the problems go to ConOut, so to the serial log.
 boot edited-quick 0 --image "$OUT/edited.img" --firmware uefi --machine pc --preset quick
@@ -46,9 +29,9 @@ checklog edited-quick --expect-status ok --expect-boot uefi \
 	--expect begin.cmdline='"samples=5000 rounds=10 calib_ms=20"' --expect begin.options.samples=5000 \
 	--expect begin.option_problems='[]'
 if tr -d '\r' <"$OUT/edited-quick.log" | grep -qaF "presets.cfg:$verbose_line: no ':' in 'verbose "; then
-	echo "PASS: edited-quick: the broken line is named on the console: presets.cfg:$verbose_line: no ':'"
+	pass "edited-quick: the broken line is named on the console: presets.cfg:$verbose_line: no ':'"
 else
-	echo "FAIL: edited-quick: no 'presets.cfg:$verbose_line: no ':'' in the serial log"
+	fail "edited-quick: no 'presets.cfg:$verbose_line: no ':'' in the serial log"
 fi
 
 # The presets the edit left alone still boot as preset=NAME.
@@ -63,7 +46,7 @@ boot edited-menu 0 --image "$OUT/edited.img" --firmware uefi --machine pc --pres
 checklog edited-menu --expect-status ok --expect-boot uefi --expect begin.cmdline='"samples=5000 rounds=10 calib_ms=20"'
 if tr -d '\r' <"$OUT/edited-menu.log" | grep -qaF "choose a preset" &&
 	tr -d '\r' <"$OUT/edited-menu.log" | grep -qaF "presets.cfg:$verbose_line: no ':'"; then
-	echo "PASS: edited-menu: the menu shows, and the broken line under it"
+	pass "edited-menu: the menu shows, and the broken line under it"
 else
-	echo "FAIL: edited-menu: menu or problem line missing from the serial log"
+	fail "edited-menu: menu or problem line missing from the serial log"
 fi

@@ -9,14 +9,15 @@
 # status must say what happened (0 undamaged, 3 damaged but used, 2 nothing
 # usable) and no number from a damaged record may ever be printed: see
 # tests/integrity/mutate.py.  SEED (env) picks the flipped bits.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 SEED=${SEED:-1}
 
 for t in qemu-system-x86_64 python3; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
-[ -x "$TP" ] && [ -f "$BUILD/tickprobe.elf32" ] || { echo "FAIL: setup: $TP or $BUILD/tickprobe.elf32 not built (make all)"; exit 1; }
+[ -x "$TP" ] && [ -f "$BUILD/tickprobe.elf32" ] || { fail "setup: $TP or $BUILD/tickprobe.elf32 not built (make all)"; exit 1; }
 
 OUT=$(mktemp -d /tmp/tickprobe-integrity.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT INT TERM
@@ -26,9 +27,9 @@ for m in pc q35; do
 	rc=$?
 	# The originals must be whole and valid, or nothing below means anything.
 	if [ $rc -eq 0 ] && python3 tests/boot/checklog.py "$OUT/$m.log" --label "$m" >"$OUT/$m.check"; then
-		echo "PASS: $m: a whole, valid log to damage ($(wc -c <"$OUT/$m.log") bytes, $(grep -c '^{' "$OUT/$m.log") records)"
+		pass "$m: a whole, valid log to damage ($(wc -c <"$OUT/$m.log") bytes, $(grep -c '^{' "$OUT/$m.log") records)"
 	else
-		echo "FAIL: $m: boot exit $rc or invalid log: $(grep FAIL "$OUT/$m.check" | head -n 3 | tr '\n' ' ')"
+		fail "$m: boot exit $rc or invalid log: $(grep FAIL "$OUT/$m.check" | head -n 3 | tr '\n' ' ')"
 		exit 1
 	fi
 done
@@ -37,9 +38,9 @@ done
 "$TP" qemu --kernel --preset quick --options fault=gp --timeout 60 -o "$OUT/fault-gp.log" >"$OUT/gp.out" 2>"$OUT/gp.err"
 rc=$?
 if [ $rc -eq 11 ] && python3 tests/boot/checklog.py "$OUT/fault-gp.log" --expect-status failed >"$OUT/gp.check"; then
-	echo "PASS: fault-gp: a whole, valid log of a failed run to damage ($(grep -c '^{' "$OUT/fault-gp.log") records)"
+	pass "fault-gp: a whole, valid log of a failed run to damage ($(grep -c '^{' "$OUT/fault-gp.log") records)"
 else
-	echo "FAIL: fault-gp: boot exit $rc (want 11) or invalid log: $(grep FAIL "$OUT/gp.check" | head -n 3 | tr '\n' ' ')"
+	fail "fault-gp: boot exit $rc (want 11) or invalid log: $(grep FAIL "$OUT/gp.check" | head -n 3 | tr '\n' ' ')"
 	exit 1
 fi
 

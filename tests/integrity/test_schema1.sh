@@ -7,11 +7,12 @@
 # Then the Python checker reads them too, histogram pairs included.
 #   sh tests/integrity/test_schema1.sh             check
 #   sh tests/integrity/test_schema1.sh --record    rewrite expected.sha256
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$(cd "$(dirname "$BUILD/tickprobe")" && pwd)/tickprobe
 DATA=tests/data/logs/schema1
 EXPECTED=$DATA/expected.sha256
-[ -x "$TP" ] || { echo "FAIL: setup: $TP not built (make tool)"; exit 1; }
+[ -x "$TP" ] || { fail "setup: $TP not built (make tool)"; exit 1; }
 OUT=$(mktemp -d /tmp/tickprobe-schema1.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT INT TERM
 
@@ -60,18 +61,18 @@ if [ "$1" = "--record" ]; then
 	exit 0
 fi
 
-[ -f "$EXPECTED" ] || { echo "FAIL: setup: $EXPECTED missing"; exit 1; }
+[ -f "$EXPECTED" ] || { fail "setup: $EXPECTED missing"; exit 1; }
 while IFS= read -r cmd; do
 	key=$(echo "$cmd" | sed "s|$OUT|OUT|g")
 	want=$(grep -F "  $key" "$EXPECTED" | awk -v k="$key" 'substr($0, 67) == k { print $1 }')
 	# shellcheck disable=SC2086
 	got=$(hash_of $cmd)
 	if [ -z "$want" ]; then
-		echo "FAIL: schema 1: tickprobe $key: no expected output recorded"
+		fail "schema 1: tickprobe $key: no expected output recorded"
 	elif [ "$got" = "$want" ]; then
-		echo "PASS: schema 1: tickprobe $key: output as the schema-1 tool gave it"
+		pass "schema 1: tickprobe $key: output as the schema-1 tool gave it"
 	else
-		echo "FAIL: schema 1: tickprobe $key: output differs from the schema-1 tool's: $(head -c 300 "$OUT/o" | tr '\n' ' ')"
+		fail "schema 1: tickprobe $key: output differs from the schema-1 tool's: $(head -c 300 "$OUT/o" | tr '\n' ' ')"
 	fi
 done <"$OUT/commands"
 
@@ -80,19 +81,7 @@ for log in "$BIOS" "$UEFI"; do
 		--expect end.status='"ok"'
 done
 # checklog.py wants the probe's records (acpi, ...); the OS log gets its own look.
-python3 - "$DATA/$OS" <<'PY'
-import json, os, sys
-sys.path.insert(0, os.path.join(os.getcwd(), "tests", "boot"))
-from checklog import hist_pairs, round_values
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-n = recs[0]["options"]["rounds"]
-hists = [r for r in recs if "hist" in r]
-ok = len(hists) >= 9 and all(sum(c for _, c in hist_pairs(r["hist"])) == r["samples"] for r in hists)
-print(("PASS" if ok else "FAIL") + f": schema 1: {os.path.basename(sys.argv[1])}: {len(hists)} histograms hold every sample")
-rounds = [r for r in recs if "rounds" in r]
-ok = len(rounds) >= 10 and all(len(round_values(r["rounds"], m)) == n for r in rounds for m in ("p50", "mean"))
-print(("PASS" if ok else "FAIL") + f": schema 1: {os.path.basename(sys.argv[1])}: {len(rounds)} records with {n} rounds")
-PY
+python3 tests/integrity/schema1_os.py "$DATA/$OS"
 
 # One run written by the log writer in schema 2 (a.log) and in schema 1
 # (a1.log) must read the same in every command.
@@ -106,23 +95,14 @@ if [ -x "$GEN" ] && "$GEN" --fixtures "$OUT/fx" >/dev/null; then
 		(cd "$OUT/fx" && "$TP" $sub a.log "$@" 2>&1 | sed -e 's/a\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a2"
 		(cd "$OUT/fx" && "$TP" $sub a1.log "$@" 2>&1 | sed -e 's/a1\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a1"
 		if cmp -s "$OUT/a2" "$OUT/a1" && [ -s "$OUT/a2" ]; then
-			echo "PASS: schemas 1 and 2: tickprobe $cmd: the same run gives the same output ($(wc -l <"$OUT/a2") lines)"
+			pass "schemas 1 and 2: tickprobe $cmd: the same run gives the same output ($(wc -l <"$OUT/a2") lines)"
 		else
-			echo "FAIL: schemas 1 and 2: tickprobe $cmd: outputs differ: $(diff "$OUT/a2" "$OUT/a1" | head -4 | tr '\n' ' ')"
+			fail "schemas 1 and 2: tickprobe $cmd: outputs differ: $(diff "$OUT/a2" "$OUT/a1" | head -4 | tr '\n' ' ')"
 		fi
 	done
 	# show --json embeds some records as written: those differ; nothing else may.
 	(cd "$OUT/fx" && "$TP" show --json a.log >"$OUT/a2.json" && "$TP" show --json a1.log >"$OUT/a1.json")
-	python3 - "$OUT/a2.json" "$OUT/a1.json" <<'PY'
-import json, sys
-def strip(v):
-    if isinstance(v, dict):
-        return {k: strip(x) for k, x in v.items() if not (isinstance(x, dict) and "crc" in x) and k != "log"}
-    return [strip(x) for x in v] if isinstance(v, list) else v
-a, b = (strip(json.load(open(f))) for f in sys.argv[1:])
-print(("PASS" if a == b and a["runs"] else "FAIL") +
-      ": schemas 1 and 2: tickprobe show --json: the same run gives the same values (embedded records aside)")
-PY
+	python3 tests/integrity/same_json.py "$OUT/a2.json" "$OUT/a1.json"
 else
-	echo "FAIL: setup: $GEN --fixtures failed (make unit)"
+	fail "setup: $GEN --fixtures failed (make unit)"
 fi

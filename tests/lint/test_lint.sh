@@ -5,6 +5,7 @@
 # (a broken .clang-tidy, an over-wide suppression or a pattern that matches
 # nothing would otherwise pass silently).
 # About 70 s of CPU; run with the repo root as cwd, BUILD set by tests/run.sh.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
 
@@ -31,9 +32,9 @@ canary() { # check, expected list (sorted, space-separated)
 	rc=$?
 	got=$(printf '%s\n' "$got" | LC_ALL=C sort | tr '\n' ' ' | sed 's/ *$//')
 	if [ "$rc" -eq 1 ] && [ "$got" = "$2" ]; then
-		echo "PASS: tree canary: $1 lists exactly the planted files ($2)"
+		pass "tree canary: $1 lists exactly the planted files ($2)"
 	else
-		echo "FAIL: tree canary: $1 exited $rc listing '$got', expected 1 listing '$2'"
+		fail "tree canary: $1 exited $rc listing '$got', expected 1 listing '$2'"
 	fi
 }
 canary outside "notes.md tests/data/old.txt"
@@ -41,17 +42,17 @@ canary spdx "bad.c late.sh tools/Makefile"
 
 out=$(sh "$HERE/tree.sh" outside .)
 case $? in
-0) echo "PASS: no file refers to data outside the tree" ;;
-1) echo "FAIL: $(printf '%s\n' "$out" | wc -l) file(s) refer to data outside the tree (tests/data/ holds it):"
+0) pass "no file refers to data outside the tree" ;;
+1) fail "$(printf '%s\n' "$out" | wc -l) file(s) refer to data outside the tree (tests/data/ holds it):"
    printf '%s\n' "$out" | sed 's/^/  /' ;;
-*) echo "FAIL: tree.sh outside failed" ;;
+*) fail "tree.sh outside failed" ;;
 esac
 out=$(sh "$HERE/tree.sh" spdx .)
 case $? in
-0) echo "PASS: every source file carries $tag" ;;
-1) echo "FAIL: $(printf '%s\n' "$out" | wc -l) source file(s) lack '$tag' in their first 3 lines:"
+0) pass "every source file carries $tag" ;;
+1) fail "$(printf '%s\n' "$out" | wc -l) source file(s) lack '$tag' in their first 3 lines:"
    printf '%s\n' "$out" | sed 's/^/  /' ;;
-*) echo "FAIL: tree.sh spdx failed" ;;
+*) fail "tree.sh spdx failed" ;;
 esac
 
 # ---- clang-tidy and cppcheck ----------------------------------------------
@@ -71,19 +72,19 @@ int canary(int k)
 }
 C
 if clang-tidy --config-file=.clang-tidy --quiet "$dir/canary.c" -- -std=gnu11 >"$dir/tidy.log" 2>&1; then
-	echo "FAIL: clang-tidy canary: a planted null dereference passed (see $dir/tidy.log)"
+	fail "clang-tidy canary: a planted null dereference passed (see $dir/tidy.log)"
 elif grep -q 'clang-analyzer-core.NullDereference' "$dir/tidy.log"; then
-	echo "PASS: clang-tidy canary"
+	pass "clang-tidy canary"
 else
-	echo "FAIL: clang-tidy canary: failed without the expected finding (see $dir/tidy.log)"
+	fail "clang-tidy canary: failed without the expected finding (see $dir/tidy.log)"
 fi
 if cppcheck --enable=warning,style,performance,portability --suppressions-list=tests/lint/cppcheck.supp \
 	--error-exitcode=1 --quiet --template='{id}' "$dir/canary.c" >"$dir/cppcheck.log" 2>&1; then
-	echo "FAIL: cppcheck canary: a planted out-of-bounds store passed (see $dir/cppcheck.log)"
+	fail "cppcheck canary: a planted out-of-bounds store passed (see $dir/cppcheck.log)"
 elif grep -q 'arrayIndexOutOfBounds' "$dir/cppcheck.log"; then
-	echo "PASS: cppcheck canary"
+	pass "cppcheck canary"
 else
-	echo "FAIL: cppcheck canary: failed without the expected finding (see $dir/cppcheck.log)"
+	fail "cppcheck canary: failed without the expected finding (see $dir/cppcheck.log)"
 fi
 
 start=$(date +%s)
@@ -94,12 +95,12 @@ for tool in clang-tidy cppcheck; do
 	line=$(grep "^lint: $tool: " "$BUILD/lint/make-lint.log")
 	n=$(printf '%s\n' "$line" | sed -n 's/^lint: [a-z-]*: \([0-9]*\) finding.*/\1/p')
 	if [ -z "$n" ]; then
-		echo "FAIL: $tool: no summary line (see $BUILD/lint/make-lint.log)"
+		fail "$tool: no summary line (see $BUILD/lint/make-lint.log)"
 	elif [ "$n" -ne 0 ]; then
-		echo "FAIL: $tool: ${line#lint: $tool: } (see $BUILD/lint/make-lint.log)"
+		fail "$tool: ${line#lint: $tool: } (see $BUILD/lint/make-lint.log)"
 	else
-		echo "PASS: $tool: no finding (${secs}s for both)"
+		pass "$tool: no finding (${secs}s for both)"
 	fi
 done
-[ "$rc" -eq 0 ] || echo "FAIL: make lint exited $rc"
+[ "$rc" -eq 0 ] || fail "make lint exited $rc"
 exit 0

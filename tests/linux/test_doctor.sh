@@ -10,6 +10,7 @@
 #   - without it (the kernel keeps tsc): nothing needs changing.
 # The kernel is the one tests/linux/test_linux.sh uses ($BUILD/cache, fetched
 # with apt-get download on the first run).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 OUT=$BUILD/test-linux-doctor
@@ -18,8 +19,6 @@ XDG_CACHE_HOME=$(cd "$BUILD" && pwd)/cache
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
 for f in "$TP" "$BUILD/tickprobe-static" "$BUILD/tickprobe.img"; do
 	if [ ! -e "$f" ]; then
 		fail "setup" "$f is not built (make all)"

@@ -13,14 +13,6 @@ QEMU_OK=33
 QEMU_OK_ABSENT=35
 QEMU_FAILED=37
 
-# printf, not echo: dash's echo would read the log paths' backslashes as escapes.
-pass() { printf 'PASS: %s\n' "$*"; }
-fail() { printf 'FAIL: %s\n' "$*"; }
-# ok CONDITION-STATUS TEXT [WHY]: PASS or FAIL on the last command's status.
-ok() {
-	if [ "$1" -eq 0 ]; then pass "$2"; else fail "$2${3:+: $3}"; fi
-}
-
 need_nocable() {
 	need_tool
 	for t in mtype mcopy mdir mmd mmove; do
@@ -58,11 +50,11 @@ qboot() {
 	echo "boot $name: QEMU exit $rc in $ms ms ($(wc -c <"$OUT/$name.log") serial bytes)"
 	if [ "$want" = ended ]; then
 		[ "$rc" -eq $QEMU_OK ] || [ "$rc" -eq $QEMU_OK_ABSENT ]
-		ok $? "$name: QEMU exits $QEMU_OK or $QEMU_OK_ABSENT (ok, ok-absent): $rc" \
+		ok "$name: QEMU exits $QEMU_OK or $QEMU_OK_ABSENT (ok, ok-absent): $rc" $? \
 			"exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 	else
 		[ "$rc" -eq "$want" ]
-		ok $? "$name: QEMU exits $want" "exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+		ok "$name: QEMU exits $want" $? "exit $rc: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 	fi
 }
 
@@ -98,7 +90,8 @@ show_exit() {
 	"$TP" show "$1" >"$1.show" 2>"$1.show-err"
 	r=$?
 	[ "$r" -eq "$2" ]
-	ok $? "$3: tickprobe show $(basename "$1") exits $2" "exit $r: $(head -c 300 "$1.show-err")"
+	st=$?
+	ok "$3: tickprobe show $(basename "$1") exits $2" $st "exit $r: $(head -c 300 "$1.show-err")"
 }
 
 # field NAME TYPE KEY: one member of NAME's serial log, as JSON.
@@ -143,7 +136,7 @@ qboot_keys() {
 	else
 		[ "$rc" -eq "$want" ] && [ $typed = yes ]
 	fi
-	ok $? "$name: '$pattern' reaches the serial line, keys typed there, QEMU exits $want ($rc)" \
+	ok "$name: '$pattern' reaches the serial line, keys typed there, QEMU exits $want ($rc)" $? \
 		"exit $rc, typed $typed: $(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 }
 

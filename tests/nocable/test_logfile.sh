@@ -8,6 +8,7 @@
 # leaves a file the readers call truncated, its complete records kept.  A
 # read-only stick, a CD and a network boot say why there is no file, and the
 # run goes on.
+. tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/logfile
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -34,10 +35,10 @@ case $volume in
 *) fail "first: begin.log_volume is $volume" ;;
 esac
 tr -d '\r' <"$OUT/first.log" | grep -aF 'tickprobe: the log is saved as \tickprobe\logs\0000.log on volume "TICKPROBE"' >/dev/null
-ok $? "first: the screen text (on serial too) says where the log went"
+ok "first: the screen text (on serial too) says where the log went" $?
 note=$(tr -d '\r' <"$OUT/first.log" | grep -a 'tickprobe (UEFI): the log is saved as')
 [ -n "$note" ]
-ok $? "first: the closing note says where the log went: ${note#tickprobe (UEFI): }"
+ok "first: the closing note says where the log went: ${note#tickprobe (UEFI): }" $?
 cp "$OUT/0000.log" "$OUT/0000.before"
 
 # --- second boot, the default preset: 0001.log, 0000.log untouched ------------
@@ -51,12 +52,13 @@ same_records second "$OUT/0001.log"
 show_exit "$OUT/0001.log" 0 second
 logfile "$S" 0000 "$OUT/0000.after"
 cmp -s "$OUT/0000.before" "$OUT/0000.after"
-ok $? "second: 0000.log is unchanged"
+ok "second: 0000.log is unchanged" $?
 default_bytes=$(wc -c <"$OUT/0001.log")
 # 2 KiB clusters (FAT16 from mkfs.fat at this size): a file takes whole ones.
 default_on_disk=$(( (default_bytes + 2047) / 2048 * 2048 ))
 [ "$free" -ge $(( 100 * default_on_disk )) ]
-ok $? "the ESP holds $(( free / default_on_disk )) default-preset logs of $default_bytes bytes ($default_on_disk on disk): at least 100"
+st=$?
+ok "the ESP holds $(( free / default_on_disk )) default-preset logs of $default_bytes bytes ($default_on_disk on disk): at least 100" $st
 
 # --- an exception: the file ends "failed" -----------------------------------
 $NC set-env "$S" quick 0 "fault=gp"
@@ -65,7 +67,7 @@ checklog fault --expect-status failed --expect begin.log_file='"\\tickprobe\\log
 logfile "$S" 0002 "$OUT/0002.log"
 same_records fault "$OUT/0002.log"
 tail -n 2 "$OUT/0002.log" | grep -q '"type":"exception"' && tail -n 1 "$OUT/0002.log" | grep -q '"status":"failed"'
-ok $? "fault: 0002.log ends with the exception record and the end record, status failed"
+ok "fault: 0002.log ends with the exception record and the end record, status failed" $?
 show_exit "$OUT/0002.log" 0 fault
 
 # --- killed in the middle: truncated, the complete records kept --------------
@@ -88,12 +90,14 @@ if grep -q '"type":"end"' "$OUT/kill.rec"; then
 	fail "kill: the run ended before QEMU was killed: no mid-run kill tested"
 fi
 $NC prefix "$OUT/0003.log" "$OUT/kill.rec"
-ok $? "kill: 0003.log's $(grep -c . "$OUT/0003.log" 2>/dev/null) records are the first of the serial log's $(grep -c . "$OUT/kill.rec")"
+st=$?
+ok "kill: 0003.log's $(grep -c . "$OUT/0003.log" 2>/dev/null) records are the first of the serial log's $(grep -c . "$OUT/kill.rec")" $st
 grep -q '"type":"plan"' "$OUT/0003.log"
-ok $? "kill: 0003.log keeps every record before the measurements (begin ... plan)"
+ok "kill: 0003.log keeps every record before the measurements (begin ... plan)" $?
 show_exit "$OUT/0003.log" 3 kill
 grep -q "no end record" "$OUT/0003.log.show-err"
-ok $? "kill: tickprobe show calls it cut short: $(grep -m1 "no end record" "$OUT/0003.log.show-err")"
+st=$?
+ok "kill: tickprobe show calls it cut short: $(grep -m1 "no end record" "$OUT/0003.log.show-err")" $st
 if grep -v "no end record" "$OUT/0003.log.show-err" | grep -qi "crc\|damaged"; then
 	fail "kill: a record of 0003.log is damaged: $(head -c 300 "$OUT/0003.log.show-err")"
 else
@@ -104,10 +108,12 @@ fi
 mcopy -s -n -i "$S@@$ESP" ::tickprobe "$OUT/copied" 2>/dev/null
 "$TP" logs "$OUT/copied/logs" >"$OUT/logs.txt" 2>&1
 [ "$(grep -c '\.log\|^ *[0-9]' "$OUT/logs.txt")" -ge 4 ]
-ok $? "tickprobe logs lists the 4 files: $(tr '\n' '|' <"$OUT/logs.txt" | head -c 400)"
+st=$?
+ok "tickprobe logs lists the 4 files: $(tr '\n' '|' <"$OUT/logs.txt" | head -c 400)" $st
 "$TP" show --latest "$OUT/copied/logs" >/dev/null 2>"$OUT/latest.err"
 grep -q "0003.log" "$OUT/latest.err"
-ok $? "tickprobe show --latest reads 0003.log, the newest: $(head -n 1 "$OUT/latest.err")"
+st=$?
+ok "tickprobe show --latest reads 0003.log, the newest: $(head -n 1 "$OUT/latest.err")" $st
 
 # --- log=none: no file; the time the file writes take -------------------------
 copy_image nolog quick 0 "log=none"
@@ -117,7 +123,7 @@ checklog nolog --expect begin.log_file=null \
 ended nolog
 mdir -i "$OUT/nolog.img@@$ESP" ::tickprobe >/dev/null 2>&1
 [ $? -ne 0 ]
-ok $? "nolog: no \\tickprobe directory was made"
+ok "nolog: no \\tickprobe directory was made" $?
 opening=$(plain "$OUT/first.log" | sed -n 's/.*opening the file took \([0-9]*\) TSC cycles.*/\1/p')
 cycles=$(plain "$OUT/first.log" | sed -n 's/.*TSC cycles, file writes \([0-9]*\)).*/\1/p')
 hz=$(field first tsc hz)
@@ -140,7 +146,7 @@ no_file() { # name, pattern, text
 	*) fail "$1: begin.log_file_problem is $problem" ;;
 	esac
 	tr -d '\r' <"$OUT/$1.log" | grep -aq "^tickprobe: no log file: .*$3"
-	ok $? "$1: the serial line (and the screen) say there is no log file, and why"
+	ok "$1: the serial line (and the screen) say there is no log file, and why" $?
 }
 copy_image ro quick
 qboot readonly ended $(stick "$OUT/ro.img" readonly)
@@ -164,7 +170,7 @@ free=$(mdir -i "$OUT/full.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, "")
 head -c $((free - 100 * 1024)) /dev/zero >"$OUT/junk.bin"
 mcopy -i "$OUT/full.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
 mkfs.fat -C -n OTHER "$OUT/other.img" 4096 >/dev/null && mmd -i "$OUT/other.img" ::EFI
-ok $? "full: a stick with 100 KiB free, and another holding \\EFI"
+ok "full: a stick with 100 KiB free, and another holding \\EFI" $?
 qboot full ended $(stick "$OUT/full.img") \
 	-drive if=none,id=other,format=raw,file="$OUT/other.img" -device usb-storage,drive=other
 checklog full --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
@@ -178,7 +184,7 @@ mtype -i "$OUT/other.img" ::tickprobe/logs/0000.log >"$OUT/other-0000.log" 2>/de
 same_records full "$OUT/other-0000.log"
 mdir -i "$OUT/full.img@@$ESP" ::tickprobe >/dev/null 2>&1
 [ $? -ne 0 ]
-ok $? "full: nothing was written to the full stick"
+ok "full: nothing was written to the full stick" $?
 
 # --- the volume fills up in the middle: the file stops at a whole record ---------
 # 10,000 raw costs per counter make records of about 50 KB; 160 KiB free
@@ -194,7 +200,8 @@ logfile "$OUT/midfull.img" 0000 "$OUT/midfull-0000.log"
 $NC records "$OUT/midfull.log" "$OUT/midfull.rec"
 $NC prefix "$OUT/midfull-0000.log" "$OUT/midfull.rec" &&
 	[ "$(grep -c . "$OUT/midfull-0000.log")" -lt "$(grep -c . "$OUT/midfull.rec")" ]
-ok $? "midfull: the file's $(grep -c . "$OUT/midfull-0000.log") records ($(wc -c <"$OUT/midfull-0000.log") bytes) are the first of the serial log's $(grep -c . "$OUT/midfull.rec")"
+st=$?
+ok "midfull: the file's $(grep -c . "$OUT/midfull-0000.log") records ($(wc -c <"$OUT/midfull-0000.log") bytes) are the first of the serial log's $(grep -c . "$OUT/midfull.rec")" $st
 show_exit "$OUT/midfull-0000.log" 3 midfull
 note=$(plain "$OUT/midfull.log" | grep -a "stops after")
 case $note in

@@ -4,6 +4,7 @@
 # from it; their escape sequences stay out of the records; with no keyboard
 # and no screen the image boots "default" by itself and ends; the UEFI shell
 # starts the app with arguments from startup.nsh.
+. tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/menus
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -20,7 +21,7 @@ tp_boot() {
 	rc=$?
 	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log" 2>/dev/null || echo 0) serial bytes)"
 	[ "$rc" -eq 0 ] || [ "$rc" -eq 10 ]
-	ok $? "$name: tickprobe qemu exits 0 or 10 (ok, ok-absent): $rc" "$(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
+	ok "$name: tickprobe qemu exits 0 or 10 (ok, ok-absent): $rc" $? "$(tail -n 2 "$OUT/$name.err" | tr '\n' ' ')"
 }
 
 # --- GRUB on serial (BIOS disk boot), no keyboard, no screen ----------------
@@ -29,12 +30,12 @@ tp_boot bios-menu --image "$IMG" --firmware bios --machine pc,i8042=off --preset
 checklog bios-menu --expect-boot bios --expect begin.options.preset='"default"'
 ended bios-menu
 [ "$(count bios-menu "1) default")" -ge 1 ] && [ "$(count bios-menu "3) verbose")" -ge 1 ]
-ok $? "bios-menu: GRUB's menu is in the serial capture (its entries '1) default' ... '3) verbose')"
+ok "bios-menu: GRUB's menu is in the serial capture (its entries '1) default' ... '3) verbose')" $?
 grep -aq "$(printf '\033')\[" "$OUT/bios-menu.log"
-ok $? "bios-menu: and so are GRUB's escape sequences"
+ok "bios-menu: and so are GRUB's escape sequences" $?
 show_exit "$OUT/bios-menu.log" 0 bios-menu
 grep -aq "tickprobe: no log file: BIOS boot" "$OUT/bios-menu.log"
-ok $? "bios-menu: the serial text says the log goes to the serial port only"
+ok "bios-menu: the serial text says the log goes to the serial port only" $?
 
 # --- the UEFI menu with a screen: ConOut reaches the serial line too ---------
 copy_image uefi-menu default 20
@@ -44,7 +45,7 @@ ended uefi-menu
 for line in "choose a preset" "1) default" "2) quick" "3) verbose"; do
 	n=$(count uefi-menu "$line")
 	[ "$n" -eq 1 ]
-	ok $? "uefi-menu: '$line' crosses the serial line once" "$n times"
+	ok "uefi-menu: '$line' crosses the serial line once" $? "$n times"
 done
 show_exit "$OUT/uefi-menu.log" 0 uefi-menu
 
@@ -54,7 +55,7 @@ tp_boot uefi-headless --image "$IMG" --firmware uefi --machine pc,i8042=off --pr
 checklog uefi-headless --expect-boot uefi --expect begin.options.preset='"default"'
 ended uefi-headless
 [ "$(count uefi-headless "choose a preset")" -eq 1 ]
-ok $? "uefi-headless: the menu shows on the serial line, then the countdown boots default"
+ok "uefi-headless: the menu shows on the serial line, then the countdown boots default" $?
 
 # --- the UEFI shell: startup.nsh starts the app with preset=quick --------------
 # No \EFI\BOOT\BOOTX64.EFI, so OVMF falls back to its built-in shell, which
@@ -65,12 +66,13 @@ mmd -i "$S@@$ESP" ::EFI/tickprobe &&
 	mmove -i "$S@@$ESP" ::EFI/BOOT/BOOTX64.EFI ::EFI/tickprobe/BOOTX64.EFI &&
 	printf 'fs0:\\EFI\\tickprobe\\BOOTX64.EFI preset=quick\r\n' >"$OUT/startup.nsh" &&
 	mcopy -i "$S@@$ESP" "$OUT/startup.nsh" ::startup.nsh
-ok $? "shell: a copy of the image with the app in \\EFI\\tickprobe and a startup.nsh"
+ok "shell: a copy of the image with the app in \\EFI\\tickprobe and a startup.nsh" $?
 qboot_keys shell ended "seconds to skip startup.nsh" '\r' $(stick "$S")
 checklog shell --expect-boot uefi --expect begin.cmdline='"preset=quick"' \
 	--expect begin.options.preset='"quick"' --expect begin.log_file='"\\tickprobe\\logs\\0000.log"'
 ended shell
 [ "$(count shell "Shell> fs0:")" -ge 1 ]
-ok $? "shell: the shell ran it: $(plain "$OUT/shell.log" | grep -a -m1 'Shell> fs0:' | sed 's/.*Shell> //')"
+st=$?
+ok "shell: the shell ran it: $(plain "$OUT/shell.log" | grep -a -m1 'Shell> fs0:' | sed 's/.*Shell> //')" $st
 logfile "$S" 0000 "$OUT/0000.log"
 same_records shell "$OUT/0000.log"

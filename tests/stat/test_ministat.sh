@@ -3,21 +3,20 @@
 # `tickprobe stat` against ministat: the published reference cases and the
 # 220-run netbenches corpus (ministat_check.py), then the input rules and
 # options side by side with Debian's ministat where both generations agree.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 DATA=tests/data/ministat
 HERE=$(dirname "$0")
 
 if [ ! -x "$TP" ]; then
-	echo "FAIL: ministat: $TP not built"
+	fail "ministat: $TP not built"
 	exit 1
 fi
 python3 "$HERE/ministat_check.py" "$TP" "$DATA"
 
 T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT
-pass() { echo "PASS: stat $1"; }
-fail() { echo "FAIL: stat $1: $2"; }
 
 # Comments, blank lines, trailing blanks, CRLF, columns, several delimiters.
 printf '# a header\n1 10\n\n2\t20 # note\n  3   30  \n#4 40\n5 50\r\n7 70 extra\n6 6e1\n8 80\n' >"$T/a"
@@ -33,11 +32,11 @@ same_as_ministat() { # name, args...
 	ministat "$@" <"${IN:-/dev/null}" >"$T/theirs" 2>&1; r2=$?
 	grep -v '% +/- ' "$T/mine" >"$T/m2"; grep -v '% +/- ' "$T/theirs" >"$T/t2"
 	if [ $r1 -ne 0 ] || [ $r2 -ne 0 ]; then
-		fail "$name" "exit $r1 (ministat $r2)"
+		fail "stat $name" "exit $r1 (ministat $r2)"
 	elif cmp -s "$T/m2" "$T/t2"; then
-		pass "$name"
+		pass "stat $name"
 	else
-		fail "$name" "$(diff "$T/m2" "$T/t2" | head -5 | tr '\n' ' ')"
+		fail "stat $name" "$(diff "$T/m2" "$T/t2" | head -5 | tr '\n' ' ')"
 	fi
 }
 if command -v ministat >/dev/null 2>&1; then
@@ -54,28 +53,28 @@ fi
 # Options ministat (2015) lacks, and the error paths.
 out=$("$TP" stat -q -n "$T/a" "$T/b" | tr '\n' '|')
 if printf '%s' "$out" | grep -q '^x   7  *1  *8 [^|]*|+   5  *11  *15 [^|]*|$'; then
-	pass "-q -n prints the two vitals lines only"
+	pass "stat -q -n prints the two vitals lines only"
 else
-	fail "-q -n prints the two vitals lines only" "$out"
+	fail "stat -q -n prints the two vitals lines only" "$out"
 fi
 out=$("$TP" stat -A "$T/a" "$T/b")
-printf '%s\n' "$out" | grep -q -e '^+--' -e '^|' && fail "-A" "plot printed" ||
-	{ printf '%s\n' "$out" | grep -q '^Difference at 95.0% confidence' && pass "-A: no plot, comparison kept" ||
-		fail "-A" "no comparison"; }
+printf '%s\n' "$out" | grep -q -e '^+--' -e '^|' && fail "stat -A" "plot printed" ||
+	{ printf '%s\n' "$out" | grep -q '^Difference at 95.0% confidence' && pass "stat -A: no plot, comparison kept" ||
+		fail "stat -A" "no comparison"; }
 printf '1\n2\nabc\n4\n' >"$T/bad"
 err=$("$TP" stat "$T/bad" 2>&1 >/dev/null); r=$?
 [ $r -eq 2 ] && printf '%s' "$err" | grep -q "Invalid data on line 3 in $T/bad" &&
-	pass "bad line reported as ministat does (line 3, exit 2)" || fail "bad line" "exit $r: $err"
+	pass "stat bad line reported as ministat does (line 3, exit 2)" || fail "stat bad line" "exit $r: $err"
 printf '1\n2\n' >"$T/few"
 err=$("$TP" stat "$T/few" 2>&1 >/dev/null); r=$?
 [ $r -eq 2 ] && printf '%s' "$err" | grep -q "must contain at least 3 data points" &&
-	pass "fewer than 3 points refused (exit 2)" || fail "few points" "exit $r: $err"
+	pass "stat fewer than 3 points refused (exit 2)" || fail "stat few points" "exit $r: $err"
 "$TP" stat "$T/missing" >/dev/null 2>&1; r=$?
-[ $r -eq 2 ] && pass "missing file: exit 2" || fail "missing file" "exit $r"
+[ $r -eq 2 ] && pass "stat missing file: exit 2" || fail "stat missing file" "exit $r"
 "$TP" stat -c 97 "$T/a" >/dev/null 2>&1; r=$?
-[ $r -eq 1 ] && pass "-c 97 refused as a usage error" || fail "-c 97" "exit $r"
+[ $r -eq 1 ] && pass "stat -c 97 refused as a usage error" || fail "stat -c 97" "exit $r"
 printf '5\n5\n5\n' >"$T/flat"
 out=$("$TP" stat "$T/flat" "$T/flat")
-printf '%s\n' "$out" | grep -q '^\[no plot, span is zero width\]$' && pass "zero span: no plot" ||
-	fail "zero span" "$(printf '%s' "$out" | head -3 | tr '\n' '|')"
+printf '%s\n' "$out" | grep -q '^\[no plot, span is zero width\]$' && pass "stat zero span: no plot" ||
+	fail "stat zero span" "$(printf '%s' "$out" | head -3 | tr '\n' '|')"
 exit 0

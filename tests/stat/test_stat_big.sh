@@ -6,10 +6,11 @@
 # in many chunks, a pipe) and signed zeros (ministat's stable sort keeps
 # their input order).  Odd N, and the relative line left out: the two
 # ministat generations agree on everything else (tests/stat/test_ministat.sh).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 if [ ! -x "$TP" ]; then
-	echo "FAIL: stat big: $TP not built"
+	fail "stat big: $TP not built"
 	exit 1
 fi
 if ! command -v ministat >/dev/null 2>&1; then
@@ -36,11 +37,11 @@ same() { # name, then ministat's arguments (stdin from $IN)
 	ministat "$@" <"${IN:-/dev/null}" >"$T/theirs" 2>&1; r2=$?
 	grep -v '% +/- ' "$T/mine" >"$T/m2"; grep -v '% +/- ' "$T/theirs" >"$T/t2"
 	if [ $r1 -ne $r2 ]; then
-		echo "FAIL: stat big $name: exit $r1 (ministat $r2)"
+		fail "stat big $name: exit $r1 (ministat $r2)"
 	elif cmp -s "$T/m2" "$T/t2"; then
-		echo "PASS: stat big $name ($(wc -l <"$T/m2") lines as ministat's)"
+		pass "stat big $name ($(wc -l <"$T/m2") lines as ministat's)"
 	else
-		echo "FAIL: stat big $name: $(diff "$T/t2" "$T/m2" | head -4 | tr '\n' ' ')"
+		fail "stat big $name: $(diff "$T/t2" "$T/m2" | head -4 | tr '\n' ' ')"
 	fi
 }
 same "repeated short lines, with the plot" "$T/few" "$T/zeros"
@@ -53,5 +54,5 @@ cat "$T/many" >"$T/pipe.in"
 IN=$T/pipe.in same "standard input, mostly distinct" -A
 out=$(cat "$T/few" | "$TP" stat -A | tail -1)
 want=$(ministat -A "$T/few" | tail -1)
-[ "$out" = "$want" ] && echo "PASS: stat big from a pipe" || echo "FAIL: stat big from a pipe: $out"
+[ "$out" = "$want" ] && pass "stat big from a pipe" || fail "stat big from a pipe: $out"
 exit 0

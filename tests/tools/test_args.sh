@@ -8,14 +8,13 @@
 # promises: options after operands, "--", shortened long options, operands
 # in the order given and never dropped.  The logs are fixtures written by the
 # real log writer (build/tests/test_logread --fixtures DIR).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 GEN=$BUILD/tests/test_logread
 D=$(mktemp -d /tmp/tickprobe-args.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
 
 if [ ! -x "$T" ] || [ ! -x "$GEN" ]; then
 	fail setup "build $T and $GEN first (make tool unit)"

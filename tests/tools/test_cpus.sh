@@ -10,6 +10,7 @@
 # is left out and named by all three; core types (which QEMU cannot make)
 # and 256 CPUs come from the first log edited and sealed again.
 # Everything stays in $BUILD/test-cpus.  About 25 s on 2 busy cores.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 K=$BUILD/tickprobe.elf32
@@ -18,9 +19,6 @@ CHECK="python3 tests/tools/cpucheck.py"
 rm -rf "$OUT" && mkdir -p "$OUT"
 ABS=$(cd "$OUT" && pwd)
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 [ -x "$T" ] || { fail setup "$T is not built (make tool)"; exit 1; }
 [ -f "$K" ] || { fail setup "$K is not built (make kernel)"; exit 1; }
@@ -38,17 +36,7 @@ boot() { # name, CPUs, options
 boot a 4 "latency=1"
 boot skew 4 "tsc_skew=2:100000000000"
 boot one 1 ""
-python3 - "$OUT/a.log" "$OUT/skew.log" "$OUT/one.log" <<'EOF'
-import json, sys
-def rec(f, t):
-    return next((json.loads(l) for l in open(f, errors="replace") if l.startswith('{"type":"%s"' % t)), None)
-a, s, o = (rec(f, "cpus") or {} for f in sys.argv[1:])
-ok = a.get("started") == 4 and s.get("started") == 4 and o.get("count") == 1
-ok &= rec(sys.argv[2], "tsc_sync") is not None and rec(sys.argv[2], "tsc_sync")["synchronized"] is False
-ok &= rec(sys.argv[1], "latency") is not None and rec(sys.argv[3], "tsc_sync") is None
-print(("PASS" if ok else "FAIL") + ": the logs: 4 and 4 CPUs running, the skewed one NOT synchronized, "
-      "a latency record, no tsc_sync on 1 CPU")
-EOF
+python3 tests/tools/cpus_logs.py "$OUT/a.log" "$OUT/skew.log" "$OUT/one.log"
 
 # --- show --------------------------------------------------------------------------------
 for n in a skew one; do
@@ -104,39 +92,7 @@ rc=$?
 sz=$(wc -c <"$OUT/report.png" 2>/dev/null || echo 0)
 [ "$rc" = 0 ] && [ "$sz" -gt 20000 ]
 ok "chromium renders the page: exit 0, PNG of $sz bytes" $? "exit $rc: $(tail -2 "$OUT/chrome.out")"
-python3 - "$OUT/report.png" <<'EOF'
-# The skewed CPU's error bar is drawn in the page's red (#b00020) and the
-# others in the log's colour: decode the PNG (stdlib zlib, the five filters).
-import collections, struct, sys, zlib
-d = open(sys.argv[1], "rb").read()
-pos, idat, hdr = 8, b"", None
-while d[:8] == b"\x89PNG\r\n\x1a\n" and pos < len(d):
-    n, = struct.unpack(">I", d[pos:pos + 4]); typ = d[pos + 4:pos + 8]; body = d[pos + 8:pos + 8 + n]; pos += 12 + n
-    if typ == b"IHDR": hdr = struct.unpack(">IIBBBBB", body)
-    elif typ == b"IDAT": idat += body
-if not hdr or hdr[2] != 8 or hdr[3] not in (2, 6) or hdr[6]:
-    print("FAIL: screenshot decodes: not an 8-bit RGB(A) non-interlaced PNG"); sys.exit(0)
-w, h, bpp = hdr[0], hdr[1], 3 if hdr[3] == 2 else 4
-raw, stride, prev, cols = zlib.decompress(idat), w * bpp, bytearray(w * bpp), collections.Counter()
-for y in range(h):
-    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-    for i in range(stride):
-        a = line[i - bpp] if i >= bpp else 0
-        b = prev[i]; c = prev[i - bpp] if i >= bpp else 0
-        if f == 1: line[i] = (line[i] + a) & 255
-        elif f == 2: line[i] = (line[i] + b) & 255
-        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-        elif f == 4:
-            p = a + b - c; pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-    for i in range(0, stride, bpp): cols[bytes(line[i:i + 3])] += 1
-    prev = line
-have = {c: cols.get(bytes.fromhex(c), 0) for c in ("d55e00", "b00020")}
-white = cols.get(b"\xff\xff\xff", 0)
-print(("PASS" if min(have.values()) >= 20 and len(cols) > 50 and white > w * h // 4 else "FAIL") +
-      ": screenshot %dx%d of log 2's CPUs: %d colours, the log's colour and the red of the proven offset: %s"
-      % (w, h, len(cols), have))
-EOF
+python3 tests/tools/cpus_png.py "$OUT/report.png"
 
 # --- a damaged tsc_sync record: left out, named, never a verdict ---------------------------------
 line=$($CHECK flip "$OUT/skew.log" "$OUT/damaged.log" tsc_sync)
@@ -147,13 +103,7 @@ rc=$?
 	! grep -q "synchronized\|largest |offset|" "$OUT/damaged.txt" && grep -q "^contention: " "$OUT/damaged.txt"
 ok "show: the damaged tsc_sync (line $line) is named, exit 3, no verdict; the rest is shown" $? \
 	"exit $rc: $(grep -i "sync\|line $line" "$OUT/damaged.txt" "$OUT/damaged.err" | head -5)"
-"$T" show --json "$OUT/damaged.log" 2>/dev/null | python3 -c '
-import json, sys
-r = json.load(sys.stdin)["runs"][0]
-ok = r["tsc_sync"] is None and r["cpu_records_left_out"] == [{"line": int(sys.argv[1]), "in_place_of": "tsc_sync"}]
-ok &= r["cpus"]["started"] == 4 and len(r["contention"]) >= 1
-print(("PASS" if ok else "FAIL") + ": show --json: tsc_sync null, the left-out line named, the other records kept")
-' "$line"
+"$T" show --json "$OUT/damaged.log" 2>/dev/null | python3 tests/tools/damaged_json.py "$line"
 $CHECK damage "$OUT/a.log" "$T" "$OUT"
 "$T" compare "$OUT/a.log" "$OUT/damaged.log" >"$OUT/compare-damaged.txt" 2>/dev/null
 $CHECK compare "$OUT/compare-damaged.txt" "$OUT/a.log" "$OUT/damaged.log" | grep "\[2\]"
@@ -166,51 +116,10 @@ $CHECK report "$OUT/damaged.html" "$OUT/a.log" "$OUT/damaged.log" | grep "\[2\]"
 $CHECK hybrid "$OUT/a.log" "$OUT/hybrid.log"
 "$T" show "$OUT/hybrid.log" >"$OUT/hybrid.txt" 2>"$OUT/hybrid.err"
 rc=$?
-python3 - "$OUT/hybrid.log" "$OUT/hybrid.txt" "$rc" <<'EOF'
-import json, re, sys
-sys.path.insert(0, "tests/tools")
-from cpucheck import ns  # cycles -> ns at the run's tsc.hz, as the reader does
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
-hz = next(r for r in recs if r["type"] == "tsc")["hz"]
-t = open(sys.argv[2]).read()
-boot = {r["name"]: r for r in recs if r["type"] == "timer" and "cpu" not in r}
-on = [r for r in recs if r["type"] == "timer" and "cpu" in r]
-table = t.split("\n\n")[1]
-once = all(len(re.findall(r"^%s " % re.escape(n), table, re.M)) == 1 for n in boot)
-rows = re.findall(r"^  (\S+) +([\d.]+) +CPU 2 \(E-core\) +([\d.]+)$", t, re.M)
-want = [(r["name"], "%.1f" % ns(boot[r["name"]]["cost_cycles"]["p50"], hz), "%.1f" % ns(r["cost_cycles"]["p50"], hz))
-        for r in on]
-ok = sys.argv[3] == "0" and once and rows == want and "core types P-core x2, E-core x2" in t
-print(("PASS" if ok else "FAIL") + ": show, core types: the boot CPU's table has each counter once; the %d counters "
-      "on CPU 2 (E-core) beside CPU 0's p50 (%s)" % (len(on), rows[:1]))
-EOF
+python3 tests/tools/hybrid_show.py "$OUT/hybrid.log" "$OUT/hybrid.txt" "$rc"
 "$T" report "$OUT/hybrid.log" -o "$OUT/hybrid.html" 2>/dev/null
-python3 - "$OUT/hybrid.html" "$OUT/hybrid.log" <<'EOF'
-import json, re, sys
-sys.path.insert(0, "tests/tools")
-from cpucheck import ns, HYBRID_P50_CYCLES
-t = open(sys.argv[1]).read()
-hz = next(json.loads(l) for l in open(sys.argv[2]) if l.startswith('{"type":"tsc"'))["hz"]
-cell = "%.1f" % ns(HYBRID_P50_CYCLES, hz)  # the p50 cpucheck.py hybrid gave the counters on CPU 2
-m = t[t.index("The counters on other core types"):]
-rows = re.findall(r"<tr><td>([\w-]+)</td><td class=\"n\">[\d.]+</td><td>CPU 2 \(E-core\)</td><td class=\"n\">%s</td>"
-                  % re.escape(cell), m[:m.index("</table>")])
-res = t[t.index("<h3>Results</h3>"):]
-res = res[:res.index("</table>")]
-ok = len(rows) == 3 and len(re.findall(r"<tr><td><b>tsc</b>", res)) == 1
-print(("PASS" if ok else "FAIL") + ": report, core types: a table of the 3 counters on CPU 2; the results table "
-      "has tsc once (%s)" % rows)
-EOF
+python3 tests/tools/hybrid_report.py "$OUT/hybrid.html" "$OUT/hybrid.log"
 $CHECK wide "$OUT/a.log" "$OUT/wide.log" 256
 "$T" show "$OUT/wide.log" >"$OUT/wide.txt" 2>/dev/null
-python3 - "$OUT/wide.txt" <<'EOF'
-import re, sys
-t = open(sys.argv[1]).read()
-part = t[t.index("\ncpus "):t.index("\nteam ")]
-groups = re.findall(r"^  (\S+) +(\d+)  (\S+) +\S+ +\S+ +(bsp|running|disabled) ", part, re.M)
-ok = len(part.splitlines()) <= 8 and sum(int(g[1]) for g in groups) == 256 and \
-     [g[3] for g in groups] == ["bsp", "running", "running", "disabled"] and "2 packages" in part
-print(("PASS" if ok else "FAIL") + ": show, 256 CPUs: %d lines, groups %s" % (len(part.splitlines()),
-      [(g[0], g[1], g[3]) for g in groups]))
-EOF
+python3 tests/tools/wide_show.py "$OUT/wide.txt"
 rm -rf "$OUT"/chrome.*

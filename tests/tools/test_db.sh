@@ -4,15 +4,13 @@
 # (tests/tools/mkfleet.py), damaged, truncated, multi-boot and duplicate
 # logs, two importers at once, a store of a newer schema; summary and the
 # paired comparison against values computed here from the logs themselves.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-db.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 HERE=$(dirname "$0")
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 code() { # name, expected exit, command...
 	n=$1 want=$2; shift 2
 	"$@" >"$D/out" 2>"$D/err"; got=$?
@@ -60,138 +58,18 @@ timeout 120 "$T" qemu --kernel --smp 4 --preset quick -o "$D/smp4.log" >/dev/nul
 check "real 4-CPU capture" "grep -q '\"type\":\"contention\"' '$D/smp4.log' && grep -q '\"type\":\"tsc_sync\"' '$D/smp4.log'" \
 	"no contention or tsc_sync record: $(tail -c 300 "$D/smp4.log")"
 mkdir -p "$D/smp"
-python3 - "$HERE" "$D/smp4.log" "$D/smp/split.log" <<'PY'
-import sys
-sys.path.insert(0, sys.argv[1])
-from mkfleet import read_runs, write_run
-recs = read_runs(sys.argv[2])[0]
-out = []
-for r in recs:
-    out.append(r)
-    if r["type"] == "tsc_sync":
-        cols = r["pairs"]
-        r["pairs"] = {k: v[:-1] for k, v in cols.items()}
-        out.append({"type": "tsc_sync_pairs", "first": len(cols["cpu"]) - 1, "pairs": {k: v[-1:] for k, v in cols.items()}})
-with open(sys.argv[3], "w") as f:
-    write_run(out, f)
-PY
+python3 tests/tools/split_runs.py "$HERE" "$D/smp4.log" "$D/smp/split.log"
 SD=$D/smp.db
 code "import a 4-CPU capture" 0 "$T" db import "$SD" "$D/smp4.log"
 code "import it with a tsc_sync_pairs record" 0 "$T" db import --machine split "$SD" "$D/smp/split.log"
-python3 - "$D/smp4.log" "$SD" <<'PY'
-import json, sqlite3, sys
-recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith("{")]
-db = sqlite3.connect(sys.argv[2])
-hz = next(r["hz"] for r in recs if r["type"] == "tsc")
-def rows(cols):
-    return [{k: cols[k][i] for k in cols} for i in range(max(len(v) for v in cols.values()))]
-def say(ok, what, detail=""):
-    print(("PASS" if ok else "FAIL") + ": " + what + ("" if ok else ": " + str(detail)[:400]))
-def q(sql, run):
-    return [tuple(x) for x in db.execute(sql, (run,))]
-def num(x):
-    return None if x is None else float(x)
-for run, label in ((1, "4-CPU capture"), (2, "with a tsc_sync_pairs record")):
-    cpus = next(r for r in recs if r["type"] == "cpus")
-    want = [(i, c["apic_id"], c["package"], c["core"], c["thread"], c["core_type"], c["state"], c.get("cpu"),
-             num(c.get("startup_us")), c.get("sipis")) for i, c in enumerate(rows(cpus["list"]))]
-    got = q("SELECT idx, apic_id, package, core, thread, core_type, state, cpu, startup_us, sipis FROM cpus "
-            "WHERE run_id=? ORDER BY idx", run)
-    say(got == want and len(want) == 4, "%s: cpus table is the list's columns as rows (%d CPUs)" % (label, len(got)), (got, want))
-    sync = next(r for r in recs if r["type"] == "tsc_sync")
-    got = q("SELECT synchronized, warps, max_warp_cycles FROM tsc_sync WHERE run_id=?", run)
-    say(got == [(None if sync["synchronized"] is None else int(sync["synchronized"]), sync["warps"], sync["max_warp_cycles"])], "%s: tsc_sync row" % label, got)
-    want = sorted((p["cpu"], p.get("ref") or 0, num(p["offset_cycles"]), num(p["uncertainty_cycles"]))
-                  for p in rows(sync["pairs"]))
-    got = q("SELECT cpu, ref, offset_cycles, uncertainty_cycles FROM tsc_sync_pairs WHERE run_id=? ORDER BY cpu, ref", run)
-    say(got == want and len(want) == sync["pairs_total"] == 3, "%s: tsc_sync_pairs, every pair (%d)" % (label, len(got)), (got, want))
-    want = sorted((r["counter"], l["n"], l["p50_ns"], l["p99_ns"], num(l["reads_per_s"]), l["backwards"])
-                  for r in recs if r["type"] == "contention" for l in r["readers"])
-    got = q("SELECT counter, readers, p50_ns, p99_ns, reads_per_s, backwards FROM contention WHERE run_id=? "
-            "ORDER BY counter, readers", run)
-    say(got == want and len(want) >= 6, "%s: contention, a row per counter and reader count (%d)" % (label, len(got)), (got, want))
-    timers = [r for r in recs if r["type"] == "timer" and r.get("samples")]
-    want = sorted((t["name"], 1, 1, round(t["cost_cycles"]["p50"] * 1e9 / hz, 1), round(t["cost_cycles"]["max"] * 1e9 / hz, 1),
-                   json.dumps(t["rounds"]["p50"])) for t in timers)
-    got = sorted((n, pr, h, p50, mx, json.dumps(json.loads(rp))) for n, pr, h, p50, mx, rp in
-                 q("SELECT name, present, healthy, p50_ns, max_ns, rounds_p50 FROM counters WHERE run_id=? AND samples>0", run))
-    say(got == want and len(want) > 5, "%s: counters, present, healthy and cost_ns restored from cost_cycles (%d)" % (label, len(got)),
-        [(g, w) for g, w in zip(got, want) if g != w][:2] or (len(got), len(want)))
-    absent = next(r for r in recs if r["type"] == "plan").get("absent") or {}
-    want = sorted((n, 0, 0, why, 0) for n, why in absent.items())
-    got = sorted(q("SELECT name, present, healthy, reason, samples FROM counters WHERE run_id=? AND samples=0", run))
-    say(got == want and len(want) >= 5, "%s: a counters row, absent with its reason, for each in plan.absent (%d)" % (label, len(got)),
-        (got, want))
-    typed = {"timer", "cpus", "tsc_sync", "tsc_sync_pairs", "contention", "rate", "gaps", "ctxsw"}
-    want = sorted(r["type"] for r in recs if r["type"] not in typed)
-    got = sorted(t for (t,) in q("SELECT type FROM other_records WHERE run_id=?", run))
-    say(got == want and "percpu" in got, "%s: the other records kept whole (%s)" % (label, ",".join(sorted(set(got)))), (got, want))
-PY
+python3 tests/tools/smp_store.py "$D/smp4.log" "$SD"
 [ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 
 # --- summary and compare against values computed from the logs ---------------
 "$T" db summary "$DB" --json >"$D/summary.json" 2>"$D/err" || fail "summary --json" "$(cat "$D/err")"
 "$T" db compare "$DB" hpet acpi-fast --json >"$D/pair.json" 2>"$D/err" || fail "compare --json" "$(cat "$D/err")"
 "$T" db compare "$DB" 'clock_gettime(MONOTONIC)@tsc' tsc --json >"$D/pair2.json" 2>"$D/err" || fail "compare call --json" "$(cat "$D/err")"
-python3 - "$D" <<'PY'
-import json, math, sys
-d = sys.argv[1]
-truth = [json.loads(l) for l in open(d + "/fleet/truth.jsonl")]
-
-def q7(v, q):  # linear between closest ranks
-    v = sorted(v); h = (len(v) - 1) * q; i = int(math.floor(h))
-    return v[i] + (h - i) * (v[i + 1] - v[i]) if i + 1 < len(v) else v[i]
-
-def close(a, b):
-    return abs(a - b) <= 1e-4 * max(1.0, abs(b))
-
-s = json.load(open(d + "/summary.json"))
-ok = s["runs"] == 80 and s["machines"] == 40 and s["damaged_records"] == 0
-print(("PASS" if ok else "FAIL") + ": summary totals" + ("" if ok else ": %r" % {k: s[k] for k in ("runs", "machines", "damaged_records")}))
-names = sorted({n for t in truth for n in t["counters"]})
-bad = []
-for n in names:
-    per = [q7([r["run_p50"] for r in t["counters"][n]], 0.5) for t in truth if n in t["counters"]]
-    got = s["counters"].get(n)
-    want = dict(machines=len(per), median_p50_ns=q7(per, .5), iqr_p50_ns=q7(per, .75) - q7(per, .25),
-                min_p50_ns=min(per), max_p50_ns=max(per))
-    if not got or any(not close(got[k], want[k]) for k in want):
-        bad.append((n, got, want))
-print(("PASS" if not bad else "FAIL") + ": summary of %d counters equals the independent computation" % len(names)
-      + ("" if not bad else ": %r" % bad[:2]))
-
-# Student's t, two-sided 95 %, by degrees of freedom: 10 + 10 rounds (bare
-# metal) and 10 + 5 (a quick OS run against bare metal).
-T95 = {18: 2.101, 13: 2.160}
-def pair(a, b):
-    res = dict(machines=0, a_faster=0, b_faster=0, no_difference=0); ratios = []
-    for t in truth:
-        if a not in t["counters"] or b not in t["counters"]:
-            continue
-        x = [v for r in t["counters"][a] for v in r["p50"]]; y = [v for r in t["counters"][b] for v in r["p50"]]
-        nx, ny = len(x), len(y)
-        mx, my = sum(x) / nx, sum(y) / ny
-        vx = sum((v - mx) ** 2 for v in x) / (nx - 1); vy = sum((v - my) ** 2 for v in y) / (ny - 1)
-        df = nx + ny - 2
-        e = T95[df] * math.sqrt(((nx - 1) * vx + (ny - 1) * vy) / df) * math.sqrt(1 / nx + 1 / ny)
-        res["machines"] += 1
-        if abs(mx - my) <= e: res["no_difference"] += 1
-        elif mx < my: res["a_faster"] += 1
-        else: res["b_faster"] += 1
-        ratios.append(mx / my)
-    res["ratio"] = dict(median=q7(ratios, .5), min=min(ratios), max=max(ratios))
-    return res
-
-for f, a, b in (("pair.json", "hpet", "acpi-fast"), ("pair2.json", "clock_gettime(MONOTONIC)@tsc", "tsc")):
-    got, want = json.load(open(d + "/" + f)), pair(a, b)
-    ok = all(got[k] == want[k] for k in ("machines", "a_faster", "b_faster", "no_difference")) and \
-        all(close(got["ratio"][k], want["ratio"][k]) for k in ("median", "min", "max"))
-    print(("PASS" if ok else "FAIL") + ": compare %s %s equals the independent t-test (%d/%d/%d of %d)" % (
-        a, b, want["a_faster"], want["b_faster"], want["no_difference"], want["machines"])
-        + ("" if ok else ": got %r want %r" % (got, want)))
-ok = 0 < json.load(open(d + "/pair.json"))["b_faster"] < 40
-print(("PASS" if ok else "FAIL") + ": the fleet answer is not one-sided (both verdicts occur)")
-PY
+python3 tests/tools/fleet_truth.py "$D"
 [ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 code "compare with a counter no machine has" 0 "$T" db compare "$DB" hpet no-such-counter --json
 check "no machine with both: 0 machines and no ratio" \
@@ -206,16 +84,7 @@ check "summary text lists hpet" "grep -q '^  hpet ' '$D/out'" "$(head -5 "$D/out
 
 # --- damaged input -------------------------------------------------------------
 B=$D/bad; mkdir -p "$B"
-python3 - "$D/bare.log" "$B" "$D/os.log" <<'PY'
-import sys
-src, out = sys.argv[1], sys.argv[2]
-lines = open(src).read().splitlines(keepends=True)
-t = next(i for i, l in enumerate(lines) if '"type":"timer"' in l)
-flipped = lines[:]; flipped[t] = flipped[t].replace('"samples":', '"sampels":', 1)
-open(out + "/damaged.log", "w").write("".join(flipped))
-cut = "".join(lines); open(out + "/truncated.log", "w").write(cut[: cut.index('"type":"timer"') + 500])
-open(out + "/twoboots.log", "w").write("".join(lines) + "\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001\r\n" + open(sys.argv[3]).read())
-PY
+python3 tests/tools/damage_logs.py "$D/bare.log" "$B" "$D/os.log"
 [ $? = 0 ] || fail "python checks" "stopped before the end of its checks (see above)"
 cp "$D/bare.log" "$B/dup1.log"; cp "$D/bare.log" "$B/dup2.log"
 BD=$D/bad.db

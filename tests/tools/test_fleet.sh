@@ -5,15 +5,13 @@
 # and the same fleet through `report --db`.  In headless Chromium the page
 # loads, its table sorts (the #sort= link runs the same code as a click),
 # and its plots exist; every machine link leads to a page that exists.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-fleet.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 HERE=$(dirname "$0")
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 for t in python3 chromium sqlite3; do
 	command -v $t >/dev/null 2>&1 || { fail setup "$t not installed (make deps)"; exit 1; }
 done
@@ -57,26 +55,7 @@ check "a box plot per counter" "[ $boxes -ge 15 ]" "$boxes boxes"
 check "the paired comparison of hpet and acpi-fast, one dot per machine" \
 	"grep -q 'data-a=\"hpet\" data-machines=\"500\"' '$D/dom.html'" ""
 chrome "$U#sort=hpet" --dump-dom >"$D/sorted.html" 2>/dev/null
-python3 - "$D/dom.html" "$D/sorted.html" <<'PY'
-import re, sys
-def column(path):
-    html = open(path).read()
-    table = html[html.index('id="fleet"'):]
-    head = re.findall(r'<th[^>]*data-key="([^"]*)"', table[:table.index('</thead>')])
-    col = head.index("hpet")
-    vals = []
-    for row in re.findall(r"<tr><td>.*?</tr>", table[table.index("<tbody>"):], re.S):
-        cells = re.findall(r"<td[^>]*?(?:data-v=\"([^\"]*)\")?[^>]*>", row)
-        vals.append(float(cells[col]) if cells[col] not in ("", "NaN") else float("nan"))
-    return vals
-before, after = column(sys.argv[1]), column(sys.argv[2])
-real = [v for v in after if v == v]
-ok_sorted = real == sorted(real) and len(after) == 500
-ok_changed = before != after
-print(("PASS" if ok_sorted else "FAIL") + ": #sort=hpet sorts the 500 rows by the hpet column in Chromium"
-      + ("" if ok_sorted else ": first values %r" % after[:5]))
-print(("PASS" if ok_changed else "FAIL") + ": the sort moved rows (the machines were not in hpet order before)")
-PY
+python3 tests/tools/fleet_sort.py "$D/dom.html" "$D/sorted.html"
 chrome "$U" --screenshot="$D/fleet.png" --window-size=1280,1600 >/dev/null 2>&1
 sz=$(wc -c <"$D/fleet.png" 2>/dev/null || echo 0)
 check "Chromium screenshot of the fleet page" "[ $sz -gt 50000 ]" "$sz bytes"

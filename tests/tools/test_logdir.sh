@@ -4,14 +4,12 @@
 # reader, --latest, and tickprobe logs.  The logs are real: one bare-metal
 # run under QEMU and one tickprobe os run, laid out as the UEFI app numbers
 # them (tickprobe/logs/NNNN.log), plus a cut-short one.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-logdir.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-check() { if eval "$2"; then pass "$1"; else fail "$1" "$3"; fi; }
 code() { # name, expected exit, command...
 	n=$1 want=$2; shift 2
 	"$@" >"$D/out" 2>"$D/err"; got=$?

@@ -3,13 +3,13 @@
 # tickprobe logs given a DIR or a file that is not there: one line on stderr
 # naming it, no row of question marks, exit 2, as show and the other readers
 # do; the operands that are there are still listed.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 D=$(mktemp -d /tmp/tickprobe-logsmissing.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
-check() { if eval "$2"; then echo "PASS: $1"; else echo "FAIL: $1: $3"; fi; }
-[ -x "$T" ] || { echo "FAIL: setup: build $T first"; exit 1; }
+[ -x "$T" ] || { fail "setup: build $T first"; exit 1; }
 good=$(ls tests/data/logs/schema1/*.log | head -n 1)
 mkdir -p "$D/stick"
 cp "$good" "$D/stick/0003.log"

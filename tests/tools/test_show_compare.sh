@@ -3,15 +3,13 @@
 # show, export, compare and capture on fixture logs written by the real log
 # writer (build/tests/test_logread --fixtures DIR).  compare's Difference
 # lines are checked against Debian's ministat on the same per-round values.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
 GEN=$BUILD/tests/test_logread
 D=$(mktemp -d /tmp/tickprobe-show.XXXXXX)
 trap 'rm -rf "$D"' EXIT
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; }
-ok() { if [ "$2" = 0 ]; then pass "$1"; else fail "$1" "$3"; fi; }
 
 if [ ! -x "$T" ] || [ ! -x "$GEN" ]; then
 	fail setup "build $T and $GEN first (make tool unit)"
@@ -60,15 +58,7 @@ ok "show: hpet p50 521.0 ns in the table" $? "$(cat "$D/out")"
 "$T" show --json "$D/a.log" "$D/two.log" >"$D/show.json"
 python3 -m json.tool "$D/show.json" >/dev/null
 ok "show --json is valid JSON" $? "$(head -c 300 "$D/show.json")"
-python3 -c '
-import json,sys
-d=json.load(open(sys.argv[1]))
-r=d["runs"]
-assert [x["log"] for x in r][1:]==[sys.argv[2]+"#1",sys.argv[2]+"#2"], r
-t={x["counter"]:x for x in r[0]["timers"]}
-assert t["hpet"]["p50_ns"]==521 and t["tsc"]["healthy"] and not t["i8254"]["healthy"]
-assert r[0]["machine"]["cpu_vendor"]=="GenuineIntel" and not r[0]["damaged"]
-' "$D/show.json" "$D/two.log"
+python3 tests/tools/show_json_check.py "$D/show.json" "$D/two.log"
 ok "show --json: runs named FILE#N, timer values, machine record" $?
 
 # --- export --------------------------------------------------------------------
@@ -77,13 +67,7 @@ ok "export raw: tsc per-round p50 values as written" $? "$(cat "$D/raw")"
 n=$("$T" export "$D/a.log" --counter hpet --samples | wc -l)
 [ "$n" -eq 1000 ]; ok "export raw --samples: 1000 samples from hist" $? "got $n"
 "$T" export "$D/a.log" --format csv >"$D/csv"
-python3 -c '
-import csv,sys
-rows=list(csv.DictReader(open(sys.argv[1])))
-assert len(rows)==4, rows
-h=[r for r in rows if r["counter"]=="hpet"][0]
-assert float(h["p50_ns"])==521 and h["healthy"]=="true" and h["cpu_brand"].startswith("Intel")
-' "$D/csv"
+python3 tests/tools/export_csv_check.py "$D/csv"
 ok "export csv: header and one row per counter" $?
 "$T" export "$D/a.log" --format json >"$D/json" && cmp -s "$D/json" "$D/a.log"
 ok "export json: the records unchanged" $?
@@ -138,22 +122,7 @@ ok "compare one file with two runs" $? "$(head -3 "$D/cmp")"
 
 # --- capture from a pty ----------------------------------------------------------
 cap() { # fixture, timeout, expected exit
-	python3 - "$T" "$D/$1" "$D/cap-$1" "$2" <<'EOF'
-import os, pty, subprocess, sys, time, tty
-tool, src, dst, timeout = sys.argv[1:5]
-master, slave = pty.openpty()
-tty.setraw(slave)
-p = subprocess.Popen([tool, "capture", os.ttyname(slave), "-o", dst, "--timeout", timeout],
-                     stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-time.sleep(0.3)
-data = open(src, "rb").read()
-for i in range(0, len(data), 700):
-    os.write(master, data[i:i + 700])
-    time.sleep(0.005)
-err = p.communicate(timeout=60)[1].decode()
-sys.stderr.write(err)
-sys.exit(p.returncode)
-EOF
+	python3 tests/tools/pty_capture.py "$T" "$D/$1" "$D/cap-$1" "$2"
 }
 cap noisy.log 20 2>"$D/err"; rc=$?
 [ "$rc" = 0 ] && cmp -s "$D/noisy.log" "$D/cap-noisy.log"

@@ -1,0 +1,13 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""Damaged, truncated and two-boot copies of a log.
+
+Run by tests/tools/test_db.sh from the top of the tree.  Arguments: LOG OUT_DIR OS_LOG.
+"""
+import sys
+src, out = sys.argv[1], sys.argv[2]
+lines = open(src).read().splitlines(keepends=True)
+t = next(i for i, l in enumerate(lines) if '"type":"timer"' in l)
+flipped = lines[:]; flipped[t] = flipped[t].replace('"samples":', '"sampels":', 1)
+open(out + "/damaged.log", "w").write("".join(flipped))
+cut = "".join(lines); open(out + "/truncated.log", "w").write(cut[: cut.index('"type":"timer"') + 500])
+open(out + "/twoboots.log", "w").write("".join(lines) + "\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001\r\n" + open(sys.argv[3]).read())
