@@ -44,8 +44,10 @@
  * the host has cores (seen here: 4 vCPUs on 2 host cores measured the main
  * table 8-24 % slower than 1 vCPU in one boot of two).  So an AP with no work
  * waits in MONITOR/MWAIT on its mailbox line where CPUID.1:ECX[3] has them
- * (the boot CPU's write of the generation wakes it), else in hlt, woken by a
- * fixed IPI (SMP_WAKE_VECTOR) that run() sends after the write.  Interrupts
+ * (the boot CPU's write of the generation wakes it), else in hlt; on both,
+ * run() sends a fixed IPI (SMP_WAKE_VECTOR) after the write.  On the mwait
+ * path it is not redundant: Bochs 2.7 with 4 CPUs left two of three APs
+ * asleep past the TSC sync pairs' wait after the write alone.  Interrupts
  * are on only for the one instruction that waits: the AP checks its mailbox
  * with them off, then `sti; hlt` (or `sti; mwait`), and an IPI sent after the
  * check is held until the sti shadow ends, at the hlt, which it then ends: no

@@ -120,8 +120,9 @@ static void wake(unsigned e)
 	lapic_ipi(&smp.apic, smp.ho.apic_id[e], ICR_FIXED | SMP_WAKE_VECTOR, smp.cycles_per_us * 100000);
 }
 
-/* Posts the work to each listed AP (and wakes it on the hlt path); returns
- * how many were posted into posted[], and whether the boot CPU is listed. */
+/* Posts the work to each listed AP and wakes it (smp.h says why on both
+ * paths); returns how many were posted into posted[], and whether the boot
+ * CPU is listed. */
 static unsigned post(const unsigned *cpus, unsigned n, team_fn fn, void *arg, uint32_t gen, uint16_t *posted,
 		     bool *self)
 {
@@ -143,8 +144,7 @@ static unsigned post(const unsigned *cpus, unsigned n, team_fn fn, void *arg, ui
 		smp.slot[e].arg = arg;
 		smp.slot[e].cpu = c;
 		__atomic_store_n(&smp.slot[e].work, gen, __ATOMIC_RELEASE);
-		if (smp.idle == SMP_IDLE_HLT)
-			wake(e);
+		wake(e);
 		posted[np++] = (uint16_t)e;
 	}
 	return np;
