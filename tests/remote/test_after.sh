@@ -12,6 +12,7 @@
 # done (no ACPI) halts and says why.  The isa-debug-exit device is there
 # in every boot: a halt reaches it (exit 33/35), a reboot or power off must
 # leave it alone.
+. tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-remote/after
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -49,21 +50,21 @@ watch() {
 # pattern, "exit N" for the exit device's status).
 ends() {
 	[ "$wrc" -eq 0 ] && grep -Eqx "$2" "$OUT/$1.watch"
-	ok $? "$1: QEMU ended by itself ($2)" "$(tr '\n' ' ' <"$OUT/$1.watch")"
+	ok "$1: QEMU ended by itself ($2)" $? "$(tr '\n' ' ' <"$OUT/$1.watch")"
 }
 
 # after_is NAME WANT: end.after is WANT and the log is complete.
 after_is() {
 	got=$(field "$1" end after)
 	[ "$got" = "\"$2\"" ] && "$TP" show "$OUT/$1.log" >"$OUT/$1.show" 2>&1
-	ok $? "$1: the log is complete and end.after is $2" "end.after $got, show: $(head -c 200 "$OUT/$1.show")"
+	ok "$1: the log is complete and end.after is $2" $? "end.after $got, show: $(head -c 200 "$OUT/$1.show")"
 }
 
 # last_try NAME TEXT: the last mechanism the serial line names is TEXT.
 last_try() {
 	l=$(tr -d '\r' <"$OUT/$1.log" | grep -a '^tickprobe: \(reboot\|poweroff\): ' | tail -n 1)
 	[ "$l" = "tickprobe: $2" ]
-	ok $? "$1: the mechanism tried last is '$2'" "saw '$l'"
+	ok "$1: the mechanism tried last is '$2'" $? "saw '$l'"
 }
 
 # --- SeaBIOS, -kernel ----------------------------------------------------------
@@ -72,7 +73,7 @@ ends bios-pc-reboot "event SHUTDOWN guest-reset"
 after_is bios-pc-reboot reboot
 last_try bios-pc-reboot "reboot: port 0xcf9 (reset control <- 0x02, then 0x06)"
 field bios-pc-reboot end after_via | grep -q 'no FADT reset register: FADT revision 1'
-ok $? "bios-pc-reboot: end.after_via says pc's FADT (revision 1) has no reset register"
+ok "bios-pc-reboot: end.after_via says pc's FADT (revision 1) has no reset register" $?
 
 watch bios-q35-reboot 120 -machine q35 -kernel "$KERNEL" -append "$OPTS after=reboot"
 ends bios-q35-reboot "event SHUTDOWN guest-reset"
@@ -85,7 +86,7 @@ for m in pc q35; do
 	after_is bios-$m-poweroff poweroff
 	last_try bios-$m-poweroff "poweroff: ACPI S5"
 	field bios-$m-poweroff end after_via | grep -q 'ACPI S5: PM1a_CNT io 0x604 <- SLP_TYP 0 | SLP_EN'
-	ok $? "bios-$m-poweroff: end.after_via names PM1a_CNT 0x604 and \\_S5's SLP_TYP 0"
+	ok "bios-$m-poweroff: end.after_via names PM1a_CNT 0x604 and \\_S5's SLP_TYP 0" $?
 done
 
 # No ACPI at all: power off cannot be done; the machine halts and says why.
@@ -93,16 +94,17 @@ watch bios-noacpi 120 -machine pc,acpi=off -kernel "$KERNEL" -append "$OPTS afte
 ends bios-noacpi "exit ($QEMU_OK|$QEMU_OK_ABSENT)"
 after_is bios-noacpi halt
 field bios-noacpi end after_problem | grep -q 'poweroff asked for, but not possible: no FADT'
-ok $? "bios-noacpi: end.after_problem says why: $(field bios-noacpi end after_problem)"
+st=$? why=$(field bios-noacpi end after_problem)
+ok "bios-noacpi: end.after_problem says why: $why" $st
 
 # cancelled NAME: a key during the countdown made the machine halt: it
 # reached the exit device, with no reset, and the log says so.
 cancelled() {
 	grep -Eqx "exit ($QEMU_OK|$QEMU_OK_ABSENT)" "$OUT/$1.watch" && ! grep -q "^event" "$OUT/$1.watch"
-	ok $? "$1: the machine halted (it reached the exit device), no reset" "$(tr '\n' ' ' <"$OUT/$1.watch")"
+	ok "$1: the machine halted (it reached the exit device), no reset" $? "$(tr '\n' ' ' <"$OUT/$1.watch")"
 	after_is "$1" halt
 	[ "$(field "$1" end after_cancelled)" = true ] && grep -aq 'a key was pressed: the machine halts' "$OUT/$1.log"
-	ok $? "$1: end.after_cancelled true, and the screen says so"
+	ok "$1: end.after_cancelled true, and the screen says so" $?
 }
 
 # A key on the serial line, then on the keyboard (the i8042), during the
