@@ -62,16 +62,22 @@ static void make_dsdt(uint8_t *t, size_t len, size_t at, const uint8_t *aml, siz
 static void real_tables(void)
 {
 	static uint8_t buf[1 << 16];
-	struct acpi_power pw;
-	struct acpi_s5 s5;
+	struct acpi_power pw = { 0 };
+	struct acpi_s5 s5 = { 0 };
 	size_t n;
+	bool found;
 
+	/* Each scan before its check: the order a call's arguments are
+	 * evaluated in is unspecified, and the message reads s5 too. */
 	n = load(WALK "/fwts01_lenovo_thinkpad_crestline/memory/DSDT_1.bin", buf, sizeof buf);
-	check(n == 24564 && acpi_s5_scan(buf, n, &s5) && s5.slp_typ_a == 7 && s5.slp_typ_b == 7 && s5.offset == 13684,
+	found = n == 24564 && acpi_s5_scan(buf, n, &s5);
+	check(found && s5.slp_typ_a == 7 && s5.slp_typ_b == 7 && s5.offset == 13684,
 	      "ThinkPad DSDT: \\_S5 Package(3){0x07, 0x07, Zero} at 13684 (n %zu, found %d, %u/%u at %u)", n, s5.found,
 	      s5.slp_typ_a, s5.slp_typ_b, s5.offset);
+	memset(&s5, 0, sizeof s5);
 	n = load(WALK "/lhw03_toshiba_satellite_c70d-b/memory/DSDT_1.bin", buf, sizeof buf);
-	check(n == 24383 && acpi_s5_scan(buf, n, &s5) && s5.slp_typ_a == 5 && s5.slp_typ_b == 5 && s5.offset == 3134,
+	found = n == 24383 && acpi_s5_scan(buf, n, &s5);
+	check(found && s5.slp_typ_a == 5 && s5.slp_typ_b == 5 && s5.offset == 3134,
 	      "Toshiba DSDT: \\_S5 Package(4){0x05, 0x05, Zero, Zero} at 3134 (found %d, %u/%u at %u)", s5.found,
 	      s5.slp_typ_a, s5.slp_typ_b, s5.offset);
 	/* Through memory, in pieces: the same answer, and the checksum holds. */
@@ -159,7 +165,7 @@ static void synthetic(void)
 	static const uint8_t twobyte[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x46, 0x00, 0x02, 0x01, 0x00 };
 	static const uint8_t cut[] = { 0x08, '_', 'S', '5', '_', 0x12, 0x06, 0x04, 0x0a };
 	uint8_t t[64];
-	struct acpi_s5 s5;
+	struct acpi_s5 s5 = { 0 };
 
 #define SCAN(a) (make_dsdt(t, 36 + sizeof(a) + 8, 36, a, sizeof(a)), acpi_s5_scan(t, 36 + sizeof(a) + 8, &s5))
 	check(SCAN(qemu) && s5.slp_typ_a == 0 && s5.slp_typ_b == 0, "QEMU's form Package(4){Zero,...}: 0/0");
@@ -190,7 +196,7 @@ static void boundaries(void)
 		struct fake f = { 0x100000, t, sizeof t };
 		struct acpi_mem m = { fake_read, &f };
 		struct acpi_power p = { .dsdt = 0x100000 };
-		struct acpi_s5 s5;
+		struct acpi_s5 s5 = { 0 };
 		make_dsdt(t, sizeof t, at, root, sizeof root);
 		tries++;
 		good += acpi_s5_find(&m, &p, &s5) && s5.offset == at + 2 && s5.slp_typ_a == 6 && s5.slp_typ_b == 3;
@@ -200,7 +206,7 @@ static void boundaries(void)
 		struct fake f = { 0x100000, t, sizeof t };
 		struct acpi_mem m = { fake_read, &f };
 		struct acpi_power p = { .dsdt = 0x100000 };
-		struct acpi_s5 s5;
+		struct acpi_s5 s5 = { 0 };
 		memcpy(t, "SSDT", 4);
 		check(!acpi_s5_find(&m, &p, &s5) && strstr(s5.none, "no DSDT"), "an SSDT at the DSDT address: refused");
 		p.dsdt = 0x200000;
