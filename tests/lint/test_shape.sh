@@ -5,6 +5,7 @@
 # circle, and commit subjects since the rule began are at most 72
 # characters.  Each check first runs on a planted tree and must find exactly
 # the planted faults, so that a check that stopped seeing fails here.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
 # The last commit before subjects were held to 72 characters.
@@ -32,9 +33,9 @@ canary() { # check, expected finding (a fixed string), expected count, [base]
 	n=$(printf '%s\n' "$out" | grep -c "$2")
 	all=$(printf '%s\n' "$out" | grep -c .)
 	if [ "$rc" -eq 1 ] && [ "$n" -eq "$3" ] && [ "$all" -ge "$3" ]; then
-		echo "PASS: shape canary: $1 finds the planted fault ($2)"
+		pass "shape canary: $1 finds the planted fault ($2)"
 	else
-		echo "FAIL: shape canary: $1 exited $rc with: $out"
+		fail "shape canary: $1 exited $rc with" "$out"
 	fi
 }
 canary paths "probe/gone.c" 1
@@ -44,27 +45,27 @@ canary includes "include circle: lib -> probe -> lib" 1
 if [ -d "$tree/.git" ]; then
 	canary subjects "subject is 77 characters" 1 "HEAD~2"
 else
-	echo "FAIL: shape canary: git could not make the planted history"
+	fail "shape canary: git could not make the planted history"
 fi
 # A clean planted tree passes each check.
 out=$(python3 "$HERE/shape.py" paths "$tree" 2>&1 | grep -c "PART\|probe/\*.h\|lib/here.h")
-[ "$out" -eq 0 ] && echo "PASS: shape canary: placeholders, globs and existing paths are not findings" ||
-	echo "FAIL: shape canary: a placeholder, glob or existing path was reported"
+check "shape canary: placeholders, globs and existing paths are not findings" '[ "$out" -eq 0 ]' \
+	"a placeholder, glob or existing path was reported"
 
 for check in paths functions includes; do
 	out=$(python3 "$HERE/shape.py" "$check" . 2>&1)
 	case $? in
-	0) echo "PASS: shape: $check" ;;
-	*) echo "FAIL: shape: $check:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
+	0) pass "shape: $check" ;;
+	*) fail "shape: $check:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
 	esac
 done
 if git rev-parse -q --verify "$SUBJECT_BASE^{commit}" >/dev/null 2>&1; then
 	out=$(python3 "$HERE/shape.py" subjects . "$SUBJECT_BASE" 2>&1)
 	case $? in
-	0) echo "PASS: shape: every commit subject since $SUBJECT_BASE is at most 72 characters" ;;
-	*) echo "FAIL: shape: subjects:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
+	0) pass "shape: every commit subject since $SUBJECT_BASE is at most 72 characters" ;;
+	*) fail "shape: subjects:"; printf '%s\n' "$out" | sed 's/^/  /' ;;
 	esac
 else
 	# A tree without its history (the Debian source package) has no commits to check.
-	echo "PASS: shape: no history here, so no commit subject to check"
+	pass "shape: no history here, so no commit subject to check"
 fi
