@@ -12,14 +12,18 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/tp-progress.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # Only the progress line on a terminal writes a carriage return.
 cr=$(printf '\r')
+# 400,000 samples a counter: the main table lasts about 2 s of wall time on
+# an idle 2-core host, so the line, drawn every 0.25 s, is seen mid-table (the
+# quick preset's whole table can pass between two draws).
+LONG="--options samples=400000"
 
-timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick \
+timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG \
 	-o "$work/tty.log" >"$work/tty.json"
 python3 tests/tools/progress_check.py tty "$work/tty.json"
-timeout 300 "$TP" qemu --kernel --icount --preset quick -o "$work/pipe.log" 2>"$work/pipe.err" | cat >"$work/pipe.out"
+timeout 300 "$TP" qemu --kernel --icount --preset quick $LONG -o "$work/pipe.log" 2>"$work/pipe.err" | cat >"$work/pipe.out"
 check "pipe: stderr is the one summary line, no carriage return" \
 	'test "$(wc -l <"$work/pipe.err")" -eq 1 && ! grep -q "$cr" "$work/pipe.err"'
-timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick --quiet \
+timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG --quiet \
 	-o "$work/quiet.log" >"$work/quiet.json"
 python3 tests/tools/progress_check.py quiet "$work/quiet.json"
 ok "--quiet on a terminal: only the summary line" $?
