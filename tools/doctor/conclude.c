@@ -272,8 +272,9 @@ static void unknown(const struct doctor_inputs *in, const struct story *s, struc
 {
 	snprintf(c->clocksource, sizeof c->clocksource, "%s", in->h->current);
 	snprintf(c->next_step, sizeof c->next_step, "Boot tickprobe once on this machine for a bare-metal log: "
-		 "choose it in GRUB's menu (the Debian package's entry) or boot the stick; its log lands in "
-		 "/boot/efi/tickprobe/logs or on the stick, where the doctor finds it (or give --bare LOG).");
+		 "`sudo tickprobe schedule --reboot` (the Debian package; it boots the probe once and comes "
+		 "back), or the stick; its log lands in /boot/efi/tickprobe/logs or on the stick, where the "
+		 "doctor finds it (or give --bare LOG).");
 	if (!s->using_tsc && (s->param || s->param_on_cmdline || s->forced)) {
 		char p[64];
 		c->exit_status = DOCTOR_CHANGE;
