@@ -79,6 +79,13 @@ scripts() {
 	done | sort -k1,1nr -k2,2
 }
 scripts >"$STATE/order"
+# A test is known by its file's name alone (its log, its claim, its time):
+# two of one name would run one and drop the other without a word.
+awk '{ n = $2; sub(/.*\//, "", n); sub(/\.sh$/, "", n); if (seen[n]++) print n }' "$STATE/order" |
+	while read -r n; do
+		echo "  [$n] two tests have this name: one of them would not run (rename one)"
+		echo "$n 0 1 -" >>"$STATE/results"
+	done
 
 worker() {
 	while read -r _ t; do

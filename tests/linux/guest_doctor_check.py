@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The doctor's answers from the two Linux guests of
-# tests/linux/test_doctor.sh: its JSON from ttyS1 and its text on the console,
+# tests/linux/test_linux_doctor.sh: its JSON from ttyS1 and its text on the console,
 # with tsc=unstable on the kernel command line and without it.
 #   python3 tests/linux/guest_doctor_check.py OUT
 import json, os, re, sys
