@@ -108,7 +108,7 @@ static bool write_reset_reg(const struct acpi_power *pw)
 
 __attribute__((noreturn)) static void triple_fault(void)
 {
-	static const struct __attribute__((packed)) { uint16_t limit; uint64_t base; } none = { 0, 0 };
+	static const uint8_t none[10] = { 0 }; /* the IDT pseudo-descriptor: limit 0, base 0 */
 	__asm__ volatile("lidt %0; int3" : : "m"(none) : "memory");
 	for (;;)
 		__asm__ volatile("hlt");

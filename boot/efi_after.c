@@ -15,7 +15,9 @@
 static bool plan(void *ctx, enum options_after what, const struct acpi_info *acpi, char *via, size_t vcap,
 		 char *why, size_t wcap)
 {
-	(void)ctx, (void)acpi, (void)why, (void)wcap;
+	(void)ctx, (void)acpi;
+	if (wcap)
+		why[0] = 0; /* ResetSystem can always be asked */
 	tp_snprintf(via, vcap, what == OPT_AFTER_REBOOT ? "ResetSystem(EfiResetCold)" : "ResetSystem(EfiResetShutdown)");
 	return true;
 }

@@ -17,7 +17,7 @@
 	X(hyperv_driver)      /* drivers/hyperv.c: hv-refcount, hv-tsc-page */
 
 #define DECLARE(driver) extern const struct counter_driver driver;
-#define LIST(driver) &driver,
+#define LIST(driver) &(driver),
 COUNTER_DRIVERS(DECLARE)
 
 const struct counter_driver *const counter_drivers[] = { COUNTER_DRIVERS(LIST) };

@@ -175,7 +175,8 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	}
 	if (c == ARGS_STOP)
 		return a.status;
-	o->dev = a.operands[0];
+	if (!(o->dev = a.operands[0])) /* min_operands is 1: for the analyzer */
+		return EXIT_USAGE;
 	if (!o->outpath) {
 		time_t t = time(NULL);
 		strftime(o->defname, sizeof o->defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));

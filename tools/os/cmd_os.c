@@ -514,7 +514,7 @@ static int run(struct session *s, int argc, char **argv)
 		return fail(why, s->cs.current);
 	if (!log_errno)
 		measure_raw(s);
-	if (!log_errno && (rc = measure_clocksources(s)) < 0)
+	if (!log_errno && measure_clocksources(s) < 0)
 		return fail("out of memory", s->cs.current);
 	if (!log_errno && s->o.do_switch && (rc = restore(s)) >= 0)
 		return rc;

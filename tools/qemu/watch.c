@@ -87,7 +87,6 @@ void boot_watch_tick(void *ctx)
 {
 	struct boot_watch *w = ctx;
 	char what[96];
-	double left = -1;
 
 	if (!w->prog.to)
 		return;
@@ -96,7 +95,7 @@ void boot_watch_tick(void *ctx)
 		/* The estimates are the guest's seconds: scaled by how the counters
 		 * done so far took on this host (under TCG or icount, not 1:1). */
 		double ratio = w->done_est > 0 ? (progress_now() - w->plan_at) / w->done_est : 1;
-		left = (w->total_s - w->done_est) * (ratio > 1 ? ratio : 1);
+		double left = (w->total_s - w->done_est) * (ratio > 1 ? ratio : 1);
 		snprintf(what, sizeof what, "measuring %s,", w->names[w->done]);
 		progress_show(&w->prog, what, w->done + 1, w->ncounters, left, false);
 	} else {

@@ -93,7 +93,7 @@ static int import(const struct schedule *s, const struct loglist *logs, const st
 {
 	char db[PATH_MAX];
 	char *args[64 + 4];
-	int k = 0, rc = 0;
+	int k, rc = 0;
 
 	snprintf(db, sizeof db, "%s/fleet.db", s->state_dir);
 	/* a batch of 60 a call: the ESP holds about 500 logs at most */

@@ -39,7 +39,7 @@ struct load_option {
 
 /* The load option's bytes into out: 0 if they do not fit cap, or if a
  * text holds anything but printable ASCII.  options may be "" (no data). */
-size_t load_option_encode(uint8_t *out, size_t cap, uint32_t attributes, const char *description,
+size_t load_option_encode(uint8_t *buf, size_t cap, uint32_t attributes, const char *description,
 			  const struct efi_partition *p, const char *path, const char *options);
 /* false when buf is no well-formed load option (lengths that do not add up,
  * a description with no end). */

@@ -181,13 +181,24 @@ int efi_arrange(const struct schedule *s, const char *options, struct sched_reco
 	return 0;
 }
 
+/* A Boot#### number as the state file keeps it: 1 to 4 hex digits. */
+static bool parse_entry(const char *text, unsigned *num)
+{
+	char *end;
+	unsigned long v = strtoul(text, &end, 16);
+	if (end == text || *end || end - text > 4)
+		return false;
+	*num = (unsigned)v;
+	return true;
+}
+
 int efi_cancel(const struct schedule *s, const char *state)
 {
 	char entry[16], created[8], before[16], name[16];
 	int next = efi_boot_next(s), status = 0;
 	unsigned num;
 
-	if (!schedule_state_get(state, "entry", entry, sizeof entry) || sscanf(entry, "%4X", &num) != 1) {
+	if (!schedule_state_get(state, "entry", entry, sizeof entry) || !parse_entry(entry, &num)) {
 		fprintf(stderr, "tickprobe schedule: %s names no boot entry\n", state);
 		return EXIT_UNREADABLE;
 	}
