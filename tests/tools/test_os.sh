@@ -31,10 +31,12 @@ fi
 # --- (a) restore on signals and on errors, as root, on fake trees ----------
 # A script's background job starts with SIGINT ignored (and tickprobe leaves
 # an ignored SIGINT alone), so the run is started with SIGINT at default.
+# "$PYTHON3", not the python3 function of check.sh: a function run with & is
+# a subshell, and $! would be that shell, not tickprobe.
 run_bg() { # log err args...
 	log=$1 err=$2
 	shift 2
-	python3 tests/tools/sigint_default.py "$TP" os "$@" -o "$log" 2>"$err" &
+	"$PYTHON3" tests/tools/sigint_default.py "$TP" os "$@" -o "$log" 2>"$err" &
 	PID=$!
 }
 
@@ -111,7 +113,7 @@ else
 	# clocksource) is still measuring then.  The system must be left as the
 	# kernel would have it (tsc), said once, with exit 0.
 	fake early "tsc-early hpet acpi_pm" tsc-early
-	python3 tests/tools/sigint_default.py "$TP" os --switch --sysfs-root "$T/early" -o "$T/early.log" 2>"$T/early.err" &
+	"$PYTHON3" tests/tools/sigint_default.py "$TP" os --switch --sysfs-root "$T/early" -o "$T/early.log" 2>"$T/early.err" &
 	PID=$!
 	i=0
 	while [ "$(current early)" = tsc-early ] && [ $i -lt 3000 ]; do
