@@ -175,8 +175,7 @@ static int parse_options(int argc, char **argv, struct capture_opts *o)
 	}
 	if (c == ARGS_STOP)
 		return a.status;
-	if (!(o->dev = a.operands[0])) /* min_operands is 1: for the analyzer */
-		return EXIT_USAGE;
+	o->dev = a.operands[0];
 	if (!o->outpath) {
 		time_t t = time(NULL);
 		strftime(o->defname, sizeof o->defname, "capture-%Y%m%d-%H%M%S.log", localtime(&t));
@@ -261,6 +260,8 @@ int cmd_capture(int argc, char **argv)
 
 	if ((rc = parse_options(argc, argv, &o)) >= 0)
 		return rc;
+	if (!o.dev) /* min_operands is 1; said again for the analyzer */
+		return EXIT_USAGE;
 	if ((fd = open_device(o.dev, o.speed)) < 0)
 		return EXIT_UNREADABLE;
 	if (!(out = fopen(o.outpath, "wb"))) {
