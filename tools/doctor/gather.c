@@ -13,6 +13,7 @@
 #include "tools/commands.h"
 #include "tools/doctor/gather.h"
 #include "tools/log/logdir.h"
+#include "tools/log/verdict.h"
 
 #define CS_DIR "sys/devices/system/clocksource/clocksource0"
 
@@ -132,25 +133,10 @@ const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m
 	return NULL;
 }
 
-static void jstr(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
 void fingerprint_json(FILE *o, const struct os_machine *m)
 {
-	fputs("{\"cpu_vendor\":", o), jstr(o, m->vendor);
-	fputs(",\"cpu_brand\":", o), jstr(o, m->brand);
+	fputs("{\"cpu_vendor\":", o), verdict_json_str(o, m->vendor);
+	fputs(",\"cpu_brand\":", o), verdict_json_str(o, m->brand);
 	fprintf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"microcode\":", m->family, m->model, m->stepping);
 	if (m->microcode >= 0)
 		fprintf(o, "%lld", m->microcode);
@@ -158,7 +144,7 @@ void fingerprint_json(FILE *o, const struct os_machine *m)
 		fputs("null", o);
 	fputs(",\"hypervisor\":", o);
 	if (m->hypervisor[0])
-		jstr(o, m->hypervisor);
+		verdict_json_str(o, m->hypervisor);
 	else
 		fputs("null", o);
 	fprintf(o, ",\"cores\":%ld,\"invariant_tsc\":%s}", m->cores, m->invariant_tsc ? "true" : "false");

@@ -317,7 +317,7 @@ void bare_verdict_print(FILE *o, const struct bare_verdict *v, const char *in)
 		fprintf(o, "%s  - %s\n", in, v->evidence[i]);
 }
 
-static void jstr(FILE *o, const char *s)
+void verdict_json_str(FILE *o, const char *s)
 {
 	fputc('"', o);
 	for (; s && *s; s++) {
@@ -334,17 +334,17 @@ static void jstr(FILE *o, const char *s)
 
 void bare_verdict_json(FILE *o, const struct bare_verdict *v)
 {
-	fputs("{\"tsc_verdict\":", o), jstr(o, tsc_verdict_name(v->tsc));
-	fputs(",\"reason\":", o), jstr(o, v->reason);
-	fputs(",\"linux\":{\"clocksource\":", o), jstr(o, v->linux_cs);
-	fputs(",\"why\":", o), jstr(o, v->linux_why);
-	fputs("},\"freebsd\":{\"timecounter\":", o), jstr(o, v->freebsd_tc);
-	fputs(",\"why\":", o), jstr(o, v->freebsd_why);
+	fputs("{\"tsc_verdict\":", o), verdict_json_str(o, tsc_verdict_name(v->tsc));
+	fputs(",\"reason\":", o), verdict_json_str(o, v->reason);
+	fputs(",\"linux\":{\"clocksource\":", o), verdict_json_str(o, v->linux_cs);
+	fputs(",\"why\":", o), verdict_json_str(o, v->linux_why);
+	fputs("},\"freebsd\":{\"timecounter\":", o), verdict_json_str(o, v->freebsd_tc);
+	fputs(",\"why\":", o), verdict_json_str(o, v->freebsd_why);
 	fputs("},\"cheapest\":{\"counter\":", o);
-	v->cheapest[0] ? jstr(o, v->cheapest) : (void)fputs("null", o);
-	fputs(",\"why\":", o), jstr(o, v->cheapest_why);
+	v->cheapest[0] ? verdict_json_str(o, v->cheapest) : (void)fputs("null", o);
+	fputs(",\"why\":", o), verdict_json_str(o, v->cheapest_why);
 	fputs("},\"evidence\":[", o);
 	for (int i = 0; i < v->nevidence; i++)
-		fputs(i ? "," : "", o), jstr(o, v->evidence[i]);
+		fputs(i ? "," : "", o), verdict_json_str(o, v->evidence[i]);
 	fputs("]}", o);
 }
