@@ -33,15 +33,6 @@ static void delay_us(uint32_t us)
 		outb(0x80, 0); /* the POST port: one ISA write, about 1 us */
 }
 
-static int phys_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	(void)ctx;
-	if (!len || !phys_mapped(addr, len))
-		return -1;
-	tp_memcpy(buf, (const void *)(uintptr_t)addr, len);
-	return 0;
-}
-
 static const char *space_name(uint8_t space)
 {
 	return space == ACPI_GAS_IO ? "io" : space == ACPI_GAS_MEMORY ? "memory" : "PCI config";

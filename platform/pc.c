@@ -189,16 +189,6 @@ static void machine(void *ctx, struct log *l, char *line, size_t cap)
 	machine_record(l, x->boot->memory_mib, line, cap);
 }
 
-/* Tables are read only where the page tables map them, identity. */
-static int phys_read(void *ctx, uint64_t addr, void *buf, size_t len)
-{
-	(void)ctx;
-	if (!len || !phys_mapped(addr, len))
-		return -1;
-	tp_memcpy(buf, (const void *)(uintptr_t)addr, len);
-	return 0;
-}
-
 static void claims(void *ctx, struct tsc_claims *c)
 {
 	(void)ctx;

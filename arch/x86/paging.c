@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "arch/x86/paging.h"
+#include "lib/util.h"
 
 #define PTE_PRESENT 1ull
 #define PTE_LARGE (1ull << 7)              /* 1 GiB at level 3, 2 MiB at level 2 */
@@ -62,4 +63,13 @@ bool phys_mapped(uint64_t addr, uint64_t len)
 			return true;
 		va = next;
 	}
+}
+
+int phys_read(void *ctx, uint64_t addr, void *buf, size_t len)
+{
+	(void)ctx;
+	if (!len || !phys_mapped(addr, len))
+		return -1;
+	tp_memcpy(buf, (const void *)(uintptr_t)addr, len);
+	return 0;
 }

@@ -15,23 +15,11 @@
 /* The GRUB environment block: one sector or two of "key=value" lines. */
 static bool env_get(const struct schedule *s, const char *key, char *out, size_t cap)
 {
-	char path[PATH_MAX], line[1100];
-	size_t kl = strlen(key);
-	bool found = false;
-	FILE *f;
+	char path[PATH_MAX];
 
-	out[0] = 0;
+	/* grubenv's "key=value" lines read as the state file's are */
 	snprintf(path, sizeof path, "%s/grub/grubenv", s->boot_dir);
-	if (!(f = fopen(path, "r")))
-		return false;
-	while (!found && fgets(line, sizeof line, f))
-		if (!strncmp(line, key, kl) && line[kl] == '=') {
-			line[strcspn(line, "\n")] = 0;
-			snprintf(out, cap, "%s", line + kl + 1);
-			found = true;
-		}
-	fclose(f);
-	return found;
+	return schedule_state_get(path, key, out, cap);
 }
 
 void grub_next_entry(const struct schedule *s, char *out, size_t cap)
