@@ -165,9 +165,12 @@ $(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/m
 # --- the network boot tree ------------------------------------------------------
 # image/mknetboot.sh: BOOTX64.EFI with presets.cfg and tickprobe.cfg, and GRUB's
 # PXE tree (grub-mknetdir) with the image's menu; rebuilt whole each time, as
-# it is a copy of files already built.
+# it is a copy of files already built.  NETBOOT_SERVER=A.B.C.D builds the TFTP
+# server's address into GRUB's core.0, for labs behind a proxy DHCP
+# (docs/netboot.md).
+NETBOOT_SERVER ?=
 netboot: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg
-	sh image/mknetboot.sh $(BUILD)
+	NETBOOT_SERVER=$(NETBOOT_SERVER) sh image/mknetboot.sh $(BUILD)
 
 # --- Secure Boot: the application signed with the user's own key ----------------
 # For a key enrolled in the firmware's db, or as a MOK through shim (README.md,

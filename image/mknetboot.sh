@@ -1,23 +1,33 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Builds BUILD/netboot/: a directory to serve over TFTP (or HTTP) so that
-# machines boot the probe from the network (README.md, "A lab over the
-# network"; docs/netboot.md):
-#
-#   BOOTX64.EFI              UEFI: the boot file for PXE or HTTP boot
-#   presets.cfg              the presets, beside it, as on the stick
-#   tickprobe.cfg            the lab's options for the UEFI probe (image/tickprobe.cfg)
-#   boot/grub/i386-pc/core.0 legacy BIOS: the PXE boot file, GRUB from grub-mknetdir,
-#                            which loads its modules and boot/grub/grub.cfg over TFTP
-#   boot/grub/grub.cfg       the image's menu (image/grub.cfg and build/mkgrubcfg
-#                            --netboot from image/presets.cfg), each entry adding net=auto
-#   boot/grub/tickprobe.env  the environment block that menu reads (tp_preset,
-#                            tp_timeout, tp_options: `grub-editenv FILE set ...`)
-#   boot/tickprobe.elf32     the multiboot kernel the menu boots
-#
-# The paths under boot/ are the ISO's (image/mkimage.sh), so one menu serves both.
+# Builds a directory to serve over TFTP (or HTTP) so that machines boot the
+# probe from the network (README.md, "A lab over the network"; docs/netboot.md):
 #
 #   sh image/mknetboot.sh BUILD [OUT]     (make netboot: OUT = BUILD/netboot)
+#   NETBOOT_SERVER=A.B.C.D sh image/mknetboot.sh BUILD [OUT]
+#                                         (make netboot NETBOOT_SERVER=A.B.C.D)
+#
+# NETBOOT_SERVER: the TFTP server's IPv4 address, built into core.0.  Without
+# it GRUB fetches its menu from the server that the DHCP answer names
+# (next-server), which is right when one DHCP server gives both the address
+# and the boot file.  Behind a proxy DHCP (dnsmasq's "proxy" range: the lab's
+# DHCP server gives the address, another host the boot file) GRUB 2.06 on
+# BIOS still reads only the first server's answer, asks that server for its
+# modules, and stops at "grub rescue>"; the UEFI firmware needs no such help.
+#
+#   OUT/BOOTX64.EFI               UEFI: the boot file for PXE or HTTP boot
+#   OUT/presets.cfg               the presets, beside it, as on the stick
+#   OUT/tickprobe.cfg             the lab's options for the UEFI probe (image/tickprobe.cfg)
+#   OUT/boot/grub/i386-pc/core.0  legacy BIOS: the PXE boot file, GRUB from grub-mknetdir,
+#                                 which loads its modules and its menu over TFTP
+#   OUT/boot/grub/grub.cfg        the image's menu (image/grub.cfg and build/mkgrubcfg
+#                                 --netboot from image/presets.cfg), each entry adding net=auto
+#   OUT/boot/grub/tickprobe.env   the environment block that menu reads (tp_preset,
+#                                 tp_timeout, tp_options: `grub-editenv FILE set ...`)
+#   OUT/boot/tickprobe.elf32      the multiboot kernel the menu boots
+#
+# The paths under OUT/boot are the ISO's (image/mkimage.sh), so one menu
+# serves both.
 #
 # Deterministic: the files' times are SOURCE_DATE_EPOCH (default: the last
 # commit's time), and grub-mkimage writes the same core.0 for the same inputs,
@@ -38,6 +48,12 @@ for f in "$ELF" "$EFI" "$MKGRUBCFG" "$PRESETS" "$HERE/grub.cfg" "$HERE/tickprobe
 done
 command -v grub-mknetdir >/dev/null 2>&1 || { echo "mknetboot: grub-mknetdir not found (make deps)" >&2; exit 1; }
 
+SERVER=${NETBOOT_SERVER:-}
+if [ -n "$SERVER" ] && ! echo "$SERVER" | grep -Eqx '((25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])'; then
+	echo "mknetboot: NETBOOT_SERVER=$SERVER is not an IPv4 address (GRUB's TFTP server, e.g. 192.168.1.10)" >&2
+	exit 1
+fi
+
 if [ -z "${SOURCE_DATE_EPOCH:-}" ]; then
 	SOURCE_DATE_EPOCH=$(git -C "$HERE" log -1 --format=%ct 2>/dev/null || echo 1700000000)
 fi
@@ -51,14 +67,20 @@ mkdir -p "$W/boot/grub"
 
 # --- BIOS: GRUB for PXE ------------------------------------------------------
 # core.0 holds the pxe and tftp modules and the prefix /boot/grub on the boot
-# server; every other module is fetched from boot/grub/i386-pc/ as the menu
-# needs it.  No translations, fonts or themes: the menu is plain text on the
+# server; every other module is fetched from OUT/boot/grub/i386-pc as the
+# menu needs it.  No translations, fonts or themes: the menu is plain text on the
 # screen and on COM1 (2.6 MB instead of 9 MB).
 grub-mknetdir --net-directory="$W" --subdir=boot/grub -d "$GRUB_PC" \
 	--locales= --fonts= --themes= >"$W.log" 2>&1 || { cat "$W.log" >&2; rm -f "$W.log"; exit 1; }
 rm -f "$W.log"
 rmdir "$W/boot/grub/locale" "$W/boot/grub/fonts" 2>/dev/null || true
-[ -f "$W/boot/grub/i386-pc/core.0" ] || { echo "mknetboot: grub-mknetdir made no boot/grub/i386-pc/core.0" >&2; exit 1; }
+[ -f "$W/boot/grub/i386-pc/core.0" ] || { echo "mknetboot: grub-mknetdir made no OUT/boot/grub/i386-pc/core.0" >&2; exit 1; }
+# With NETBOOT_SERVER, the same core.0 (grub-mknetdir's own grub-mkimage
+# line: the tftp and pxe modules) with the server in its prefix.
+if [ -n "$SERVER" ]; then
+	grub-mkimage -d "$GRUB_PC" -O i386-pc-pxe -p "(tftp,$SERVER)/boot/grub" \
+		-o "$W/boot/grub/i386-pc/core.0" tftp pxe
+fi
 
 # --- the menu: the image's, from the one presets.cfg ---------------------------
 # build/mkgrubcfg fails, naming each bad line, rather than drop a preset.
@@ -85,4 +107,4 @@ find "$W" -type d -exec chmod 755 {} + && find "$W" -type f -exec chmod 644 {} +
 rm -rf "$OUT"
 mv "$W" "$OUT"
 echo "mknetboot: $OUT: $(find "$OUT" -type f | wc -l) files, $(du -sk "$OUT" | cut -f1) KiB;" \
-	"boot files: boot/grub/i386-pc/core.0 (BIOS PXE), BOOTX64.EFI (UEFI)"
+	"boot files: boot/grub/i386-pc/core.0 (BIOS PXE${SERVER:+, menu from $SERVER}), BOOTX64.EFI (UEFI)"

@@ -96,39 +96,65 @@ check "mknetboot: without the kernel it fails, naming the file, and makes no tre
 	'[ $rc -ne 0 ] && grep -q "missing $OUT/nobuild/tickprobe.elf32" "$OUT/none.out" && [ ! -e "$OUT/none" ] && [ ! -e "$OUT/none.tmp" ]' \
 	"exit $rc: $(head -n 1 "$OUT/none.out")"
 
+# NETBOOT_SERVER: the same tree but core.0, whose prefix names the server
+# (for labs behind a proxy DHCP).  QEMU's TFTP server is 10.0.2.2, which its
+# DHCP names too: the boot below shows that this core.0 loads the menu and the
+# kernel, not the proxy case itself (docs/netboot.md has that).
+S=$OUT/server
+NETBOOT_SERVER=10.0.2.2 sh image/mknetboot.sh "$BUILD" "$S" >"$OUT/server.out" 2>&1
+ok "mknetboot: NETBOOT_SERVER=10.0.2.2 builds the tree" $? "$(tail -n 2 "$OUT/server.out" | tr '\n' ' ')"
+differ=$(diff -rq "$A" "$S" 2>&1 | sed "s|$A/||; s|$S/||" | tr '\n' ' ')
+check "mknetboot: with NETBOOT_SERVER only core.0 differs" \
+	'[ "$differ" = "Files boot/grub/i386-pc/core.0 and boot/grub/i386-pc/core.0 differ " ]' "$differ"
+NETBOOT_SERVER=10.0.2 sh image/mknetboot.sh "$BUILD" "$OUT/bad-server" >"$OUT/bad-server.out" 2>&1
+rc=$?
+check "mknetboot: NETBOOT_SERVER=10.0.2 is refused as no IPv4 address, no tree made" \
+	'[ $rc -ne 0 ] && grep -q "NETBOOT_SERVER=10.0.2 is not an IPv4 address" "$OUT/bad-server.out" && [ ! -e "$OUT/bad-server" ]' \
+	"exit $rc: $(head -n 1 "$OUT/bad-server.out")"
+
 # --- BIOS: PXE through iPXE and GRUB ---------------------------------------
-# A copy of the tree with the quick preset and no wait, set as a lab would.
-P=$OUT/pxe-bios
-cp -a "$A" "$P"
-grub-editenv "$P/boot/grub/tickprobe.env" set tp_preset=quick tp_timeout=0
-check "tickprobe.env: grub-editenv sets it in place, still 512 bytes" '[ "$(wc -c <"$P/boot/grub/tickprobe.env")" -eq 512 ]'
-t0=$(now_ms)
-timeout 240 qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 1 -m 256 \
-	-netdev user,id=n0,restrict=on,tftp="$P",bootfile=boot/grub/i386-pc/core.0 \
-	-device virtio-net-pci,netdev=n0 -boot n \
-	-serial file:"$OUT/bios.log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-	-no-reboot -display none -monitor none >"$OUT/bios.qemu" 2>&1
-rc=$?
-echo "boot bios-pxe: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/bios.log") serial bytes)"
-# 33: the probe wrote EXIT_CODE_OK to the exit device (probe/exit_status.h).
-check "bios-pxe: QEMU ends through the probe's exit device, status ok (33)" '[ $rc -eq 33 ]' \
-	"exit $rc: $(tail -n 2 "$OUT/bios.qemu" | tr '\n' ' ')"
-grep -q "Booting \`2) quick " "$OUT/bios.log"
-ok "bios-pxe: GRUB booted the netboot menu's quick entry" $?
-python3 tests/boot/checklog.py "$OUT/bios.log" --label bios-pxe --expect-status ok --expect-boot bios \
-	--expect begin.options.preset='"quick"' --expect begin.cmdline='"preset=quick net=auto"'
-"$BUILD/tickprobe" show "$OUT/bios.log" >"$OUT/bios.show" 2>&1
-rc=$?
-check "bios-pxe: tickprobe show reads it: complete, undamaged" \
-	'[ $rc -eq 0 ] && head -n 1 "$OUT/bios.show" | grep -q ": complete, undamaged, .* status ok"' "$(head -n 1 "$OUT/bios.show")"
+# bios_pxe NAME TREE: boots a copy of TREE with the quick preset and no wait,
+# set as a lab would (grub-editenv), to the probe's end.
+bios_pxe() {
+	name=$1 P=$OUT/$1-tree
+	cp -a "$2" "$P"
+	grub-editenv "$P/boot/grub/tickprobe.env" set tp_preset=quick tp_timeout=0
+	check "$name: grub-editenv sets tickprobe.env in place, still 512 bytes" \
+		'[ "$(wc -c <"$P/boot/grub/tickprobe.env")" -eq 512 ]'
+	t0=$(now_ms)
+	timeout 240 qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 1 -m 256 \
+		-netdev user,id=n0,restrict=on,tftp="$P",bootfile=boot/grub/i386-pc/core.0 \
+		-device virtio-net-pci,netdev=n0 -boot n \
+		-serial file:"$OUT/$name.log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-no-reboot -display none -monitor none >"$OUT/$name.qemu" 2>&1
+	rc=$?
+	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log") serial bytes)"
+	# 33 and 35: the probe wrote EXIT_CODE_OK or EXIT_CODE_OK_ABSENT to the
+	# exit device (probe/exit_status.h); ok-absent when a rate check gives up
+	# on a busy host.
+	check "$name: QEMU ends through the probe's exit device, status ok or ok-absent (33, 35)" \
+		'[ $rc -eq 33 ] || [ $rc -eq 35 ]' \
+		"exit $rc: $(tail -n 2 "$OUT/$name.qemu" | tr '\n' ' ')"
+	grep -q "Booting \`2) quick " "$OUT/$name.log"
+	ok "$name: GRUB booted the netboot menu's quick entry" $?
+	python3 tests/boot/checklog.py "$OUT/$name.log" --label "$name" --expect-boot bios \
+		--expect begin.options.preset='"quick"' --expect begin.cmdline='"preset=quick net=auto"'
+	"$BUILD/tickprobe" show "$OUT/$name.log" >"$OUT/$name.show" 2>&1
+	rc=$?
+	check "$name: tickprobe show reads it: complete, undamaged" \
+		'[ $rc -eq 0 ] && head -n 1 "$OUT/$name.show" | grep -q ": complete, undamaged, .* status ok"' \
+		"$(head -n 1 "$OUT/$name.show")"
+}
+bios_pxe bios-pxe "$A"
 # boot/bios.c says, for any net= on BIOS, that the log stays on the serial
 # line and the screen; checked once the probe has the message.
 if grep -q 'serial and the screen only' boot/bios.c; then
-	grep -q 'serial and the screen only' "$OUT/bios.log"
+	grep -q 'serial and the screen only' "$OUT/bios-pxe.log"
 	ok "bios-pxe: the probe says the log goes to serial and the screen only" $?
 else
 	skip "bios-pxe: boot/bios.c has no net= message yet (the log goes to serial and the screen only)"
 fi
+bios_pxe bios-pxe-server "$S"
 
 # --- UEFI: OVMF's PXE, BOOTX64.EFI from the shipped tree -----------------------
 t0=$(now_ms)
@@ -141,6 +167,7 @@ rc=$?
 echo "boot uefi-pxe: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/uefi.log") serial bytes)"
 grep -q "NBP filename is BOOTX64.EFI" "$OUT/uefi.log" && grep -q "NBP file downloaded successfully" "$OUT/uefi.log"
 ok "uefi-pxe: OVMF's PXE downloaded BOOTX64.EFI from the tree" $?
-check "uefi-pxe: QEMU ends through the probe's exit device, status ok (33)" '[ $rc -eq 33 ]' \
+check "uefi-pxe: QEMU ends through the probe's exit device, status ok or ok-absent (33, 35)" \
+	'[ $rc -eq 33 ] || [ $rc -eq 35 ]' \
 	"exit $rc: $(tail -n 2 "$OUT/uefi.qemu" | tr '\n' ' ')"
-python3 tests/boot/checklog.py "$OUT/uefi.log" --label uefi-pxe --expect-status ok --expect-boot uefi
+python3 tests/boot/checklog.py "$OUT/uefi.log" --label uefi-pxe --expect-boot uefi
