@@ -228,6 +228,9 @@ install: $(BUILD)/tickprobe
 	if [ -f $(BUILD)/tickprobe-static ]; then install -d $(DESTDIR)$(PREFIX)/lib/tickprobe && \
 		install -m 755 $(BUILD)/tickprobe-static $(DESTDIR)$(PREFIX)/lib/tickprobe/; fi
 	if [ -f $(BUILD)/BOOTX64.EFI ]; then install -m 644 $(BUILD)/BOOTX64.EFI $(DESTDIR)$(PREFIX)/share/tickprobe/tickprobe.efi; fi
+	# The network boot tree, when `make netboot` has built it: a TFTP root as it is.
+	if [ -d $(BUILD)/netboot ]; then rm -rf $(DESTDIR)$(PREFIX)/share/tickprobe/netboot && \
+		cp -R $(BUILD)/netboot $(DESTDIR)$(PREFIX)/share/tickprobe/netboot; fi
 
 clean:
 	rm -rf $(BUILD)
