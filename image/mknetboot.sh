@@ -60,9 +60,10 @@ fi
 export SOURCE_DATE_EPOCH
 
 # Built beside OUT and moved into place whole: a failed build leaves the old
-# tree, never half of a new one.
+# tree, never half of a new one, and takes its work directory with it.
 W=$OUT.tmp
 rm -rf "$W"
+trap 'rm -rf "$W" "$W.log"' EXIT
 mkdir -p "$W/boot/grub"
 
 # --- BIOS: GRUB for PXE ------------------------------------------------------
@@ -71,8 +72,7 @@ mkdir -p "$W/boot/grub"
 # menu needs it.  No translations, fonts or themes: the menu is plain text on the
 # screen and on COM1 (2.6 MB instead of 9 MB).
 grub-mknetdir --net-directory="$W" --subdir=boot/grub -d "$GRUB_PC" \
-	--locales= --fonts= --themes= >"$W.log" 2>&1 || { cat "$W.log" >&2; rm -f "$W.log"; exit 1; }
-rm -f "$W.log"
+	--locales= --fonts= --themes= >"$W.log" 2>&1 || { cat "$W.log" >&2; exit 1; }
 rmdir "$W/boot/grub/locale" "$W/boot/grub/fonts" 2>/dev/null || true
 [ -f "$W/boot/grub/i386-pc/core.0" ] || { echo "mknetboot: grub-mknetdir made no OUT/boot/grub/i386-pc/core.0" >&2; exit 1; }
 # With NETBOOT_SERVER, the same core.0 (grub-mknetdir's own grub-mkimage
