@@ -146,10 +146,17 @@ bios_pxe() {
 		"$(head -n 1 "$OUT/$name.show")"
 }
 bios_pxe bios-pxe "$A"
-# boot/bios.c says, for any net= on BIOS, that the log stays on the serial
-# line and the screen; checked once the probe has the message.
-if grep -q 'serial and the screen only' boot/bios.c; then
-	grep -q 'serial and the screen only' "$OUT/bios-pxe.log"
+# Once the probe knows the net= options (probe/options.c), net=auto is no
+# unknown option; and boot/bios.c says, for any net= on BIOS, that the log
+# goes to the serial line and the screen only.  Each checked once there.
+if grep -q '"net_token' probe/options.c; then
+	! grep -q "unknown option 'net" "$OUT/bios-pxe.log"
+	ok "bios-pxe: net=auto is a known option" $?
+else
+	skip "bios-pxe: probe/options.c has no net= options yet"
+fi
+if grep -q 'screen only' boot/bios.c; then
+	grep -q 'screen only' "$OUT/bios-pxe.log"
 	ok "bios-pxe: the probe says the log goes to serial and the screen only" $?
 else
 	skip "bios-pxe: boot/bios.c has no net= message yet (the log goes to serial and the screen only)"
