@@ -28,7 +28,8 @@ now_ms() { date +%s%3N; }
 A=$OUT/a B=$OUT/b
 t0=$(now_ms)
 sh image/mknetboot.sh "$BUILD" "$A" >"$OUT/a.out" 2>&1
-ok "mknetboot: builds the tree ($(( $(now_ms) - t0 )) ms)" $? "$(tail -n 2 "$OUT/a.out" | tr '\n' ' ')"
+rc=$?
+ok "mknetboot: builds the tree ($(( $(now_ms) - t0 )) ms)" $rc "$(tail -n 2 "$OUT/a.out" | tr '\n' ' ')"
 sh image/mknetboot.sh "$BUILD" "$B" >"$OUT/b.out" 2>&1
 ok "mknetboot: builds it a second time" $? "$(tail -n 2 "$OUT/b.out" | tr '\n' ' ')"
 
