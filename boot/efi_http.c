@@ -27,27 +27,28 @@ unsigned efi_http_status_number(EFI_HTTP_STATUS_CODE code)
 static const char *status_words(EFI_STATUS st)
 {
 	switch (st) {
-	case EFI_CONNECTION_REFUSED: return "refused the connection (nothing listens there)";
-	case EFI_CONNECTION_RESET: return "reset the connection";
-	case EFI_CONNECTION_FIN: return "closed the connection";
-	case EFI_HOST_UNREACHABLE: return "cannot be reached (host unreachable)";
-	case EFI_HTTP_ERROR: return "got an answer the firmware could not parse";
-	case EFI_TIMEOUT: return "did not answer in time (the firmware's own timeout)";
-	case EFI_NO_MAPPING: return "cannot be reached: the NIC has no address yet";
-	case EFI_NOT_FOUND: return "cannot be reached (no route)";
-	case EFI_ACCESS_DENIED: return "cannot be reached: the firmware refused the request";
-	case EFI_OUT_OF_RESOURCES: return "cannot be reached: the firmware is out of memory";
+	case EFI_CONNECTION_REFUSED: return "the connection was refused (nothing listens there?)";
+	case EFI_CONNECTION_RESET: return "the connection was reset (nothing listens there?)";
+	case EFI_CONNECTION_FIN: return "the connection was closed";
+	case EFI_HOST_UNREACHABLE: return "the host is unreachable";
+	case EFI_HTTP_ERROR: return "the answer was not HTTP the firmware could parse";
+	case EFI_TIMEOUT: return "the firmware's own timeout passed";
+	case EFI_NO_MAPPING: return "the NIC has no address yet";
+	case EFI_NOT_FOUND: return "no route to the host";
+	case EFI_ACCESS_DENIED: return "the firmware refused the request";
+	case EFI_OUT_OF_RESOURCES: return "the firmware is out of memory";
 	default: return NULL;
 	}
 }
 
+/* "did not answer (sending the request): the connection was reset ..." */
 static void say_status(char *why, size_t cap, const char *what, EFI_STATUS st)
 {
 	const char *w = status_words(st);
 	if (w)
-		tp_snprintf(why, cap, "did not answer: %s %s", what, w);
+		tp_snprintf(why, cap, "did not answer (%s): %s", what, w);
 	else
-		tp_snprintf(why, cap, "did not answer: %s failed, EFI status 0x%llx", what, (unsigned long long)st);
+		tp_snprintf(why, cap, "did not answer (%s): EFI status 0x%llx", what, (unsigned long long)st);
 }
 
 bool efi_http_open(struct efi_net *n, char *why, size_t cap)
@@ -150,10 +151,11 @@ static bool response(struct efi_net *n, EFI_HTTP_MESSAGE *msg, uint64_t deadline
 	} else if (!wait_token(n, &tok, deadline)) {
 		uefi_call_wrapper(n->http->Cancel, 2, n->http, &tok);
 		tp_snprintf(why, cap, "did not answer within %d s", EFI_NET_WAIT_S);
-	} else if (tok.Status != EFI_SUCCESS) {
-		say_status(why, cap, "the answer", tok.Status);
+	} else if (tok.Status == EFI_SUCCESS || (tok.Status == EFI_HTTP_ERROR && msg->Data.Response &&
+						 msg->Data.Response->StatusCode != HTTP_STATUS_UNSUPPORTED_STATUS)) {
+		ok = true; /* EDK2 ends an answer of 300 or more with EFI_HTTP_ERROR, its status filled in */
 	} else {
-		ok = true;
+		say_status(why, cap, "reading the answer", tok.Status);
 	}
 	uefi_call_wrapper(BS->CloseEvent, 1, tok.Event);
 	return ok;
@@ -241,12 +243,12 @@ unsigned efi_http_post(struct efi_net *n, const char *body, size_t len, bool hel
 		return 0;
 	}
 	if ((st = uefi_call_wrapper(n->http->Request, 2, n->http, &tok)) != EFI_SUCCESS) {
-		say_status(why, cap, "the request", st);
+		say_status(why, cap, "sending the request", st);
 	} else if (!wait_token(n, &tok, deadline)) {
 		uefi_call_wrapper(n->http->Cancel, 2, n->http, &tok);
 		tp_snprintf(why, cap, "did not answer within %d s", EFI_NET_WAIT_S);
 	} else if (tok.Status != EFI_SUCCESS) {
-		say_status(why, cap, "sending", tok.Status);
+		say_status(why, cap, "sending the request", tok.Status);
 	} else {
 		code = answer(n, deadline, why, cap);
 	}
