@@ -248,7 +248,10 @@ static bool read_config_net(void)
 	UINTN len = 0;
 
 	if ((text = efi_net_fetch(&efi.net, "tickprobe.cfg", &len))) {
-		options_cfg_cmdline(text, len, efi.cmdline, sizeof efi.cmdline);
+		static const char cut[] = "tickprobe: tickprobe.cfg from the boot server holds more words than fit "
+					  "the command line (767 characters): the rest are ignored\n";
+		if (!options_cfg_cmdline(text, len, efi.cmdline, sizeof efi.cmdline) && ST->ConOut)
+			efi_screen_write(ST->ConOut, cut, sizeof cut - 1);
 		FreePool(text);
 		return true;
 	}

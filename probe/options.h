@@ -105,7 +105,7 @@ bool options_net_option(struct options *o, const char *from, const char *key, co
 void options_problem(struct options *o, const char *from, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* tickprobe.cfg (the boot server's option words, boot/efi_netcfg.c) as one
+/* tickprobe.cfg (the boot server's option words, boot/efi_net.c) as one
  * command line: '#' to the line's end is a comment, every run of blanks and
  * line ends becomes one space.  Into out, always terminated; false if it had
  * to be cut (then out holds the whole words that fit). */
