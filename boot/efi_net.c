@@ -50,7 +50,6 @@ static void find_mac(struct efi_net *n)
 void efi_net_probe(struct efi_net *n, EFI_LOADED_IMAGE *li, uint64_t boot_tsc)
 {
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
-	uint64_t t0;
 
 	tp_memset(n, 0, sizeof *n);
 	if (li)
@@ -58,9 +57,6 @@ void efi_net_probe(struct efi_net *n, EFI_LOADED_IMAGE *li, uint64_t boot_tsc)
 				  (void **)&n->device_path);
 	find_mac(n);
 	tp_snprintf(n->boot_id, sizeof n->boot_id, "%s-%016llx", n->machine, (unsigned long long)boot_tsc);
-	t0 = rdtsc();
-	uefi_call_wrapper(BS->Stall, 1, (UINTN)CALIBRATE_US);
-	n->tsc_hz = (rdtsc() - t0) * (1000000 / CALIBRATE_US);
 	if (!li || uefi_call_wrapper(BS->HandleProtocol, 3, li->DeviceHandle, &gEfiPxeBaseCodeProtocolGuid,
 				     (void **)&pxe) != EFI_SUCCESS || !pxe || !pxe->Mode || !pxe->Mode->Started ||
 	    pxe->Mode->UsingIpv6)
@@ -180,6 +176,11 @@ void efi_net_open(struct efi_net *n, const struct options *o)
 			    "(a disk or HTTP boot sends nothing)", o->net_url);
 		return;
 	}
+	/* The TSC's rate, for the bounds: a Stall of the firmware's own clock. */
+	t0 = rdtsc();
+	uefi_call_wrapper(BS->Stall, 1, (UINTN)CALIBRATE_US);
+	n->tsc_hz = (rdtsc() - t0) * (1000000 / CALIBRATE_US);
+	t0 = rdtsc(); /* hello_cycles: the set-up and the hello, not the 20 ms above */
 	if (auto_) {
 		tp_memcpy(n->dest, n->server, 4);
 		n->port = OPT_NET_AUTO_PORT;

@@ -40,7 +40,7 @@ struct efi_net {
 	char boot_file[128];             /* the DHCP boot file name ("pxe/BOOTX64.EFI") */
 	char machine[18];                /* the MAC, "52-54-00-12-34-56" */
 	char boot_id[40];                /* machine, '-', the TSC at efi_main in 16 hex digits */
-	uint64_t tsc_hz;                 /* from a 20 ms Stall: bounds every wait */
+	uint64_t tsc_hz;                 /* from a 20 ms Stall (efi_net_open): bounds every wait */
 
 	/* The sending: set by efi_net_open. */
 	enum efi_net_kind kind;
