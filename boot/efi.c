@@ -411,9 +411,8 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) != EFI_SUCCESS)
 		li = NULL;
 	efi_net_probe(&efi.net, li, boot_tsc);
-	if (li && load_options(li, efi.cmdline, sizeof efi.cmdline)) {
-		efi.bi.cmdline = efi.cmdline;
-	} else if (efi.net.pxe && read_config_net()) {
+	/* The load options, else a network boot's tickprobe.cfg, else the menu. */
+	if ((li && load_options(li, efi.cmdline, sizeof efi.cmdline)) || (efi.net.pxe && read_config_net())) {
 		efi.bi.cmdline = efi.cmdline;
 	} else {
 		int pick;

@@ -47,6 +47,8 @@ static void find_mac(struct efi_net *n)
 		}
 }
 
+static void use_pxe(struct efi_net *n, EFI_PXE_BASE_CODE_PROTOCOL *pxe);
+
 void efi_net_probe(struct efi_net *n, EFI_LOADED_IMAGE *li, uint64_t boot_tsc)
 {
 	EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
@@ -55,12 +57,19 @@ void efi_net_probe(struct efi_net *n, EFI_LOADED_IMAGE *li, uint64_t boot_tsc)
 	if (li)
 		uefi_call_wrapper(BS->HandleProtocol, 3, li->DeviceHandle, &gEfiDevicePathProtocolGuid,
 				  (void **)&n->device_path);
+	n->boot_tsc = boot_tsc;
 	find_mac(n);
 	tp_snprintf(n->boot_id, sizeof n->boot_id, "%s-%016llx", n->machine, (unsigned long long)boot_tsc);
 	if (!li || uefi_call_wrapper(BS->HandleProtocol, 3, li->DeviceHandle, &gEfiPxeBaseCodeProtocolGuid,
 				     (void **)&pxe) != EFI_SUCCESS || !pxe || !pxe->Mode || !pxe->Mode->Started ||
 	    pxe->Mode->UsingIpv6)
 		return;
+	use_pxe(n, pxe);
+}
+
+/* The addresses and the boot file of a started PXE base code. */
+static void use_pxe(struct efi_net *n, EFI_PXE_BASE_CODE_PROTOCOL *pxe)
+{
 	n->pxe = pxe;
 	tp_memcpy(n->station, pxe->Mode->StationIp.v4.Addr, 4);
 	tp_memcpy(n->subnet, pxe->Mode->SubnetMask.v4.Addr, 4);
@@ -103,6 +112,47 @@ char *efi_net_fetch(struct efi_net *n, const char *name, UINTN *len)
 	buf[size] = 0;
 	*len = (UINTN)size;
 	return buf;
+}
+
+/* A boot that did not come through PXE, given net=: the first NIC whose
+ * PXE base code gets an address by DHCP (started here if need be) sends.
+ * OVMF's boot manager connects no NIC driver for a disk boot, so there is
+ * none to find there (connecting every PCI device from here made OVMF
+ * PXE-boot instead of running the app: left alone).
+ * Its DHCP is bounded by the firmware's own retries (EDK2: 4 tries over
+ * about a minute with no server); it is the only wait not bounded here. */
+static bool start_dhcp(struct efi_net *n, char *why, size_t cap)
+{
+	EFI_HANDLE *h = NULL;
+	UINTN count = 0, i;
+	EFI_STATUS st = EFI_NOT_FOUND;
+
+	if (uefi_call_wrapper(BS->LocateHandleBuffer, 5, ByProtocol, &gEfiPxeBaseCodeProtocolGuid, NULL, &count, &h) !=
+	    EFI_SUCCESS) {
+		tp_snprintf(why, cap, "this boot did not come through PXE, and the firmware started no PXE base code to "
+				      "get an address with (a disk boot: boot from the network to send)");
+		return false;
+	}
+	for (i = 0; i < count && !n->pxe; i++) {
+		EFI_PXE_BASE_CODE_PROTOCOL *pxe = NULL;
+		if (uefi_call_wrapper(BS->HandleProtocol, 3, h[i], &gEfiPxeBaseCodeProtocolGuid, (void **)&pxe) !=
+		    EFI_SUCCESS || !pxe || !pxe->Mode)
+			continue;
+		st = pxe->Mode->Started ? EFI_SUCCESS : uefi_call_wrapper(pxe->Start, 2, pxe, FALSE);
+		if (st == EFI_SUCCESS && !pxe->Mode->DhcpAckReceived)
+			st = uefi_call_wrapper(pxe->Dhcp, 2, pxe, FALSE);
+		if (st != EFI_SUCCESS || pxe->Mode->UsingIpv6)
+			continue;
+		uefi_call_wrapper(BS->HandleProtocol, 3, h[i], &gEfiDevicePathProtocolGuid, (void **)&n->device_path);
+		use_pxe(n, pxe);
+		find_mac(n);
+		tp_snprintf(n->boot_id, sizeof n->boot_id, "%s-%016llx", n->machine, (unsigned long long)n->boot_tsc);
+	}
+	uefi_call_wrapper(BS->FreePool, 1, h);
+	if (!n->pxe)
+		tp_snprintf(why, cap, "this boot did not come through PXE, and DHCP on its %llu NIC(s) gave no address "
+				      "(EFI status 0x%llx)", (unsigned long long)count, (unsigned long long)st);
+	return n->pxe != NULL;
 }
 
 /* The hello (the HTTP instance is open): true when the collector takes this sender. */
@@ -161,8 +211,9 @@ static void open_http(struct efi_net *n, bool auto_)
 
 void efi_net_open(struct efi_net *n, const struct options *o)
 {
-	uint64_t t0 = rdtsc();
+	uint64_t t0;
 	bool auto_ = o->net == OPT_NET_AUTO;
+	char why[200];
 
 	n->kind = EFI_NET_OFF;
 	n->url[0] = n->begin_problem[0] = n->problem[0] = 0;
@@ -170,10 +221,8 @@ void efi_net_open(struct efi_net *n, const struct options *o)
 	n->drop = o->net_drop;
 	if (o->net == OPT_NET_NONE || (auto_ && !n->pxe))
 		return;
-	if (!n->pxe) {
-		tp_snprintf(n->begin_problem, sizeof n->begin_problem,
-			    "net=%s: this boot did not come through PXE, and sending needs the PXE boot's network set-up "
-			    "(a disk or HTTP boot sends nothing)", o->net_url);
+	if (!n->pxe && !start_dhcp(n, why, sizeof why)) {
+		tp_snprintf(n->begin_problem, sizeof n->begin_problem, "net=%s: %s", o->net_url, why);
 		return;
 	}
 	/* The TSC's rate, for the bounds: a Stall of the firmware's own clock. */

@@ -12,10 +12,10 @@
  *   net=auto (the default)     a PXE boot's server at http://SERVER:8514/log,
  *                              if it answers the hello; else nothing.
  *
- * Sending needs the PXE base code the image was booted through: it holds
- * the station address the HTTP instance is configured with (EDK2's default
- * Ip4Config2 policy may leave the NIC with none) and the UDP sender.  A disk
- * boot gets net_problem instead.  Every wait is bounded (3 s a request); a
+ * Sending goes through a PXE base code: it holds the station address the
+ * HTTP instance is configured with (EDK2's default Ip4Config2 policy may
+ * leave the NIC with none) and the UDP sender.  A PXE boot uses the one it
+ * came through; a disk boot given net= starts one and asks DHCP.  Every wait is bounded (3 s a request); a
  * failure stops the sending for the rest of the run, never the run. */
 #ifndef BOOT_EFI_NET_H
 #define BOOT_EFI_NET_H
@@ -40,6 +40,7 @@ struct efi_net {
 	char boot_file[128];             /* the DHCP boot file name ("pxe/BOOTX64.EFI") */
 	char machine[18];                /* the MAC, "52-54-00-12-34-56" */
 	char boot_id[40];                /* machine, '-', the TSC at efi_main in 16 hex digits */
+	uint64_t boot_tsc;               /* the TSC at efi_main */
 	uint64_t tsc_hz;                 /* from a 20 ms Stall (efi_net_open): bounds every wait */
 
 	/* The sending: set by efi_net_open. */

@@ -30,12 +30,12 @@ typedef EFI_STATUS(__attribute__((ms_abi)) *udp_write_fn)(EFI_PXE_BASE_CODE_PROT
 static long long record_seq(const char *s, size_t len)
 {
 	static const char key[] = "\"seq\":";
-	long long v = -1;
 	size_t i, lim = len < 64 ? len : 64;
 
 	for (i = 0; i + sizeof key - 1 <= lim; i++)
 		if (!tp_memcmp(s + i, key, sizeof key - 1)) {
-			for (i += sizeof key - 1, v = 0; i < len && s[i] >= '0' && s[i] <= '9'; i++)
+			long long v = 0;
+			for (i += sizeof key - 1; i < len && s[i] >= '0' && s[i] <= '9'; i++)
 				v = v * 10 + (s[i] - '0');
 			return v;
 		}

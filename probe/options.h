@@ -101,8 +101,8 @@ bool options_menu_cmdline(const struct preset *p, const char *more, char *out, s
 /* net=, net_token=, net_drop= (probe/options_net.c); false when key is
  * none of them.  from: as for the problems of options.c. */
 bool options_net_option(struct options *o, const char *from, const char *key, const char *val);
-/* A problem with an option, "preset NAME: " first when from names one. */
-void options_problem(struct options *o, const char *from, const char *fmt, ...)
+/* A problem with an option, "preset NAME: " first when in_preset names one. */
+void options_problem(struct options *o, const char *in_preset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* tickprobe.cfg (the boot server's option words, boot/efi_net.c) as one
