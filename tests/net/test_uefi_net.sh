@@ -18,15 +18,18 @@
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-net/uefi
-rm -rf "$OUT" && mkdir -p "$OUT/tftp"
+rm -rf "$OUT" && mkdir -p "$OUT"
 NET="$PYTHON3 tests/net/netcheck.py"
 CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
-for f in "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$CODE" "$VARS"; do
+for f in "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$CODE" "$VARS"; do
 	[ -f "$f" ] || { fail "setup: $f missing (make all, make deps)"; exit 1; }
 done
-# The boot server's directory, as `make netboot` would lay it out.
-cp "$BUILD/BOOTX64.EFI" image/presets.cfg "$OUT/tftp/"
+# The boot server's directory: the tree `make netboot` builds (image/mknetboot.sh);
+# each boot below writes its own tickprobe.cfg into it.
+rm -rf "$OUT/tftp"
+sh image/mknetboot.sh "$BUILD" "$OUT/tftp" >"$OUT/mknetboot.out" 2>&1
+ok "setup: image/mknetboot.sh builds the TFTP tree" $? "$(tail -n 2 "$OUT/mknetboot.out" | tr '\n' ' ')"
 
 RX_PID=
 stop_receiver() {
