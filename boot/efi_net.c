@@ -230,6 +230,11 @@ void efi_net_open(struct efi_net *n, const struct options *o)
 	uefi_call_wrapper(BS->Stall, 1, (UINTN)CALIBRATE_US);
 	n->tsc_hz = (rdtsc() - t0) * (1000000 / CALIBRATE_US);
 	t0 = rdtsc(); /* hello_cycles: the set-up and the hello, not the 20 ms above */
+	if (auto_ && !(n->server[0] | n->server[1] | n->server[2] | n->server[3])) {
+		tp_snprintf(n->begin_problem, sizeof n->begin_problem,
+			    "net=auto: the DHCP answer named no boot server (siaddr 0.0.0.0): nothing to send to");
+		return;
+	}
 	if (auto_) {
 		tp_memcpy(n->dest, n->server, 4);
 		n->port = OPT_NET_AUTO_PORT;
@@ -322,9 +327,11 @@ void efi_net_note(const struct efi_net *n, char *out, size_t cap)
 	if (k < 0 || (size_t)k >= cap)
 		return;
 	if (n->kind == EFI_NET_SYSLOG)
-		k += tp_snprintf(out + k, cap - (size_t)k, " Then the whole log again: %llu datagrams%s (net_drop=%u left out %llu the first time).",
-				 (unsigned long long)n->again, n->kept_short ? ", short: a record did not fit the copy" : "",
-				 n->drop, (unsigned long long)n->dropped);
+		k += tp_snprintf(out + k, cap - (size_t)k, " Then the whole log again: %llu datagrams%s.",
+				 (unsigned long long)n->again, n->kept_short ? ", short: a record did not fit the copy" : "");
+	if (n->kind == EFI_NET_SYSLOG && n->drop && k > 0 && (size_t)k < cap)
+		k += tp_snprintf(out + k, cap - (size_t)k, " net_drop=%u left out %llu the first time.", n->drop,
+				 (unsigned long long)n->dropped);
 	if (k > 0 && (size_t)k < cap)
 		tp_snprintf(out + k, cap - (size_t)k, " The set-up and hello took %llu TSC cycles, sending %llu%s.",
 			    (unsigned long long)n->hello_cycles, (unsigned long long)n->cycles,
