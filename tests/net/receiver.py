@@ -14,6 +14,8 @@ into --out:
   ready.txt      "http=PORT syslog=PORT" once both listen
 
 --token T: a hello or record without X-Tickprobe-Token T gets 403.
+--fail-after N: once N records are stored, every record gets 503 (a collector
+that breaks down part-way).
 """
 import argparse
 import http.server
@@ -29,8 +31,9 @@ SYSLOG_RE = re.compile(rb'^<134>1 - (\S+) tickprobe (\S+) (first|again) \[tickpr
 
 
 class State:
-    def __init__(self, out, token):
-        self.out, self.token = out, token
+    def __init__(self, out, token, fail_after):
+        self.out, self.token, self.fail_after = out, token, fail_after
+        self.stored = 0
         self.lock = threading.Lock()
         self.by_seq = {}
         self.passes = {"first": 0, "again": 0}
@@ -66,10 +69,13 @@ def handler_for(state):
                     state.append("hellos.txt", ("%d %s machine=%s boot=%s" % (
                         code, self.path, self.headers.get("X-Tickprobe-Machine"),
                         self.headers.get("X-Tickprobe-Boot"))).encode())
+                elif ok and 0 <= state.fail_after <= state.stored:
+                    code = 503
                 elif ok:
                     for line in body.split(b"\n"):
                         if line:
                             state.append("http.log", line)
+                            state.stored += 1
                     state.stamp()
             self.answer(code)
 
@@ -103,9 +109,10 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
     ap.add_argument("--token", default="")
+    ap.add_argument("--fail-after", type=int, default=-1)
     args = ap.parse_args()
     os.makedirs(args.out, exist_ok=True)
-    state = State(args.out, args.token)
+    state = State(args.out, args.token, args.fail_after)
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler_for(state))
     udp = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     udp.bind(("127.0.0.1", 0))

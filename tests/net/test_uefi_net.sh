@@ -13,8 +13,11 @@
 #   token     the receiver wants another token (403): nothing stored,
 #             begin.net_problem says so, the run ends as usual
 #   nobody    nothing listens: begin.net_problem says "did not answer"
+#   stop      the receiver answers 503 after 5 records: the sending stops there,
+#             the 5 it stored are the log's first 5, the end note says why
 #   bios      the BIOS path (-kernel) given net=: net_problem says it cannot send
-# Four OVMF boots of 15-25 s each under TCG and one -kernel boot.
+# Five OVMF boots of 11-35 s each under TCG (the host's load decides) and one
+# -kernel boot.
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-net/uefi
@@ -151,6 +154,22 @@ pxe nobody "preset=quick net=http://10.0.2.2:$free/log"
 expect nobody begin net null
 expect_like nobody begin net_problem "\"the collector at http://10.0.2.2:$free/log did not answer*"
 expect_like nobody end status '"ok*'
+
+# --- stop: a collector that breaks down part-way --------------------------------
+start_receiver "$OUT/rx-stop" --fail-after 5
+pxe stop "preset=quick net=http://10.0.2.2:$HTTP_PORT/log"
+head -n 5 "$OUT/stop.rec" >"$OUT/stop-first5.rec"
+cmp -s "$OUT/stop-first5.rec" "$OUT/rx-stop/http.log" && [ "$(grep -c . "$OUT/stop.rec")" -gt 5 ]
+ok "stop: the receiver holds the log's first 5 record lines, byte for byte, of $(grep -c . "$OUT/stop.rec")" $?
+expect stop begin net "\"http://10.0.2.2:$HTTP_PORT/log\""
+note=$($NET note "$OUT/stop.log")
+case $note in
+*"sending the log to http://10.0.2.2:$HTTP_PORT/log stopped after 5 records: the collector answered HTTP 503."*)
+	pass "stop: the end note: $note" ;;
+*) fail "stop: the end note does not say the sending stopped after 5 records" "$note" ;;
+esac
+expect_like stop end status '"ok*'
+stop_receiver
 
 # --- bios: net= has nowhere to go ------------------------------------------------
 timeout 60 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 256 -display none -monitor none -no-reboot \
