@@ -15,8 +15,10 @@
 #   nobody    nothing listens: begin.net_problem says "did not answer"
 #   stop      the receiver answers 503 after 5 records: the sending stops there,
 #             the 5 it stored are the log's first 5, the end note says why
+#   disk      a disk boot given net= (tickprobe.env's tp_options): OVMF starts no
+#             PXE base code for it, and net_problem says so
 #   bios      the BIOS path (-kernel) given net=: net_problem says it cannot send
-# Five OVMF boots of 11-35 s each under TCG (the host's load decides) and one
+# Six OVMF boots of 11-35 s each under TCG (the host's load decides) and one
 # -kernel boot.
 . tests/lib/check.sh
 . tests/boot/lib.sh
@@ -170,6 +172,30 @@ case $note in
 esac
 expect_like stop end status '"ok*'
 stop_receiver
+
+# --- disk: a disk boot has no PXE base code to send with -------------------------
+# A FAT disk with the app, presets.cfg and a GRUB environment block giving the
+# options (boot/efi.c reads tickprobe.env beside the app), and the NIC as above.
+D=$OUT/disk.img
+rm -f "$D"
+{ printf '# GRUB Environment Block\ntp_preset=quick\ntp_timeout=0\ntp_options=net=http://10.0.2.2:9/log\n'
+	head -c 1024 /dev/zero | tr '\0' '#'; } | head -c 1024 >"$OUT/tickprobe.env"
+mkfs.fat -C "$D" 4096 >/dev/null && mmd -i "$D" ::EFI ::EFI/BOOT &&
+	mcopy -i "$D" "$BUILD/BOOTX64.EFI" image/presets.cfg "$OUT/tickprobe.env" ::EFI/BOOT/
+ok "disk: a FAT disk with the app and tp_options=net=http://10.0.2.2:9/log" $?
+cp "$VARS" "$OUT/vars.fd"
+t0=$(now_ms)
+timeout 150 qemu-system-x86_64 -machine q35 -accel tcg -m 256 -display none -monitor none -no-reboot \
+	-drive if=pflash,format=raw,readonly=on,file="$CODE" -drive if=pflash,format=raw,file="$OUT/vars.fd" \
+	-drive if=none,id=d0,format=raw,file="$D" -device virtio-blk-pci,drive=d0,bootindex=0 \
+	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile= \
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial file:"$OUT/disk.log" >"$OUT/disk.err" 2>&1
+rc=$?
+echo "INFO: boot disk: QEMU exit $rc in $(( $(now_ms) - t0 )) ms"
+[ "$rc" -eq 33 ] || [ "$rc" -eq 35 ]
+ok "disk: the run ends as usual (QEMU exit 33 or 35)" $? "exit $rc: $(tail -n 2 "$OUT/disk.err" | tr '\n' ' ')"
+expect disk begin net null
+expect_like disk begin net_problem '"net=http://10.0.2.2:9/log: this boot did not come through PXE*"'
 
 # --- bios: net= has nowhere to go ------------------------------------------------
 timeout 60 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 256 -display none -monitor none -no-reboot \
