@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """Senders for tests/net/test_collect.sh and tests/bench/collect.sh: they
 speak to a running `tickprobe collect` on loopback as the probe does (the
-contract: README.md, "tickprobe collect") and check what it kept.
+wire format: docs/collect.md) and check what it kept.
 
   collect_client.py SCENARIO READY-FILE DIR [ARGS...]
 

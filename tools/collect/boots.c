@@ -129,6 +129,21 @@ static void free_held(struct boots *b, struct boot *x)
 	x->nheld = x->capheld = x->held_bytes = 0;
 }
 
+/* The oldest finished boot, out of the table: a copy of its records that
+ * arrives later starts it again, as a boot never seen. */
+static void forget(struct boots *b, struct boot *old)
+{
+	struct boot **p = &b->chains[chain_of(old->id)];
+
+	while (*p && *p != old)
+		p = &(*p)->chain;
+	if (*p)
+		*p = old->chain;
+	list_del(&b->kept, old);
+	free(old->path);
+	free(old);
+}
+
 /* A boot is finished (settled or silent): out of the active list, into the
  * kept one, the oldest kept forgotten past the bound. */
 static void retire(struct boots *b, struct boot *x, int state)
@@ -137,15 +152,8 @@ static void retire(struct boots *b, struct boot *x, int state)
 	list_del(&b->active, x);
 	x->state = state;
 	list_add(&b->kept, x);
-	while (b->kept.n > BOOTS_KEPT_MAX) {
-		struct boot *old = b->kept.head, **p = &b->chains[chain_of(old->id)];
-		while (*p != old)
-			p = &(*p)->chain;
-		*p = old->chain;
-		list_del(&b->kept, old);
-		free(old->path);
-		free(old);
-	}
+	if (b->kept.n > BOOTS_KEPT_MAX) /* one in, one out: it never goes further over */
+		forget(b, b->kept.head);
 }
 
 struct boots *boots_new(const char *dir, double incomplete_after)
@@ -197,10 +205,10 @@ static int new_log(struct boots *b, struct boot *x)
 	}
 	if ((d = opendir(path))) {
 		while ((e = readdir(d))) {
-			unsigned n;
-			char tail[8];
-			if (sscanf(e->d_name, "%u.lo%7s", &n, tail) == 2 && !strcmp(tail, "g") && n >= next)
-				next = n + 1;
+			char *end;
+			unsigned long n = strtoul(e->d_name, &end, 10);
+			if (end != e->d_name && e->d_name[0] != '-' && !strcmp(end, ".log") && n < 9999999 && n >= next)
+				next = (unsigned)n + 1;
 		}
 		closedir(d);
 	}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* tickprobe collect: the network collector (the contract: README.md,
- * "tickprobe collect").  Probes send their records over HTTP
+/* tickprobe collect: the network collector (what it takes and keeps:
+ * docs/collect.md).  Probes send their records over HTTP
  * (tools/collect/http.c) or syslog over UDP (tools/collect/syslog.c); each
  * record is checked (tools/collect/record.c) and handed to the per-boot
  * table (tools/collect/boots.c), which writes each boot's contiguous records

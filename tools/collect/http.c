@@ -140,7 +140,7 @@ static enum MHD_Result take_body(struct http *h, struct MHD_Connection *conn, st
 	const char *machine = header(conn, "X-Tickprobe-Machine"), *boot = header(conn, "X-Tickprobe-Boot");
 	unsigned status = MHD_HTTP_NO_CONTENT, rc;
 	char why[256] = "", line_why[256];
-	size_t at = 0;
+	char *s = rq->body, *end = rq->body + rq->len;
 
 	if (!rq->len) {
 		if (!header(conn, "X-Tickprobe-Hello")) {
@@ -152,17 +152,16 @@ static enum MHD_Result take_body(struct http *h, struct MHD_Connection *conn, st
 		collect_count(&h->counts->http_busy);
 		return answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "too busy: the bound on boots in progress", false);
 	}
-	while (at < rq->len) {
-		char *s = rq->body + at, *nl = memchr(s, '\n', rq->len - at);
-		size_t n = nl ? (size_t)(nl - s) : rq->len - at;
-		at += n + 1;
-		if (!n || (n == 1 && s[0] == '\r'))
-			continue;
-		rc = one_record(h, machine, boot, s, n, line_why, sizeof line_why);
-		if (rc && (status == MHD_HTTP_NO_CONTENT || rc == MHD_HTTP_BAD_REQUEST)) {
-			status = rc;
-			snprintf(why, sizeof why, "%s", line_why);
+	for (; s < end; s++) { /* a line at a time; an empty one (the last "\n", "\r\n") is no record */
+		char *nl = memchr(s, '\n', (size_t)(end - s)), *stop = nl ? nl : end;
+		if (stop - s > 1 || (stop - s == 1 && *s != '\r')) {
+			rc = one_record(h, machine, boot, s, (size_t)(stop - s), line_why, sizeof line_why);
+			if (rc && (status == MHD_HTTP_NO_CONTENT || rc == MHD_HTTP_BAD_REQUEST)) {
+				status = rc;
+				snprintf(why, sizeof why, "%s", line_why);
+			}
 		}
+		s = stop;
 	}
 	if (status == MHD_HTTP_BAD_REQUEST)
 		collect_count(&h->counts->http_bad);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The HTTP transport of tickprobe collect (the contract: README.md,
- * "tickprobe collect"): a POST per record, or several `\n`-separated, with
+/* The HTTP transport of tickprobe collect (the wire format: docs/collect.md,
+ * "What a sender sends"): a POST per record, or several `\n`-separated, with
  * the sender's machine and boot in X-Tickprobe-Machine and
  * X-Tickprobe-Boot.  204 taken, 400 not a record or a bad CRC (dropped and
  * counted), 403 a wrong or missing token, 405 not a POST, 413 a body over

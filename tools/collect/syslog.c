@@ -44,7 +44,7 @@ struct message {
 };
 
 /* The next space-ended field into out (at most cap - 1 bytes). */
-static bool field(char **p, char *end, char *out, size_t cap)
+static bool field(char **p, const char *end, char *out, size_t cap)
 {
 	size_t k = 0;
 
@@ -61,7 +61,7 @@ static bool field(char **p, char *end, char *out, size_t cap)
 }
 
 /* PARAM-VALUE: "…" with \" \\ \] escaped. */
-static bool param_value(char **p, char *end, char *out, size_t cap)
+static bool param_value(char **p, const char *end, char *out, size_t cap)
 {
 	size_t k = 0;
 
@@ -82,7 +82,7 @@ static bool param_value(char **p, char *end, char *out, size_t cap)
 }
 
 /* One SD-ELEMENT, "[ID name="value" …]"; ours fills seq and token. */
-static bool sd_element(char **p, char *end, struct message *m)
+static bool sd_element(char **p, const char *end, struct message *m)
 {
 	char id[40], name[40], value[COLLECT_TOKEN_MAX + 1];
 	bool ours;
