@@ -14,6 +14,7 @@
 #include "tools/collect/http.h"
 #include <microhttpd.h>
 #include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ struct http {
 	struct record_check rc; /* MHD's thread only */
 	pthread_mutex_t lock;   /* the watch list, shared with the main thread */
 	struct watched *watch;
+	char said[200];         /* MHD's last message, for a start that fails */
 };
 
 struct request {
@@ -276,9 +278,17 @@ void http_watch(struct http *h, double now)
 	pthread_mutex_unlock(&h->lock);
 }
 
+/* Kept, not printed: what MHD says of a connection (a reset, a timeout) is
+ * in the counts; what it says of a start that fails goes into the reason. */
 static void on_log(void *cls, const char *fmt, va_list ap)
 {
-	(void)cls, (void)fmt, (void)ap; /* what MHD would say of a connection is in the counts */
+	struct http *h = cls;
+	size_t n;
+
+	vsnprintf(h->said, sizeof h->said, fmt, ap);
+	n = strlen(h->said);
+	while (n && h->said[n - 1] == '\n')
+		h->said[--n] = 0;
 }
 
 struct http *http_start(int listen_fd, const struct collect_options *o, struct boots *boots,
@@ -301,7 +311,7 @@ struct http *http_start(int listen_fd, const struct collect_options *o, struct b
 				MHD_OPTION_EXTERNAL_LOGGER, on_log, h,
 				MHD_OPTION_END);
 	if (!h->d) {
-		snprintf(why, cap, "libmicrohttpd could not start its server");
+		snprintf(why, cap, "libmicrohttpd could not start its server%s%s", h->said[0] ? ": " : "", h->said);
 		pthread_mutex_destroy(&h->lock);
 		free(h);
 		return NULL;
