@@ -146,7 +146,7 @@ class RawSender:
         self.sock.close()
 
 
-def log_file(d, machine, n=1):
+def log_file(d, machine, n=0):
     return os.path.join(d, machine, "%04d.log" % n)
 
 
@@ -274,7 +274,7 @@ def many(p, d, args):
         except OSError as e:
             wrong.append(str(e))
             continue
-        if files != ["0001.log"] or got != expected(logs[i]):
+        if files != ["0000.log"] or got != expected(logs[i]):
             wrong.append("%s: %s, %d bytes" % (machine, files, len(got)))
     ok("%d senders at once: each machine's one log is its own, byte for byte" % n, not wrong, "; ".join(wrong[:5]))
     print("records: %d in %.2f s: %.0f records/s" % (total, spent, total / spent))

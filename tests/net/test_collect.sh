@@ -119,9 +119,9 @@ ok "collector A: SIGTERM, exit 0" "$rc" "exit $rc: $(tail -n 3 "$D/A.err")"
 n=$(grep -c ': complete, [0-9]* records, imported$' "$D/A.out")
 check "collector A: 204 logs complete and imported, one line each" "[ $n = 204 ]" "$n: $(grep -v imported "$D/A.out" | head -n 5)"
 check "collector A: the line of the first sender" \
-	"grep -qx '52-54-00-00-00-01 0001.log: complete, 18 records, imported' '$D/A.out'"
+	"grep -qx '52-54-00-00-00-01 0000.log: complete, 18 records, imported' '$D/A.out'"
 check "collector A: the boot cut short is named at the stop, its 7 records kept" \
-	"grep -qx '52-54-00-00-00-06 0001.log: in progress when the collector stopped, 7 records kept' '$D/A.out'"
+	"grep -qx '52-54-00-00-00-06 0000.log: in progress when the collector stopped, 7 records kept' '$D/A.out'"
 check "collector A: the summary" \
 	"grep -qx 'tickprobe collect: machines: 204 complete, 1 in progress, 0 incomplete (no end after 10 min)' '$D/A.out'" \
 	"$(grep machines: "$D/A.out")"
@@ -145,7 +145,7 @@ client part "$D/B.ready" "$D/B" 52-54-00-00-01-02 5 s3cret.T0ken
 i=0
 while ! grep -q '52-54-00-00-01-02 ' "$D/B.out" && [ $i -lt 60 ]; do sleep 0.1; i=$((i + 1)); done
 check "collector B: a boot silent for --incomplete-after is incomplete, its records kept" \
-	"grep -qx '52-54-00-00-01-02 0001.log: incomplete (no end after 2 s), 5 records' '$D/B.out'" "$(cat "$D/B.out")"
+	"grep -qx '52-54-00-00-01-02 0000.log: incomplete (no end after 2 s), 5 records' '$D/B.out'" "$(cat "$D/B.out")"
 stop "$B"
 ok "collector B: SIGTERM, exit 0" "$rc"
 check "collector B: the refusals counted" "grep -q 'http: [0-9]* requests: 0 bad (400), 38 refused (403)' '$D/B.out' &&

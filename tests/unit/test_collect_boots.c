@@ -88,16 +88,16 @@ static void order_and_end(const char *dir)
 	}
 	for (int i = 0; i < 4; i++)
 		strcat(strcat(want, l.lines[i]), "\n");
-	snprintf(path, sizeof path, "%s/" M "/0001.log", dir);
+	snprintf(path, sizeof path, "%s/" M "/0000.log", dir);
 	check(!strcmp(slurp(path), want), "the file holds the four records in seq order, once each");
 	check(take(b, M "-a", l.lines[1], 2) == TAKE_DUPLICATE, "a copy after the end is a duplicate");
 	check(boots_next_event(b, 2, false, &ev) && ev.kind == EVENT_ENDED && ev.records == 4 &&
-		      !strcmp(ev.file, "0001.log"), "the end written: one EVENT_ENDED, 0001.log, 4 records");
+		      !strcmp(ev.file, "0000.log"), "the end written: one EVENT_ENDED, 0000.log, 4 records");
 	free(ev.path);
 	boots_settle(b, M "-a", true);
 	check(take(b, M "-b", l.lines[0], 3) == TAKE_STORED, "a second boot of the machine");
-	snprintf(path, sizeof path, "%s/" M "/0002.log", dir);
-	check(access(path, F_OK) == 0, "... takes 0002.log");
+	snprintf(path, sizeof path, "%s/" M "/0001.log", dir);
+	check(access(path, F_OK) == 0, "... takes 0001.log");
 	check(boots_take(b, "52-54-00-00-00-01", M "-b", 1, false, "{}", 2, 3) == TAKE_MIXED,
 	      "a boot id another machine has is refused");
 	check(!boots_next_event(b, 62, false, &ev), "silent for 59 s of 60: nothing yet");

@@ -192,7 +192,7 @@ static int new_log(struct boots *b, struct boot *x)
 {
 	size_t cap = strlen(b->dir) + strlen(x->machine) + 32;
 	char *path = xrealloc(NULL, cap);
-	unsigned next = 1;
+	unsigned next = 0;
 	struct dirent *e;
 	DIR *d;
 	int fd;
