@@ -199,18 +199,23 @@ static unsigned answer(struct efi_net *n, uint64_t deadline, char *why, size_t c
 	left = content_length(&msg);
 	if (msg.Headers)
 		FreePool(msg.Headers);
+	if (!(code = efi_http_status_number(resp.StatusCode))) {
+		tp_snprintf(why, cap, "answered with a status the firmware does not know");
+		return 0;
+	}
 	while (left) {
 		tp_memset(&msg, 0, sizeof msg);
 		msg.Body = body;
 		msg.BodyLength = left < sizeof body ? (UINTN)left : sizeof body;
+		/* EDK2 fails the body reads of an answer of 300 or more too
+		 * (EFI_HTTP_ERROR, tickprobe collect's "wrong token\n" after its
+		 * 403): the status is known by then, and it is what counts. */
 		if (!response(n, &msg, deadline, why, cap))
-			return 0;
+			return code >= 300 ? code : 0;
 		if (!msg.BodyLength)
 			break;
 		left -= msg.BodyLength < left ? msg.BodyLength : left;
 	}
-	if (!(code = efi_http_status_number(resp.StatusCode)))
-		tp_snprintf(why, cap, "answered with a status the firmware does not know");
 	return code;
 }
 

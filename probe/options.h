@@ -111,6 +111,13 @@ void options_problem(struct options *o, const char *in_preset, const char *fmt, 
  * to be cut (then out holds the whole words that fit). */
 bool options_cfg_cmdline(const char *text, size_t n, char *out, size_t cap);
 
+/* The command line as the begin record shows it: each net_token=SECRET word
+ * as OPT_NET_TOKEN_SHOWN, since logs are passed around and stored and the
+ * token is what keeps strangers' records out of a collector; everything
+ * else as it is.  Into out, always terminated; false if it had to be cut. */
+#define OPT_NET_TOKEN_SHOWN "net_token=(hidden)"
+bool options_cmdline_shown(const char *cmdline, char *out, size_t cap);
+
 bool options_wants_counter(const struct options *o, const char *name);
 /* cpus=: whether CPU index i (the `cpus` record's order) is to take part. */
 bool options_wants_cpu(const struct options *o, unsigned i);

@@ -193,3 +193,31 @@ bool options_cfg_cmdline(const char *text, size_t n, char *out, size_t cap)
 	}
 	return true;
 }
+
+bool options_cmdline_shown(const char *cmdline, char *out, size_t cap)
+{
+	static const char key[] = "net_token=";
+	const size_t keylen = sizeof key - 1, shown = sizeof OPT_NET_TOKEN_SHOWN - 1;
+	const char *c = cmdline ? cmdline : "";
+	size_t k = 0;
+
+	if (!cap)
+		return false;
+	while (*c) {
+		bool word_start = c == cmdline || c[-1] == ' ' || c[-1] == '\t';
+		if (word_start && !tp_memcmp(c, key, keylen) && c[keylen] && c[keylen] != ' ' && c[keylen] != '\t') {
+			if (k + shown >= cap)
+				break;
+			tp_memcpy(out + k, OPT_NET_TOKEN_SHOWN, shown);
+			k += shown;
+			while (*c && *c != ' ' && *c != '\t')
+				c++;
+			continue;
+		}
+		if (k + 1 >= cap)
+			break;
+		out[k++] = *c++;
+	}
+	out[k] = 0;
+	return !*c;
+}

@@ -112,15 +112,20 @@ static void record_series(struct run *r, struct json *j)
 static void record_begin(struct run *r)
 {
 	const struct options *o = &r->opt;
+	/* A boot's command line is at most 1 KiB (boot/bios.c); a token word
+	 * shown grows by at most 7 bytes. */
+	char cmdline[1536];
 	struct json *j = log_begin(r->log, "begin");
 	int wanted = 0;
+
+	options_cmdline_shown(r->p->cmdline, cmdline, sizeof cmdline);
 
 	json_u64(j, "schema", LOG_SCHEMA);
 	json_str(j, "version", TICKPROBE_VERSION);
 	json_str(j, "boot", r->p->boot);
 	if (r->p->boot_services)
 		json_str(j, "boot_services", r->p->boot_services);
-	json_str(j, "cmdline", r->p->cmdline ? r->p->cmdline : "");
+	json_str(j, "cmdline", cmdline);
 	json_object_begin(j, "options");
 	json_str(j, "preset", o->preset);
 	json_u64(j, "rounds", o->rounds);

@@ -104,10 +104,31 @@ static void test_cfg(void)
 	      "cfg: a NUL byte counts as a blank");
 }
 
+/* The begin record's command line hides the token and keeps the rest. */
+static void test_shown(void)
+{
+	char out[96], small[24];
+
+	check(options_cmdline_shown("preset=quick  net_token=s3cret net=syslog://10.0.2.2", out, sizeof out) &&
+		      !strcmp(out, "preset=quick  net_token=(hidden) net=syslog://10.0.2.2"),
+	      "shown: the token word hidden, the rest byte for byte (\"%s\")", out);
+	check(options_cmdline_shown("net_token=a\tnet_token=bb", out, sizeof out) &&
+		      !strcmp(out, "net_token=(hidden)\tnet_token=(hidden)"),
+	      "shown: every token word, tab-separated too (\"%s\")", out);
+	check(options_cmdline_shown("xnet_token=s net_token= net_tokens", out, sizeof out) &&
+		      !strcmp(out, "xnet_token=s net_token= net_tokens"),
+	      "shown: words that only look alike stay (\"%s\")", out);
+	check(options_cmdline_shown(NULL, out, sizeof out) && !out[0], "shown: no command line is an empty one");
+	check(!options_cmdline_shown("preset=quick net_token=s3cret", small, sizeof small) &&
+		      !strstr(small, "s3cret"),
+	      "shown: cut short, it says so and shows no part of the token (\"%s\")", small);
+}
+
 int main(void)
 {
 	test_good_urls();
 	test_bad_urls();
 	test_cfg();
+	test_shown();
 	return check_done();
 }

@@ -1,0 +1,157 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# A lab over the network, end to end: OVMF PXE-boots the UEFI probe from the
+# tree `make netboot` builds (image/mknetboot.sh) over QEMU's user network, and
+# one `tickprobe collect` on 127.0.0.1 (10.0.2.2 from the guests) takes every
+# log, as docs/netboot.md sets a lab up.
+#   default  the default preset over HTTP: the collector's log equals the
+#            boot's serial record lines byte for byte, and the store has the
+#            run; the time from power-on to the log imported is printed
+#   syslog   the quick preset over UDP with 1 datagram in 20 dropped on
+#            purpose (net_drop=20): the log is still complete
+#   token    a wrong token: the collector stores nothing, and the guest's
+#            begin record says why
+#   eight    8 guests booted at once against the same collector: 8 logs,
+#            each its own guest's records, none mixed up
+# Eleven OVMF boots (the eight at once) of 12-90 s each under TCG.
+. tests/lib/check.sh
+. tests/boot/lib.sh
+OUT=$BUILD/test-net/lab
+rm -rf "$OUT" && mkdir -p "$OUT"
+NET="$PYTHON3 tests/net/netcheck.py"
+CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
+VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
+TOKEN=lab-7.token
+for f in "$BUILD/tickprobe" "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$CODE" "$VARS"; do
+	[ -f "$f" ] || { fail "setup: $f missing (make all, make deps)"; exit 1; }
+done
+sh image/mknetboot.sh "$BUILD" "$OUT/tree" >"$OUT/mknetboot.out" 2>&1
+ok "setup: image/mknetboot.sh builds the tree" $? "$(tail -n 2 "$OUT/mknetboot.out" | tr '\n' ' ')"
+
+# --- the collector ---------------------------------------------------------------
+"$BUILD/tickprobe" collect --http 127.0.0.1:0 --syslog 127.0.0.1:0 --token "$TOKEN" --dir "$OUT/logs" \
+	--db "$OUT/lab.db" --ready-file "$OUT/ready" >"$OUT/collect.out" 2>"$OUT/collect.err" &
+COLLECT=$!
+trap 'kill "$COLLECT" 2>/dev/null' EXIT
+n=0
+while [ ! -s "$OUT/ready" ] && [ $n -lt 100 ]; do sleep 0.1; n=$((n + 1)); done
+HTTP=$(sed -n 's/.*http=127\.0\.0\.1:\([0-9]*\).*/\1/p' "$OUT/ready")
+SYSLOG=$(sed -n 's/.*syslog=127\.0\.0\.1:\([0-9]*\).*/\1/p' "$OUT/ready")
+[ -n "$HTTP" ] && [ -n "$SYSLOG" ]
+ok "collector: listening on 127.0.0.1 (http $HTTP, syslog $SYSLOG)" $? "$(cat "$OUT/ready" "$OUT/collect.err")"
+
+# guest NAME MAC CFG: one PXE boot in the background from a boot directory of its
+# own (the tree's BOOTX64.EFI and presets.cfg, CFG as its tickprobe.cfg); its
+# serial line in $OUT/NAME.log, QEMU's exit status in $OUT/NAME.rc.
+guest() {
+	mkdir -p "$OUT/$1.tftp"
+	cp "$OUT/tree/BOOTX64.EFI" "$OUT/tree/presets.cfg" "$OUT/$1.tftp/"
+	printf '%s\n' "$3" >"$OUT/$1.tftp/tickprobe.cfg"
+	cp "$VARS" "$OUT/$1.vars"
+	(timeout 400 qemu-system-x86_64 -machine q35 -accel tcg -m 256 -display none -monitor none -no-reboot \
+		-drive if=pflash,format=raw,readonly=on,file="$CODE" -drive if=pflash,format=raw,file="$OUT/$1.vars" \
+		-netdev user,id=n0,tftp="$OUT/$1.tftp",bootfile=BOOTX64.EFI \
+		-device virtio-net-pci,netdev=n0,mac="$2",romfile= \
+		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot n -serial file:"$OUT/$1.log" \
+		>"$OUT/$1.err" 2>&1
+	 echo $? >"$OUT/$1.rc") &
+	GUESTS="$GUESTS $!"
+}
+
+# Waits for the guests started since the last call (not the collector).
+wait_guests() {
+	for p in $GUESTS; do wait "$p"; done
+	GUESTS=
+}
+
+ended() { # NAME: the run ended as usual, its record lines in $OUT/NAME.rec
+	rc=$(cat "$OUT/$1.rc" 2>/dev/null)
+	[ "$rc" = 33 ] || [ "$rc" = 35 ]
+	ok "$1: the run ends as usual (QEMU exit 33 or 35)" $? "exit $rc: $(tail -n 2 "$OUT/$1.err" | tr '\n' ' ')"
+	$NET records "$OUT/$1.log" "$OUT/$1.rec"
+}
+
+# collected NAME MACHINE: the collector's one log of MACHINE equals the boot's records.
+collected() {
+	f=$OUT/logs/$2/0000.log
+	if [ -s "$OUT/$1.rec" ] && cmp -s "$OUT/$1.rec" "$f" && [ ! -e "$OUT/logs/$2/0001.log" ]; then
+		pass "$1: $2/0000.log holds the boot's $(grep -c . "$f") record lines, byte for byte"
+	else
+		fail "$1: $2/0000.log is not the boot's records" \
+			"$(wc -c <"$f" 2>/dev/null || echo none) against $(wc -c <"$OUT/$1.rec") bytes; $(ls "$OUT/logs/$2" 2>&1)"
+	fi
+}
+
+imported() { # MACHINE: the collector said the log was complete and imported
+	n=0
+	while ! grep -q "^$1 0000.log: complete, [0-9]* records, imported\$" "$OUT/collect.out" && [ $n -lt 100 ]; do
+		sleep 0.1
+		n=$((n + 1))
+	done
+	grep -q "^$1 0000.log: complete, [0-9]* records, imported\$" "$OUT/collect.out"
+}
+
+# --- default: power-on to the log stored -------------------------------------------
+t0=$(now_ms)
+guest default 52:54:00:00:10:01 "net=http://10.0.2.2:$HTTP/log net_token=$TOKEN"
+wait_guests
+imported 52-54-00-00-10-01
+ok "default: the collector says the log is complete and imported" $? "$(cat "$OUT/collect.out")"
+echo "INFO: default: power-on to the log imported: $(( $(now_ms) - t0 )) ms"
+ended default
+collected default 52-54-00-00-10-01
+expect_preset=$($NET field "$OUT/default.log" begin options | "$PYTHON3" -c 'import json, sys; print(json.load(sys.stdin).get("preset"))')
+check "default: the default preset ran" "[ '$expect_preset' = default ]" "$expect_preset"
+got=$($NET field "$OUT/default.log" begin cmdline)
+[ "$got" = "\"net=http://10.0.2.2:$HTTP/log net_token=(hidden)\"" ]
+ok "default: the begin record shows the command line with the token hidden: $got" $?
+runs=$(sqlite3 "$OUT/lab.db" "SELECT m.name, r.preset, r.complete, r.records FROM runs r JOIN machines m ON m.id = r.machine_id" 2>&1)
+[ "$runs" = "52-54-00-00-10-01|default|1|$(grep -c . "$OUT/default.rec")" ]
+ok "default: the store has the run, complete, under the machine's name: $runs" $?
+
+# --- syslog and token, at once --------------------------------------------------------
+guest syslog 52:54:00:00:10:02 "preset=quick net=syslog://10.0.2.2:$SYSLOG net_drop=20 net_token=$TOKEN"
+guest token 52:54:00:00:10:03 "preset=quick net=http://10.0.2.2:$HTTP/log net_token=not-the-token"
+wait_guests
+ended syslog
+imported 52-54-00-00-10-02
+ok "syslog: the collector says the log is complete and imported" $?
+collected syslog 52-54-00-00-10-02
+n=$(grep -c . "$OUT/syslog.rec")
+[ "$n" -ge 20 ]
+ok "syslog: $n records, so net_drop=20 dropped $((n / 20)) in the first pass" $?
+ended token
+[ ! -e "$OUT/logs/52-54-00-00-10-03" ]
+ok "token: the collector stored nothing of it" $? "$(ls -R "$OUT/logs/52-54-00-00-10-03" 2>&1)"
+got=$($NET field "$OUT/token.log" begin net_problem)
+[ "$got" = "\"the collector at http://10.0.2.2:$HTTP/log refused the token (HTTP 403)\"" ]
+ok "token: the guest's begin record says why: $got" $?
+
+# --- eight guests at once ---------------------------------------------------------------
+for i in 1 2 3 4 5 6 7 8; do
+	guest "eight$i" "52:54:00:00:20:0$i" "preset=quick net=http://10.0.2.2:$HTTP/log net_token=$TOKEN"
+done
+t0=$(now_ms)
+wait_guests
+echo "INFO: eight: 8 guests at once took $(( $(now_ms) - t0 )) ms"
+for i in 1 2 3 4 5 6 7 8; do
+	ended "eight$i"
+	imported "52-54-00-00-20-0$i"
+	ok "eight$i: complete and imported" $?
+	collected "eight$i" "52-54-00-00-20-0$i"
+done
+# The eight ran the same options on the same virtual machine, so their logs
+# differ only in what they measured: eight different logs, each under its own
+# guest's MAC (above), is none mixed up.
+logs=$(for i in 1 2 3 4 5 6 7 8; do sha256sum <"$OUT/logs/52-54-00-00-20-0$i/0000.log"; done | sort -u | wc -l)
+check "eight: 8 different logs, in 8 machines' directories" "[ $logs = 8 ]" "$logs"
+
+# --- the stop ------------------------------------------------------------------------------
+kill -TERM "$COLLECT"
+wait "$COLLECT"
+ok "collector: SIGTERM, exit 0" $?
+trap - EXIT
+grep -q '^tickprobe collect: machines: 10 complete, 0 in progress, 0 incomplete' "$OUT/collect.out"
+ok "collector: the summary counts 10 complete logs" $? "$(tail -n 3 "$OUT/collect.out")"
+runs=$(sqlite3 "$OUT/lab.db" "SELECT count(*), count(DISTINCT content_key) FROM runs WHERE complete = 1")
+check "the store: 10 complete runs, each its own" "[ '$runs' = '10|10' ]" "$runs"
