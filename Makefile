@@ -3,6 +3,8 @@
 #
 #   make            host tool (build/tickprobe) and the image (build/tickprobe.img)
 #   make image      build/tickprobe.img: hybrid BIOS/UEFI, USB (dd) and CD
+#   make netboot    build/netboot/: the probe to serve over TFTP or HTTP, for
+#                   PXE on BIOS (GRUB) and PXE or HTTP boot on UEFI
 #   make run        build, boot the default preset in QEMU, print the results
 #   make check      every test: host unit tests, then QEMU boot tests, 2 at a time
 #   make check-fast the unit tests, the lints and the quick -kernel boots
@@ -59,7 +61,7 @@ EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC)))
 EFI_LDS  := /usr/lib/elf_x86_64_efi.lds
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 
-.PHONY: all image tool kernel efi run check check-fast unit install deps clean bench lint sign
+.PHONY: all image tool kernel efi run check check-fast unit install deps clean bench lint sign netboot
 all: tool image
 
 tool: $(BUILD)/tickprobe
@@ -161,6 +163,16 @@ $(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe
 $(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
 	sh image/mkimage.sh $(BUILD)
 
+# --- the network boot tree ------------------------------------------------------
+# image/mknetboot.sh: BOOTX64.EFI with presets.cfg and tickprobe.cfg, and GRUB's
+# PXE tree (grub-mknetdir) with the image's menu; rebuilt whole each time, as
+# it is a copy of files already built.  NETBOOT_SERVER=A.B.C.D builds the TFTP
+# server's address into GRUB's core.0, for labs behind a proxy DHCP
+# (docs/netboot.md).
+NETBOOT_SERVER ?=
+netboot: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg
+	NETBOOT_SERVER=$(NETBOOT_SERVER) sh image/mknetboot.sh $(BUILD)
+
 # --- Secure Boot: the application signed with the user's own key ----------------
 # For a key enrolled in the firmware's db, or as a MOK through shim (README.md,
 # "Secure Boot").  KEY: a PEM private key; CERT: its PEM X.509 certificate.
@@ -224,6 +236,9 @@ install: $(BUILD)/tickprobe
 	if [ -f $(BUILD)/tickprobe-static ]; then install -d $(DESTDIR)$(PREFIX)/lib/tickprobe && \
 		install -m 755 $(BUILD)/tickprobe-static $(DESTDIR)$(PREFIX)/lib/tickprobe/; fi
 	if [ -f $(BUILD)/BOOTX64.EFI ]; then install -m 644 $(BUILD)/BOOTX64.EFI $(DESTDIR)$(PREFIX)/share/tickprobe/tickprobe.efi; fi
+	# The network boot tree, when `make netboot` has built it: a TFTP root as it is.
+	if [ -d $(BUILD)/netboot ]; then rm -rf $(DESTDIR)$(PREFIX)/share/tickprobe/netboot && \
+		cp -R $(BUILD)/netboot $(DESTDIR)$(PREFIX)/share/tickprobe/netboot; fi
 
 clean:
 	rm -rf $(BUILD)

@@ -4,6 +4,9 @@
  *
  *   mkgrubcfg PRESETS.cfg           the GRUB menu entries (image/mkimage.sh
  *                                   appends them to image/grub.cfg)
+ *   mkgrubcfg --netboot PRESETS.cfg the same entries for the network-booted
+ *                                   BIOS path (image/mknetboot.sh): each also
+ *                                   passes net=auto
  *   mkgrubcfg --table PRESETS.cfg   the rows of probe/options.c's table of
  *                                   presets (build/gen/presets_table.h), which
  *                                   no preset= word may be part of
@@ -30,8 +33,9 @@
 #define EXIT_USAGE 2
 
 static const char usage_text[] =
-	"usage: mkgrubcfg [--table | --grub-d] PRESETS.cfg\n"
+	"usage: mkgrubcfg [--table | --grub-d | --netboot] PRESETS.cfg\n"
 	"  (none)    the image's GRUB menu entries, one per preset\n"
+	"  --netboot the same entries for a GRUB netboot tree: each passes net=auto\n"
 	"  --table   the rows of the probe's table of presets (presets_table.h)\n"
 	"  --grub-d  the entries /etc/grub.d/25_tickprobe adds to an installed\n"
 	"            system's menu: \"tickprobe\" and a submenu of the presets\n";
@@ -44,8 +48,10 @@ static int usage(void)
 
 /* The menu the BIOS path boots: GRUB reads tickprobe.env first, so that
  * `tickprobe qemu` can pick the entry and the wait without a keyboard.
- * Every entry boots "preset=NAME": the probe holds the same file's table. */
-static void write_menu(const struct presets *p)
+ * Every entry boots "preset=NAME": the probe holds the same file's table.
+ * extra: words after preset=NAME ("" or "net=auto "), before the
+ * environment's tp_options, which may refine them. */
+static void write_menu(const struct presets *p, const char *extra)
 {
 	printf("set timeout=%d\n", p->timeout);
 	printf("load_env --file /boot/grub/tickprobe.env tp_preset tp_timeout tp_options\n");
@@ -56,7 +62,7 @@ static void write_menu(const struct presets *p)
 		printf("menuentry \"%d) %-14s %s\" --id %s {\n", i + 1, e->name, e->options, e->name);
 		/* GRUB 2 passes only the words after the file; boot/bios.c
 		 * tells that from the "path options" line of qemu -kernel. */
-		printf("\tmultiboot /boot/tickprobe.elf32 preset=%s $tp_options\n}\n", e->name);
+		printf("\tmultiboot /boot/tickprobe.elf32 preset=%s %s$tp_options\n}\n", e->name, extra);
 	}
 }
 
@@ -113,7 +119,7 @@ int main(int argc, char **argv)
 	static struct presets p;
 	static char text[PRESETS_FILE_MAX + 1];
 	const char *path;
-	bool table = false, grub_d = false;
+	bool table = false, grub_d = false, netboot = false;
 	size_t n;
 	FILE *f;
 
@@ -125,6 +131,8 @@ int main(int argc, char **argv)
 		table = true;
 	else if (argc == 3 && !strcmp(argv[1], "--grub-d"))
 		grub_d = true;
+	else if (argc == 3 && !strcmp(argv[1], "--netboot"))
+		netboot = true;
 	else if (argc != 2 || argv[1][0] == '-')
 		return usage();
 	path = argv[argc - 1];
@@ -161,6 +169,9 @@ int main(int argc, char **argv)
 	else if (grub_d)
 		write_grub_d(&p, path);
 	else
-		write_menu(&p);
+		/* The BIOS probe has no network stack: net=auto tells it that it
+		 * came over the network, so that it says the log stays on the
+		 * serial line and the screen (docs/netboot.md). */
+		write_menu(&p, netboot ? "net=auto " : "");
 	return fflush(stdout) ? EXIT_BAD_FILE : 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/common/json_out.h"
 #include "tools/lib/stats.h"
 #include "tools/commands.h"
 #include "tools/common/progress.h"
@@ -143,28 +144,13 @@ static int db_import(int argc, char **argv)
 
 /* ---- summary ---------------------------------------------------------------- */
 
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
-	}
-	putchar('"');
-}
-
 static void json_counters(const struct fleet_group *g)
 {
 	printf("\"counters\":{");
 	for (size_t k = 0; k < g->ncounters; k++) {
 		const struct fleet_counter *c = &g->counters[k];
 		printf("%s", k ? "," : "");
-		json_string(c->name);
+		json_out_str(stdout, c->name);
 		/* 10 digits: a p50 of 1.5 ms keeps its 0.1 ns (%.6g gave 1.23457e+06) */
 		printf(":{\"machines\":%zu,\"median_p50_ns\":%.10g,\"iqr_p50_ns\":%.10g,\"q1_p50_ns\":%.10g,"
 		       "\"q3_p50_ns\":%.10g,\"min_p50_ns\":%.10g,\"max_p50_ns\":%.10g}",
@@ -234,7 +220,7 @@ static int db_summary(int argc, char **argv)
 			for (int i = 0; i < ng; i++) {
 				printf("%s{\"group\":", i ? "," : "");
 				if (groups[i].group)
-					json_string(groups[i].group);
+					json_out_str(stdout, groups[i].group);
 				else
 					printf("null");
 				printf(",\"runs\":%lld,\"machines\":%lld,\"damaged_records\":%lld,", groups[i].runs,
@@ -314,9 +300,9 @@ static int db_compare(int argc, char **argv)
 	store_close(&s);
 	if (json) {
 		printf("{\"a\":");
-		json_string(a_name);
+		json_out_str(stdout, a_name);
 		printf(",\"b\":");
-		json_string(b_name);
+		json_out_str(stdout, b_name);
 		printf(",\"metric\":\"%s\",\"confidence\":%g,\"machines\":%zu,\"too_few_rounds\":%zu,"
 		       "\"a_faster\":%zu,\"b_faster\":%zu,\"no_difference\":%zu,\"ratio\":",
 		       metric, conf, r.n, r.too_few, r.a_faster, r.b_faster, r.no_difference);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/hist_decode.h"
-#include "tools/db/text.h"
+#include "tools/log/text.h"
 
 /* ---- binding values straight from the parsed records --------------------- */
 

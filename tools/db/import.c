@@ -13,7 +13,7 @@
 #include "lib/crc32.h"
 #include "tools/commands.h"
 #include "tools/db/decode.h"
-#include "tools/db/text.h"
+#include "tools/log/text.h"
 
 struct importer {
 	struct store *s;

@@ -10,6 +10,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "tools/common/json_out.h"
 #include "tools/commands.h"
 #include "tools/doctor/gather.h"
 #include "tools/log/logdir.h"
@@ -135,8 +136,8 @@ const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m
 
 void fingerprint_json(FILE *o, const struct os_machine *m)
 {
-	fputs("{\"cpu_vendor\":", o), verdict_json_str(o, m->vendor);
-	fputs(",\"cpu_brand\":", o), verdict_json_str(o, m->brand);
+	fputs("{\"cpu_vendor\":", o), json_out_str(o, m->vendor);
+	fputs(",\"cpu_brand\":", o), json_out_str(o, m->brand);
 	fprintf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"microcode\":", m->family, m->model, m->stepping);
 	if (m->microcode >= 0)
 		fprintf(o, "%lld", m->microcode);
@@ -144,7 +145,7 @@ void fingerprint_json(FILE *o, const struct os_machine *m)
 		fputs("null", o);
 	fputs(",\"hypervisor\":", o);
 	if (m->hypervisor[0])
-		verdict_json_str(o, m->hypervisor);
+		json_out_str(o, m->hypervisor);
 	else
 		fputs("null", o);
 	fprintf(o, ",\"cores\":%ld,\"invariant_tsc\":%s}", m->cores, m->invariant_tsc ? "true" : "false");

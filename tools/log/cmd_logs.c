@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include "tools/common/json_out.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
@@ -41,8 +42,6 @@ static const struct args_spec logs_spec = {
 	.max_operands = ARGS_MANY,
 };
 
-static void print_jstr(const char *s);
-
 /* begin.series as {"id":…,"index":…,"of":…}. */
 static void jrecord_member(const struct lrun *r)
 {
@@ -51,23 +50,8 @@ static void jrecord_member(const struct lrun *r)
 	lr_num(lr_get(ser, "index"), &i);
 	lr_num(lr_get(ser, "of"), &of);
 	printf("{\"id\":");
-	print_jstr(lr_str(lr_get(ser, "id")));
+	json_out_str(stdout, lr_str(lr_get(ser, "id")));
 	printf(",\"index\":%u,\"of\":%u}", (unsigned)i, (unsigned)of);
-}
-
-static void print_jstr(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
 }
 
 /* The logs of each series of boots (begin.series), for the lines under the
@@ -154,19 +138,19 @@ static void one(const char *path, bool json, bool first, struct series_list *sl)
 	}
 	if (json) {
 		printf("%s{\"path\":", first ? "" : ",\n");
-		print_jstr(path);
+		json_out_str(stdout, path);
 		printf(",\"number\":");
 		number >= 0 ? printf("%d", number) : printf("null");
 		printf(",\"date\":");
-		print_jstr(date);
+		json_out_str(stdout, date);
 		printf(",\"machine\":");
-		machine ? print_jstr(machine) : (void)printf("null");
+		json_out_str(stdout, machine);
 		printf(",\"boot\":");
-		boot ? print_jstr(boot) : (void)printf("null");
+		json_out_str(stdout, boot);
 		printf(",\"status\":");
-		status ? print_jstr(status) : (void)printf("null");
+		json_out_str(stdout, status);
 		printf(",\"runs\":%zu,\"integrity\":", f.nruns);
-		print_jstr(state);
+		json_out_str(stdout, state);
 		printf(",\"clean\":%s,\"series\":", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
 		if (f.nruns && lr_str(lr_get(lr_get(lrun_first(&f.runs[f.nruns - 1], "begin"), "series"), "id")))
 			jrecord_member(&f.runs[f.nruns - 1]);

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/common/json_out.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
@@ -39,25 +40,6 @@ static const struct args_spec show_spec = {
 	.min_operands = 0, /* LOG... or --latest: checked below */
 	.max_operands = ARGS_MANY, /* each LOG is read, shown and freed in turn */
 };
-
-static void jstr(FILE *o, const char *s)
-{
-	if (!s) {
-		fputs("null", o);
-		return;
-	}
-	fputc('"', o);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			fprintf(o, "\\u%04x", c); /* bytes as the writer escapes them */
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
 
 /* A number member copied as written (exact), or null. */
 static void jnum(FILE *o, const struct lr_node *n)
@@ -284,22 +266,22 @@ static void show_json(const struct lrun *r, int first)
 	};
 
 	printf("%s{\"log\":", first ? "" : ",\n");
-	jstr(stdout, r->name);
+	json_out_str(stdout, r->name);
 	printf(",\"state\":");
-	jstr(stdout, lrun_state(r, st, sizeof st));
+	json_out_str(stdout, lrun_state(r, st, sizeof st));
 	printf(",\"complete\":%s,\"damaged\":%s,\"problems\":[", r->info.has_end ? "true" : "false",
 	       lrun_damaged(r) ? "true" : "false");
 	for (size_t i = 0; i < r->nprobs; i++) {
 		printf("%s{\"line\":%u,\"reason\":", i ? "," : "", (unsigned)r->probs[i].line);
-		jstr(stdout, r->probs[i].msg);
+		json_out_str(stdout, r->probs[i].msg);
 		printf("}");
 	}
 	printf("],\n\"timers\":[");
 	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
 		printf("%s\n{\"counter\":", i ? "," : "");
-		jstr(stdout, lr_str(lr_get(t, "name")));
+		json_out_str(stdout, lr_str(lr_get(t, "name")));
 		printf(",\"healthy\":%s,\"reason\":", lr_true(lr_get(t, "healthy")) ? "true" : "false");
-		jstr(stdout, lr_str(lr_get(t, "reason")));
+		json_out_str(stdout, lr_str(lr_get(t, "reason")));
 		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
 			printf(",\"%s\":", cols[k][0]);
 			jnum(stdout, lr_path(t, cols[k][1]));
@@ -312,9 +294,9 @@ static void show_json(const struct lrun *r, int first)
 	t = lr_get(lrun_first(r, "plan"), "absent");
 	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next) {
 		printf("%s", t == lr_get(lrun_first(r, "plan"), "absent")->child ? "" : ",");
-		jstr(stdout, t->key);
+		json_out_str(stdout, t->key);
 		printf(":");
-		jstr(stdout, lr_str(t));
+		json_out_str(stdout, lr_str(t));
 	}
 	printf("},\n\"begin\":");
 	jrecord(stdout, r, "begin");

@@ -4,34 +4,15 @@
  * ns figures take the 1 decimal the image wrote before it left them out. */
 #include "tools/log/derived.h"
 #include "tools/common/xalloc.h"
+#include "tools/log/text.h"
 #include "lib/json.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct text {
-	char *s;
-	size_t n, cap;
-};
-
-static void put(struct text *t, const char *fmt, double v, const char *key)
-{
-	int k;
-	if (!t->s) /* snprintf into NULL + 0 would be undefined */
-		t->s = xrealloc(NULL, t->cap = 256);
-	for (;;) {
-		k = snprintf(t->s + t->n, t->cap - t->n, fmt, key, v);
-		if (k >= 0 && (size_t)k < t->cap - t->n)
-			break;
-		t->cap = t->cap * 2 + 256;
-		t->s = xrealloc(t->s, t->cap);
-	}
-	t->n += (size_t)k;
-}
-
 static void ch(struct text *t, const char *s)
 {
-	put(t, "%s", 0, s);
+	text_put(t, s, strlen(s));
 }
 
 static double to_ns(double cycles, double hz) { return cycles * 1e9 / hz; }
@@ -44,7 +25,7 @@ static void cost_ns(struct text *t, const struct lr_node *cycles, double hz)
 	ch(t, "\"cost_ns\":{");
 	for (m = cycles->child; m; m = m->next)
 		if (m->key && lr_num(m, &v)) {
-			put(t, first ? "\"%s\":%.1f" : ",\"%s\":%.1f", to_ns(v, hz), m->key);
+			text_printf(t, first ? "\"%s\":%.1f" : ",\"%s\":%.1f", m->key, to_ns(v, hz));
 			first = false;
 		}
 	ch(t, "}");
@@ -62,11 +43,11 @@ static void ns_columns(struct text *t, const struct lr_node *root, double hz, bo
 		snprintf(twin, sizeof twin, "%.*s_ns", (int)(k - 7), m->key);
 		if (lr_get(root, twin))
 			continue;
-		put(t, *any ? ",\"%s\":[" : "\"%s\":[", 0, twin);
+		text_printf(t, *any ? ",\"%s\":[" : "\"%s\":[", twin);
 		*any = true;
 		for (const struct lr_node *e = m->child; e; e = e->next) {
 			if (lr_num(e, &v))
-				put(t, e == m->child ? "%s%.1f" : ",%s%.1f", to_ns(v, hz), "");
+				text_printf(t, e == m->child ? "%.1f" : ",%.1f", to_ns(v, hz));
 			else
 				ch(t, e == m->child ? "null" : ",null");
 		}
@@ -230,7 +211,7 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 		want_rate = tp && tp->kind == LR_OBJ && !lr_get(tp, "reads_per_s") &&
 			    lr_num(lr_get(tp, "reads"), &reads) && lr_num(lr_get(tp, "cycles"), &cyc) && cyc > 0;
 		if (want_rate) {
-			put(&t, any ? ",\"%s\":%.1f" : "\"%s\":%.1f", reads * hz / cyc, "reads_per_s");
+			text_printf(&t, any ? ",\"reads_per_s\":%.1f" : "\"reads_per_s\":%.1f", reads * hz / cyc);
 			any = true;
 		}
 	} else if (!strcmp(type, "percpu")) {
@@ -242,10 +223,10 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 		return;
 	}
 	d->text = t.s;
-	d->nodes = xrealloc(NULL, (t.n / 2 + 8) * sizeof *d->nodes);
-	d->strs = xrealloc(NULL, t.n + 16);
-	lr_doc_init(&doc, d->nodes, t.n / 2 + 8, d->strs, t.n + 16);
-	parsed = lr_parse(&doc, d->text, t.n);
+	d->nodes = xrealloc(NULL, (t.len / 2 + 8) * sizeof *d->nodes);
+	d->strs = xrealloc(NULL, t.len + 16);
+	lr_doc_init(&doc, d->nodes, t.len / 2 + 8, d->strs, t.len + 16);
+	parsed = lr_parse(&doc, d->text, t.len);
 	if (!parsed) { /* cannot happen: the text is ours; the rows stay, in use */
 		free(d->text), free(d->nodes), free(d->strs);
 		d->text = NULL, d->nodes = NULL, d->strs = NULL;

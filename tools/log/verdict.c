@@ -12,6 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include "tools/common/json_out.h"
 #include "tools/log/verdict.h"
 
 static const char *const verdict_names[] = { "unknown", "reliable", "unreliable" };
@@ -317,34 +318,19 @@ void bare_verdict_print(FILE *o, const struct bare_verdict *v, const char *in)
 		fprintf(o, "%s  - %s\n", in, v->evidence[i]);
 }
 
-void verdict_json_str(FILE *o, const char *s)
-{
-	fputc('"', o);
-	for (; s && *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		if (c == '"' || c == '\\')
-			fprintf(o, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(o, "\\u%04x", c);
-		else
-			fputc(c, o);
-	}
-	fputc('"', o);
-}
-
 void bare_verdict_json(FILE *o, const struct bare_verdict *v)
 {
-	fputs("{\"tsc_verdict\":", o), verdict_json_str(o, tsc_verdict_name(v->tsc));
-	fputs(",\"reason\":", o), verdict_json_str(o, v->reason);
-	fputs(",\"linux\":{\"clocksource\":", o), verdict_json_str(o, v->linux_cs);
-	fputs(",\"why\":", o), verdict_json_str(o, v->linux_why);
-	fputs("},\"freebsd\":{\"timecounter\":", o), verdict_json_str(o, v->freebsd_tc);
-	fputs(",\"why\":", o), verdict_json_str(o, v->freebsd_why);
+	fputs("{\"tsc_verdict\":", o), json_out_str(o, tsc_verdict_name(v->tsc));
+	fputs(",\"reason\":", o), json_out_str(o, v->reason);
+	fputs(",\"linux\":{\"clocksource\":", o), json_out_str(o, v->linux_cs);
+	fputs(",\"why\":", o), json_out_str(o, v->linux_why);
+	fputs("},\"freebsd\":{\"timecounter\":", o), json_out_str(o, v->freebsd_tc);
+	fputs(",\"why\":", o), json_out_str(o, v->freebsd_why);
 	fputs("},\"cheapest\":{\"counter\":", o);
-	v->cheapest[0] ? verdict_json_str(o, v->cheapest) : (void)fputs("null", o);
-	fputs(",\"why\":", o), verdict_json_str(o, v->cheapest_why);
+	v->cheapest[0] ? json_out_str(o, v->cheapest) : (void)fputs("null", o);
+	fputs(",\"why\":", o), json_out_str(o, v->cheapest_why);
 	fputs("},\"evidence\":[", o);
 	for (int i = 0; i < v->nevidence; i++)
-		fputs(i ? "," : "", o), verdict_json_str(o, v->evidence[i]);
+		fputs(i ? "," : "", o), json_out_str(o, v->evidence[i]);
 	fputs("]}", o);
 }

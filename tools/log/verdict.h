@@ -59,9 +59,6 @@ void bare_verdict_print(FILE *o, const struct bare_verdict *v, const char *inden
 /* The same as one JSON object: tsc_verdict, reason, linux {clocksource,
  * why}, freebsd {timecounter, why}, cheapest {counter, why}, evidence. */
 void bare_verdict_json(FILE *o, const struct bare_verdict *v);
-/* A JSON string: quotes and backslashes escaped, control bytes as \u00XX,
- * other bytes (UTF-8) as they are; NULL as "".  The doctor's JSON uses it too. */
-void verdict_json_str(FILE *o, const char *s);
 
 /* The probe counter Linux's clocksource reads ("hpet" → "hpet", "acpi_pm" →
  * "acpi-fast", "tsc"/"tsc-early" → "tsc"), or NULL. */

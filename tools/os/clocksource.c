@@ -13,16 +13,19 @@
 
 /* The guard's state lives in static storage so the signal handler can use it
  * without calling anything that is not async-signal-safe. */
-static volatile sig_atomic_t g_armed, g_switched;
-static int g_reported; /* a failed restore was already said: disarm does not say it again */
-static char g_path[OS_CS_PATH + 32];  /* …/current_clocksource */
-static char g_avail[OS_CS_PATH + 32]; /* …/available_clocksource */
-static char g_orig[OS_CS_NAME + 1];   /* the original name plus '\n' */
-static size_t g_orig_len;
-static int g_log_fd = -1;
 static const int g_sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT };
 #define NSIGS (sizeof g_sigs / sizeof g_sigs[0])
-static struct sigaction g_old[NSIGS];
+static struct {
+	volatile sig_atomic_t armed, switched;
+	int reported;              /* a failed restore was already said: disarm does not say it again */
+	char path[OS_CS_PATH + 32];  /* …/current_clocksource */
+	char avail[OS_CS_PATH + 32]; /* …/available_clocksource */
+	char orig[OS_CS_NAME + 1];   /* the original name plus '\n' */
+	size_t orig_len;
+	int log_fd;                /* -1: none */
+	struct sigaction old[NSIGS];
+	char instead[OS_CS_NAME];  /* the restore's outcome: the kernel's choice, when not the original */
+} guard = { .log_fd = -1 };
 
 static bool is_space(char c)
 {
@@ -172,13 +175,11 @@ static void put(int fd, const char *s)
  * it would choose (a fake tree, where current_clocksource is a plain file). */
 static const char *const g_successor[][2] = { { "tsc-early", "tsc" } };
 
-/* The restore's outcome, for the messages after it. */
-static char g_instead[OS_CS_NAME]; /* the kernel's choice, when not the original */
 
 static bool write_line(const char *line, size_t n)
 {
 	ssize_t w;
-	int fd = open(g_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	int fd = open(guard.path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 
 	if (fd < 0)
 		return false;
@@ -225,7 +226,7 @@ static int listed_now(const char *name, size_t len)
 	char buf[1024];
 	ssize_t r;
 	size_t i = 0;
-	int fd = open(g_avail, O_RDONLY | O_CLOEXEC);
+	int fd = open(guard.avail, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
@@ -259,7 +260,7 @@ static bool select_name(const char *name, size_t len)
 	line[len] = '\n';
 	if (!write_line(line, len + 1))
 		return false;
-	return read_word(g_path, back, sizeof back) == len && same(back, name, len);
+	return read_word(guard.path, back, sizeof back) == len && same(back, name, len);
 }
 
 /* Puts the system back as the kernel would have it without this run; only
@@ -269,37 +270,37 @@ static bool select_name(const char *name, size_t len)
  *    is cleared: a write of "\n" makes sysfs_get_uname() store an empty
  *    override_name and clocksource_select() pick the best clocksource
  *    (kernel/time/clocksource.c); what it picked is read back and must be
- *    listed.  g_instead gets its name.
+ *    listed.  guard.instead gets its name.
  *  - Where that read-back says nothing usable (a fake tree), the original's
  *    successor (tsc-early -> tsc), when listed, is written and read back. */
 static bool restore_raw(void)
 {
-	size_t n = g_orig_len - 1;
+	size_t n = guard.orig_len - 1;
 	char back[OS_CS_NAME + 8];
 	size_t len;
-	int listed = listed_now(g_orig, n);
+	int listed = listed_now(guard.orig, n);
 
-	g_instead[0] = 0;
-	if (listed != 0 && select_name(g_orig, n))
+	guard.instead[0] = 0;
+	if (listed != 0 && select_name(guard.orig, n))
 		return true;
-	if (write_line("\n", 1) && (len = read_word(g_path, back, sizeof back)) > 0 && len < OS_CS_NAME &&
+	if (write_line("\n", 1) && (len = read_word(guard.path, back, sizeof back)) > 0 && len < OS_CS_NAME &&
 	    listed_now(back, len) != 0) {
 		for (size_t i = 0; i <= len; i++)
-			g_instead[i] = back[i];
+			guard.instead[i] = back[i];
 		return true;
 	}
 	for (size_t k = 0; k < sizeof g_successor / sizeof g_successor[0]; k++) {
 		const char *from = g_successor[k][0], *to = g_successor[k][1];
-		if (slen(from) != n || !same(from, g_orig, n) || listed_now(to, slen(to)) != 1)
+		if (slen(from) != n || !same(from, guard.orig, n) || listed_now(to, slen(to)) != 1)
 			continue;
 		if (select_name(to, slen(to))) {
 			for (size_t i = 0; i <= slen(to); i++)
-				g_instead[i] = to[i];
+				guard.instead[i] = to[i];
 			return true;
 		}
 	}
 	/* Nothing took: leave the original written, as the old code did. */
-	write_line(g_orig, g_orig_len);
+	write_line(guard.orig, guard.orig_len);
 	return false;
 }
 
@@ -325,8 +326,8 @@ static void say(const char *a, const char *b, const char *c, const char *d, cons
 	for (int i = 0; i < 5; i++)
 		if (parts[i]) {
 			put(2, parts[i]);
-			if (g_log_fd >= 0)
-				put(g_log_fd, parts[i]);
+			if (guard.log_fd >= 0)
+				put(guard.log_fd, parts[i]);
 		}
 }
 
@@ -337,17 +338,17 @@ static void on_signal(int sig)
 
 	/* SA_RESETHAND already put the default action back; SA_NODEFER lets the
 	 * raise() below end the process at once. */
-	for (i = 0; i + 1 < g_orig_len && i < OS_CS_NAME; i++)
-		name[i] = g_orig[i];
+	for (i = 0; i + 1 < guard.orig_len && i < OS_CS_NAME; i++)
+		name[i] = guard.orig[i];
 	name[i] = 0;
-	if (!g_switched)
+	if (!guard.switched)
 		say("tickprobe os: interrupted by ", sig_name(sig), "; no clocksource was changed\n", NULL, NULL);
 	else if (restore_raw()) {
-		g_switched = 0;
-		if (g_instead[0]) {
+		guard.switched = 0;
+		if (guard.instead[0]) {
 			say("tickprobe os: interrupted by ", sig_name(sig), "; clocksource '", name,
 			    "' can no longer be selected: ");
-			say("the kernel's own choice '", g_instead, "' restored\n", NULL, NULL);
+			say("the kernel's own choice '", guard.instead, "' restored\n", NULL, NULL);
 		} else
 			say("tickprobe os: interrupted by ", sig_name(sig), "; clocksource restored to '", name, "'\n");
 	} else
@@ -363,16 +364,16 @@ void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd)
 
 	if (n > OS_CS_NAME - 1)
 		n = OS_CS_NAME - 1;
-	snprintf(g_path, sizeof g_path, "%s/current_clocksource", cs->dir);
-	snprintf(g_avail, sizeof g_avail, "%s/available_clocksource", cs->dir);
+	snprintf(guard.path, sizeof guard.path, "%s/current_clocksource", cs->dir);
+	snprintf(guard.avail, sizeof guard.avail, "%s/available_clocksource", cs->dir);
 	/* NOLINTNEXTLINE(bugprone-not-null-terminated-result): a line for write(), not a string */
-	memcpy(g_orig, cs->current, n);
-	g_orig[n] = '\n';
-	g_orig_len = n + 1;
-	g_log_fd = log_fd;
-	g_switched = 0;
-	g_reported = 0;
-	g_instead[0] = 0;
+	memcpy(guard.orig, cs->current, n);
+	guard.orig[n] = '\n';
+	guard.orig_len = n + 1;
+	guard.log_fd = log_fd;
+	guard.switched = 0;
+	guard.reported = 0;
+	guard.instead[0] = 0;
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
@@ -380,19 +381,19 @@ void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd)
 	sigemptyset(&sa.sa_mask);
 	for (i = 0; i < NSIGS; i++) {
 		int s = g_sigs[i];
-		sigaction(s, NULL, &g_old[i]);
+		sigaction(s, NULL, &guard.old[i]);
 		/* An ignored SIGINT/SIGQUIT (a background job of a script) or SIGHUP
 		 * (nohup) cannot end the run, so it stays ignored: nothing to restore. */
-		if (g_old[i].sa_handler == SIG_IGN && (s == SIGINT || s == SIGQUIT || s == SIGHUP))
+		if (guard.old[i].sa_handler == SIG_IGN && (s == SIGINT || s == SIGQUIT || s == SIGHUP))
 			continue;
 		sigaction(s, &sa, NULL);
 	}
-	g_armed = 1;
+	guard.armed = 1;
 }
 
 bool os_cs_switched(void)
 {
-	return g_switched != 0;
+	return guard.switched != 0;
 }
 
 int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, size_t errcap)
@@ -403,7 +404,7 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 	size_t n = strlen(name);
 	int fd, i;
 
-	if (!g_armed) {
+	if (!guard.armed) {
 		snprintf(err, errcap, "refusing to switch without the restore guard");
 		return -1;
 	}
@@ -414,10 +415,10 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 		snprintf(err, errcap, "'%s' is not an available clocksource", name);
 		return -1;
 	}
-	g_switched = 1; /* before the write: a signal during it must restore */
-	fd = open(g_path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	guard.switched = 1; /* before the write: a signal during it must restore */
+	fd = open(guard.path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0) {
-		snprintf(err, errcap, "cannot open %s: %s", g_path, strerror(errno));
+		snprintf(err, errcap, "cannot open %s: %s", guard.path, strerror(errno));
 		return -1;
 	}
 	{
@@ -428,14 +429,14 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 		w = write(fd, line, n + 1);
 	}
 	if (w != (ssize_t)(n + 1)) {
-		snprintf(err, errcap, "writing '%s' to %s failed: %s", name, g_path,
+		snprintf(err, errcap, "writing '%s' to %s failed: %s", name, guard.path,
 			 w < 0 ? strerror(errno) : "short write");
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	if (os_cs_read_current(cs, back, sizeof back) < 0) {
-		snprintf(err, errcap, "cannot read %s back", g_path);
+		snprintf(err, errcap, "cannot read %s back", guard.path);
 		return -1;
 	}
 	if (strcmp(back, name)) {
@@ -448,20 +449,20 @@ int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, 
 
 const char *os_cs_restored_instead(void)
 {
-	return g_instead;
+	return guard.instead;
 }
 
 int os_cs_restore(char *err, size_t errcap)
 {
-	if (!g_switched)
+	if (!guard.switched)
 		return 0;
 	if (restore_raw()) {
-		g_switched = 0;
+		guard.switched = 0;
 		return 0;
 	}
 	snprintf(err, errcap, "could not restore clocksource '%.*s' in %s, nor let the kernel choose one: "
-		 "write a name from available_clocksource to it by hand", (int)(g_orig_len - 1), g_orig, g_path);
-	g_reported = 1;
+		 "write a name from available_clocksource to it by hand", (int)(guard.orig_len - 1), guard.orig, guard.path);
+	guard.reported = 1;
 	return -1;
 }
 
@@ -470,13 +471,13 @@ void os_cs_guard_disarm(void)
 	char err[OS_CS_PATH + 256];
 	size_t i;
 
-	if (!g_armed)
+	if (!guard.armed)
 		return;
-	if (g_switched && !g_reported && os_cs_restore(err, sizeof err) < 0)
+	if (guard.switched && !guard.reported && os_cs_restore(err, sizeof err) < 0)
 		fprintf(stderr, "tickprobe os: %s\n", err);
 	for (i = 0; i < NSIGS; i++)
-		sigaction(g_sigs[i], &g_old[i], NULL);
-	g_armed = 0;
+		sigaction(g_sigs[i], &guard.old[i], NULL);
+	guard.armed = 0;
 }
 
 int os_cs_refresh(struct os_clocksources *cs)

@@ -14,220 +14,44 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 #include "probe/log.h"
 #include "tools/commands.h"
 #include "tools/common/progress.h"
-#include "tools/common/args.h"
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
 #include "tools/os/clocksource.h"
 #include "tools/os/ctxsw.h"
 #include "tools/os/machine.h"
+#include "tools/os/options.h"
 #include "tools/os/raw.h"
 #include "tools/os/record.h"
 #include "tools/os/run.h"
 #include "tools/os/threads.h"
 
-struct opts {
-	struct os_params p;
-	struct os_cpus cpus;   /* allowed before this process pins itself */
-	bool do_switch, raw_io, quick, quiet;
-	const char *only;      /* --clocksource */
-	const char *root;      /* --sysfs-root */
-	const char *out;       /* -o */
-	int cal_ms, freq_ms;
+/* Where the log goes: stdout or -o's file, and the first write error
+ * (0: none), after which nothing more is written. */
+struct log_out {
+	int fd;
+	int err;
 };
-
-static int log_fd = 1;
-static int log_errno;
 
 static void sink(void *ctx, const char *s, size_t n)
 {
-	(void)ctx;
-	while (n && !log_errno) {
-		ssize_t w = write(log_fd, s, n);
+	struct log_out *out = ctx;
+
+	while (n && !out->err) {
+		ssize_t w = write(out->fd, s, n);
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w < 0) {
-			log_errno = errno;
+			out->err = errno;
 			return;
 		}
 		s += w;
 		n -= (size_t)w;
 	}
-}
-
-enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET };
-
-static const struct option os_options[] = {
-	{ "rounds", required_argument, NULL, OPT_ROUNDS },
-	{ "samples", required_argument, NULL, OPT_SAMPLES },
-	{ "quick", no_argument, NULL, OPT_QUICK },
-	{ "switch", no_argument, NULL, OPT_SWITCH },
-	{ "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
-	{ "raw-io", no_argument, NULL, OPT_RAW_IO },
-	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ "quiet", no_argument, NULL, OPT_QUIET },
-	ARGS_OPTIONS_END
-};
-
-static const struct args_spec os_spec = {
-	.name = "os",
-	.synopsis = "[options]",
-	.help = "Measures what this Linux system's clock calls cost (clock_gettime, gettimeofday,\n"
-		"time), per clocksource, plus raw rdtsc/rdtscp reads and context switches, and\n"
-		"writes a tickprobe log (JSON lines) with a summary on stderr.\n\n"
-		"  -o FILE            write the log to FILE (default: stdout)\n"
-		"  --rounds N         rounds per measurement (default 10; 5 with --quick)\n"
-		"  --samples N        calls measured per clock call, over all rounds (default 100000)\n"
-		"  --quick            smaller counts everywhere (a fraction of a second)\n"
-		"  --switch           measure every available clocksource in turn (root only);\n"
-		"                     the original is always put back, also on SIGINT/SIGTERM\n"
-		"  --clocksource NAME with --switch: measure only NAME\n"
-		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
-		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
-		"                     CPUs call it at once (contention), per clocksource\n"
-		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
-		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
-		"  --help             this text\n\n"
-		"Without --switch only the current clocksource is measured and nothing is changed.\n",
-	.exits = "Exit status: 0 done, 1 usage error or the run could not be completed.\n",
-	.shortopts = "o:q",
-	.longopts = os_options,
-	/* no operands */
-};
-
-/* -1 to go on and measure, or the exit status to stop with (after --help,
- * or a usage error said). */
-static int parse(int argc, char **argv, struct opts *o)
-{
-	long rounds = -1, samples = -1, threads = 0;
-	struct args args, *a = &args;
-	int c;
-
-	memset(o, 0, sizeof *o);
-	o->root = "/";
-	args_start(a, &os_spec, argc, argv);
-	while ((c = args_next(a)) > 0) {
-		if (c == OPT_SWITCH)
-			o->do_switch = true;
-		else if (c == OPT_RAW_IO)
-			o->raw_io = true;
-		else if (c == OPT_QUICK)
-			o->quick = true;
-		else if (c == 'q' || c == OPT_QUIET)
-			o->quiet = true;
-		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
-			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)) ||
-			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)))
-			return EXIT_USAGE;
-		else if (c == OPT_CLOCKSOURCE)
-			o->only = a->value;
-		else if (c == OPT_SYSFS_ROOT && !*(o->root = a->value))
-			return args_fail(a, "--sysfs-root wants a directory, not ''");
-		else if (c == 'o')
-			o->out = a->value;
-	}
-	if (c == ARGS_STOP)
-		return a->status;
-	/* Defaults: 1.0 s on a 2-CPU KVM guest on tsc (vDSO calls); --quick 0.15 s. */
-	o->p.rounds = o->quick ? 5 : 10;
-	o->p.samples = o->quick ? 20000 : 100000;
-	o->p.tp_reads = o->quick ? 2000 : 10000;
-	o->p.loop_calls = o->quick ? 100000 : 1000000;
-	o->p.loop_runs = 10;
-	o->p.gap_samples = o->quick ? 100000 : 1000000;
-	o->p.vdso_calls = 1000;
-	o->p.ctx_batches = o->quick ? 5 : 10;
-	o->p.ctx_trips = o->quick ? 200 : 1000;
-	o->cal_ms = o->quick ? 50 : 150;
-	o->freq_ms = o->quick ? 10 : 50;
-	o->p.threads = (int)threads;
-	if (rounds > 0)
-		o->p.rounds = (int)rounds;
-	if (samples > 0)
-		o->p.samples = (uint32_t)samples;
-	if (o->p.samples < (uint32_t)o->p.rounds)
-		return args_fail(a, "--samples %u is fewer than --rounds %d", o->p.samples, o->p.rounds);
-	return -1;
-}
-
-static bool listed(const struct os_clocksources *cs, const char *name)
-{
-	for (int i = 0; i < cs->n; i++)
-		if (!strcmp(cs->available[i], name))
-			return true;
-	return false;
-}
-
-static void write_begin(struct log *l, int argc, char **argv, const struct opts *o,
-			const struct os_clocksources *cs, char (*todo)[OS_CS_NAME], int ntodo, int cpu)
-{
-	struct utsname u;
-	char cmd[1024];
-	size_t n = 0;
-	struct json *j;
-
-	cmd[0] = 0;
-	for (int i = 0; i < argc && n + 2 < sizeof cmd; i++)
-		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", argv[i]);
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof u);
-	j = log_begin(l, "begin");
-	json_u64(j, "schema", LOG_SCHEMA);
-	json_str(j, "version", TICKPROBE_VERSION);
-	json_str(j, "boot", "linux");
-	json_str(j, "cmdline", cmd);
-	json_object_begin(j, "kernel");
-	json_str(j, "sysname", u.sysname);
-	json_str(j, "release", u.release);
-	json_str(j, "version", u.version);
-	json_str(j, "machine", u.machine);
-	json_object_end(j);
-	json_array_begin(j, "clocksources");
-	for (int i = 0; i < cs->n; i++)
-		json_str(j, NULL, cs->available[i]);
-	json_array_end(j);
-	json_str(j, "current_clocksource", cs->current);
-	json_array_begin(j, "measured_clocksources");
-	for (int i = 0; i < ntodo; i++)
-		json_str(j, NULL, todo[i]);
-	json_array_end(j);
-	json_bool(j, "switching", o->do_switch);
-	json_str(j, "note", o->do_switch ? "each measured clocksource was switched to in turn; the original was put back"
-					 : "the current clocksource only (no --switch): nothing was changed");
-	json_str(j, "clocksource_problem", cs->problem[0] ? cs->problem : NULL);
-	json_object_begin(j, "options");
-	json_str(j, "preset", o->quick ? "quick" : "default");
-	json_u64(j, "rounds", (uint64_t)o->p.rounds);
-	json_u64(j, "samples", o->p.samples);
-	json_u64(j, "samples_per_round", o->p.samples / (uint32_t)o->p.rounds);
-	json_array_begin(j, "counters");
-	for (int i = 0; i < OS_NCALLS; i++)
-		json_str(j, NULL, os_calls[i].call);
-	json_array_end(j);
-	json_bool(j, "switch", o->do_switch);
-	json_bool(j, "raw_io", o->raw_io);
-	json_str(j, "clocksource", o->only);
-	json_str(j, "sysfs_root", o->root);
-	json_u64(j, "throughput_reads", o->p.tp_reads);
-	json_u64(j, "loop_calls", o->p.loop_calls);
-	json_u64(j, "loop_runs", (uint64_t)o->p.loop_runs);
-	json_u64(j, "gap_samples", o->p.gap_samples);
-	json_u64(j, "vdso_calls", o->p.vdso_calls);
-	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
-	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
-	json_i64(j, "cpu", cpu);
-	json_u64(j, "threads", (uint64_t)o->p.threads);
-	json_object_end(j);
-	json_array_begin(j, "option_problems");
-	json_array_end(j);
-	log_end(l);
 }
 
 static double now_s(void)
@@ -269,7 +93,7 @@ static int fail(const char *what, const char *original)
 
 /* One clocksource: switched to (with --switch), then measured.  -1 when
  * out of memory. */
-static int measure_one(struct log *l, const struct opts *o, struct os_clocksources *cs, const char *name,
+static int measure_one(struct log *l, const struct os_opts *o, struct os_clocksources *cs, const char *name,
 		       uint64_t subtract, double hz, int cpu, int *unhealthy)
 {
 	char err[OS_CS_PATH + 128], cur[OS_CS_NAME];
@@ -277,7 +101,7 @@ static int measure_one(struct log *l, const struct opts *o, struct os_clocksourc
 
 	if (o->do_switch && (os_cs_read_current(cs, cur, sizeof cur) < 0 || strcmp(cur, name))) {
 		os_cs_refresh(cs); /* it may have gone since: tsc-early once tsc is calibrated */
-		if (!listed(cs, name)) {
+		if (!os_cs_listed(cs, name)) {
 			snprintf(err, sizeof err, "'%s' is no longer an available clocksource: the kernel withdrew it "
 				 "during the run", name);
 			skip = err;
@@ -295,7 +119,8 @@ static int measure_one(struct log *l, const struct opts *o, struct os_clocksourc
 
 /* One run of the command: what it measures, and what it has found so far. */
 struct session {
-	struct opts o;
+	struct os_opts o;
+	struct log_out out;
 	struct log lg;
 	struct os_clocksources cs;
 	char todo[OS_CS_MAX][OS_CS_NAME];
@@ -310,7 +135,7 @@ struct session {
  * the exit status. */
 static int choose(struct session *s)
 {
-	struct opts *o = &s->o;
+	struct os_opts *o = &s->o;
 	struct os_clocksources *cs = &s->cs;
 
 	if (os_cs_discover(o->root, cs) < 0) {
@@ -327,7 +152,7 @@ static int choose(struct session *s)
 			cs->current);
 		return EXIT_USAGE;
 	}
-	if (o->only && o->do_switch && !listed(cs, o->only)) {
+	if (o->only && o->do_switch && !os_cs_listed(cs, o->only)) {
 		fprintf(stderr, "tickprobe os: --clocksource %s is not available here (available:", o->only);
 		for (int i = 0; i < cs->n; i++)
 			fprintf(stderr, " %s", cs->available[i]);
@@ -355,8 +180,8 @@ static int prepare(struct session *s)
 		return EXIT_USAGE;
 	}
 	if (s->o.out) {
-		log_fd = open(s->o.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-		if (log_fd < 0) {
+		s->out.fd = open(s->o.out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (s->out.fd < 0) {
 			fprintf(stderr, "tickprobe os: cannot write %s: %s\n", s->o.out, strerror(errno));
 			return EXIT_USAGE;
 		}
@@ -365,7 +190,7 @@ static int prepare(struct session *s)
 	 * not kill the process. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	os_cs_guard_arm(&s->cs, isatty(log_fd) ? -1 : log_fd);
+	os_cs_guard_arm(&s->cs, isatty(s->out.fd) ? -1 : s->out.fd);
 	return -1;
 }
 
@@ -410,7 +235,7 @@ static int calibrate(struct session *s, const char **why)
 /* Raw reads first, before any switch: nothing they do depends on it. */
 static void measure_raw(struct session *s)
 {
-	const struct opts *o = &s->o;
+	const struct os_opts *o = &s->o;
 	struct os_raw_line raw[4];
 	struct os_raw_opts ro = { o->root, o->raw_io, o->p.rounds, o->p.samples / (uint32_t)o->p.rounds,
 				  o->p.tp_reads, s->subtract, s->cal.hz, o->freq_ms };
@@ -437,7 +262,7 @@ static int measure_clocksources(struct session *s)
 	for (int i = 0; i < s->ntodo; i++) {
 		if (measure_one(&s->lg, &s->o, cs, s->todo[i], s->subtract, s->cal.hz, s->cpu, &s->unhealthy) < 0)
 			return -1;
-		if (log_errno)
+		if (s->out.err)
 			return 1;
 	}
 	if (!s->o.do_switch || s->o.only || os_cs_refresh(cs) != 0)
@@ -455,7 +280,7 @@ static int measure_clocksources(struct session *s)
 		if (measure_one(&s->lg, &s->o, cs, s->todo[s->ntodo - 1], s->subtract, s->cal.hz, s->cpu,
 				&s->unhealthy) < 0)
 			return -1;
-		if (log_errno)
+		if (s->out.err)
 			return 1;
 	}
 	return 0;
@@ -506,30 +331,30 @@ static int run(struct session *s, int argc, char **argv)
 	s->cpu = os_pin_self();
 	progress_init(&s->prog, "tickprobe os", stderr, s->o.quiet);
 	s->o.p.prog = &s->prog;
-	log_init(&s->lg, sink, NULL);
+	log_init(&s->lg, sink, &s->out);
 	say_plan(s);
-	write_begin(&s->lg, argc, argv, &s->o, &s->cs, s->todo, s->ntodo, s->cpu);
+	os_write_begin(&s->lg, argc, argv, &s->o, &s->cs, s->todo, s->ntodo, s->cpu);
 	os_write_machine(&s->lg, &s->m);
 	if (calibrate(s, &why) < 0)
 		return fail(why, s->cs.current);
-	if (!log_errno)
+	if (!s->out.err)
 		measure_raw(s);
-	if (!log_errno && measure_clocksources(s) < 0)
+	if (!s->out.err && measure_clocksources(s) < 0)
 		return fail("out of memory", s->cs.current);
-	if (!log_errno && s->o.do_switch && (rc = restore(s)) >= 0)
+	if (!s->out.err && s->o.do_switch && (rc = restore(s)) >= 0)
 		return rc;
-	if (!log_errno)
+	if (!s->out.err)
 		log_close(&s->lg, s->unhealthy ? "ok-absent" : "ok");
-	if (log_errno) {
+	if (s->out.err) {
 		snprintf(msg, sizeof msg, "cannot write the log%s%s: %s", s->o.out ? " " : "", s->o.out ? s->o.out : "",
-			 strerror(log_errno));
+			 strerror(s->out.err));
 		return fail(msg, s->cs.current);
 	}
 	os_cs_guard_disarm();
 	fprintf(stderr, "\nrun time %.1f s; %u records%s%s\n", now_s() - t_start, s->lg.seq, s->o.out ? " in " : "",
 		s->o.out ? s->o.out : "");
 	if (s->o.out)
-		close(log_fd);
+		close(s->out.fd);
 	return EXIT_CLEAN;
 }
 
@@ -539,7 +364,8 @@ int cmd_os(int argc, char **argv)
 	int rc;
 
 	memset(&s, 0, sizeof s);
-	if ((rc = parse(argc, argv, &s.o)) >= 0)
+	s.out.fd = 1;
+	if ((rc = os_options_parse(argc, argv, &s.o)) >= 0)
 		return rc;
 #if !defined(__x86_64__)
 	fprintf(stderr, "tickprobe os: x86-64 only\n");

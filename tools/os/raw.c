@@ -16,8 +16,12 @@
 
 #define PM_HZ 3579545.0
 
-static uint16_t pm_port;
-static volatile const uint32_t *hpet_counter;
+/* The devices the samplers read: file scope, as OS_SAMPLER's bodies name
+ * them without arguments. */
+static struct {
+	uint16_t pm_port;
+	volatile const uint32_t *hpet_counter;
+} dev;
 
 static inline uint32_t inl_port(uint16_t port)
 {
@@ -42,12 +46,12 @@ static inline uint64_t rdtscp_plain(void)
 
 OS_SAMPLER(s_rdtsc, os_sink = rdtsc_plain())
 OS_SAMPLER(s_rdtscp, os_sink = rdtscp_plain())
-OS_SAMPLER(s_pm, os_sink = inl_port(pm_port))
-OS_SAMPLER(s_hpet, os_sink = *hpet_counter)
+OS_SAMPLER(s_pm, os_sink = inl_port(dev.pm_port))
+OS_SAMPLER(s_hpet, os_sink = *dev.hpet_counter)
 OS_BLOCK(b_rdtsc, os_sink = rdtsc_plain())
 OS_BLOCK(b_rdtscp, os_sink = rdtscp_plain())
-OS_BLOCK(b_pm, os_sink = inl_port(pm_port))
-OS_BLOCK(b_hpet, os_sink = *hpet_counter)
+OS_BLOCK(b_pm, os_sink = inl_port(dev.pm_port))
+OS_BLOCK(b_hpet, os_sink = *dev.hpet_counter)
 
 /* A whole file of at most cap bytes; returns its length or -1 (errno set). */
 static long read_file(const char *path, uint8_t *buf, size_t cap)
@@ -105,8 +109,8 @@ static double measure_hz(uint32_t (*read)(void), uint32_t mask, double tsc_hz, i
 	return t1 > t0 ? (double)((v1 - v0) & mask) * tsc_hz / (t1 - t0) : 0;
 }
 
-static uint32_t read_pm(void) { return inl_port(pm_port); }
-static uint32_t read_hpet(void) { return *hpet_counter; }
+static uint32_t read_pm(void) { return inl_port(dev.pm_port); }
+static uint32_t read_hpet(void) { return *dev.hpet_counter; }
 
 /* As the image does: a counter more than 2 % off its nominal rate is not
  * the device the tables describe (or not running at its rate). */
@@ -173,12 +177,12 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 	else if (ai->pm_address > 0xfffc)
 		snprintf(why, sizeof why, "PM timer port 0x%llx out of range", (unsigned long long)ai->pm_address);
 	else {
-		pm_port = (uint16_t)ai->pm_address;
+		dev.pm_port = (uint16_t)ai->pm_address;
 		if (ai->pm_bits == 32)
 			mask = 0xffffffff;
 		r.width = (int)ai->pm_bits;
-		if (ioperm(pm_port, 4, 1) != 0 && iopl(3) != 0)
-			snprintf(why, sizeof why, "ioperm(0x%x) refused: %s", pm_port, strerror(errno));
+		if (ioperm(dev.pm_port, 4, 1) != 0 && iopl(3) != 0)
+			snprintf(why, sizeof why, "ioperm(0x%x) refused: %s", dev.pm_port, strerror(errno));
 		else {
 			uint32_t v0 = read_pm(), v1;
 			uint64_t t0 = os_tsc_begin();
@@ -187,11 +191,11 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 			v1 = read_pm();
 			if (v0 == 0xffffffff || v0 == v1 || (v0 & ~mask))
 				snprintf(why, sizeof why, "PM timer at port 0x%x does not tick (0x%x then 0x%x)",
-					 pm_port, v0, v1);
+					 dev.pm_port, v0, v1);
 		}
 	}
-	r.present = pm_port != 0;
-	r.address = pm_port;
+	r.present = dev.pm_port != 0;
+	r.address = dev.pm_port;
 	if (!why[0]) {
 		r.has_freq = true;
 		r.nominal_hz = PM_HZ;
@@ -201,8 +205,8 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 	r.healthy = !why[0];
 	r.reason = why;
 	one(c, &r, s_pm, b_pm);
-	if (pm_port) { /* give the access back: nothing later needs it */
-		ioperm(pm_port, 4, 0);
+	if (dev.pm_port) { /* give the access back: nothing later needs it */
+		ioperm(dev.pm_port, 4, 0);
 		iopl(0);
 	}
 }
@@ -255,7 +259,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 	if (page) {
 		uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
 		uint32_t conf = *(volatile uint32_t *)(page + 0x10);
-		hpet_counter = (volatile const uint32_t *)(page + 0xf0);
+		dev.hpet_counter = (volatile const uint32_t *)(page + 0xf0);
 		if (period == 0 || period > 100000000u) /* all ones (nothing answers) is over too */
 			snprintf(why, sizeof why, "HPET period register reads %u fs: not a working HPET", period);
 		else if (!(conf & 1))
@@ -276,7 +280,7 @@ static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why
 	one(c, &r, s_hpet, b_hpet);
 	if (map)
 		munmap(map, maplen);
-	hpet_counter = NULL;
+	dev.hpet_counter = NULL;
 }
 
 /* Decode the FADT and HPET tables Linux exposes under /sys/firmware/acpi/tables. */

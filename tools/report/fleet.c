@@ -217,8 +217,6 @@ int rp_fleet(struct store *s, FILE *o, const struct rp_fleet_options *opt, char 
 	struct fleet_matrix m;
 	struct fleet_group *all = NULL;
 	char when[64];
-	time_t t = time(NULL);
-	struct tm tm;
 	int n;
 
 	if (fleet_matrix(s, &m, why, cap) < 0)
@@ -228,8 +226,7 @@ int rp_fleet(struct store *s, FILE *o, const struct rp_fleet_options *opt, char 
 		fleet_matrix_free(&m);
 		return -1;
 	}
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof when, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	rp_now_text(when, sizeof when);
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", o);
 	rp_esc(o, opt->title);

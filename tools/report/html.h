@@ -86,4 +86,8 @@ int rp_render(struct logfile *files, size_t nfiles, const char *title, double co
  * and a rename (in place for a device or a pipe); -1 on failure. */
 int rp_write_file(const char *path, const char *data, size_t n);
 
+/* "2025-01-31 12:00:00 UTC", for a page's "Generated" line: SOURCE_DATE_EPOCH,
+ * when set, for reproducible pages; else now. */
+void rp_now_text(char *buf, size_t cap);
+
 #endif

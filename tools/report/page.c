@@ -187,8 +187,7 @@ static void rp_foot(const struct rp_ctx *c)
 		TICKPROBE_VERSION);
 }
 
-/* "2025-01-31 12:00:00 UTC"; SOURCE_DATE_EPOCH, when set, for reproducible pages. */
-static void now_text(char *buf, size_t cap)
+void rp_now_text(char *buf, size_t cap)
 {
 	const char *sde = getenv("SOURCE_DATE_EPOCH");
 	time_t t = time(NULL);
@@ -284,7 +283,7 @@ int rp_render(struct logfile *files, size_t nfiles, const char *title, double co
 	collect(&c, files, nfiles);
 	if (!c.nlogs)
 		return -1;
-	now_text(when, sizeof when);
+	rp_now_text(when, sizeof when);
 	c.generated = when;
 	*page = NULL;
 	c.out = open_memstream(page, npage);

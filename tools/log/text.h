@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A growing string for the store's text columns (tools/db/import.c and
- * decode.c). */
-#ifndef TOOLS_DB_TEXT_H
-#define TOOLS_DB_TEXT_H
+/* A growing string: the store's text columns (tools/db/import.c and
+ * decode.c) and the derived members (tools/log/derived.c). */
+#ifndef TOOLS_LOG_TEXT_H
+#define TOOLS_LOG_TEXT_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/db/text.h"
+#include "tools/log/text.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>

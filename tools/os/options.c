@@ -1,0 +1,177 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* tickprobe os's options and its begin record (see options.h). */
+#include <stdio.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include "tools/commands.h"
+#include "tools/common/args.h"
+#include "tools/os/calls.h"
+#include "tools/os/options.h"
+
+enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
+       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET };
+
+static const struct option os_options[] = {
+	{ "rounds", required_argument, NULL, OPT_ROUNDS },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "switch", no_argument, NULL, OPT_SWITCH },
+	{ "clocksource", required_argument, NULL, OPT_CLOCKSOURCE },
+	{ "raw-io", no_argument, NULL, OPT_RAW_IO },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	ARGS_OPTIONS_END
+};
+
+static const struct args_spec os_spec = {
+	.name = "os",
+	.synopsis = "[options]",
+	.help = "Measures what this Linux system's clock calls cost (clock_gettime, gettimeofday,\n"
+		"time), per clocksource, plus raw rdtsc/rdtscp reads and context switches, and\n"
+		"writes a tickprobe log (JSON lines) with a summary on stderr.\n\n"
+		"  -o FILE            write the log to FILE (default: stdout)\n"
+		"  --rounds N         rounds per measurement (default 10; 5 with --quick)\n"
+		"  --samples N        calls measured per clock call, over all rounds (default 100000)\n"
+		"  --quick            smaller counts everywhere (a fraction of a second)\n"
+		"  --switch           measure every available clocksource in turn (root only);\n"
+		"                     the original is always put back, also on SIGINT/SIGTERM\n"
+		"  --clocksource NAME with --switch: measure only NAME\n"
+		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
+		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
+		"                     CPUs call it at once (contention), per clocksource\n"
+		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
+		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
+		"  --help             this text\n\n"
+		"Without --switch only the current clocksource is measured and nothing is changed.\n",
+	.exits = "Exit status: 0 done, 1 usage error or the run could not be completed.\n",
+	.shortopts = "o:q",
+	.longopts = os_options,
+	/* no operands */
+};
+
+int os_options_parse(int argc, char **argv, struct os_opts *o)
+{
+	long rounds = -1, samples = -1, threads = 0;
+	struct args args, *a = &args;
+	int c;
+
+	memset(o, 0, sizeof *o);
+	o->root = "/";
+	args_start(a, &os_spec, argc, argv);
+	while ((c = args_next(a)) > 0) {
+		if (c == OPT_SWITCH)
+			o->do_switch = true;
+		else if (c == OPT_RAW_IO)
+			o->raw_io = true;
+		else if (c == OPT_QUICK)
+			o->quick = true;
+		else if (c == 'q' || c == OPT_QUIET)
+			o->quiet = true;
+		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
+			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)) ||
+			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)))
+			return EXIT_USAGE;
+		else if (c == OPT_CLOCKSOURCE)
+			o->only = a->value;
+		else if (c == OPT_SYSFS_ROOT && !*(o->root = a->value))
+			return args_fail(a, "--sysfs-root wants a directory, not ''");
+		else if (c == 'o')
+			o->out = a->value;
+	}
+	if (c == ARGS_STOP)
+		return a->status;
+	/* Defaults: 1.0 s on a 2-CPU KVM guest on tsc (vDSO calls); --quick 0.15 s. */
+	o->p.rounds = o->quick ? 5 : 10;
+	o->p.samples = o->quick ? 20000 : 100000;
+	o->p.tp_reads = o->quick ? 2000 : 10000;
+	o->p.loop_calls = o->quick ? 100000 : 1000000;
+	o->p.loop_runs = 10;
+	o->p.gap_samples = o->quick ? 100000 : 1000000;
+	o->p.vdso_calls = 1000;
+	o->p.ctx_batches = o->quick ? 5 : 10;
+	o->p.ctx_trips = o->quick ? 200 : 1000;
+	o->cal_ms = o->quick ? 50 : 150;
+	o->freq_ms = o->quick ? 10 : 50;
+	o->p.threads = (int)threads;
+	if (rounds > 0)
+		o->p.rounds = (int)rounds;
+	if (samples > 0)
+		o->p.samples = (uint32_t)samples;
+	if (o->p.samples < (uint32_t)o->p.rounds)
+		return args_fail(a, "--samples %u is fewer than --rounds %d", o->p.samples, o->p.rounds);
+	return -1;
+}
+
+bool os_cs_listed(const struct os_clocksources *cs, const char *name)
+{
+	for (int i = 0; i < cs->n; i++)
+		if (!strcmp(cs->available[i], name))
+			return true;
+	return false;
+}
+
+void os_write_begin(struct log *l, int argc, char **argv, const struct os_opts *o,
+		    const struct os_clocksources *cs, char (*todo)[OS_CS_NAME], int ntodo, int cpu)
+{
+	struct utsname u;
+	char cmd[1024];
+	size_t n = 0;
+	struct json *j;
+
+	cmd[0] = 0;
+	for (int i = 0; i < argc && n + 2 < sizeof cmd; i++)
+		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", argv[i]);
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof u);
+	j = log_begin(l, "begin");
+	json_u64(j, "schema", LOG_SCHEMA);
+	json_str(j, "version", TICKPROBE_VERSION);
+	json_str(j, "boot", "linux");
+	json_str(j, "cmdline", cmd);
+	json_object_begin(j, "kernel");
+	json_str(j, "sysname", u.sysname);
+	json_str(j, "release", u.release);
+	json_str(j, "version", u.version);
+	json_str(j, "machine", u.machine);
+	json_object_end(j);
+	json_array_begin(j, "clocksources");
+	for (int i = 0; i < cs->n; i++)
+		json_str(j, NULL, cs->available[i]);
+	json_array_end(j);
+	json_str(j, "current_clocksource", cs->current);
+	json_array_begin(j, "measured_clocksources");
+	for (int i = 0; i < ntodo; i++)
+		json_str(j, NULL, todo[i]);
+	json_array_end(j);
+	json_bool(j, "switching", o->do_switch);
+	json_str(j, "note", o->do_switch ? "each measured clocksource was switched to in turn; the original was put back"
+					 : "the current clocksource only (no --switch): nothing was changed");
+	json_str(j, "clocksource_problem", cs->problem[0] ? cs->problem : NULL);
+	json_object_begin(j, "options");
+	json_str(j, "preset", o->quick ? "quick" : "default");
+	json_u64(j, "rounds", (uint64_t)o->p.rounds);
+	json_u64(j, "samples", o->p.samples);
+	json_u64(j, "samples_per_round", o->p.samples / (uint32_t)o->p.rounds);
+	json_array_begin(j, "counters");
+	for (int i = 0; i < OS_NCALLS; i++)
+		json_str(j, NULL, os_calls[i].call);
+	json_array_end(j);
+	json_bool(j, "switch", o->do_switch);
+	json_bool(j, "raw_io", o->raw_io);
+	json_str(j, "clocksource", o->only);
+	json_str(j, "sysfs_root", o->root);
+	json_u64(j, "throughput_reads", o->p.tp_reads);
+	json_u64(j, "loop_calls", o->p.loop_calls);
+	json_u64(j, "loop_runs", (uint64_t)o->p.loop_runs);
+	json_u64(j, "gap_samples", o->p.gap_samples);
+	json_u64(j, "vdso_calls", o->p.vdso_calls);
+	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
+	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
+	json_i64(j, "cpu", cpu);
+	json_u64(j, "threads", (uint64_t)o->p.threads);
+	json_object_end(j);
+	json_array_begin(j, "option_problems");
+	json_array_end(j);
+	log_end(l);
+}
