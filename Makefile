@@ -28,7 +28,10 @@ CC      ?= cc
 # own (tools/lib/ and every tools/<part>/).
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
-HOST_LDLIBS := -lm -lsqlite3 -lz
+HOST_LDLIBS := -lm -lsqlite3 -lz -lmicrohttpd
+# The static build leaves libmicrohttpd out: its static library wants
+# GnuTLS's, and Debian 12 ships no libp11-kit.a or libunistring.a for that.
+STATIC_LDLIBS := $(filter-out -lmicrohttpd,$(HOST_LDLIBS))
 
 CORE_SRC  := $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard probe/*.c)
 TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c tools/*/*.c))
@@ -87,9 +90,16 @@ $(BUILD)/tickprobe: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(B
 # --linux` (the guest has no C library).  Debian's libsqlite3-dev and
 # zlib1g-dev ship the static libraries; --no-warnings hides the linker's note
 # that SQLite's dlopen (unused here) would want the host's glibc at run time.
+# Its dispatcher is built with TICKPROBE_NO_COLLECT: `tickprobe collect`
+# there says to use the installed tickprobe (tools/collect/absent.c), and no
+# collector object is pulled from libtools.a.
 all: $(BUILD)/tickprobe-static
-$(BUILD)/tickprobe-static: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
-	$(CC) $(HOST_CFLAGS) -static -Wl,--no-warnings -o $@ $^ $(HOST_LDLIBS)
+$(BUILD)/host/tools/tickprobe-static.o: tools/tickprobe.c
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -DTICKPROBE_NO_COLLECT -MMD -MP -c $< -o $@
+
+$(BUILD)/tickprobe-static: $(BUILD)/host/tools/tickprobe-static.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -static -Wl,--no-warnings -o $@ $^ $(STATIC_LDLIBS)
 
 # Compiled and linked in one step; -MMD -MP writes the headers each test
 # includes (tests/unit/sim_counter.h, probe/*.h) to $@.d, so editing one

@@ -9,6 +9,7 @@
 #include "boot/bios_power.h"
 #include "drivers/vga.h"
 #include "lib/util.h"
+#include "probe/options.h"
 
 #define MULTIBOOT_BOOTLOADER_MAGIC 0x2BADB002
 #define MBI_MEMORY (1u << 0)
@@ -50,6 +51,7 @@ static struct {
 	/* The command line, copied: QEMU's -kernel loader puts it just above the
 	 * kernel, in what becomes the heap. */
 	char cmdline[1024];
+	struct options opt; /* parsed here for net= alone; the core parses its own */
 } bios;
 
 /* `qemu -kernel` puts the kernel's path before the options
@@ -186,6 +188,12 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 		if ((bi->low_area = bios_low_area(mbi_addr, SMP_LOW_BYTES)))
 			bi->low_area_bytes = SMP_LOW_BYTES;
 	}
+	/* net= is shared with the UEFI path, which sends the records; here
+	 * nothing can, and the begin record and the screen say so. */
+	options_parse(&bios.opt, bi->cmdline);
+	if (bios.opt.net_given)
+		bi->net_problem = "the BIOS path has no network stack (GRUB hands over none): "
+				  "the log goes to serial and the screen only";
 	if ((bi->ap_stacks = (uintptr_t)heap_alloc(NULL, SMP_STACK_AREA_BYTES)))
 		bi->ap_stacks_bytes = SMP_STACK_AREA_BYTES;
 	vga_init();

@@ -14,6 +14,7 @@
 #include "boot/efi_con.h"
 #include "boot/efi_cpu.h"
 #include "boot/efi_log.h"
+#include "boot/efi_net.h"
 #include "lib/fmt.h"
 #include "probe/options.h"
 #include "probe/presets.h"
@@ -33,6 +34,7 @@ static struct {
 	struct options opt; /* parsed here too, for log= alone; the core parses its own */
 	struct efi_log log;
 	struct efi_after after;
+	struct efi_net net;
 } efi;
 
 static EFI_GUID acpi20_guid = ACPI_20_TABLE_GUID;
@@ -119,6 +121,17 @@ static void open_log(EFI_LOADED_IMAGE *li)
 			 &efi.bi.series, &efi.bi.series_problem);
 	efi.bi.after = &efi_after;
 	efi.bi.after_ctx = &efi.after;
+}
+
+/* The network console, after the log file: the hello is said here, before
+ * the begin record, which then tells where the records go (boot/efi_net.h). */
+static void open_net(void)
+{
+	efi_net_open(&efi.net, &efi.opt);
+	efi.bi.net = efi.net.url[0] ? efi.net.url : NULL;
+	efi.bi.net_problem = efi.net.begin_problem[0] ? efi.net.begin_problem : NULL;
+	if (efi.net.kind != EFI_NET_OFF && efi.bi.n_consoles < BOOT_MAX_CONSOLES)
+		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "net", efi_net_write, &efi.net, true, false };
 }
 
 static bool blank(char ch) { return ch == ' ' || ch == '\t'; }
@@ -226,6 +239,29 @@ static char *read_file(EFI_FILE_HANDLE root, const CHAR16 *dir, const CHAR16 *na
 	return buf;
 }
 
+/* A network boot: tickprobe.cfg from the boot file's directory on the
+ * server is the command line (no menu waits for a keyboard); without it
+ * presets.cfg from there makes the menu.  True when tickprobe.cfg was there. */
+static bool read_config_net(void)
+{
+	char *text;
+	UINTN len = 0;
+
+	if ((text = efi_net_fetch(&efi.net, "tickprobe.cfg", &len))) {
+		static const char cut[] = "tickprobe: tickprobe.cfg from the boot server holds more words than fit "
+					  "the command line (767 characters): the rest are ignored\n";
+		if (!options_cfg_cmdline(text, len, efi.cmdline, sizeof efi.cmdline) && ST->ConOut)
+			efi_screen_write(ST->ConOut, cut, sizeof cut - 1);
+		FreePool(text);
+		return true;
+	}
+	if ((text = efi_net_fetch(&efi.net, "presets.cfg", &len))) {
+		presets_parse(&efi.cfg, text, len);
+		FreePool(text);
+	}
+	return false;
+}
+
 static void read_config(EFI_LOADED_IMAGE *li)
 {
 	CHAR16 dir[200];
@@ -258,6 +294,11 @@ static void at_end(void *ctx, const char *status)
 	(void)ctx;
 	(void)status;
 	efi_log_close(&efi.log);
+	efi_net_note(&efi.net, note, sizeof note);
+	if (note[0] && ST->ConOut) {
+		efi_screen_write(ST->ConOut, "\n", 1);
+		efi_screen_write(ST->ConOut, note, tp_strlen(note));
+	}
 	if (efi.bi.log_file && !efi.log.stopped)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
@@ -349,6 +390,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab);
 
 EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 {
+	uint64_t boot_tsc = rdtsc(); /* the boot's id (boot/efi_net.h) */
 	EFI_LOADED_IMAGE *li = NULL;
 	SIMPLE_TEXT_OUTPUT_INTERFACE *screen;
 
@@ -366,12 +408,15 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	screen = efi_find_screen();
 	presets_init(&efi.cfg);
 
-	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) == EFI_SUCCESS &&
-	    load_options(li, efi.cmdline, sizeof efi.cmdline)) {
+	if (uefi_call_wrapper(BS->HandleProtocol, 3, image, &gEfiLoadedImageProtocolGuid, (void **)&li) != EFI_SUCCESS)
+		li = NULL;
+	efi_net_probe(&efi.net, li, boot_tsc);
+	/* The load options, else a network boot's tickprobe.cfg, else the menu. */
+	if ((li && load_options(li, efi.cmdline, sizeof efi.cmdline)) || (efi.net.pxe && read_config_net())) {
 		efi.bi.cmdline = efi.cmdline;
 	} else {
 		int pick;
-		if (li)
+		if (li && !efi.net.pxe)
 			read_config(li);
 		/* ConOut: the screen and the serial terminal the firmware mirrors
 		 * it to, so a headless machine shows its menu on the serial line,
@@ -386,6 +431,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "screen", efi_screen_write, screen, false, true };
 	}
 	open_log(li);
+	open_net();
 	efi.bi.alloc = efi_alloc;
 	efi.bi.at_end = at_end;
 	reserve_smp_memory();

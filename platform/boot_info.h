@@ -27,6 +27,10 @@ struct boot_info {
 	 * above: its path and its volume in words; or NULL, and why there is
 	 * none.  The begin record carries them. */
 	const char *log_file, *log_volume, *log_file_problem;
+	/* The network console (UEFI, boot/efi_net.h), one of the consoles above
+	 * when net is set: where the records go; or why not, or what instead
+	 * (NULL: nothing to say).  The begin record carries both. */
+	const char *net, *net_problem;
 	/* Secure Boot as the firmware reports it (UEFI); unknown on BIOS. */
 	bool secure_boot_known, secure_boot;
 	/* Zeroed memory for the run's buffers, or NULL when there is none. */

@@ -241,6 +241,8 @@ void tickprobe_main(const struct boot_info *bi)
 		.log_file = bi->log_file,
 		.log_volume = bi->log_volume,
 		.log_file_problem = bi->log_file_problem,
+		.net = bi->net,
+		.net_problem = bi->net_problem,
 		.secure_boot_known = bi->secure_boot_known,
 		.secure_boot = bi->secure_boot,
 		.series = bi->series,

@@ -24,8 +24,7 @@ static const struct options_preset builtin_presets[] = {
 #define BUILTIN_COUNT ((int)(sizeof builtin_presets / sizeof builtin_presets[0]))
 
 /* Problems name the preset whose words gave them, when one did. */
-__attribute__((format(printf, 3, 4))) static void problem(struct options *o, const char *in_preset,
-							   const char *fmt, ...)
+void options_problem(struct options *o, const char *in_preset, const char *fmt, ...)
 {
 	va_list ap;
 	size_t n = 0;
@@ -97,7 +96,7 @@ static void set_number(struct options *o, const char *from, const char *key, con
 	if (!parse_u32(val, dst, lo, hi)) {
 		char range[48];
 		tp_snprintf(range, sizeof range, "%u..%u", lo, hi);
-		problem(o, from, "option %s: '%s' is not a whole number in %s, default kept", key, val, range);
+		options_problem(o, from, "option %s: '%s' is not a whole number in %s, default kept", key, val, range);
 	}
 }
 
@@ -205,25 +204,25 @@ static bool smp_option(struct options *o, const char *from, const char *key, con
 		if (tp_streq(val, "off") || tp_streq(val, "on"))
 			o->smp_off = tp_streq(val, "off");
 		else
-			problem(o, from, "option smp: '%s' is not on or off, ignored", val);
+			options_problem(o, from, "option smp: '%s' is not on or off, ignored", val);
 	} else if (tp_streq(key, "cpus")) {
 		if (!set_cpus(o, val))
-			problem(o, from, "option cpus: '%s' is not all, a count 1..%u or a list of indices 0..%u "
+			options_problem(o, from, "option cpus: '%s' is not all, a count 1..%u or a list of indices 0..%u "
 				   "(a,b-c), all kept", val, TEAM_MAX_CPUS, TEAM_MAX_CPUS - 1);
 	} else if (tp_streq(key, "ghost_cpu")) {
 		if (parse_u32(val, &v, 0, 0xfffffffeu)) {
 			o->ghost_cpu_set = true;
 			o->ghost_cpu = v;
 		} else
-			problem(o, from, "option ghost_cpu: '%s' is not an APIC ID 0..0xfffffffe, ignored", val);
+			options_problem(o, from, "option ghost_cpu: '%s' is not an APIC ID 0..0xfffffffe, ignored", val);
 	} else if (tp_streq(key, "tsc_sync")) {
 		if (tp_streq(val, "matrix") || tp_streq(val, "bsp"))
 			tp_snprintf(o->tsc_sync, sizeof o->tsc_sync, "%s", val);
 		else
-			problem(o, from, "option tsc_sync: '%s' is not matrix or bsp, bsp kept", val);
+			options_problem(o, from, "option tsc_sync: '%s' is not matrix or bsp, bsp kept", val);
 	} else if (tp_streq(key, "tsc_skew")) {
 		if (!set_tsc_skew(o, val))
-			problem(o, from, "option tsc_skew: '%s' is not CPU:CYCLES (CPU 0..%u, |CYCLES| <= 10^12), ignored",
+			options_problem(o, from, "option tsc_skew: '%s' is not CPU:CYCLES (CPU 0..%u, |CYCLES| <= 10^12), ignored",
 				val, TEAM_MAX_CPUS - 1);
 	} else if (tp_streq(key, "latency"))
 		set_number(o, from, key, val, &o->latency_s, 0, MAX_LATENCY_S);
@@ -248,7 +247,7 @@ static bool after_option(struct options *o, const char *from, const char *key, c
 		else if (tp_streq(val, "poweroff"))
 			o->after = OPT_AFTER_POWEROFF;
 		else
-			problem(o, from, "option after: '%s' is not halt, reboot or poweroff, halt kept", val);
+			options_problem(o, from, "option after: '%s' is not halt, reboot or poweroff, halt kept", val);
 	} else if (tp_streq(key, "after_s"))
 		set_number(o, from, key, val, &o->after_s, 0, OPT_MAX_AFTER_S);
 	else if (tp_streq(key, "runs"))
@@ -270,13 +269,13 @@ static void apply_words(struct options *o, const char *line, const char *from)
 		while (*val && *val != '=')
 			val++;
 		if (!*val) {
-			problem(o, from, "option '%s': expected name=value, ignored", w);
+			options_problem(o, from, "option '%s': expected name=value, ignored", w);
 			continue;
 		}
 		*val++ = 0;
 		if (tp_streq(w, "preset")) {
 			if (from)
-				problem(o, from, "preset=%s inside a preset, ignored", val);
+				options_problem(o, from, "preset=%s inside a preset, ignored", val);
 			continue;
 		} else if (tp_streq(w, "samples"))
 			set_number(o, from, w, val, &o->samples, 100, MAX_SAMPLES);
@@ -292,7 +291,7 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			if (tp_streq(val, "file") || tp_streq(val, "none"))
 				o->log_to_file = tp_streq(val, "file");
 			else
-				problem(o, from, "option log: '%s' is not file or none, default kept", val);
+				options_problem(o, from, "option log: '%s' is not file or none, default kept", val);
 		}
 		else if (tp_streq(w, "serial")) {
 			uint32_t port;
@@ -301,7 +300,7 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			else if (parse_u32(val, &port, 1, 0xffff))
 				o->serial_port = (uint16_t)port;
 			else
-				problem(o, from, "option serial: '%s' is not a port or 'none', default kept", val);
+				options_problem(o, from, "option serial: '%s' is not a port or 'none', default kept", val);
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (tp_streq(w, "fault")) {
@@ -309,14 +308,15 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			    tp_streq(val, "ap-deaf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang or ap-deaf, ignored", val);
+				options_problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang or ap-deaf, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);
 			else
-				problem(o, from, "option stuck: '%s' is not a counter name, ignored", val);
-		} else if (!smp_option(o, from, w, val) && !after_option(o, from, w, val))
-			problem(o, from, "unknown option '%s', ignored", w);
+				options_problem(o, from, "option stuck: '%s' is not a counter name, ignored", val);
+		} else if (!smp_option(o, from, w, val) && !after_option(o, from, w, val) &&
+			   !options_net_option(o, from, w, val))
+			options_problem(o, from, "unknown option '%s', ignored", w);
 	}
 }
 
@@ -343,7 +343,7 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
 			if (q)
 				p = q;
 			else
-				problem(o, NULL, "option preset: unknown preset '%s', using '%s'", w + 7,
+				options_problem(o, NULL, "option preset: unknown preset '%s', using '%s'", w + 7,
 					p ? p->name : "default");
 		}
 	}

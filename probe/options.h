@@ -21,6 +21,15 @@
 #define OPT_MAX_AFTER_S 3600u
 
 enum options_after { OPT_AFTER_HALT = 0, OPT_AFTER_REBOOT, OPT_AFTER_POWEROFF };
+/* net=auto: the boot server at http://SERVER:8514/log when the image was
+ * network-booted and it answers the hello, else nothing. */
+enum options_net { OPT_NET_AUTO = 0, OPT_NET_NONE, OPT_NET_HTTP, OPT_NET_SYSLOG };
+#define OPT_NET_PATH_MAX 48
+#define OPT_NET_URL_MAX 96
+#define OPT_NET_TOKEN_MAX 64
+#define OPT_NET_DROP_MAX 1000000u
+#define OPT_NET_AUTO_PORT 8514
+#define OPT_NET_AUTO_PATH "/log"
 /* "halt", "reboot", "poweroff". */
 const char *options_after_name(enum options_after a);
 
@@ -58,6 +67,16 @@ struct options {
 	enum options_after after;             /* after=halt (the default), reboot or poweroff */
 	uint32_t after_s;                     /* after_s=N: a countdown of N s a key cancels (0..3600) */
 	uint32_t runs;                        /* runs=N: N boots in a row (UEFI; 1..999, 1: one boot) */
+
+	/* Sending the records over the network (UEFI, boot/efi_net.c; options_net.c). */
+	enum options_net net;                 /* net=: auto (the default), none, http://..., syslog://... */
+	bool net_given;                       /* a net= word other than none was given */
+	uint8_t net_ip[4];                    /* http and syslog: the collector's IPv4 address */
+	uint16_t net_port;                    /* http: 80 unless given; syslog: 514 unless given */
+	char net_path[OPT_NET_PATH_MAX];      /* http: the request path ("/log"); syslog: "" */
+	char net_url[OPT_NET_URL_MAX];        /* http and syslog: the URL, normalised */
+	char net_token[OPT_NET_TOKEN_MAX + 1]; /* net_token=: "" for none */
+	uint32_t net_drop;                    /* net_drop=K: syslog drops every K-th datagram at first (tests) */
 };
 
 /* A preset: its name and the option words it stands for. */
@@ -79,6 +98,19 @@ void options_parse_with(struct options *o, const char *cmdline, const struct opt
  * installed copy of presets.cfg).  Into out, always terminated; false if it
  * had to be cut. */
 bool options_menu_cmdline(const struct preset *p, const char *more, char *out, size_t cap);
+/* net=, net_token=, net_drop= (probe/options_net.c); false when key is
+ * none of them.  from: as for the problems of options.c. */
+bool options_net_option(struct options *o, const char *from, const char *key, const char *val);
+/* A problem with an option, "preset NAME: " first when in_preset names one. */
+void options_problem(struct options *o, const char *in_preset, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* tickprobe.cfg (the boot server's option words, boot/efi_net.c) as one
+ * command line: '#' to the line's end is a comment, every run of blanks and
+ * line ends becomes one space.  Into out, always terminated; false if it had
+ * to be cut (then out holds the whole words that fit). */
+bool options_cfg_cmdline(const char *text, size_t n, char *out, size_t cap);
+
 bool options_wants_counter(const struct options *o, const char *name);
 /* cpus=: whether CPU index i (the `cpus` record's order) is to take part. */
 bool options_wants_cpu(const struct options *o, unsigned i);

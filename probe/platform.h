@@ -97,6 +97,10 @@ struct platform {
 	 * its volume in words, or NULL and why there is none (NULL: nothing to
 	 * say).  Its console is one of open_consoles'. */
 	const char *log_file, *log_volume, *log_file_problem;
+	/* The network console, when the records are also sent: the URL they go
+	 * to, or NULL; and why they are not, or what is done instead (NULL:
+	 * nothing to say). */
+	const char *net, *net_problem;
 	/* Secure Boot, as the firmware reports it; !secure_boot_known: unknown. */
 	bool secure_boot_known, secure_boot;
 	/* The series this boot belongs to (of 0: none), and why runs=N could

@@ -158,6 +158,8 @@ static void record_begin(struct run *r)
 	if (r->p->log_file && r->p->log_volume)
 		json_str(j, "log_volume", r->p->log_volume);
 	json_str(j, "log_file_problem", r->p->log_file ? NULL : r->p->log_file_problem);
+	json_str(j, "net", r->p->net);
+	json_str(j, "net_problem", r->p->net_problem);
 	if (r->p->secure_boot_known)
 		json_bool(j, "secure_boot", r->p->secure_boot);
 	else
@@ -173,6 +175,10 @@ static void record_begin(struct run *r)
 			 r->p->log_volume ? r->p->log_volume : "the boot volume");
 	else if (r->p->log_file_problem)
 		run_text(r, "tickprobe: no log file: %s\n", r->p->log_file_problem);
+	if (r->p->net)
+		run_text(r, "tickprobe: the records are also sent to %s\n", r->p->net);
+	if (r->p->net_problem)
+		run_text(r, "tickprobe: network: %s\n", r->p->net_problem);
 	if (r->p->series.of)
 		run_text(r, "tickprobe: series %s: boot %u of %u\n", r->p->series.id ? r->p->series.id : "?",
 			 r->p->series.index, r->p->series.of);

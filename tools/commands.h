@@ -24,5 +24,8 @@ int cmd_db(int argc, char **argv);
 int cmd_logs(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
+int cmd_collect(int argc, char **argv);
+/* The static build's stand-in for cmd_collect (tools/collect/absent.c): exit 2. */
+int cmd_collect_absent(int argc, char **argv);
 
 #endif

@@ -28,8 +28,7 @@ FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -I$(abspath $(BUILD))/gen -fno-math-errno -fno-omit-frame-pointer \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(FUZZ_SANITIZE)
 # What the harnesses reach: the core, the log loader and the stat input reader.
-FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/log/logset.c tools/log/derived.c tools/log/text.c \
-	tools/common/xalloc.c tools/stat/input.c
+FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/log/logset.c tools/log/derived.c tools/log/text.c tools/common/xalloc.c tools/stat/input.c
 FUZZ_LIB_OBJ   := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_STAMP     := $(FUZZ_DIR)/seeds/.stamp

@@ -28,9 +28,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	line[size] = 0;
 	memset(&o, 0xa5, sizeof o); /* whatever was on the stack */
 	options_parse(&o, line);
+	/* tickprobe.cfg: the same bytes as a file, its length given (NULs and all). */
+	{
+		char cfg[64];
+		options_cfg_cmdline((const char *)data, size, cfg, sizeof cfg);
+		terminated(cfg, sizeof cfg);
+	}
 	terminated(o.preset, sizeof o.preset);
 	terminated(o.fault, sizeof o.fault);
 	terminated(o.stuck, sizeof o.stuck);
+	terminated(o.net_path, sizeof o.net_path);
+	terminated(o.net_url, sizeof o.net_url);
+	terminated(o.net_token, sizeof o.net_token);
+	if (o.net != OPT_NET_AUTO && o.net != OPT_NET_NONE && o.net != OPT_NET_HTTP && o.net != OPT_NET_SYSLOG)
+		abort();
+	if ((o.net == OPT_NET_HTTP || o.net == OPT_NET_SYSLOG) && (!o.net_port || !o.net_url[0]))
+		abort();
+	if (o.net_drop > OPT_NET_DROP_MAX)
+		abort();
 	if (o.n_counters < 0 || o.n_counters > OPT_MAX_COUNTERS)
 		abort();
 	for (int i = 0; i < o.n_counters; i++)

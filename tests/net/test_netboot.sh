@@ -147,11 +147,11 @@ bios_pxe() {
 		"$(head -n 1 "$OUT/$name.show")"
 }
 bios_pxe bios-pxe "$A"
-# Once the probe knows the net= options (probe/options.c), net=auto is no
+# Once the probe knows the net= options (probe/options_net.c), net=auto is no
 # unknown option, and the BIOS probe, which cannot send, says in its begin
 # record that the log goes to the serial line and the screen only
 # ("net":null and a net_problem naming the serial line: docs/netboot.md).
-if grep -q '"net_token' probe/options.c; then
+if cat probe/options*.c | grep -q '"net_token'; then
 	! grep -q "unknown option 'net" "$OUT/bios-pxe.log"
 	ok "bios-pxe: net=auto is a known option" $?
 	"$PYTHON3" - "$OUT/bios-pxe.log" <<'PY'

@@ -194,7 +194,7 @@ good "tickprobe --help" 0 "$T" --help
 
 # --- README.md's table of subcommands names only options they have ------------------------
 grep '^| `tickprobe [a-z]* ' README.md >"$D/rows"
-[ "$(wc -l <"$D/rows")" = 15 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 15"
+[ "$(wc -l <"$D/rows")" = 16 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 16"
 while IFS= read -r row; do
 	syn=$(printf '%s\n' "$row" | cut -d'`' -f2)
 	sub=$(printf '%s\n' "$syn" | cut -d' ' -f2)

@@ -93,6 +93,12 @@ static const struct counter_driver *const machine[] = { &sim_tsc_driver, &sim_hp
 static const char *const names[] = { "tsc", "hpet", "hpet64", "acpi-fast", "i8254", "i8254-inb40", "port80" };
 #define N_NAMES (int)(sizeof names / sizeof names[0])
 
+/* What the platform says of the network console (probe/platform.h): both
+ * NULL but in test_net. */
+static struct {
+	const char *url, *problem;
+} net_in;
+
 /* Boots the simulated machine with these options; the log is then in got. */
 static void run(const char *cmdline)
 {
@@ -107,6 +113,8 @@ static void run(const char *cmdline)
 		free(got.line[i]);
 	memset(&got, 0, sizeof got);
 	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
+	p.net = net_in.url;
+	p.net_problem = net_in.problem;
 	sim_boot(&p);
 	lr_init(&lr, buf, sizeof buf, rnodes, 200000, rstrs, 1u << 20, &sink);
 	lr_feed(&lr, sim.log, sim.log_len);
@@ -363,6 +371,40 @@ static void test_exceptions(void)
 	      "exception in a device's setup: the step names the device (%s)", str(e, "step"));
 }
 
+/* begin.net and begin.net_problem: always there, null when the platform has
+ * nothing to say, and the screen says the same. */
+static void test_net(void)
+{
+	static const char url[] = "http://10.0.2.2:8514/log";
+	static const char why[] = "the collector at http://10.0.2.2:8514/log refused the token (HTTP 403)";
+	const struct lr_node *b, *n, *w;
+
+	sim_reset();
+	run(OPTS "counters=tsc");
+	b = rec("begin", NULL);
+	n = path_at(b, "net"), w = path_at(b, "net_problem");
+	check(n && n->kind == LR_NULL && w && w->kind == LR_NULL && !strstr(sim.screen, "network"),
+	      "net: no network console: begin has net null and net_problem null, the screen says nothing");
+	sim_reset();
+	net_in.url = url;
+	run(OPTS "counters=tsc");
+	b = rec("begin", NULL);
+	w = path_at(b, "net_problem");
+	check(!strcmp(str(b, "net"), url) && w && w->kind == LR_NULL &&
+		      strstr(sim.screen, "tickprobe: the records are also sent to http://10.0.2.2:8514/log\n"),
+	      "net: a URL: begin.net is it, net_problem null, and the screen says where the records go");
+	sim_reset();
+	net_in.url = NULL, net_in.problem = why;
+	run(OPTS "counters=tsc");
+	b = rec("begin", NULL);
+	n = path_at(b, "net");
+	check(n && n->kind == LR_NULL && !strcmp(str(b, "net_problem"), why) &&
+		      strstr(sim.screen, "tickprobe: network: the collector at http://10.0.2.2:8514/log refused the token") &&
+		      pos("end", NULL) > 0,
+	      "net: a problem: begin.net null, net_problem says why, so does the screen, and the run ends");
+	net_in.url = net_in.problem = NULL;
+}
+
 int main(void)
 {
 	nodes = malloc(100000 * sizeof *nodes);
@@ -374,6 +416,7 @@ int main(void)
 	test_plan();
 	test_unknown_names();
 	test_exceptions();
+	test_net();
 	for (int i = 0; i < got.n; i++)
 		free(got.line[i]);
 	free(sim.log), free(sim.screen);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A string as a JSON value on a stdio stream, for the commands' --json
- * outputs.  Escaped as the probe's own writer escapes (lib/json.c): every
- * byte below 0x20 and from 0x7f up as \u00XX, so the output stays ASCII and
- * gives back the very bytes it was handed. */
+ * outputs.  Well-formed UTF-8 (the host's own words: "1.7×", "±500 ppm")
+ * goes out as it is; control bytes, DEL and any byte that is not part of
+ * well-formed UTF-8 (a firmware string's raw bytes, which the probe's writer
+ * escaped and the reader gave back) as \u00XX, so the output is always valid
+ * JSON. */
 #ifndef TOOLS_COMMON_JSON_OUT_H
 #define TOOLS_COMMON_JSON_OUT_H
 

@@ -163,22 +163,32 @@ static void check_end(struct logread *r, const struct lr_node *root, uint64_t se
 		r->run.end_ok = true;
 }
 
+int lr_record_crc(const char *s, size_t n, uint32_t *stored, uint32_t *computed)
+{
+	bool tail = n >= CRC_TAIL + 2 && s[n - 1] == '}' && s[n - 2] == '"' &&
+		    !tp_memcmp(s + n - CRC_TAIL, ",\"crc\":\"", 8) && hex8(s + n - 10, stored);
+
+	if (!tail)
+		return LR_CRC_MISSING;
+	*computed = crc32_update(0, s, n - CRC_TAIL);
+	return *computed == *stored ? LR_CRC_GOOD : LR_CRC_BAD;
+}
+
 /* The CRC at the record's tail, checked; false when the line is excluded
  * (cut, damaged or changed), which also ends the run it cannot belong to. */
 static bool crc_good(struct logread *r, const char *s, size_t n, bool begin_like, uint32_t *crc)
 {
-	uint32_t stored;
-	bool tail = n >= CRC_TAIL + 2 && s[n - 1] == '}' && s[n - 2] == '"' &&
-		    !tp_memcmp(s + n - CRC_TAIL, ",\"crc\":\"", 8) && hex8(s + n - 10, &stored);
+	uint32_t stored = 0;
+	int verdict = lr_record_crc(s, n, &stored, crc);
 
-	if (tail && (*crc = crc32_update(0, s, n - CRC_TAIL)) == stored)
+	if (verdict == LR_CRC_GOOD)
 		return true;
 	if (begin_like || !r->in_run) {
 		end_run(r);
 		start_run(r, false);
 	}
 	r->run.excluded++;
-	if (!tail)
+	if (verdict == LR_CRC_MISSING)
 		problem(r, true, r->line, LR_DAMAGE, "line %u: record without a valid crc (cut or damaged), excluded",
 			(unsigned)r->line);
 	else

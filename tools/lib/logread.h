@@ -39,6 +39,19 @@
  * CRs, in place.  Returns the new length. */
 size_t lr_clean_line(char *s, size_t n);
 
+/* ---- one record's own check ------------------------------------------------ */
+
+/* A record line's `crc` member (the last, ",\"crc\":\"xxxxxxxx\"}") against the
+ * CRC-32 of the bytes before it: the reader's own test, for a caller that
+ * takes records one at a time (tools/collect/record.c).  *stored and
+ * *computed are set when the tail is there. */
+enum lr_crc_verdict {
+	LR_CRC_GOOD,
+	LR_CRC_MISSING, /* no well-formed crc member at the end: cut or damaged */
+	LR_CRC_BAD,     /* the member is there and disagrees */
+};
+int lr_record_crc(const char *s, size_t n, uint32_t *stored, uint32_t *computed);
+
 /* ---- the reader ----------------------------------------------------------- */
 
 enum lr_severity {

@@ -1,0 +1,464 @@
+# SPDX-License-Identifier: BSD-2-Clause
+"""Senders for tests/net/test_collect.sh and tests/bench/collect.sh: they
+speak to a running `tickprobe collect` on loopback as the probe does (the
+wire format: docs/collect.md) and check what it kept.
+
+  collect_client.py SCENARIO READY-FILE DIR [ARGS...]
+
+READY-FILE is the collector's --ready-file (http=ADDR:PORT syslog=ADDR:PORT),
+DIR its --dir.  Each scenario prints PASS:/FAIL: lines (tests/lib/check.sh
+counts them).  The records are real logs' record lines (tests/data/logs/);
+a sender's own copy is made distinct by a tag in the begin record's cmdline,
+with every crc, and the end record's crc32, computed again.
+"""
+import http.client
+import os
+import random
+import socket
+import sys
+import threading
+import time
+import zlib
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LOGS = os.path.join(HERE, "..", "data", "logs", "schema1")
+SOURCES = ("q35-uefi-default.log", "q35-bios-default.log")
+CRC_TAIL = len(',"crc":"xxxxxxxx"}')
+
+
+def ok(name, cond, detail=""):
+    print(("PASS: %s" % name) if cond else ("FAIL: %s: %s" % (name, detail)))
+    sys.stdout.flush()
+    return cond
+
+
+def ports(ready):
+    """{'http': ('127.0.0.1', PORT), 'syslog': (...)} from the ready file."""
+    out = {}
+    for word in open(ready).read().split():
+        key, addr = word.split("=", 1)
+        host, port = addr.rsplit(":", 1)
+        out[key] = (host, int(port))
+    return out
+
+
+def records(name):
+    """The record lines of a real log: CR gone, each as bytes."""
+    out = []
+    with open(os.path.join(LOGS, name), "rb") as f:
+        for line in f:
+            line = line.rstrip(b"\n").rstrip(b"\r")
+            if line.startswith(b"{"):
+                out.append(line)
+    return out
+
+
+def with_crc(body):
+    """body: a record without its crc member and closing brace."""
+    return body + b',"crc":"%08x"}' % (zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def retag(recs, tag, samples=0):
+    """The log with `tag` in the begin record's cmdline and, before its end,
+    `samples` more records as a verbose run writes them; every crc, and the
+    end record's seq, records and crc32, made right."""
+    bodies = [r[:-CRC_TAIL] for r in recs[:-1]]
+    bodies[0] = bodies[0].replace(b'"cmdline":"preset=default',
+                                  b'"cmdline":"preset=default sender=' + tag.encode(), 1)
+    for k in range(samples):
+        bodies.append(b'{"type":"samples","seq":%d,"name":"tsc","offset":%d,"values":[%d,%d,%d,%d]'
+                      % (len(bodies), 4 * k, 20 + k % 7, 21, 20, 22 + k % 3))
+    out = [with_crc(b) for b in bodies]
+    crc = 0
+    for r in out:
+        crc = zlib.crc32(r + b"\n", crc)
+    end = recs[-1][:-CRC_TAIL]
+    rest = end[end.index(b'"crc32":"') + len(b'"crc32":"') + 8:]
+    out.append(with_crc(b'{"type":"end","seq":%d,"records":%d,"crc32":"%08x' % (len(out), len(out), crc) + rest))
+    return out
+
+
+def expected(recs):
+    return b"".join(r + b"\n" for r in recs)
+
+
+def mac(i):
+    return "52-54-00-%02x-%02x-%02x" % (i >> 16 & 255, i >> 8 & 255, i & 255)
+
+
+def boot_of(machine, i):
+    return "%s-%016x" % (machine, 0x1000 + i)
+
+
+class Sender:
+    """One probe over HTTP: its own keep-alive connection."""
+
+    def __init__(self, addr, machine, boot, token=None):
+        self.conn = http.client.HTTPConnection(addr[0], addr[1], timeout=30)
+        self.headers = {"X-Tickprobe-Machine": machine, "X-Tickprobe-Boot": boot,
+                        "Content-Type": "application/json"}
+        if token is not None:
+            self.headers["X-Tickprobe-Token"] = token
+
+    def post(self, body, extra=None):
+        headers = dict(self.headers, **(extra or {}))
+        self.conn.request("POST", "/log", body=body, headers=headers)
+        r = self.conn.getresponse()
+        r.read()
+        return r.status
+
+    def hello(self):
+        return self.post(b"", {"X-Tickprobe-Hello": "1"})
+
+    def close(self):
+        self.conn.close()
+
+
+class RawSender:
+    """The same requests, written whole on a socket and the answer's status
+    line read back: a tenth of http.client's cost, for the benchmark."""
+
+    def __init__(self, addr, machine, boot, token=None):
+        self.sock = socket.create_connection(addr, timeout=30)
+        self.head = ("POST /log HTTP/1.1\r\nHost: collector\r\nContent-Type: application/json\r\n"
+                     "X-Tickprobe-Machine: %s\r\nX-Tickprobe-Boot: %s\r\n%s" %
+                     (machine, boot, "X-Tickprobe-Token: %s\r\n" % token if token else "")).encode()
+        self.rest = b""
+
+    def post(self, body):
+        self.sock.sendall(self.head + b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        while b"\r\n\r\n" not in self.rest:
+            got = self.sock.recv(65536)
+            if not got:
+                raise OSError("the collector closed the connection")
+            self.rest += got
+        head, _, self.rest = self.rest.partition(b"\r\n\r\n")
+        length = 0
+        for line in head.split(b"\r\n")[1:]:
+            if line.lower().startswith(b"content-length:"):
+                length = int(line.split(b":")[1])
+        while len(self.rest) < length:
+            self.rest += self.sock.recv(65536)
+        self.rest = self.rest[length:]
+        return int(head.split(b" ")[1])
+
+    def close(self):
+        self.sock.close()
+
+
+def log_file(d, machine, n=0):
+    return os.path.join(d, machine, "%04d.log" % n)
+
+
+def same_file(name, path, recs):
+    try:
+        got = open(path, "rb").read()
+    except OSError as e:
+        return ok(name, False, str(e))
+    return ok(name, got == expected(recs), "%s: %d bytes, %d expected" % (path, len(got), len(expected(recs))))
+
+
+def syslog_datagram(machine, boot, pas, seq, rec, token=None):
+    sd = '[tickprobe@32473 seq="%d"%s]' % (seq, ' token="%s"' % token if token else "")
+    return ("<134>1 - %s tickprobe %s %s %s " % (machine, boot, pas, sd)).encode() + rec
+
+
+# ---- scenarios -------------------------------------------------------------
+
+
+def one(p, d, args):
+    """One sender, in order, after its hello."""
+    machine = args[0]
+    recs = records(SOURCES[0])
+    s = Sender(p["http"], machine, boot_of(machine, 1))
+    ok("hello answered 204", s.hello() == 204)
+    codes = [s.post(r) for r in recs]
+    s.close()
+    ok("one sender: every record answered 204", codes == [204] * len(recs), str(codes))
+    same_file("one sender: the file is the log's record lines, byte for byte", log_file(d, machine), recs)
+
+
+def shuffled(p, d, args):
+    """Out of order, duplicated, and several records in one body."""
+    machine = args[0]
+    recs = retag(records(SOURCES[1]), machine)
+    rnd = random.Random(7)
+    order = list(range(len(recs)))
+    rnd.shuffle(order)
+    order += rnd.sample(order, 6)
+    s = Sender(p["http"], machine, boot_of(machine, 2))
+    codes = [s.post(recs[i]) for i in order[:-6]]
+    codes.append(s.post(b"\n".join(recs[i] for i in order[-6:])))  # the duplicates, in one body
+    s.close()
+    ok("out of order and duplicated: every body answered 204", set(codes) == {204}, str(codes))
+    same_file("out of order and duplicated: the file in seq order, once each", log_file(d, machine), recs)
+
+
+def syslog_drop(p, d, args):
+    """net_drop=20: the first pass loses every seq % 20 == 19, the second
+    (`again`) sends the whole log.  The log is a real one with a verbose
+    run's samples records, 60 in all, so that three are lost."""
+    machine = args[0]
+    recs = retag(records(SOURCES[0]), machine, 42)
+    boot = boot_of(machine, 3)
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for seq, r in enumerate(recs):
+        if seq % 20 != 19:
+            u.sendto(syslog_datagram(machine, boot, "first", seq, r), p["syslog"])
+            time.sleep(0.001)
+    deadline = time.time() + 10
+    partial = b""
+    while time.time() < deadline and partial != expected(recs[:19]):
+        time.sleep(0.1)
+        partial = open(log_file(d, machine), "rb").read() if os.path.exists(log_file(d, machine)) else b""
+    ok("syslog first pass, 1 in 20 lost: the file stops before the first lost record",
+       partial == expected(recs[:19]), "%d bytes, %d expected" % (len(partial), len(expected(recs[:19]))))
+    for seq, r in enumerate(recs):
+        u.sendto(syslog_datagram(machine, boot, "again", seq, r), p["syslog"])
+        time.sleep(0.001)
+    u.close()
+    deadline = time.time() + 10
+    while time.time() < deadline and open(log_file(d, machine), "rb").read() != expected(recs):
+        time.sleep(0.1)
+    same_file("syslog second pass: the lost records filled in, the log complete", log_file(d, machine), recs)
+
+
+def many(p, d, args):
+    """N senders at once, each its own machine and boot and log:
+    many N [BASE [PACE [SAMPLES [raw]]]], PACE the mean seconds between a
+    sender's records, SAMPLES records added to each log (a longer run),
+    raw: RawSender's requests."""
+    n = int(args[0])
+    base = int(args[1]) if len(args) > 1 else 0x100
+    pace = float(args[2]) if len(args) > 2 else 0  # seconds between one sender's records
+    extra = int(args[3]) if len(args) > 3 else 0  # samples records added to each log
+    kind = RawSender if len(args) > 4 and args[4] == "raw" else Sender
+    srcs = [records(s) for s in SOURCES]
+    logs = [retag(srcs[i % 2], mac(base + i), extra) for i in range(n)]
+    bad = []
+    start = threading.Barrier(n)
+
+    def send(i):
+        rnd = random.Random(i)
+        machine = mac(base + i)
+        order = list(range(len(logs[i])))
+        if i % 3 == 0:
+            rnd.shuffle(order)
+        try:
+            start.wait(30)
+            s = kind(p["http"], machine, boot_of(machine, i))
+            for k in order:
+                time.sleep(pace * (0.5 + i / n) * rnd.random() * 2)  # the last 3 times as slow as the first
+                code = s.post(logs[i][k])
+                if code != 204:
+                    bad.append("%s seq %d: %d" % (machine, k, code))
+            s.close()
+        except Exception as e:  # noqa: BLE001 (a sender's failure is a finding)
+            bad.append("%s: %r" % (machine, e))
+
+    threads = [threading.Thread(target=send, args=(i,)) for i in range(n)]
+    t0 = time.time()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    spent = time.time() - t0
+    total = sum(len(x) for x in logs)
+    ok("%d senders at once: every record answered 204" % n, not bad, "; ".join(bad[:5]))
+    wrong = []
+    for i in range(n):
+        machine = mac(base + i)
+        try:
+            files = sorted(os.listdir(os.path.join(d, machine)))
+            got = open(log_file(d, machine), "rb").read()
+        except OSError as e:
+            wrong.append(str(e))
+            continue
+        if files != ["0000.log"] or got != expected(logs[i]):
+            wrong.append("%s: %s, %d bytes" % (machine, files, len(got)))
+    ok("%d senders at once: each machine's one log is its own, byte for byte" % n, not wrong, "; ".join(wrong[:5]))
+    print("records: %d in %.2f s: %.0f records/s" % (total, spent, total / spent))
+
+
+def garbage(p, d, args):
+    """Non-JSON, bad CRC, a good CRC over non-JSON, no identity, not a POST."""
+    machine = args[0]
+    rec = records(SOURCES[0])[1]
+    flipped = rec[:20] + (b"0" if rec[20:21] != b"0" else b"1") + rec[21:]
+    s = Sender(p["http"], machine, boot_of(machine, 9))
+    ok("garbage: a body that is not JSON is 400", s.post(b"hello, collector") == 400)
+    ok("garbage: a record with a flipped byte (bad CRC) is 400", s.post(flipped) == 400)
+    ok("garbage: a good CRC over what is not a record is 400", s.post(with_crc(b'{"seq":0,"type":"begin"')) == 400)
+    ok("garbage: a good CRC over broken JSON is 400", s.post(with_crc(b'{"type":"begin","seq":0,[')) == 400)
+    ok("garbage: no body is 400", s.post(b"") == 400)
+    s.close()
+    c = http.client.HTTPConnection(*p["http"], timeout=10)
+    c.request("POST", "/log", body=rec, headers={"X-Tickprobe-Machine": "../../etc", "X-Tickprobe-Boot": "b"})
+    r = c.getresponse()
+    r.read()
+    ok("garbage: a machine name that is a path is 400", r.status == 400, str(r.status))
+    c.request("GET", "/log")
+    r = c.getresponse()
+    r.read()
+    ok("garbage: a GET is 405", r.status == 405, str(r.status))
+    c.close()
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    boot = boot_of(machine, 9)
+    for dgram in (b"not syslog at all", syslog_datagram(machine, boot, "first", 1, flipped),
+                  syslog_datagram(machine, boot, "first", 2, rec),  # seq in the header is not the record's
+                  syslog_datagram(machine, boot, "first", 1, rec).replace(b"tickprobe ", b"other ", 1)):
+        u.sendto(dgram, p["syslog"])
+    u.close()
+    time.sleep(0.3)
+    ok("garbage: nothing of it stored", not os.path.exists(os.path.join(d, machine)),
+       str(os.listdir(os.path.join(d, machine))) if os.path.exists(os.path.join(d, machine)) else "")
+
+
+def vm(pid, key):
+    for line in open("/proc/%d/status" % pid):
+        if line.startswith(key + ":"):
+            return int(line.split()[1])
+    return -1
+
+
+def big(p, d, args):
+    """A 100 MB body: refused at once by its length; streamed, never kept."""
+    pid = int(args[0])
+    before = vm(pid, "VmHWM")
+    head = b"POST /log HTTP/1.1\r\nHost: x\r\nX-Tickprobe-Machine: m\r\nX-Tickprobe-Boot: m-1\r\n"
+    chunk = b"x" * 65536
+    for mode in ("Content-Length", "chunked"):
+        s = socket.create_connection(p["http"], timeout=30)
+        if mode == "chunked":
+            s.sendall(head + b"Transfer-Encoding: chunked\r\n\r\n")
+        else:
+            s.sendall(head + b"Content-Length: %d\r\n\r\n" % (100 << 20))
+        sent = 0
+        try:
+            while sent < 100 << 20:
+                s.sendall(b"10000\r\n" + chunk + b"\r\n" if mode == "chunked" else chunk)
+                sent += len(chunk)
+            if mode == "chunked":
+                s.sendall(b"0\r\n\r\n")
+        except OSError:
+            pass  # refused before the end: the collector stopped reading
+        try:
+            answer = s.recv(64)
+        except OSError as e:
+            answer = repr(e).encode()
+        s.close()
+        ok("a 100 MB body (%s) is answered 413" % mode, answer.startswith(b"HTTP/1.1 413"), answer[:40])
+        if mode == "Content-Length":
+            ok("a 100 MB body with its length is refused before it is read", sent < 100 << 20,
+               "%d bytes were taken" % sent)
+    after = vm(pid, "VmHWM")
+    ok("the collector's peak memory grew under 8 MiB with the 100 MB bodies (VmHWM %d -> %d kB)" % (before, after),
+       0 < after - before + 1 and after - before < 8192, "%d kB" % (after - before))
+
+
+def slow(p, d, args):
+    """Senders at a byte a second are cut; a sender beside them gets through."""
+    n, machine = int(args[0]), args[1]
+    req = b"POST /log HTTP/1.1\r\nHost: x\r\nX-Tickprobe-Machine: m\r\nX-Tickprobe-Boot: m-2\r\nContent-Length: 300\r\n\r\n"
+    closed = []
+
+    def trickle(i):
+        s = socket.create_connection(p["http"], timeout=60)
+        t0 = time.time()
+        try:
+            for k in range(len(req) + 300):
+                s.sendall(req[k:k + 1] if k < len(req) else b"x")
+                s.settimeout(1)
+                try:
+                    if s.recv(100) == b"":
+                        break
+                except socket.timeout:
+                    pass
+        except OSError:
+            pass
+        closed.append(time.time() - t0)
+        s.close()
+
+    threads = [threading.Thread(target=trickle, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    time.sleep(2)
+    recs = retag(records(SOURCES[0]), machine)
+    s = Sender(p["http"], machine, boot_of(machine, 4))
+    t0 = time.time()
+    codes = [s.post(r) for r in recs]
+    s.close()
+    ok("beside %d slow senders another gets through" % n, codes == [204] * len(recs) and time.time() - t0 < 10,
+       "%s in %.1f s" % (codes, time.time() - t0))
+    same_file("beside the slow senders: that log is whole", log_file(d, machine), recs)
+    for t in threads:
+        t.join()
+    ok("the %d senders at a byte a second were cut (after %s s)" % (n, ", ".join("%.0f" % x for x in sorted(closed))),
+       len(closed) == n and max(closed) < 40, str(closed))
+
+
+def token(p, d, args):
+    """A collector with --token: wrong or missing is 403, stored nothing."""
+    tok, machine = args[0], args[1]
+    recs = retag(records(SOURCES[0]), machine)
+    boot = boot_of(machine, 5)
+    for given, what in ((None, "missing"), (tok + "x", "wrong")):
+        s = Sender(p["http"], machine, boot, given)
+        ok("token %s: the hello is 403" % what, s.hello() == 403)
+        codes = {s.post(r) for r in recs}
+        s.close()
+        ok("token %s: every record is 403" % what, codes == {403}, str(codes))
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    for seq, r in enumerate(recs):
+        u.sendto(syslog_datagram(machine, boot, "first", seq, r, tok + "x"), p["syslog"])
+    u.close()
+    time.sleep(0.3)
+    ok("token wrong or missing: nothing stored", not os.path.exists(os.path.join(d, machine)))
+    s = Sender(p["http"], machine, boot, tok)
+    codes = {s.post(r) for r in recs}
+    s.close()
+    ok("token right: stored", codes == {204}, str(codes))
+    same_file("token right: the log is whole", log_file(d, machine), recs)
+
+
+def part(p, d, args):
+    """The first K records of a log, then nothing (a boot cut short); with
+    the token if one is given."""
+    machine, k = args[0], int(args[1])
+    recs = retag(records(SOURCES[1]), machine)
+    s = Sender(p["http"], machine, boot_of(machine, 6), args[2] if len(args) > 2 else None)
+    codes = {s.post(r) for r in recs[:k]}
+    s.close()
+    ok("a boot cut short after %d records: taken" % k, codes == {204}, str(codes))
+    same_file("a boot cut short: its file holds what arrived", log_file(d, machine), recs[:k])
+
+
+def prefixes(p, d, args):
+    """After a stop in the middle of `many N BASE`: each file is a whole-record
+    prefix of its sender's log; prints how many are complete."""
+    n, base = int(args[0]), int(args[1])
+    srcs = [records(s) for s in SOURCES]
+    wrong, complete, present = [], 0, 0
+    for i in range(n):
+        machine = mac(base + i)
+        path = log_file(d, machine)
+        if not os.path.exists(path):
+            continue
+        present += 1
+        log = retag(srcs[i % 2], machine)
+        got = open(path, "rb").read()
+        whole = [expected(log[:k]) for k in range(len(log) + 1)]
+        if got not in whole:
+            wrong.append("%s: %d bytes, not a prefix of whole records" % (machine, len(got)))
+        complete += got == whole[-1]
+    ok("stopped in the middle: each of the %d files holds whole records of its own log, in order" % present,
+       not wrong, "; ".join(wrong[:5]))
+    print("complete=%d" % complete)
+
+
+SCENARIOS = {"one": one, "shuffled": shuffled, "syslog": syslog_drop, "many": many, "garbage": garbage,
+             "big": big, "slow": slow, "token": token, "part": part,
+             "prefixes": prefixes}
+
+if __name__ == "__main__":
+    SCENARIOS[sys.argv[1]](ports(sys.argv[2]), sys.argv[3], sys.argv[4:])

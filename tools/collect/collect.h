@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* tickprobe collect: the network collector (what it takes and keeps:
+ * docs/collect.md).  Probes send their records over HTTP
+ * (tools/collect/http.c) or syslog over UDP (tools/collect/syslog.c); each
+ * record is checked (tools/collect/record.c) and handed to the per-boot
+ * table (tools/collect/boots.c), which writes each boot's contiguous records
+ * to DIR/MACHINE/NNNN.log; the main thread (tools/collect/cmd_collect.c)
+ * verifies and imports every finished log (tools/collect/finish.c). */
+#ifndef TOOLS_COLLECT_COLLECT_H
+#define TOOLS_COLLECT_COLLECT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <netinet/in.h>
+
+/* The bounds a hostile or broken sender meets (README.md lists them). */
+#define COLLECT_IDLE_S 10       /* MHD's own: a connection silent this long is closed */
+#define COLLECT_REQUEST_S 10    /* a request whole within this long of the previous answer */
+#define COLLECT_CONN_MEMORY (32u * 1024u) /* MHD's per-connection pool: headers, read buffer */
+#define COLLECT_TOKEN_MAX 64
+
+struct collect_options {
+	bool http_on, syslog_on;
+	struct sockaddr_in http_addr, syslog_addr;
+	const char *dir, *db, *token, *ready_file;
+	long max_connections, max_body, incomplete_after;
+	bool quiet;
+};
+
+/* What the transports turned away, counted from their threads. */
+struct collect_counts {
+	atomic_ullong http_requests, http_bad, http_refused, http_too_large, http_busy, http_slow;
+	atomic_ullong syslog_datagrams, syslog_bad, syslog_refused;
+};
+
+static inline void collect_count(atomic_ullong *c)
+{
+	atomic_fetch_add_explicit(c, 1, memory_order_relaxed);
+}
+
+/* The token as given, compared in time that does not depend on where the
+ * first difference is: true when none is wanted or it matches. */
+bool collect_token_ok(const struct collect_options *o, const char *given);
+
+#endif
