@@ -277,7 +277,20 @@ mem_ok() {
 	else
 		t0=$(now_ms)
 		"$TP" qemu --preset quick --memory "$2" --timeout "$HANG_S" -o "$OUT/mem-$2.log" \
-			>"$OUT/mem-$2.err" 2>&1
+			>"$OUT/mem-$2.err" 2>&1 &
+		qpid=$!
+		# GRUB that runs out of memory says so on the serial line, then
+		# waits for a key until the hang guard: its message ends the boot
+		# (tickprobe passes the TERM on to QEMU), which would otherwise cost
+		# HANG_S of each failing boot of the bisection.
+		while kill -0 "$qpid" 2>/dev/null; do
+			if grep -q 'error: out of memory' "$OUT/mem-$2.log" 2>/dev/null; then
+				kill "$qpid" 2>/dev/null
+				break
+			fi
+			sleep 0.1
+		done
+		wait "$qpid"
 		rc=$? ms=$(($(now_ms) - t0))
 	fi
 	echo "memory: $1 boot with -m $2: exit $rc in $ms ms"

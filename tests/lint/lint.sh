@@ -63,7 +63,9 @@ done
 cat "$dir/tidy.out"
 
 # cppcheck: the same files and flags through the database.  It predefines no
-# compiler macro; gnu-efi's headers and cmd_os.c need __x86_64__.
+# compiler macro; gnu-efi's headers and cmd_os.c need __x86_64__.  (No
+# --cppcheck-build-dir: it would cache, but it also turns on the whole-program
+# checks, ctu*, which the configuration here does not ask for.)
 "$CPPCHECK" --project="$dir/compile_commands.json" -D__x86_64__ --library=posix \
 	--enable=warning,style,performance,portability --inline-suppr \
 	--suppressions-list=tests/lint/cppcheck.supp --error-exitcode=1 -j "$jobs" --quiet \
