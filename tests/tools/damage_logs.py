@@ -9,5 +9,9 @@ lines = open(src).read().splitlines(keepends=True)
 t = next(i for i, l in enumerate(lines) if '"type":"timer"' in l)
 flipped = lines[:]; flipped[t] = flipped[t].replace('"samples":', '"sampels":', 1)
 open(out + "/damaged.log", "w").write("".join(flipped))
-cut = "".join(lines); open(out + "/truncated.log", "w").write(cut[: cut.index('"type":"timer"') + 500])
+# Cut in the middle of the first timer record, whatever its length: a cut
+# at a fixed offset past its start can land on the text line after a short
+# (unhealthy) one, and the truncated log then has no damaged record.
+cut = "".join(lines[:t]) + lines[t][: len(lines[t]) // 2]
+open(out + "/truncated.log", "w").write(cut)
 open(out + "/twoboots.log", "w").write("".join(lines) + "\x1b[2J\x1b[01;01HBdsDxe: loading Boot0001\r\n" + open(sys.argv[3]).read())
