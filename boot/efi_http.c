@@ -7,6 +7,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "boot/efi_net.h"
+#include "boot/efi_status.h"
 #include "arch/x86/cpu.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
@@ -24,27 +25,11 @@ unsigned efi_http_status_number(EFI_HTTP_STATUS_CODE code)
 	return (unsigned)code < sizeof number / sizeof number[0] ? number[code] : 0;
 }
 
-static const char *status_words(EFI_STATUS st)
-{
-	switch (st) {
-	case EFI_CONNECTION_REFUSED: return "the connection was refused (nothing listens there?)";
-	case EFI_CONNECTION_RESET: return "the connection was reset (nothing listens there?)";
-	case EFI_CONNECTION_FIN: return "the connection was closed";
-	case EFI_HOST_UNREACHABLE: return "the host is unreachable";
-	case EFI_HTTP_ERROR: return "the answer was not HTTP the firmware could parse";
-	case EFI_TIMEOUT: return "the firmware's own timeout passed";
-	case EFI_NO_MAPPING: return "the NIC has no address yet";
-	case EFI_NOT_FOUND: return "no route to the host";
-	case EFI_ACCESS_DENIED: return "the firmware refused the request";
-	case EFI_OUT_OF_RESOURCES: return "the firmware is out of memory";
-	default: return NULL;
-	}
-}
-
 /* "did not answer (sending the request): the connection was reset ..." */
 static void say_status(char *why, size_t cap, const char *what, EFI_STATUS st)
 {
-	const char *w = status_words(st);
+	/* EFI_NOT_FOUND from the IP layer: no route, not a missing file. */
+	const char *w = st == EFI_NOT_FOUND ? "no route to the host" : efi_status_words(st);
 	if (w)
 		tp_snprintf(why, cap, "did not answer (%s): %s", what, w);
 	else

@@ -3,6 +3,7 @@
 #include <efi.h>
 #include <efilib.h>
 #include "boot/efi_log.h"
+#include "boot/efi_status.h"
 #include "arch/x86/cpu.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
@@ -13,25 +14,9 @@
 #define MSG_EMMC_DP 0x1d
 #define NAME_CHARS 256 /* a FAT long name is at most 255 characters */
 
-static const char *status_words(EFI_STATUS st)
-{
-	switch (st) {
-	case EFI_WRITE_PROTECTED: return "the medium is write-protected";
-	case EFI_VOLUME_FULL: return "the volume is full";
-	case EFI_ACCESS_DENIED: return "access denied";
-	case EFI_NO_MEDIA: return "no medium";
-	case EFI_MEDIA_CHANGED: return "the medium was changed";
-	case EFI_DEVICE_ERROR: return "a device error";
-	case EFI_VOLUME_CORRUPTED: return "the file system is damaged";
-	case EFI_OUT_OF_RESOURCES: return "the firmware is out of memory";
-	case EFI_UNSUPPORTED: return "not supported by the firmware";
-	default: return NULL;
-	}
-}
-
 static void say_status(char *out, size_t cap, const char *what, EFI_STATUS st)
 {
-	const char *w = status_words(st);
+	const char *w = efi_status_words(st);
 	if (w)
 		tp_snprintf(out, cap, "%s: %s", what, w);
 	else
