@@ -37,17 +37,16 @@ void json_out_str(FILE *o, const char *s)
 	}
 	fputc('"', o);
 	while (*p) {
+		n = *p >= 0x80 ? utf8_len(p) : 0;
 		if (*p == '"' || *p == '\\') {
 			fprintf(o, "\\%c", *p++);
-		} else if (*p < 0x20 || *p == 0x7f) {
-			fprintf(o, "\\u%04x", *p++);
-		} else if (*p < 0x80) {
-			fputc(*p++, o);
-		} else if ((n = utf8_len(p)) > 0) {
+		} else if (n > 0) {
 			fwrite(p, 1, (size_t)n, o);
 			p += n;
-		} else {
+		} else if (*p < 0x20 || *p >= 0x7f) { /* control bytes, DEL, bytes outside well-formed UTF-8 */
 			fprintf(o, "\\u%04x", *p++);
+		} else {
+			fputc(*p++, o);
 		}
 	}
 	fputc('"', o);
