@@ -24,7 +24,6 @@
 #define STACK_PAGES 64
 #define CMDLINE_MAX 768 /* a preset's 200 characters, then a 512-byte block's tp_options */
 #define CFG_FILE_MAX PRESETS_FILE_MAX
-#define RFLAGS_IF (1u << 9)
 
 /* The one struct this part owns. */
 static struct {
@@ -338,8 +337,7 @@ static void *efi_alloc(void *ctx, size_t bytes)
 	 * interrupts on, the firmware's serial console polls COM1 from its timer
 	 * tick and can take the byte the core's loopback check of the UART is
 	 * waiting for (drivers/uart.c), and the run then has no serial line. */
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 	if (st != EFI_SUCCESS)
 		return NULL;
 	ZeroMem((void *)(UINTN)base, pages * 4096);

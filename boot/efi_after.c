@@ -8,7 +8,6 @@
 #include "lib/fmt.h"
 #include "lib/util.h"
 
-#define RFLAGS_IF (1u << 9)
 #define SERIES_PATH L"\\tickprobe\\series"
 #define KEY_STALL_US 1000 /* each look for a key lets the firmware's timer run 1 ms */
 
@@ -51,8 +50,7 @@ static bool key(void *ctx)
 	__asm__ volatile("sti" ::: "memory");
 	uefi_call_wrapper(BS->Stall, 1, (UINTN)KEY_STALL_US);
 	st = uefi_call_wrapper(ST->ConIn->ReadKeyStroke, 2, ST->ConIn, &k);
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 	return st == EFI_SUCCESS;
 }
 
@@ -86,8 +84,7 @@ static EFI_STATUS write_series(EFI_HANDLE volume, const struct series_file *s)
 		uefi_call_wrapper(f->Close, 1, f);
 	}
 	uefi_call_wrapper(root->Close, 1, root);
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 	return st;
 }
 
@@ -185,8 +182,7 @@ static void boot_this_again(void)
 				  (UINT32)(EFI_VARIABLE_NON_VOLATILE | EFI_VARIABLE_BOOTSERVICE_ACCESS |
 					   EFI_VARIABLE_RUNTIME_ACCESS),
 				  sizeof current, &current);
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 }
 
 static bool series_end(void *ctx, const char *state, const char *stop_why, char *why, size_t wcap)

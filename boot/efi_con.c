@@ -7,7 +7,6 @@
 #include "arch/x86/cpu.h"
 #include "lib/fmt.h"
 
-#define RFLAGS_IF (1u << 9)
 
 static bool path_has_uart(EFI_DEVICE_PATH *dp)
 {
@@ -72,8 +71,7 @@ void efi_screen_write(void *ctx, const char *s, size_t n)
 			k = 0;
 		}
 	}
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 }
 
 static void put(SIMPLE_TEXT_OUTPUT_INTERFACE *out, const char *s)

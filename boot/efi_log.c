@@ -8,7 +8,6 @@
 #include "lib/fmt.h"
 #include "lib/util.h"
 
-#define RFLAGS_IF (1u << 9)
 #define MSG_NVME_NAMESPACE_DP 0x17 /* UEFI 2.x device path subtypes gnu-efi 3.0.15 lacks */
 #define MSG_SD_DP 0x1a
 #define MSG_EMMC_DP 0x1d
@@ -275,8 +274,7 @@ void efi_log_write(void *ctx, const char *s, size_t n)
 	log->cycles += rdtsc() - t0;
 	/* A boot service lowers the TPL on return, and EDK2's RestoreTPL then
 	 * sets IF: keep the caller's interrupt state (as efi_screen_write). */
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 	if (st != EFI_SUCCESS || size != n) {
 		log->stopped = true;
 		if (st == EFI_SUCCESS)
@@ -297,6 +295,5 @@ void efi_log_close(struct efi_log *log)
 		return;
 	uefi_call_wrapper(log->file->Close, 1, log->file);
 	log->file = NULL;
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
+	cpu_keep_if_clear(flags);
 }

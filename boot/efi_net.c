@@ -8,7 +8,6 @@
 #include "lib/fmt.h"
 #include "lib/util.h"
 
-#define RFLAGS_IF (1u << 9)
 #define CALIBRATE_US 20000 /* 20 ms: the TSC rate to 1 part in a few thousand, enough for a bound */
 #define FALLBACK_TSC_HZ 5000000000ull /* no rate measured: assume 5 GHz, so a bound is never short */
 
@@ -19,12 +18,6 @@ uint64_t efi_net_enter(void)
 	 * polling run from the timer tick. */
 	__asm__ volatile("sti");
 	return flags;
-}
-
-void efi_net_leave(uint64_t flags)
-{
-	if (!(flags & RFLAGS_IF))
-		cpu_cli();
 }
 
 uint64_t efi_net_deadline(const struct efi_net *n)
@@ -306,7 +299,7 @@ void efi_net_write(void *ctx, const char *s, size_t len)
 		send_http(n, s, len);
 	else if (efi_syslog_send(n, s, len) && is_end(s, len))
 		efi_syslog_again(n);
-	efi_net_leave(flags);
+	cpu_keep_if_clear(flags);
 	n->cycles += rdtsc() - t0;
 	n->busy = false;
 }

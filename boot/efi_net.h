@@ -111,10 +111,9 @@ bool efi_syslog_send(struct efi_net *n, const char *line, size_t len);
 /* The second pass: every kept record again. */
 void efi_syslog_again(struct efi_net *n);
 
-/* The caller's interrupt state, kept around firmware calls: EDK2's
- * RestoreTPL sets IF, and the core runs with it clear (boot/efi_log.c). */
+/* Interrupts on for the network's firmware calls, which need the timer
+ * tick; returns the caller's flags, for cpu_keep_if_clear() afterwards. */
 uint64_t efi_net_enter(void);
-void efi_net_leave(uint64_t flags);
 /* The TSC deadline EFI_NET_WAIT_S from now. */
 uint64_t efi_net_deadline(const struct efi_net *n);
 

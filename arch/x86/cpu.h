@@ -57,6 +57,16 @@ static inline uint64_t read_flags(void)
 	return f;
 }
 
+#define RFLAGS_IF (1u << 9)
+/* For the UEFI path's firmware calls: EDK2's RestoreTPL sets IF on its way
+ * out of any of them, so around one, IF is put back clear when it was clear
+ * before (flags_before: read_flags() ahead of the call). */
+static inline void cpu_keep_if_clear(uint64_t flags_before)
+{
+	if (!(flags_before & RFLAGS_IF))
+		cpu_cli();
+}
+
 static inline uint64_t read_cr2(void)
 {
 	uint64_t v;
