@@ -285,6 +285,12 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			set_number(o, from, w, val, &o->raw_samples, 0, MAX_RAW);
 		else if (tp_streq(w, "calib_ms"))
 			set_number(o, from, w, val, &o->calib_ms, 1, 2000);
+		else if (tp_streq(w, "slow_rates")) {
+			if (tp_streq(val, "on") || tp_streq(val, "off"))
+				o->slow_rates_off = tp_streq(val, "off");
+			else
+				options_problem(o, from, "option slow_rates: '%s' is not on or off, default kept", val);
+		}
 		else if (tp_streq(w, "baud"))
 			set_number(o, from, w, val, &o->baud, 50, 115200);
 		else if (tp_streq(w, "log")) {

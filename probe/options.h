@@ -39,6 +39,7 @@ struct options {
 	uint32_t rounds;
 	uint32_t raw_samples; /* raw per-read costs to emit per counter (verbose) */
 	uint32_t calib_ms;    /* length of each frequency measurement window */
+	bool slow_rates_off;  /* slow_rates=off: the 1 Hz counters' rates are not timed */
 	uint16_t serial_port; /* 0: no serial output */
 	uint32_t baud;
 	int n_counters;       /* 0: all */

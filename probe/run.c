@@ -132,6 +132,8 @@ static void record_begin(struct run *r)
 	json_u64(j, "samples", o->samples);
 	json_u64(j, "raw_samples", o->raw_samples);
 	json_u64(j, "calib_ms", o->calib_ms);
+	if (o->slow_rates_off) /* absent: the 1 Hz counters' rates were timed */
+		json_bool(j, "slow_rates", false);
 	/* The counters in force: those named and known, or all. */
 	json_array_begin(j, "counters");
 	for (unsigned i = 0; i < r->n; i++)

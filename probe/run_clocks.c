@@ -10,7 +10,8 @@
 
 /* Below 100 Hz a window of calib_ms (20-100 ms) would hold a tick or two:
  * such a counter (the RTC's seconds, 1 Hz) is timed from one edge to the
- * next instead, each edge found within the poll around it. */
+ * next instead, each edge found within the poll around it: 1 to 2.5 s of
+ * a run, which slow_rates=off leaves out (the many boots of a test suite). */
 #define SLOW_HZ 100
 /* Between two polls of a slow counter: a spin of plain instructions, so the
  * edge is found within about a microsecond on hardware (2 ppm of a second)
@@ -141,6 +142,10 @@ void run_rates(struct run *r)
 		if (!rc->c || !rc->desc->rated || rc->desc->rate_from || rc->cal >= 0 || !rc->s.healthy ||
 		    !run_counter_in_use(r, rc) || r->n_cal >= RUN_MAX_CALIBRATORS)
 			continue;
+		if (r->opt.slow_rates_off && rc->c->nominal_hz && rc->c->nominal_hz < SLOW_HZ) {
+			run_text(r, "%-13s rate not timed (slow_rates=off)\n", rc->desc->name);
+			continue;
+		}
 		r->step = rc->desc->name;
 		run_prepare(r, rc);
 		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->name };

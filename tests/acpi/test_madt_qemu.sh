@@ -23,7 +23,7 @@ trap 'rm -rf "$OUT"' EXIT INT TERM
 boot() {
 	name=$1 machine=$2 smp=$3 enabled=$4 disabled=$5
 	timeout 60 "$QEMU" -machine "$machine" -accel tcg -cpu max -m 256 -smp "$smp" \
-		-kernel "$ELF" -append preset=quick -chardev "file,id=ser0,path=$OUT/$name.log" \
+		-kernel "$ELF" -append "preset=quick slow_rates=off" -chardev "file,id=ser0,path=$OUT/$name.log" \
 		-serial chardev:ser0 -device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot \
 		-nic none -monitor none -display none >"$OUT/$name.err" 2>&1
 	rc=$?

@@ -23,7 +23,7 @@ OUT=$(mktemp -d /tmp/tickprobe-integrity.XXXXXX)
 trap 'rm -rf "$OUT"' EXIT INT TERM
 
 for m in pc q35; do
-	"$TP" qemu --kernel --machine $m --preset quick --timeout 60 -o "$OUT/$m.log" >"$OUT/$m.out" 2>"$OUT/$m.err"
+	"$TP" qemu --kernel --machine $m --preset quick --options slow_rates=off --timeout 60 -o "$OUT/$m.log" >"$OUT/$m.out" 2>"$OUT/$m.err"
 	rc=$?
 	# The originals must be whole and valid, or nothing below means anything.
 	if [ $rc -eq 0 ] && python3 tests/boot/checklog.py "$OUT/$m.log" --label "$m" >"$OUT/$m.check"; then
@@ -35,7 +35,7 @@ for m in pc q35; do
 done
 
 # A run that ended in a CPU exception: its `exception` record gets damaged too.
-"$TP" qemu --kernel --preset quick --options fault=gp --timeout 60 -o "$OUT/fault-gp.log" >"$OUT/gp.out" 2>"$OUT/gp.err"
+"$TP" qemu --kernel --preset quick --options "slow_rates=off fault=gp" --timeout 60 -o "$OUT/fault-gp.log" >"$OUT/gp.out" 2>"$OUT/gp.err"
 rc=$?
 if [ $rc -eq 11 ] && python3 tests/boot/checklog.py "$OUT/fault-gp.log" --expect-status failed >"$OUT/gp.check"; then
 	pass "fault-gp: a whole, valid log of a failed run to damage ($(grep -c '^{' "$OUT/fault-gp.log") records)"

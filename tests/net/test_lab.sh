@@ -110,8 +110,8 @@ runs=$(sqlite3 "$OUT/lab.db" "SELECT m.name, r.preset, r.complete, r.records FRO
 ok "default: the store has the run, complete, under the machine's name: $runs" $?
 
 # --- syslog and token, at once --------------------------------------------------------
-guest syslog 52:54:00:00:10:02 "preset=quick net=syslog://10.0.2.2:$SYSLOG net_drop=20 net_token=$TOKEN"
-guest token 52:54:00:00:10:03 "preset=quick net=http://10.0.2.2:$HTTP/log net_token=not-the-token"
+guest syslog 52:54:00:00:10:02 "preset=quick slow_rates=off net=syslog://10.0.2.2:$SYSLOG net_drop=20 net_token=$TOKEN"
+guest token 52:54:00:00:10:03 "preset=quick slow_rates=off net=http://10.0.2.2:$HTTP/log net_token=not-the-token"
 wait_guests
 ended syslog
 imported 52-54-00-00-10-02
@@ -129,7 +129,7 @@ ok "token: the guest's begin record says why: $got" $?
 
 # --- eight guests at once ---------------------------------------------------------------
 for i in 1 2 3 4 5 6 7 8; do
-	guest "eight$i" "52:54:00:00:20:0$i" "preset=quick net=http://10.0.2.2:$HTTP/log net_token=$TOKEN"
+	guest "eight$i" "52:54:00:00:20:0$i" "preset=quick slow_rates=off net=http://10.0.2.2:$HTTP/log net_token=$TOKEN"
 done
 t0=$(now_ms)
 wait_guests

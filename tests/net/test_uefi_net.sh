@@ -128,7 +128,7 @@ stop_receiver
 
 # --- syslog: net_drop=20, the second pass completes the log ---------------------
 start_receiver "$OUT/rx-syslog" --token lab.7
-pxe syslog "preset=quick net=syslog://10.0.2.2:$SYSLOG_PORT net_drop=20 net_token=lab.7"
+pxe syslog "preset=quick slow_rates=off net=syslog://10.0.2.2:$SYSLOG_PORT net_drop=20 net_token=lab.7"
 same_bytes syslog "$OUT/rx-syslog/syslog.log"
 expect syslog begin net "\"syslog://10.0.2.2:$SYSLOG_PORT\""
 n=$(grep -c . "$OUT/syslog.rec")
@@ -142,7 +142,7 @@ stop_receiver
 
 # --- token: a 403 stores nothing and stops nothing ------------------------------
 start_receiver "$OUT/rx-token" --token right
-pxe token "preset=quick net=http://10.0.2.2:$HTTP_PORT/log net_token=wrong"
+pxe token "preset=quick slow_rates=off net=http://10.0.2.2:$HTTP_PORT/log net_token=wrong"
 [ ! -s "$OUT/rx-token/http.log" ]
 ok "token: the receiver stored no record" $?
 expect token begin net null
@@ -152,14 +152,14 @@ stop_receiver
 
 # --- nobody: nothing listens on the port ----------------------------------------
 free=$("$PYTHON3" -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-pxe nobody "preset=quick net=http://10.0.2.2:$free/log"
+pxe nobody "preset=quick slow_rates=off net=http://10.0.2.2:$free/log"
 expect nobody begin net null
 expect_like nobody begin net_problem "\"the collector at http://10.0.2.2:$free/log did not answer*"
 expect_like nobody end status '"ok*'
 
 # --- stop: a collector that breaks down part-way --------------------------------
 start_receiver "$OUT/rx-stop" --fail-after 5
-pxe stop "preset=quick net=http://10.0.2.2:$HTTP_PORT/log"
+pxe stop "preset=quick slow_rates=off net=http://10.0.2.2:$HTTP_PORT/log"
 head -n 5 "$OUT/stop.rec" >"$OUT/stop-first5.rec"
 cmp -s "$OUT/stop-first5.rec" "$OUT/rx-stop/http.log" && [ "$(grep -c . "$OUT/stop.rec")" -gt 5 ]
 ok "stop: the receiver holds the log's first 5 record lines, byte for byte, of $(grep -c . "$OUT/stop.rec")" $?

@@ -20,7 +20,7 @@ free=$(mdir -i "$IMG@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }
 echo "INFO: the image is $(wc -c <"$IMG") bytes; its ESP (offset $ESP) has $free bytes free"
 
 # --- first boot: 0000.log ----------------------------------------------------
-copy_image stick quick
+copy_image stick quick 0 slow_rates=off # the RTC's rate: not what this tests
 qboot first ended $(stick "$S")
 first_ms=$ms
 checklog first --expect-boot uefi --expect begin.log_file='"\\tickprobe\\logs\\0000.log"' \
@@ -116,7 +116,7 @@ st=$?
 ok "tickprobe show --latest reads 0003.log, the newest: $(head -n 1 "$OUT/latest.err")" $st
 
 # --- log=none: no file; the time the file writes take -------------------------
-copy_image nolog quick 0 "log=none"
+copy_image nolog quick 0 "slow_rates=off log=none"
 qboot nolog ended $(stick "$OUT/nolog.img")
 checklog nolog --expect begin.log_file=null \
 	--expect begin.log_file_problem='"not asked for (log=none)"'
@@ -148,7 +148,7 @@ no_file() { # name, pattern, text
 	tr -d '\r' <"$OUT/$1.log" | grep -aq "^tickprobe: no log file: .*$3"
 	ok "$1: the serial line (and the screen) say there is no log file, and why" $?
 }
-copy_image ro quick
+copy_image ro quick 0 slow_rates=off
 qboot readonly ended $(stick "$OUT/ro.img" readonly)
 no_file readonly "*read-only*" "read-only"
 
@@ -165,7 +165,7 @@ no_file netboot "*no file system*no other writable volume*" "no file system"
 # --- a full boot volume: the log goes to the next volume holding \EFI ----------
 # The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
 # holds an empty \EFI.
-copy_image full quick
+copy_image full quick 0 slow_rates=off
 free=$(mdir -i "$OUT/full.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
 head -c $((free - 100 * 1024)) /dev/zero >"$OUT/junk.bin"
 mcopy -i "$OUT/full.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"
@@ -189,7 +189,7 @@ ok "full: nothing was written to the full stick" $?
 # --- the volume fills up in the middle: the file stops at a whole record ---------
 # 10,000 raw costs per counter make records of about 50 KB; 160 KiB free
 # passes the check at the start and runs out a few counters later.
-copy_image midfull quick 0 "raw=10000"
+copy_image midfull quick 0 "slow_rates=off raw=10000"
 free=$(mdir -i "$OUT/midfull.img@@$ESP" :: | awk '/bytes free/ { gsub(/[^0-9]/, ""); print }')
 head -c $((free - 160 * 1024)) /dev/zero >"$OUT/junk.bin"
 mcopy -i "$OUT/midfull.img@@$ESP" "$OUT/junk.bin" ::junk.bin && rm -f "$OUT/junk.bin"

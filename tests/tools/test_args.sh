@@ -163,6 +163,14 @@ bad "extra operand" qemu "unexpected operand 'now': qemu takes none; what follow
 rc=$?
 [ "$rc" = 0 ] && grep -q -- "-kernel $D/elf32 .* -display none -S -smp 2\$" "$D/out" && pass "qemu: what follows -- goes to QEMU, last" ||
 	fail "qemu --" "exit $rc: $(cat "$D/out" "$D/err")"
+# --options again adds its words after the earlier ones, up to the 1 KiB a boot line holds.
+"$T" qemu --kernel="$D/elf32" -n --preset quick --options "slow_rates=off" --options "smp=off cpus=2" >"$D/out" 2>"$D/err"
+rc=$?
+[ "$rc" = 0 ] && grep -q -- "-append preset=quick slow_rates=off smp=off cpus=2 " "$D/out" &&
+	pass "qemu: each --options adds its words after the earlier ones" || fail "qemu --options twice" "exit $rc: $(cat "$D/out" "$D/err")"
+long=$(printf 'samples=100%.0s ' $(seq 1 60))
+bad "--options over 1 KiB in all" qemu "--options: the probe's words are over 1023 bytes in all" --kernel=x -n \
+	--options "$long" --options "$long"
 
 # --- stat [file ...], as ministat ---------------------------------------------------------
 printf '1\n2\n3\n' >"$D/n"

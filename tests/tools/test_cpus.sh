@@ -28,7 +28,7 @@ done
 
 # --- the logs ------------------------------------------------------------------------
 boot() { # name, CPUs, options
-	timeout 150 "$T" qemu --kernel="$K" --machine q35 --preset quick --timeout 120 --options "$3" \
+	timeout 150 "$T" qemu --kernel="$K" --machine q35 --preset quick --timeout 120 --options "slow_rates=off $3" \
 		-o "$OUT/$1.log" -- -smp "$2" >"$OUT/$1.out" 2>&1
 	rc=$?
 	ok "boot $1 (-smp $2 $3): exit 0" "$rc" "exit $rc: $(tail -2 "$OUT/$1.out")"

@@ -22,7 +22,7 @@ sq() { sqlite3 "$1" "$2"; }
 command -v sqlite3 >/dev/null || { fail setup "sqlite3 not installed (tests/deps.sh)"; exit 1; }
 
 # Real captures: the image under QEMU, and this host's OS side.
-timeout 120 "$T" qemu --kernel --preset quick -o "$D/bare.log" >/dev/null 2>&1
+timeout 120 "$T" qemu --kernel --preset quick --options slow_rates=off -o "$D/bare.log" >/dev/null 2>&1
 check "real bare-metal capture" "grep -q '\"type\":\"end\"' '$D/bare.log'" "tickprobe qemu gave no end record"
 timeout 120 "$T" os --quick -o "$D/os.log" >/dev/null 2>&1
 check "real OS capture" "grep -q '\"type\":\"end\"' '$D/os.log'" "tickprobe os gave no end record"
@@ -54,7 +54,7 @@ check "OS calls stored" "[ \"\$(sq "$DB" 'SELECT COUNT(DISTINCT run_id) FROM os_
 # store must hold the rows they stand for.  A copy has its last TSC pair
 # moved into a tsc_sync_pairs record, as the probe writes pairs past the
 # 512th, and sealed again (tests/tools/mkfleet.py's writer).
-timeout 120 "$T" qemu --kernel --smp 4 --preset quick -o "$D/smp4.log" >/dev/null 2>&1
+timeout 120 "$T" qemu --kernel --smp 4 --preset quick --options slow_rates=off -o "$D/smp4.log" >/dev/null 2>&1
 check "real 4-CPU capture" "grep -q '\"type\":\"contention\"' '$D/smp4.log' && grep -q '\"type\":\"tsc_sync\"' '$D/smp4.log'" \
 	"no contention or tsc_sync record: $(tail -c 300 "$D/smp4.log")"
 mkdir -p "$D/smp"

@@ -23,7 +23,7 @@ chrome() { # URL, then chromium's own options
 		--user-data-dir="$(mktemp -d "$D/chrome.XXXXXX")" "$@" "$u"
 }
 
-timeout 120 "$T" qemu --kernel --preset quick -o "$D/bare.log" >/dev/null 2>&1
+timeout 120 "$T" qemu --kernel --preset quick --options slow_rates=off -o "$D/bare.log" >/dev/null 2>&1
 timeout 120 "$T" os --quick -o "$D/os.log" >/dev/null 2>&1
 python3 "$HERE/mkfleet.py" "$D/fleet" 500 11 "$D/bare.log" "$D/os.log" || fail mkfleet "generator failed"
 n=$(find "$D/fleet" -name '*.log' | wc -l)

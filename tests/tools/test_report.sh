@@ -24,7 +24,7 @@ done
 
 # --- the logs ---------------------------------------------------------------------
 boot() { # machine, log
-	timeout 60 qemu-system-x86_64 -cpu max -machine "$1" -kernel "$K" -append "preset=quick" \
+	timeout 60 qemu-system-x86_64 -cpu max -machine "$1" -kernel "$K" -append "preset=quick slow_rates=off" \
 		-serial file:"$2" -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
 		>"$OUT/qemu-$1.err" 2>&1
 	rc=$?

@@ -238,6 +238,15 @@ static void test_each_option(void)
 	check(o.calib_ms == 5 && !o.n_problems, "options: calib_ms=5");
 	options_parse(&o, "baud=9600");
 	check(o.baud == 9600 && !o.n_problems, "options: baud=9600");
+	options_parse(&o, "preset=quick");
+	check(!o.slow_rates_off, "options: the 1 Hz counters' rates are timed unless asked");
+	options_parse(&o, "slow_rates=off");
+	check(o.slow_rates_off && !o.n_problems, "options: slow_rates=off");
+	options_parse(&o, "slow_rates=off slow_rates=on");
+	check(!o.slow_rates_off && !o.n_problems, "options: slow_rates=on after off: the last word wins");
+	options_parse(&o, "slow_rates=no");
+	check(!o.slow_rates_off && o.n_problems == 1 && strstr(o.problems[0], "slow_rates"),
+	      "options: slow_rates=no is one problem naming the option (%s)", o.n_problems ? o.problems[0] : "none");
 	options_parse(&o, "serial=0x2f8");
 	check(o.serial_port == 0x2f8 && !o.n_problems, "options: serial=0x2f8");
 	options_parse(&o, "serial=0X3E8");

@@ -70,7 +70,7 @@ static const struct args_spec qemu_spec = {
 		"  --cdrom               attach the image as a CD rather than a disk\n"
 		"  --kernel[=PATH]       boot tickprobe.elf32 with -kernel/-append (BIOS only)\n"
 		"  --preset NAME         a preset from presets.cfg (default: \"default\")\n"
-		"  --options \"k=v ...\"   more probe options, after the preset's\n"
+		"  --options \"k=v ...\"   more probe options, after the preset's (repeatable)\n"
 		"  --menu                boot the image untouched: its menu waits as on a machine\n"
 		"  --menu-timeout S      the menu's wait in the copy booted (default 0: none)\n"
 		"  --icount              -icount shift=0,sleep=off: deterministic, TSC at 1 GHz\n"
@@ -124,6 +124,21 @@ static const char *linux_operand(struct args *a, const char *v)
 
 /* -1 to go on and boot, or the exit status to stop with (after --help, or
  * a usage error said). */
+/* --options again adds its words after the earlier ones, as the probe reads
+ * a later word over an earlier one: a script's base words, then a case's. */
+static bool join_options(struct qemu_run *r, const char *words)
+{
+	size_t used = strlen(r->options_words), n = strlen(words);
+
+	if (used + (used ? 1 : 0) + n >= sizeof r->options_words)
+		return false;
+	if (used)
+		r->options_words[used++] = ' ';
+	memcpy(r->options_words + used, words, n + 1);
+	r->options = r->options_words;
+	return true;
+}
+
 static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 {
 	long whole;
@@ -159,7 +174,11 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 		case OPT_MACHINE: r->machine = v; break;
 		case OPT_CPU: r->cpu = v; break;
 		case OPT_PRESET: r->preset = v; break;
-		case OPT_OPTIONS: r->options = v; break;
+		case OPT_OPTIONS:
+			if (!join_options(r, v))
+				return args_fail(a, "--options: the probe's words are over %zu bytes in all",
+						 sizeof r->options_words - 1);
+			break;
 		case 'o': case OPT_OUTPUT: r->out = v; break;
 		case OPT_IMAGE: r->image = v; break;
 		case OPT_OVMF: r->ovmf = v; break;

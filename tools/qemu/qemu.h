@@ -33,6 +33,7 @@ struct qemu_run {
 	const char *os_options;     /* the guest's `tickprobe os` options */
 	const char *keep;           /* DIR for bare.log, os.log and the guest's console */
 	bool timeout_given;
+	char options_words[1024]; /* every --options, joined in order: r->options */
 };
 
 /* Boots the probe image (or the multiboot kernel) once, as r says; the
