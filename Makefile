@@ -29,12 +29,12 @@ CC      ?= cc
 HOST_CFLAGS := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -fno-math-errno \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
 HOST_LDLIBS := -lm -lsqlite3 -lz -lmicrohttpd
-# The static build leaves libmicrohttpd out: its static library wants
-# GnuTLS's, and Debian 12 ships no libp11-kit.a or libunistring.a for that.
-STATIC_LDLIBS := $(filter-out -lmicrohttpd,$(HOST_LDLIBS))
+# Only the collector loads libmicrohttpd (tools/collect/exec.c says why):
+# the command, and its static build, link without it.
+TOOL_LDLIBS := $(filter-out -lmicrohttpd,$(HOST_LDLIBS))
 
 CORE_SRC  := $(wildcard lib/*.c) $(wildcard acpi/*.c) $(wildcard probe/*.c)
-TOOLS_SRC := $(filter-out tools/tickprobe.c,$(wildcard tools/*.c tools/*/*.c))
+TOOLS_SRC := $(filter-out tools/tickprobe.c tools/tickprobe-collect.c,$(wildcard tools/*.c tools/*/*.c))
 TEST_SRC  := $(wildcard tests/unit/test_*.c)
 
 CORE_HOST_OBJ  := $(CORE_SRC:%.c=$(BUILD)/host/%.o)
@@ -67,7 +67,7 @@ EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
 .PHONY: all image tool kernel efi run check check-fast unit install deps clean bench lint sign netboot
 all: tool image
 
-tool: $(BUILD)/tickprobe
+tool: $(BUILD)/tickprobe $(BUILD)/tickprobe-collect
 kernel: $(BUILD)/tickprobe.elf32
 efi: $(BUILD)/BOOTX64.EFI
 image: $(BUILD)/tickprobe.img
@@ -84,22 +84,18 @@ $(BUILD)/host/libtools.a: $(TOOLS_HOST_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(BUILD)/tickprobe: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -o $@ $^ $(TOOL_LDLIBS)
+
+$(BUILD)/tickprobe-collect: $(BUILD)/host/tools/tickprobe-collect.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
 	$(CC) $(HOST_CFLAGS) -o $@ $^ $(HOST_LDLIBS)
 
 # The same command linked -static, for the initramfs of `tickprobe qemu
 # --linux` (the guest has no C library).  Debian's libsqlite3-dev and
 # zlib1g-dev ship the static libraries; --no-warnings hides the linker's note
 # that SQLite's dlopen (unused here) would want the host's glibc at run time.
-# Its dispatcher is built with TICKPROBE_NO_COLLECT: `tickprobe collect`
-# there says to use the installed tickprobe (tools/collect/absent.c), and no
-# collector object is pulled from libtools.a.
 all: $(BUILD)/tickprobe-static
-$(BUILD)/host/tools/tickprobe-static.o: tools/tickprobe.c
-	@mkdir -p $(dir $@)
-	$(CC) $(HOST_CFLAGS) -DTICKPROBE_NO_COLLECT -MMD -MP -c $< -o $@
-
-$(BUILD)/tickprobe-static: $(BUILD)/host/tools/tickprobe-static.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
-	$(CC) $(HOST_CFLAGS) -static -Wl,--no-warnings -o $@ $^ $(STATIC_LDLIBS)
+$(BUILD)/tickprobe-static: $(BUILD)/host/tools/tickprobe.o $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -static -Wl,--no-warnings -o $@ $^ $(TOOL_LDLIBS)
 
 # Compiled and linked in one step; -MMD -MP writes the headers each test
 # includes (tests/unit/sim_counter.h, probe/*.h) to $@.d, so editing one
@@ -236,9 +232,11 @@ check-fast: deps
 bench: all
 	sh tests/bench/boot.sh $(BUILD)
 
-install: $(BUILD)/tickprobe
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe
+install: $(BUILD)/tickprobe $(BUILD)/tickprobe-collect
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/tickprobe $(DESTDIR)$(PREFIX)/lib/tickprobe
 	install -m 755 $(BUILD)/tickprobe $(DESTDIR)$(PREFIX)/bin/tickprobe
+	# `tickprobe collect` runs it from PREFIX/lib/tickprobe (tools/collect/exec.c).
+	install -m 755 $(BUILD)/tickprobe-collect $(DESTDIR)$(PREFIX)/lib/tickprobe/
 	install -m 644 image/presets.cfg $(DESTDIR)$(PREFIX)/share/tickprobe/
 	for f in tickprobe.img tickprobe.elf32 grub-menu.cfg; do \
 		if [ -f $(BUILD)/$$f ]; then install -m 644 $(BUILD)/$$f $(DESTDIR)$(PREFIX)/share/tickprobe/; fi; \

@@ -25,7 +25,8 @@ int cmd_logs(int argc, char **argv);
 int cmd_schedule(int argc, char **argv);
 int cmd_doctor(int argc, char **argv);
 int cmd_collect(int argc, char **argv);
-/* The static build's stand-in for cmd_collect (tools/collect/absent.c): exit 2. */
-int cmd_collect_absent(int argc, char **argv);
+/* `tickprobe collect`: runs the collector program, tickprobe-collect, which
+ * calls cmd_collect (tools/collect/exec.c); exit 2 when there is none. */
+int cmd_collect_exec(int argc, char **argv);
 
 #endif

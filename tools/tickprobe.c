@@ -7,12 +7,6 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 
-/* The static build links no libmicrohttpd (the Makefile; tools/collect/absent.c). */
-#ifdef TICKPROBE_NO_COLLECT
-#define COLLECT_ENTRY cmd_collect_absent
-#else
-#define COLLECT_ENTRY cmd_collect
-#endif
 
 static const struct command {
 	const char *name;
@@ -32,7 +26,7 @@ static const struct command {
 	{ "schedule", cmd_schedule, "boot into tickprobe at the next restart only, then back (UEFI or GRUB)" },
 	{ "doctor", cmd_doctor, "is this machine's TSC really unreliable, and what should Linux use?" },
 	{ "db", cmd_db, "many machines' logs in one SQLite store: import, summary, compare" },
-	{ "collect", COLLECT_ENTRY, "receive probes' logs over the network (HTTP, syslog) into files and a store" },
+	{ "collect", cmd_collect_exec, "receive probes' logs over the network (HTTP, syslog) into files and a store" },
 };
 
 static void usage(FILE *f)

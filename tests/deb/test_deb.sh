@@ -38,6 +38,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./lib/systemd/system/tickprobe-collect.service
 -rwxr-xr-x ./etc/grub.d/25_tickprobe
 -rwxr-xr-x ./usr/bin/tickprobe
+-rwxr-xr-x ./usr/lib/tickprobe/tickprobe-collect
 -rwxr-xr-x ./usr/lib/tickprobe/tickprobe-static
 lrwxrwxrwx ./usr/share/tickprobe/tickprobe.elf32 -> /boot/tickprobe.elf32
 EOF

@@ -79,11 +79,18 @@ bad_option "no connections" --max-connections 0
 bad_option "an operand" stray
 "$T" collect --help >"$D/help" 2>&1
 check "--help: exit 0, the usage" "grep -q '^usage: tickprobe collect ' '$D/help'"
+# The collector is a program of its own (tools/collect/exec.c): the command
+# loads no libmicrohttpd, and one with no tickprobe-collect near it, as the
+# static build in an initramfs, says so.
+ldd "$T" | grep -q libmicrohttpd
+check "the command itself loads no libmicrohttpd; tickprobe-collect does" \
+	"[ $? = 1 ] && ldd '$BUILD/tickprobe-collect' | grep -q libmicrohttpd"
 if [ -x "$BUILD/tickprobe-static" ]; then
-	"$BUILD/tickprobe-static" collect --http 127.0.0.1:0 >"$D/static.out" 2>"$D/static.err"
+	mkdir -p "$D/alone" && cp "$BUILD/tickprobe-static" "$D/alone/tickprobe"
+	"$D/alone/tickprobe" collect --http 127.0.0.1:0 >"$D/static.out" 2>"$D/static.err"
 	rc=$?
-	check "the static build's collect says to use the installed tickprobe, exit 2" \
-		"[ $rc = 2 ] && grep -q 'not in this static build; use the installed tickprobe' '$D/static.err'" \
+	check "a tickprobe with no tickprobe-collect near it says so, exit 2" \
+		"[ $rc = 2 ] && grep -q 'no tickprobe-collect beside this tickprobe or in ../lib/tickprobe/' '$D/static.err'" \
 		"exit $rc: $(cat "$D/static.err")"
 fi
 
