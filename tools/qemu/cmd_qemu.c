@@ -122,8 +122,6 @@ static const char *linux_operand(struct args *a, const char *v)
 	return NULL;
 }
 
-/* -1 to go on and boot, or the exit status to stop with (after --help, or
- * a usage error said). */
 /* --options again adds its words after the earlier ones, as the probe reads
  * a later word over an earlier one: a script's base words, then a case's. */
 static bool join_options(struct qemu_run *r, const char *words)
@@ -139,6 +137,8 @@ static bool join_options(struct qemu_run *r, const char *words)
 	return true;
 }
 
+/* -1 to go on and boot, or the exit status to stop with (after --help, or
+ * a usage error said). */
 static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 {
 	long whole;
