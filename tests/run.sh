@@ -8,8 +8,9 @@
 # whole output is in BUILD/test-logs/NAME.log.
 #
 #   run.sh [BUILD [unit|fast]]    unit: the host unit tests only (make unit)
-#                                 fast: the unit tests and tests/lint/ and
-#                                 tests/boot/test_kernel.sh (make check-fast)
+#                                 fast: the unit tests and tests/lint/ (clang-tidy
+#                                 on changed files) and tests/boot/test_kernel.sh
+#                                 (make check-fast)
 #
 # The script tests run JOBS at a time (default: the number of CPUs), longest
 # first so that the long ones do not end the run alone: each worker takes the
@@ -24,6 +25,8 @@ case $ONLY in
 *) echo "usage: run.sh [BUILD [unit|fast]]" >&2; exit 2 ;;
 esac
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+# CHECK_FAST=1 tells a script it runs in the fast loop (tests/lint/test_lint.sh).
+fast=$([ "$ONLY" = fast ] && echo 1)
 LOGDIR=$BUILD/test-logs
 STATE=$LOGDIR/run.$$
 mkdir -p "$STATE/claimed"
@@ -92,7 +95,7 @@ worker() {
 		n=$(basename "$t" .sh)
 		mkdir "$STATE/claimed/$n" 2>/dev/null || continue
 		start=$(date +%s)
-		BUILD=$BUILD sh "$t" >"$LOGDIR/$n.log" 2>&1 </dev/null; rc=$?
+		BUILD=$BUILD CHECK_FAST=$fast sh "$t" >"$LOGDIR/$n.log" 2>&1 </dev/null; rc=$?
 		tally "$n" "$LOGDIR/$n.log" $rc $(($(date +%s) - start))
 	done <"$STATE/order"
 }

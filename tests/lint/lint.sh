@@ -1,10 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Run clang-tidy (.clang-tidy) and cppcheck (tests/lint/cppcheck.supp) over
-# FILES with the compile database in DIR (tests/lint/lint.mk writes it).
-# Prints every finding, then one summary line per tool,
-#   lint: clang-tidy: N finding(s) in M file(s)
-# and exits 1 when either found anything.
+# Run clang-tidy (.clang-tidy) over FILES and cppcheck (tests/lint/cppcheck.supp)
+# over every file of the compile database in DIR (tests/lint/lint.mk writes
+# it).  Prints every finding, then one summary line per tool,
+#   lint: clang-tidy: N finding(s) in M file(s), K checked
+# and exits 1 when either found anything.  FILES may be none.
 #
 #   lint.sh DIR JOBS FILES...
 #
@@ -46,15 +46,16 @@ cat .clang-tidy "$dir/compile_commands.json" boot/*.h arch/x86/*.h platform/*.h 
 
 # clang-tidy: ~80 s of CPU for the whole tree, most of it the analyzer, so
 # one process per file, JOBS at a time, and unchanged files not again.
-printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" --tidy-one "$dir"
+[ $# -gt 0 ] && printf '%s\n' "$@" | xargs -P "$jobs" -n 1 sh "$0" --tidy-one "$dir"
 # A finding in a header shows once per file including it: print each once.
 # "N warnings generated." counts the diagnostics the configuration turned off.
-cat "$dir"/tidy/*.log | grep -v -e '^[0-9]* warnings\{0,1\} generated\.$' \
+cat /dev/null "$dir"/tidy/*.log 2>/dev/null | grep -v -e '^[0-9]* warnings\{0,1\} generated\.$' \
 	-e '^Suppressed [0-9]* warnings' -e '^Use -header-filter' | sed "s|$top/||" >"$dir/tidy.out"
 grep -E '^[^ ].*:[0-9]+:[0-9]+: (warning|error): ' "$dir/tidy.out" | sort -u >"$dir/tidy.found"
 tidy_n=$(wc -l <"$dir/tidy.found")
 tidy_bad=0
 for rc in "$dir"/tidy/*.rc; do
+	[ -f "$rc" ] || continue
 	[ "$(cat "$rc")" = 0 ] && continue
 	tidy_bad=$((tidy_bad + 1))
 	# Failed without a finding line: a crash or a missing tool; still a failure.
@@ -77,6 +78,6 @@ cat "$dir/cppcheck.out"
 cpp_n=$(grep -c '\[[A-Za-z0-9_]*\]$' "$dir/cppcheck.out")
 [ "$cpp_rc" -ne 0 ] && [ "$cpp_n" -eq 0 ] && cpp_n=1 && echo "lint: cppcheck exited $cpp_rc"
 
-echo "lint: clang-tidy: $tidy_n finding(s) in $tidy_bad file(s)"
+echo "lint: clang-tidy: $tidy_n finding(s) in $tidy_bad file(s), $# checked"
 echo "lint: cppcheck: $cpp_n finding(s)"
 [ "$tidy_n" -eq 0 ] && [ "$cpp_n" -eq 0 ]

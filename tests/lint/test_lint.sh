@@ -55,6 +55,27 @@ case $? in
 *) fail "tree.sh spdx failed" ;;
 esac
 
+# ---- which files check-fast's clang-tidy looks at (tests/lint/changed.sh) ----
+repo=$BUILD/lint/changed-canary
+rm -rf "$repo" && mkdir -p "$repo/lib"
+for f in a b; do printf 'int %s;\n' "$f" >"$repo/lib/$f.c"; done
+printf 'int h;\n' >"$repo/lib/h.h"
+changed() { (cd "$repo" && sh "$OLDPWD/$HERE/changed.sh" lib/a.c lib/b.c | tr '\n' ' ' | sed 's/ $//'); }
+if git -C "$repo" init -q 2>/dev/null && git -C "$repo" add . && git -C "$repo" -c user.name=t -c user.email=t@t commit -qm t; then
+	got1=$(changed)
+	printf 'int a2;\n' >>"$repo/lib/a.c"
+	got2=$(changed)
+	printf 'int h2;\n' >>"$repo/lib/h.h"
+	got3=$(changed)
+	if [ "$got1" = "" ] && [ "$got2" = "lib/a.c" ] && [ "$got3" = "lib/a.c lib/b.c" ]; then
+		pass "changed.sh: none when clean, the edited file alone, every file once a header changed"
+	else
+		fail "changed.sh: clean '$got1' (want none), a.c edited '$got2', a header edited '$got3'"
+	fi
+else
+	fail "changed.sh canary: cannot make a git repository in $repo"
+fi
+
 # ---- clang-tidy and cppcheck ----------------------------------------------
 dir=$BUILD/lint/canary
 mkdir -p "$dir"
@@ -87,8 +108,10 @@ else
 	fail "cppcheck canary: failed without the expected finding (see $dir/cppcheck.log)"
 fi
 
+# make check-fast (CHECK_FAST=1, tests/run.sh): clang-tidy on the files
+# changed since upstream only (tests/lint/changed.sh); make check: on all.
 start=$(date +%s)
-make -s lint BUILD="$BUILD" >"$BUILD/lint/make-lint.log" 2>&1
+make -s lint BUILD="$BUILD" ${CHECK_FAST:+LINT_CHANGED=1} >"$BUILD/lint/make-lint.log" 2>&1
 rc=$?
 secs=$(( $(date +%s) - start ))
 for tool in clang-tidy cppcheck; do
@@ -99,7 +122,7 @@ for tool in clang-tidy cppcheck; do
 	elif [ "$n" -ne 0 ]; then
 		fail "$tool: ${line#lint: $tool: } (see $BUILD/lint/make-lint.log)"
 	else
-		pass "$tool: no finding (${secs}s for both)"
+		pass "$tool: no finding$(printf '%s' "$line" | sed -n 's/.*, \([0-9]*\) checked$/ in \1 file(s)/p') (${secs}s for both${CHECK_FAST:+; make check-fast})"
 	fi
 done
 [ "$rc" -eq 0 ] || fail "make lint exited $rc"
