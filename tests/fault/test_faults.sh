@@ -84,7 +84,7 @@ matrix_check hpet-nowhere timer/hpet.reason --status ok-absent \
 # through the gdb stub (gdbpoke.py --list); the probe must take the first.
 port=$(free_port)
 t0=$(now_ms)
-timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-chardev "file,id=ser0,path=$OUT/hpet-two.log" -serial chardev:ser0 \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-two.err" 2>&1 &
@@ -133,7 +133,7 @@ matrix_check hpet-high timer/hpet.reason --status ok-absent --expect acpi.hpet.a
 # breakpoint at the kernel's entry).
 port=$(free_port)
 t0=$(now_ms)
-timeout 30 "$QEMU" -machine pc,hpet=off -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+timeout 30 "$QEMU" -machine pc,hpet=off -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-chardev "file,id=ser0,path=$OUT/hpet-badsum.log" -serial chardev:ser0 \
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-badsum.err" 2>&1 &
@@ -340,7 +340,7 @@ done
 
 # With isa-debug-exit: the exit status alone says how it ended.
 t0=$(now_ms)
-timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-serial none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none \
 	-monitor none -display none >"$OUT/no-serial-exit.err" 2>&1
 rc=$? ms=$(($(now_ms) - t0))
@@ -351,7 +351,7 @@ printf '%s|%s|%s|%s\n' no-serial-exit "$rc" "(no log)" "exit status alone" >>"$M
 # screen; read the VGA text buffer through the monitor, then quit.
 sock=$OUT/mon.sock
 t0=$(now_ms)
-timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append preset=quick \
+timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-serial none -no-reboot -nic none -monitor "unix:$sock,server,nowait" -display none \
 	>"$OUT/no-serial.err" 2>&1 &
 qpid=$!
