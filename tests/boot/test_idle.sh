@@ -11,11 +11,12 @@
 #  - -smp 64 ends within the boot's timeout with all 64 CPUs started and at
 #    most 32 KB of records.
 # Timing is never asserted (a loaded host moves every figure); structure is.
+. tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/idle
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
-[ -f "$BUILD/tickprobe.elf32" ] || { echo "FAIL: setup: $BUILD/tickprobe.elf32 missing (make all)"; exit 1; }
+[ -f "$BUILD/tickprobe.elf32" ] || { fail "setup: $BUILD/tickprobe.elf32 missing (make all)"; exit 1; }
 # Only the counters the contention levels read: the boots stay short, and the
 # LAPIC timer, whose calibration a loaded host can push past its wait bound,
 # is not what these boots test.
@@ -60,9 +61,9 @@ t0=$(now_ms)
 rc=$?
 echo "boot idle-64: exit $rc in $(( $(now_ms) - t0 )) ms"
 if [ "$rc" -eq 0 ] || [ "$rc" -eq 10 ]; then
-	echo "PASS: idle-64: tickprobe qemu ends ok or ok-absent within its timeout (exit $rc)"
+	pass "idle-64: tickprobe qemu ends ok or ok-absent within its timeout (exit $rc)"
 else
-	echo "FAIL: idle-64: tickprobe qemu exits $rc: $(tail -n 2 "$OUT/idle-64.err" | tr '\n' ' ')"
+	fail "idle-64: tickprobe qemu exits $rc: $(tail -n 2 "$OUT/idle-64.err" | tr '\n' ' ')"
 fi
 checklog idle-64 --max-record-bytes 32768
 smp idle-64 --count 64 --started 64 --team --idle hlt --contention

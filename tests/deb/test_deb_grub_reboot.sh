@@ -10,16 +10,15 @@
 #           runs preset quick and reboots (after=reboot)
 #   boot 2  GRUB boots its default, the installed system's entry, which halts
 # and the grubenv read back off the disk holds neither one-shot any more.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/grub-reboot
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
 for t in qemu-system-x86_64 grub-mkimage grub-reboot grub-editenv grub-script-check sfdisk mkfs.fat mcopy; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
 T0=$(now_ms)
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 
 build_deb
 unpack_deb

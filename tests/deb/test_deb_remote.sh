@@ -7,16 +7,15 @@
 # (prerm remove, the files gone, postrm remove) against a fake efivarfs
 # holding OVMF's entries and tickprobe's, and a fake grubenv holding the
 # one-shot, leaves no Boot#### entry and no GRUB entry behind.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/remote
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
 for t in dpkg-buildpackage systemctl grub-editenv grub-script-check sfdisk python3 mkfs.fat mcopy; do
-	command -v $t >/dev/null 2>&1 || { echo "FAIL: setup: $t not installed (make deps)"; exit 1; }
+	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
 T0=$(now_ms)
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 
 build_deb
 unpack_deb

@@ -7,6 +7,8 @@
   shape.py subjects ROOT BASE
                             every commit subject after BASE is at most 72
                             characters
+  shape.py helpers ROOT     every tests/*/test_*.sh sources tests/lib/check.sh
+                            before any command of its own
 
 Each prints one line per finding and exits 1 when it found any, 0 when it
 found none, 2 when it could not look.  tests/lint/test_shape.sh runs each on
@@ -257,8 +259,27 @@ def check_subjects(root, base):
     return found
 
 
+HELPER = ". tests/lib/check.sh"
+
+
+def check_helpers(root):
+    """The one PASS/FAIL helper first: it counts every check of the script,
+    and only a script that sources it before doing anything is counted
+    whole (tests/lib/check.sh)."""
+    found = 0
+    for name in tracked(root):
+        if not re.match(r"^tests/[^/]+/test_[^/]*\.sh$", name):
+            continue
+        with open(os.path.join(root, name), errors="replace") as f:
+            first = next((ln.strip() for ln in f if ln.strip() and not ln.lstrip().startswith("#")), "")
+        if first != HELPER:
+            print("%s: its first command is not '%s' (it is '%s')" % (name, HELPER, first[:60]))
+            found += 1
+    return found
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects") \
+    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers") \
             or (argv[1] == "subjects") != (len(argv) == 4):
         print(__doc__, file=sys.stderr)
         return 2
@@ -269,6 +290,8 @@ def main(argv):
         n = check_functions(root)
     elif argv[1] == "includes":
         n = check_includes(root)
+    elif argv[1] == "helpers":
+        n = check_helpers(root)
     else:
         n = check_subjects(root, argv[3])
     return 2 if n < 0 else (1 if n else 0)

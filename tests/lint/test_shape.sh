@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The tree's shape (tests/lint/shape.py): comments name only paths that
 # exist, no C function is over 100 lines, no folders include each other in a
-# circle, and commit subjects since the rule began are at most 72
-# characters.  Each check first runs on a planted tree and must find exactly
+# circle, every script test sources the one PASS/FAIL helper first, and
+# commit subjects since the rule began are at most 72 characters.  Each check first runs on a planted tree and must find exactly
 # the planted faults, so that a check that stopped seeing fails here.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
@@ -12,7 +12,9 @@ HERE=$(dirname "$0")
 SUBJECT_BASE=9bc8fb6
 
 tree=$BUILD/lint/shape-canary
-rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib"
+rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib" "$tree/tests/x"
+printf '#!/bin/sh\n# a test\n. tests/lib/check.sh\npass x\n' >"$tree/tests/x/test_good.sh"
+printf '#!/bin/sh\n# a test\nBUILD=build\n. tests/lib/check.sh\n' >"$tree/tests/x/test_late.sh"
 printf '/* Reads probe/gone.c and lib/here.h, and names probe/*.h. */\n#include "lib/here.h"\n' >"$tree/probe/here.h"
 printf '/* lib/here.h */\n#include "probe/here.h"\n' >"$tree/lib/here.h"
 printf '# see tools/lib/missing.py and tools/PART/cmd_NAME.c\n' >"$tree/tools/lib/x.sh"
@@ -42,6 +44,7 @@ canary paths "probe/gone.c" 1
 canary paths "tools/lib/missing.py" 1
 canary functions "long_one is 103 lines" 1
 canary includes "include circle: lib -> probe -> lib" 1
+canary helpers "tests/x/test_late.sh: its first command is not" 1
 if [ -d "$tree/.git" ]; then
 	canary subjects "subject is 77 characters" 1 "HEAD~2"
 else
@@ -52,7 +55,7 @@ out=$(python3 "$HERE/shape.py" paths "$tree" 2>&1 | grep -c "PART\|probe/\*.h\|l
 check "shape canary: placeholders, globs and existing paths are not findings" '[ "$out" -eq 0 ]' \
 	"a placeholder, glob or existing path was reported"
 
-for check in paths functions includes; do
+for check in paths functions includes helpers; do
 	out=$(python3 "$HERE/shape.py" "$check" . 2>&1)
 	case $? in
 	0) pass "shape: $check" ;;

@@ -19,9 +19,6 @@ ESP_KIB=65536
 ESP_GUID=5A1E0B0E-7E1C-4C0B-9A5E-0123456789AB
 NOW_MS() { date +%s%3N; }
 
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
-
 # Debian's cloud kernel and the five modules the installed system loads, in
 # the cache `tickprobe qemu --linux` keeps its kernel in (its vmlinuz is
 # reused; the modules are kept beside it, in modules-VERSION/).

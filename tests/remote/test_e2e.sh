@@ -11,6 +11,7 @@
 # A second machine is reset part-way through boot 2 (QEMU's system_reset, as
 # a watchdog or a BMC would): its next boot must be the installed system.
 # Wall times are reported, never asserted (the host is shared).
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-remote/e2e
 rm -rf "$OUT" && mkdir -p "$OUT"

@@ -6,13 +6,12 @@
 # tests/remote/fakevars.py, which writes the UEFI layout on its own; BootOrder
 # must never change.  Then --cancel, --uninstall, GRUB's grub-reboot (the real
 # grub-editenv on a fake grubenv), --after-boot, and logs/show --latest.
+. tests/lib/check.sh
 BUILD=${BUILD:-build}
 D=$BUILD/test-remote/schedule
 rm -rf "$D" && mkdir -p "$D"
 T=$BUILD/tickprobe
 T0=$(date +%s%3N)
-pass() { echo "PASS: $*"; }
-fail() { echo "FAIL: $*"; }
 for t in python3 sfdisk grub-editenv sqlite3; do
 	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
