@@ -172,6 +172,14 @@ matrix_check cpu-qemu64 timer/rdtscp.reason --status ok-absent --expect machine.
 kboot smp4 pc "" -smp 4
 expect_rc smp4 33
 matrix_check smp4 machine.cores --status ok --expect machine.cores=4
+# slow_rates=off, as every kboot here: the RTC's costs measured, its rate not
+# timed (no freq), and the begin record and the screen say so.
+$FC "$OUT/smp4.log" --label smp4 --expect begin.options.slow_rates=false --expect timer/rtc.healthy=true \
+	--expect timer/rtc-time.healthy=true --absent timer/rtc.freq --absent timer/rtc-time.freq \
+	--text "rtc           rate not timed (slow_rates=off)" >/dev/null &&
+	pass "smp4: slow_rates=off: rtc and rtc-time measured, their rates not timed, and both records say so" ||
+	fail "smp4: slow_rates=off: $($FC "$OUT/smp4.log" --label smp4 --expect begin.options.slow_rates=false \
+		--absent timer/rtc.freq --text "rate not timed (slow_rates=off)" 2>&1 | grep FAIL | head -n 2 | tr '\n' ' ')"
 
 # x2APIC asked for: QEMU 7.2's TCG warns and keeps the xAPIC, so lapic-x2
 # is absent with the CPUID reason and lapic is measured.  Named in
@@ -501,7 +509,7 @@ else
 fi
 matrix_check stuck-rtc timer/rtc.reason --status ok-absent --expect timer/rtc.healthy=false --expect timer/rtc.present=true \
 	--contains "timer/rtc.reason~rtc does not tick (stuck at 0x34 for" --contains "timer/rtc.reason~the bound is 1.25 s" \
-	--expect timer/rtc-time.healthy=false --contains "timer/rtc-time.reason~rtc: rtc does not tick" \
+	--expect timer/rtc-time.healthy=false --contains "timer/rtc-time.reason~rtc: rtc does not tick" --absent begin.options.slow_rates \
 	--text "stuck=rtc: its reads now return a constant" --expect timer/tsc.healthy=true
 python3 tests/fault/stuck_rtc.py "$OUT/stuck-rtc.log" && pass "stuck-rtc: the wait ended at 1.25 s of the TSC" || fail "stuck-rtc: the reason does not show a 1.25 s wait"
 
