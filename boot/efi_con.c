@@ -7,7 +7,6 @@
 #include "arch/x86/cpu.h"
 #include "lib/fmt.h"
 
-
 static bool path_has_uart(EFI_DEVICE_PATH *dp)
 {
 	for (; dp && !IsDevicePathEnd(dp); dp = NextDevicePathNode(dp))

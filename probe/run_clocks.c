@@ -13,6 +13,7 @@
  * next instead, each edge found within the poll around it: 1 to 2.5 s of
  * a run, which slow_rates=off leaves out (the many boots of a test suite). */
 #define SLOW_HZ 100
+#define IS_SLOW(c) ((c)->nominal_hz && (c)->nominal_hz < SLOW_HZ)
 /* Between two polls of a slow counter: a spin of plain instructions, so the
  * edge is found within about a microsecond on hardware (2 ppm of a second)
  * while the device sees one access per poll, not millions, and so that
@@ -115,7 +116,7 @@ static bool rate_of(const struct counter *c, const struct probe_clock *clock, ui
 	struct probe_clock pc = *clock;
 	uint64_t window;
 
-	if (c->nominal_hz && c->nominal_hz < SLOW_HZ)
+	if (IS_SLOW(c))
 		return edge_rate(c, &pc, tsc_hz, r, why, cap);
 	/* As the TSC calibration: a window at up to 5 GHz, four times over,
 	 * plus the first-tick bound. */
@@ -142,7 +143,7 @@ void run_rates(struct run *r)
 		if (!rc->c || !rc->desc->rated || rc->desc->rate_from || rc->cal >= 0 || !rc->s.healthy ||
 		    !run_counter_in_use(r, rc) || r->n_cal >= RUN_MAX_CALIBRATORS)
 			continue;
-		if (r->opt.slow_rates_off && rc->c->nominal_hz && rc->c->nominal_hz < SLOW_HZ) {
+		if (r->opt.slow_rates_off && IS_SLOW(rc->c)) {
 			run_text(r, "%-13s rate not timed (slow_rates=off)\n", rc->desc->name);
 			continue;
 		}

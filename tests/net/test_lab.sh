@@ -16,11 +16,9 @@
 # Eleven OVMF boots (the eight at once) of 12-90 s each under TCG.
 . tests/lib/check.sh
 . tests/boot/lib.sh
+. tests/net/lib.sh
 OUT=$BUILD/test-net/lab
 rm -rf "$OUT" && mkdir -p "$OUT"
-NET="$PYTHON3 tests/net/netcheck.py"
-CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
-VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 TOKEN=lab-7.token
 for f in "$BUILD/tickprobe" "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$CODE" "$VARS"; do
 	[ -f "$f" ] || { fail "setup: $f missing (make all, make deps)"; exit 1; }
@@ -47,13 +45,7 @@ guest() {
 	mkdir -p "$OUT/$1.tftp"
 	cp "$OUT/tree/BOOTX64.EFI" "$OUT/tree/presets.cfg" "$OUT/$1.tftp/"
 	printf '%s\n' "$3" >"$OUT/$1.tftp/tickprobe.cfg"
-	cp "$VARS" "$OUT/$1.vars"
-	(timeout 400 qemu-system-x86_64 -machine q35 -accel tcg -m 256 -display none -monitor none -no-reboot \
-		-drive if=pflash,format=raw,readonly=on,file="$CODE" -drive if=pflash,format=raw,file="$OUT/$1.vars" \
-		-netdev user,id=n0,tftp="$OUT/$1.tftp",bootfile=BOOTX64.EFI \
-		-device virtio-net-pci,netdev=n0,mac="$2",romfile= \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot n -serial file:"$OUT/$1.log" \
-		>"$OUT/$1.err" 2>&1
+	(ovmf 400 "$1" "tftp=$OUT/$1.tftp,bootfile=BOOTX64.EFI" "mac=$2" -boot n
 	 echo $? >"$OUT/$1.rc") &
 	GUESTS="$GUESTS $!"
 }

@@ -22,11 +22,9 @@
 # -kernel boot.
 . tests/lib/check.sh
 . tests/boot/lib.sh
+. tests/net/lib.sh
 OUT=$BUILD/test-net/uefi
 rm -rf "$OUT" && mkdir -p "$OUT"
-NET="$PYTHON3 tests/net/netcheck.py"
-CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
-VARS=/usr/share/OVMF/OVMF_VARS_4M.fd
 for f in "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$CODE" "$VARS"; do
 	[ -f "$f" ] || { fail "setup: $f missing (make all, make deps)"; exit 1; }
 done
@@ -65,13 +63,8 @@ start_receiver() {
 pxe() {
 	name=$1
 	printf '%s\n' "$2" >"$OUT/tftp/tickprobe.cfg"
-	cp "$VARS" "$OUT/vars.fd"
 	t0=$(now_ms)
-	timeout 150 qemu-system-x86_64 -machine q35 -accel tcg -m 256 -display none -monitor none -no-reboot \
-		-drive if=pflash,format=raw,readonly=on,file="$CODE" -drive if=pflash,format=raw,file="$OUT/vars.fd" \
-		-netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile= \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -boot n -serial file:"$OUT/$name.log" \
-		>"$OUT/$name.err" 2>&1
+	ovmf 150 "$name" "tftp=$OUT/tftp,bootfile=BOOTX64.EFI" "" -boot n
 	rc=$?
 	ms=$(( $(now_ms) - t0 ))
 	echo "INFO: boot $name: QEMU exit $rc in $ms ms"
@@ -183,13 +176,8 @@ rm -f "$D"
 mkfs.fat -C "$D" 4096 >/dev/null && mmd -i "$D" ::EFI ::EFI/BOOT &&
 	mcopy -i "$D" "$BUILD/BOOTX64.EFI" image/presets.cfg "$OUT/tickprobe.env" ::EFI/BOOT/
 ok "disk: a FAT disk with the app and tp_options=net=http://10.0.2.2:9/log" $?
-cp "$VARS" "$OUT/vars.fd"
 t0=$(now_ms)
-timeout 150 qemu-system-x86_64 -machine q35 -accel tcg -m 256 -display none -monitor none -no-reboot \
-	-drive if=pflash,format=raw,readonly=on,file="$CODE" -drive if=pflash,format=raw,file="$OUT/vars.fd" \
-	-drive if=none,id=d0,format=raw,file="$D" -device virtio-blk-pci,drive=d0,bootindex=0 \
-	-netdev user,id=n0 -device virtio-net-pci,netdev=n0,romfile= \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial file:"$OUT/disk.log" >"$OUT/disk.err" 2>&1
+ovmf 150 disk "" "" -drive if=none,id=d0,format=raw,file="$D" -device virtio-blk-pci,drive=d0,bootindex=0
 rc=$?
 echo "INFO: boot disk: QEMU exit $rc in $(( $(now_ms) - t0 )) ms"
 [ "$rc" -eq 33 ] || [ "$rc" -eq 35 ]
