@@ -87,3 +87,17 @@ if [ $rc -eq 12 ] && grep -q "timed out" "$OUT/paused.err"; then
 else
 	fail "timeout: exit $rc, $(cat "$OUT/paused.err")"
 fi
+# A --qemu wrapper that runs QEMU as its child, not by exec: the deadline
+# must end the QEMU under it too, not leave it running with no parent.
+tag=tp-wrapped-$$
+printf '#!/bin/sh\nqemu-system-x86_64 "$@"\n' >"$OUT/wrapper.sh" && chmod +x "$OUT/wrapper.sh"
+"$TP" qemu $K --qemu "$OUT/wrapper.sh" --timeout 1 -o "$OUT/wrapped.log" -- -S -name "$tag" >/dev/null 2>&1; rc=$?
+sleep 0.2
+# The processes whose command line holds the tag ([w]: not this grep's own).
+left=$(grep -ls "tp-[w]rapped-$$" /proc/[0-9]*/cmdline | cut -d/ -f3 | tr '\n' ' ')
+if [ $rc -eq 12 ] && [ -z "$left" ]; then
+	pass "timeout with a wrapper: exit 12, and no QEMU left running under it"
+else
+	fail "timeout with a wrapper: exit $rc, left running: ${left:-none}"
+	[ -n "$left" ] && kill -9 $left
+fi

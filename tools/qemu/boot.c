@@ -343,7 +343,7 @@ static int probe_run(struct probe_boot *b)
 	/* The progress line only where the serial text is not on the same
 	 * terminal already: with -o, or stdout to a pipe or a file. */
 	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
-	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, boot_watch_tick, &b->watch);
+	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, !r->out, boot_watch_tick, &b->watch);
 	boot_watch_end(&b->watch);
 	log_summary(b->log_path, endstatus, sizeof endstatus, &bytes, unsupported, sizeof unsupported);
 	fflush(stdout);

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
@@ -43,7 +44,11 @@ double qemu_now(void)
 static volatile sig_atomic_t stop_signal;
 static void on_signal(int sig) { stop_signal = sig; }
 
-static pid_t start(char **argv, const char *cwd, const char *out_path)
+/* own_group: the child leads a process group of its own, so that a deadline
+ * or our Ctrl-C stops everything it started (a wrapper given as --qemu and
+ * the QEMU under it).  Not for a child that reads our terminal: a process
+ * group in the background stops on its first read (SIGTTIN). */
+static pid_t start(char **argv, const char *cwd, const char *out_path, bool own_group)
 {
 	int exec_err[2], e = 0;
 	ssize_t got;
@@ -61,6 +66,8 @@ static pid_t start(char **argv, const char *cwd, const char *out_path)
 	}
 	if (pid == 0) {
 		close(exec_err[0]);
+		if (own_group)
+			setpgid(0, 0);
 		if (out_path) {
 			int fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 			if (fd >= 0) {
@@ -78,6 +85,8 @@ static pid_t start(char **argv, const char *cwd, const char *out_path)
 			_exit(127);
 		_exit(127);
 	}
+	if (own_group)
+		setpgid(pid, pid); /* both sides: a kill(-pid) may come before the child has run */
 	close(exec_err[1]);
 	got = read(exec_err[0], &e, sizeof e);
 	close(exec_err[0]);
@@ -89,13 +98,36 @@ static pid_t start(char **argv, const char *cwd, const char *out_path)
 	return pid;
 }
 
+/* Ends a child that overran or that our signal stopped: SIGTERM, 2 s for
+ * QEMU to flush its files and go, then SIGKILL.  With a group of its own,
+ * all of the group: the leader is kept unreaped (WNOWAIT) until then, so
+ * that its id cannot be given to another process meanwhile. */
+static void stop(pid_t pid, bool terminal)
+{
+	pid_t target = terminal ? pid : -pid;
+	siginfo_t info;
+	int i;
+
+	kill(target, SIGTERM);
+	for (i = 0; i < 40; i++) {
+		info.si_pid = 0;
+		if (waitid(P_PID, (id_t)pid, &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+			break;
+		usleep(50000);
+	}
+	if (i == 40 || !terminal)
+		kill(target, SIGKILL); /* still running, or what it started and left behind */
+	waitpid(pid, NULL, 0);
+}
+
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
 {
-	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, NULL, NULL);
+	/* A tool run from a terminal may ask there (a password, a polkit agent). */
+	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, isatty(STDIN_FILENO), NULL, NULL);
 }
 
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
-		     void (*tick)(void *ctx), void *ctx)
+		     bool terminal, void (*tick)(void *ctx), void *ctx)
 {
 	double next_tick = 0;
 	struct sigaction sa, old_int, old_term;
@@ -105,7 +137,7 @@ int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *o
 
 	*interrupted = 0;
 	stop_signal = 0;
-	pid = start(argv, cwd, out_path);
+	pid = start(argv, cwd, out_path, !terminal);
 	if (pid < 0)
 		return -2;
 	memset(&sa, 0, sizeof sa);
@@ -117,15 +149,7 @@ int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *o
 		if (r == pid)
 			break;
 		if (stop_signal || qemu_now() > deadline) {
-			int i;
-			kill(pid, SIGTERM);
-			/* 2 s for QEMU to flush its files and go */
-			for (i = 0; i < 40 && waitpid(pid, &status, WNOHANG) == 0; i++)
-				usleep(50000);
-			if (i == 40) {
-				kill(pid, SIGKILL);
-				waitpid(pid, &status, 0);
-			}
+			stop(pid, terminal);
 			*interrupted = stop_signal;
 			status = -1;
 			break;

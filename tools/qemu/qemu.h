@@ -73,10 +73,14 @@ double qemu_now(void);
 /* Runs argv with a deadline, in cwd (NULL: ours), its stdout and stderr to
  * out_path (NULL: ours).  Returns the wait status, or -1 when it had to be
  * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
- * -2 when it could not start (errno set). */
+ * -2 when it could not start (errno set).  Unless our stdin is a terminal,
+ * the child leads a process group of its own and a kill ends the whole
+ * group: whatever a wrapper started goes with it. */
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
-/* The same, calling tick(ctx) about 4 times a second while it waits. */
+/* The same, calling tick(ctx) about 4 times a second while it waits;
+ * terminal: the child reads our terminal (QEMU's serial on stdio), so it
+ * stays in our process group and only it is killed. */
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
-		     void (*tick)(void *ctx), void *ctx);
+		     bool terminal, void (*tick)(void *ctx), void *ctx);
 
 #endif
