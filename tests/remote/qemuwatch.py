@@ -6,9 +6,14 @@
 
 QEMU gets its QMP monitor on a Unix socket in a temporary directory (QEMU
 waits for it before it starts the guest).  The serial bytes go to
-SERIAL_OUT; with --type the serial line is a socket too, and TEXT is typed on
-it once PATTERN has shown in it (a person at a serial console pressing a key);
-with --key, QMP's send-key presses QCODE ("x") on the machine's keyboard then.
+SERIAL_OUT; with --type or --key the serial line is a pair of FIFOs too, and
+TEXT is typed on it once PATTERN has shown in it (a person at a serial
+console pressing a key), or with --key QMP's send-key presses QCODE ("x") on
+the machine's keyboard then.  FIFOs, not a socket: QEMU's 16550 drops a byte
+the chardev refuses four times in a row, and a Unix socket refuses one once
+about 230 one-byte writes wait unread (each is charged about 900 bytes of
+the 212 KB send buffer), as a reader descheduled on a busy host leaves them;
+a FIFO holds 64 KiB of bytes.
 The QMP events that end a machine are printed, one a line:
 
     event SHUTDOWN guest-shutdown      (ACPI S5, ResetSystem(EfiResetShutdown))
@@ -20,6 +25,7 @@ Exit status: 0 when QEMU ended by itself, 1 on timeout or a setup error.
 """
 import json
 import os
+import select
 import socket
 import subprocess
 import sys
@@ -65,34 +71,44 @@ def main():
     timeout, out_path = float(args[0]), args[1]
     qemu = args[3:] if args[2] == "--" else args[2:]
     with tempfile.TemporaryDirectory() as tmp:
-        qsock, ssock = os.path.join(tmp, "qmp"), os.path.join(tmp, "serial")
+        qsock, fifo = os.path.join(tmp, "qmp"), os.path.join(tmp, "serial")
         # Without typing, QEMU writes the serial file itself (no reader).
-        cmd = qemu + ["-qmp", f"unix:{qsock},server=on,wait=on"]
-        cmd += ["-chardev", f"socket,id=ser0,path={ssock},server=on,wait=on", "-serial", "chardev:ser0"] \
-            if typing else ["-serial", f"file:{out_path}"]
+        # The serial chardev first: QEMU opens both FIFOs read-write while it
+        # makes it, before it waits for QMP's connection.
+        cmd = list(qemu)
+        if typing:
+            os.mkfifo(fifo + ".in")
+            os.mkfifo(fifo + ".out")
+            cmd += ["-chardev", f"pipe,id=ser0,path={fifo}", "-serial", "chardev:ser0"]
+        else:
+            cmd += ["-serial", f"file:{out_path}"]
+        cmd += ["-qmp", f"unix:{qsock},server=on,wait=on"]
         proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         deadline = time.time() + timeout
         q = connect(qsock, deadline, proc)
-        s = connect(ssock, deadline, proc) if q and typing else None
-        if not q or (typing and not s):
+        if not q:
             proc.kill()
-            print("setup: QEMU did not open its sockets: " + proc.stderr.read().decode(errors="replace")[-300:])
+            print("setup: QEMU did not open its QMP socket: " + proc.stderr.read().decode(errors="replace")[-300:])
             return 1
+        # So these opens do not wait; the guest has not run yet.
+        s_in = os.open(fifo + ".out", os.O_RDONLY | os.O_NONBLOCK) if typing else None
+        s_out = os.open(fifo + ".in", os.O_WRONLY) if typing else None
         q.sendall(b'{"execute":"qmp_capabilities"}\n')
         q.setblocking(False)
         seen = {"serial": b"", "typed": False}
         out = open(out_path, "wb") if typing else None
 
-        # The serial line is read by a thread that never sleeps: QEMU's
-        # 16550 drops a byte the chardev refuses four times in a row.
+        # The serial line's reader.  QEMU holds the FIFO open for writing
+        # too, so it never reads as ended: the reader stops once QEMU has
+        # ended and nothing is left.
         def reader():
             while True:
-                try:
-                    data = s.recv(65536)
-                except OSError:
-                    return
+                ready, _, _ = select.select([s_in], [], [], 0.05)
+                data = os.read(s_in, 65536) if ready else b""
                 if not data:
-                    return
+                    if proc.poll() is not None:
+                        return
+                    continue
                 out.write(data)
                 out.flush()
                 seen["serial"] += data
@@ -103,7 +119,7 @@ def main():
                             "keys": [{"type": "qcode", "data": key}]}}).encode() + b"\n")
                         print("pressed " + key, flush=True)
                     else:
-                        s.sendall(typing[1])
+                        os.write(s_out, typing[1])
                         print("typed " + typing[1].decode(errors="replace").strip(), flush=True)
         t = threading.Thread(target=reader, daemon=True)
         if typing:
@@ -135,6 +151,8 @@ def main():
         if typing:
             t.join(5)
             out.close()
+            os.close(s_in)
+            os.close(s_out)
         if proc.returncode < 0:
             print("timeout")
             return 1
