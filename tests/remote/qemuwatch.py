@@ -10,10 +10,10 @@ SERIAL_OUT; with --type or --key the serial line is a pair of FIFOs too, and
 TEXT is typed on it once PATTERN has shown in it (a person at a serial
 console pressing a key), or with --key QMP's send-key presses QCODE ("x") on
 the machine's keyboard then.  FIFOs, not a socket: QEMU's 16550 drops a byte
-the chardev refuses four times in a row, and a Unix socket refuses one once
-about 230 one-byte writes wait unread (each is charged about 900 bytes of
-the 212 KB send buffer), as a reader descheduled on a busy host leaves them;
-a FIFO holds 64 KiB of bytes.
+the chardev refuses four times in a row, and a Unix socket charges each
+one-byte write far more than a byte of its send buffer.  With this reader
+stopped for 3 s a socket kept 280 bytes of a 4,351-byte log; a FIFO holds
+64 KiB of bytes, so a reader descheduled on a busy host loses none.
 The QMP events that end a machine are printed, one a line:
 
     event SHUTDOWN guest-shutdown      (ACPI S5, ResetSystem(EfiResetShutdown))
