@@ -3,8 +3,9 @@
 # The tree's shape (tests/lint/shape.py): comments name only paths that
 # exist, no C function is over 100 lines, no folders include each other in a
 # circle, every script test sources the one PASS/FAIL helper first, and
-# commit subjects since the rule began are at most 72 characters.  Each check first runs on a planted tree and must find exactly
-# the planted faults, so that a check that stopped seeing fails here.
+# commit subjects since the rule began are at most 72 characters.  Each
+# check first runs on a planted tree and must find exactly the planted
+# faults, so that a check that stopped seeing fails here.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")

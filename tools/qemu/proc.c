@@ -122,8 +122,8 @@ static void stop(pid_t pid, bool terminal)
 
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
 {
-	/* A tool run from a terminal may ask there (a password, a polkit agent). */
-	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, isatty(STDIN_FILENO), NULL, NULL);
+	/* A tool may ask on our terminal (a password, a polkit agent). */
+	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, true, NULL, NULL);
 }
 
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
@@ -137,6 +137,7 @@ int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *o
 
 	*interrupted = 0;
 	stop_signal = 0;
+	terminal = terminal && isatty(STDIN_FILENO); /* no terminal of ours to read */
 	pid = start(argv, cwd, out_path, !terminal);
 	if (pid < 0)
 		return -2;

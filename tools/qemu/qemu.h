@@ -75,11 +75,13 @@ double qemu_now(void);
  * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
  * -2 when it could not start (errno set).  Unless our stdin is a terminal,
  * the child leads a process group of its own and a kill ends the whole
- * group: whatever a wrapper started goes with it. */
+ * group: whatever a wrapper started goes with it (qemu_spawn_watch). */
 int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
-/* The same, calling tick(ctx) about 4 times a second while it waits;
- * terminal: the child reads our terminal (QEMU's serial on stdio), so it
- * stays in our process group and only it is killed. */
+/* The same, calling tick(ctx) about 4 times a second while it waits.
+ * terminal: the child may read our terminal (QEMU's serial on stdio); when
+ * our stdin is one, the child stays in our process group, since a group in
+ * the background stops on its first read, and only the child is killed.
+ * Otherwise it leads a group of its own and a kill ends the whole group. */
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
 		     bool terminal, void (*tick)(void *ctx), void *ctx);
 
