@@ -89,9 +89,9 @@ $NC records "$OUT/kill.log" "$OUT/kill.rec"
 if grep -q '"type":"end"' "$OUT/kill.rec"; then
 	fail "kill: the run ended before QEMU was killed: no mid-run kill tested"
 fi
-$NC prefix "$OUT/0003.log" "$OUT/kill.rec"
+$NC prefix --cut "$OUT/0003.log" "$OUT/kill.rec"
 st=$?
-ok "kill: 0003.log's $(grep -c . "$OUT/0003.log" 2>/dev/null) records are the first of the serial log's $(grep -c . "$OUT/kill.rec")" $st
+ok "kill: 0003.log's $(grep -c '^{' "$OUT/0003.log" 2>/dev/null) records are the first of the serial log's $(grep -c . "$OUT/kill.rec")" $st
 grep -q '"type":"plan"' "$OUT/0003.log"
 ok "kill: 0003.log keeps every record before the measurements (begin ... plan)" $?
 show_exit "$OUT/0003.log" 3 kill
