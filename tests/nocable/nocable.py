@@ -113,8 +113,9 @@ def main():
     elif cmd == "unhealthy":
         print(unhealthy(args[0]))
     elif cmd == "prefix":
-        cut = args[0] == "--cut"
-        a, b = open(args[-2], "rb").read(), open(args[-1], "rb").read()
+        cut = args[:1] == ["--cut"]
+        a_path, b_path = args[cut:]
+        a, b = open(a_path, "rb").read(), open(b_path, "rb").read()
         if cut:
             a = cut_tail(a)
         sys.exit(0 if a and b.startswith(a) else 1)
