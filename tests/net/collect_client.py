@@ -456,9 +456,96 @@ def prefixes(p, d, args):
     print("complete=%d" % complete)
 
 
+def crash(p, d, args):
+    """A hello whose body is a record, with no machine or boot header: once
+    it reached the per-boot table with NULL names and killed the collector."""
+    rec = records(SOURCES[0])[0]
+    c = http.client.HTTPConnection(*p["http"], timeout=10)
+    c.request("POST", "/log", body=rec, headers={"X-Tickprobe-Hello": "1"})
+    r = c.getresponse()
+    r.read()
+    c.close()
+    ok("a hello with a record and no machine or boot is 400", r.status == 400, str(r.status))
+    c = http.client.HTTPConnection(*p["http"], timeout=10)
+    c.request("POST", "/log", body=b"", headers={"X-Tickprobe-Hello": "1"})
+    r = c.getresponse()
+    r.read()
+    c.close()
+    ok("a bare hello with no machine or boot is 400", r.status == 400, str(r.status))
+
+
+def flood(p, d, args):
+    """N forged syslog datagrams, each a new boot from its own address
+    (127.x.y.z: every one is loopback's), then a probe's hello and log over
+    HTTP: it is taken at once."""
+    n, machine = int(args[0]), args[1]
+    rec = records(SOURCES[0])[1]
+    sent = 0
+    for i in range(n):
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        u.bind(("127.%d.%d.%d" % (1 + (i >> 16 & 127), i >> 8 & 255, 1 + (i & 127)), 0))
+        boot = "forged-%d" % i
+        u.sendto(syslog_datagram("forged-%d" % i, boot, "first", 1, rec), p["syslog"])
+        u.close()
+        sent += 1
+    time.sleep(0.5)  # the collector's thread takes what the socket holds
+    recs = retag(records(SOURCES[0]), machine)
+    s = Sender(p["http"], machine, boot_of(machine, 8))
+    code = s.hello()
+    codes = [s.post(r) for r in recs]
+    s.close()
+    ok("after %d forged datagrams a hello is 204" % sent, code == 204, str(code))
+    ok("after the flood every record of the probe's log is 204", codes == [204] * len(recs), str(codes))
+    same_file("after the flood: the probe's log is whole", log_file(d, machine), recs)
+
+
+def biglog(p, d, args):
+    """One log of about MB megabytes (a verbose run's samples records), sent
+    in bodies of 64 records: complete and imported, and the collector's peak
+    memory stays under LIMIT MiB whatever the log's length."""
+    pid, mb, limit, machine = int(args[0]), int(args[1]), int(args[2]), args[3]
+    base = records(SOURCES[0])
+    per = len(retag(base, machine, 1)[-2]) + 1  # what one samples record takes
+    recs = retag(base, machine, mb * 1000000 // per)
+    before = vm(pid, "VmHWM")
+    s = Sender(p["http"], machine, boot_of(machine, 10))
+    codes = set()
+    for k in range(0, len(recs), 64):
+        codes.add(s.post(b"\n".join(recs[k:k + 64])))
+    s.close()
+    size = len(expected(recs))
+    ok("a %.1f MB log: every body answered 204" % (size / 1e6), codes == {204}, str(codes))
+    deadline = time.time() + 60
+    while time.time() < deadline and vm(pid, "VmHWM") >= 0:
+        out = open(args[4]).read() if len(args) > 4 else ""
+        if "%s 0000.log: complete" % machine in out:
+            break
+        time.sleep(0.2)
+    after = vm(pid, "VmHWM")
+    print("INFO: a %.1f MB log: the collector's peak memory (VmHWM) %d kB before, %d kB after" % (size / 1e6, before, after))
+    ok("a %.1f MB log: the collector's peak memory stays under %d MiB (VmHWM %d kB)" % (size / 1e6, limit, after),
+       0 < after < limit * 1024, "%d kB" % after)
+    same_file("a %.1f MB log: the file is the log, byte for byte" % (size / 1e6), log_file(d, machine), recs)
+
+
+def cut(p, d, args):
+    """A log longer than --max-log-bytes: the records past it are 413, the
+    file stops at the limit on a whole record."""
+    limit, machine = int(args[0]), args[1]
+    recs = retag(records(SOURCES[0]), machine, 3 * limit // 330)
+    s = Sender(p["http"], machine, boot_of(machine, 11))
+    codes = [s.post(r) for r in recs]
+    s.close()
+    first = codes.index(413) if 413 in codes else -1
+    ok("a log past --max-log-bytes %d: the records from the one that would cross it are 413" % limit,
+       first > 0 and set(codes[:first]) == {204} and set(codes[first:]) == {413}, str(sorted(set(codes))))
+    same_file("a log past the limit: the file holds the records before it", log_file(d, machine), recs[:first])
+    ok("a log past the limit: the file is within it", os.path.getsize(log_file(d, machine)) <= limit)
+
+
 SCENARIOS = {"one": one, "shuffled": shuffled, "syslog": syslog_drop, "many": many, "garbage": garbage,
              "big": big, "slow": slow, "token": token, "part": part,
-             "prefixes": prefixes}
+             "prefixes": prefixes, "crash": crash, "flood": flood, "biglog": biglog, "cut": cut}
 
 if __name__ == "__main__":
     SCENARIOS[sys.argv[1]](ports(sys.argv[2]), sys.argv[3], sys.argv[4:])

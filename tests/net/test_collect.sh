@@ -178,3 +178,76 @@ lines=$(grep -c ': complete, [0-9]* records, imported$' "$D/C.out")
 check "collector C: some logs whole ($done_files of 40), and every one imported before the exit" \
 	"[ '$done_files' -ge 3 ] && [ '$done_files' -lt 40 ] && [ '$done_files' = '$lines' ] && [ \"\$(runs '$D/C.db')\" = '$lines' ]" \
 	"$done_files complete files, $lines lines, $(runs "$D/C.db") runs"
+
+# --- collector D: the attacks of a second look ---------------------------------------
+# Each of these once crashed the collector, or locked every new boot out.
+start D --max-log-bytes 131072
+D4=$pid
+client crash "$D/D.ready" "$D/D"
+check "collector D: still running after the request that once crashed it" "kill -0 $D4"
+client one "$D/D.ready" "$D/D" 52-54-00-00-02-01
+client flood "$D/D.ready" "$D/D" 1100 52-54-00-00-02-02
+client cut "$D/D.ready" "$D/D" 131072 52-54-00-00-02-03
+i=0
+while ! grep -q '^52-54-00-00-02-03 0000.log: cut at' "$D/D.out" && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+stop "$D4"
+ok "collector D: SIGTERM, exit 0" "$rc" "exit $rc: $(tail -n 3 "$D/D.err")"
+check "collector D: the log cut at the limit says so, and is imported as far as it goes" \
+	"grep -qE '^52-54-00-00-02-03 0000.log: cut at the 131072-byte limit \(--max-log-bytes\), [0-9]+ records, partial: no end record \(cut short\), [0-9]+ problem\(s\), imported$' '$D/D.out'" \
+	"$(grep 02-03 "$D/D.out")"
+check "collector D: the forged boots made room, and the summary counts them" \
+	"grep -qE '^tickprobe collect: boots: [1-9][0-9]* evicted for a boot that said hello' '$D/D.out'" \
+	"$(grep 'boots:' "$D/D.out")"
+
+# --- collector E: a 20 MB log, streamed ---------------------------------------------
+# Its memory must not grow with the log: 64 MiB is docs/collect.md's bound for
+# one sender at a time.
+start E
+E5=$pid
+client biglog "$D/E.ready" "$D/E" "$E5" 20 64 52-54-00-00-03-01 "$D/E.out"
+stop "$E5"
+ok "collector E: SIGTERM, exit 0" "$rc"
+check "collector E: the 20 MB log complete and imported" \
+	"grep -qE '^52-54-00-00-03-01 0000.log: complete, [0-9]+ records, imported$' '$D/E.out'" "$(cat "$D/E.out")"
+check "collector E: its records in the store" \
+	"[ \"\$(sqlite3 '$D/E.db' 'SELECT records FROM runs')\" -gt 60000 ]" "$(sqlite3 "$D/E.db" 'SELECT records FROM runs')"
+
+# --- the log directory, the store and the token, as an attacker or operator finds them --
+mkdir -p "$D/open" && chmod 0777 "$D/open"
+bad_option "a --dir other users can write" --dir "$D/open"
+check "... and the message says why" "grep -q 'can be written by other users (mode 0777)' '$D/bad.err'" "$(cat "$D/bad.err")"
+bad_option "a --db in a directory other users can write" --dir "$D/F" --db "$D/open/f.db"
+mkdir -p "$D/G" "$D/elsewhere"
+printf 'secret\n' >"$D/elsewhere/0000.log"
+ln -s "$D/elsewhere" "$D/G/52-54-00-00-04-01"
+start G
+G7=$pid
+client part "$D/G.ready" "$D/G" 52-54-00-00-04-01 1 >"$D/G.client" 2>&1
+stop "$G7"
+check "a machine folder swapped for a link: not followed, the file it points at untouched" \
+	"[ \"\$(cat '$D/elsewhere/0000.log')\" = secret ] && [ ! -e '$D/elsewhere/0001.log' ]" "$(ls -l "$D/elsewhere")"
+check "... and the sender of its record 0 is answered 503" \
+	"grep -q 'a boot cut short after 1 records: taken: {503}' '$D/G.client'" "see $D/G.client"
+ln -s "$D/elsewhere/0000.log" "$D/link.db"
+bad_option "a --db that is a link" --dir "$D/H" --db "$D/link.db"
+
+printf 'T0ken.from.file\n' >"$D/token"
+chmod 0600 "$D/token"
+start T --token-file "$D/token"
+T8=$pid
+client token "$D/T.ready" "$D/T" T0ken.from.file 52-54-00-00-05-01
+stop "$T8"
+chmod 0644 "$D/token"
+bad_option "a --token-file every user can read" --token-file "$D/token"
+export TICKPROBE_TOKEN=T0ken.from.env
+start U
+U9=$pid
+unset TICKPROBE_TOKEN
+client token "$D/U.ready" "$D/U" T0ken.from.env 52-54-00-00-05-02
+stop "$U9"
+start V --token T0ken.on.the.line
+V10=$pid
+check "--token on the command line warns that ps shows it" "grep -q 'visible to every local user in ps' '$D/V.err'"
+check "... and ps no longer shows it once the collector runs" \
+	"! tr '\\0' ' ' </proc/$V10/cmdline | grep -q T0ken.on.the.line" "$(tr '\0' ' ' </proc/$V10/cmdline)"
+stop "$V10"

@@ -1,18 +1,57 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The collector's per-boot table (tools/collect/boots.c) and its record
- * check (tools/collect/record.c), without a network: order, copies, the end,
- * the file numbering, silence, and the memory bounds a sender cannot get
- * past (the loopback test, tests/net/test_collect.sh, cannot reach them). */
+/* The collector's per-boot table (tools/collect/boots.c), its log directory
+ * (spool.c), its sender and record checks (sender.c, record.c), without a
+ * network: order, copies, the end, the file numbering, silence, the memory
+ * and disk bounds a sender cannot get past, eviction for a hello, and links
+ * in the log directory (the loopback test, tests/net/test_collect.sh,
+ * cannot reach all of them). */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "lib/crc32.h"
 #include "tests/unit/check.h"
 #include "tools/collect/boots.h"
 #include "tools/collect/record.h"
+#include "tools/collect/sender.h"
+#include "tools/collect/spool.h"
 
 #define M "52-54-00-12-34-56"
+#define ADDR 0x0100007fu /* 127.0.0.1 */
+
+static struct sender who(const char *machine, const char *boot, uint32_t source)
+{
+	struct sender s;
+
+	memset(&s, 0, sizeof s);
+	snprintf(s.machine, sizeof s.machine, "%s", machine);
+	snprintf(s.boot, sizeof s.boot, "%s", boot);
+	s.source = source;
+	return s;
+}
+
+/* A table on dir with the default limits but for log_bytes and per_source. */
+static struct boots *table(const char *dir, uint64_t log_bytes, unsigned per_source)
+{
+	struct boots_limits lim = { log_bytes, per_source, 60 };
+	char why[300];
+	int fd = spool_open(dir, why, sizeof why);
+
+	if (fd < 0) {
+		printf("FAIL: spool_open %s: %s\n", dir, why);
+		exit(1);
+	}
+	return boots_new(fd, &lim);
+}
+
+static int take_raw(struct boots *b, const char *boot, uint64_t seq, const char *text, size_t n, uint32_t source)
+{
+	struct sender s = who(M, boot, source);
+
+	return boots_take(b, &s, seq, false, text, n, 1);
+}
 
 /* A record line with its crc; an end (n > 0) carries the crc32 of the n before it. */
 static char *rec(char *buf, size_t cap, const char *type, unsigned seq, const char *extra)
@@ -55,7 +94,8 @@ static int take(struct boots *b, const char *boot, const char *line, double now)
 		record_check_free(&rc);
 		return -1;
 	}
-	r = boots_take(b, M, boot, info.seq, info.is_end, copy, n, now);
+	struct sender s = who(M, boot, ADDR);
+	r = boots_take(b, &s, info.seq, info.is_end, copy, n, now);
 	record_check_free(&rc);
 	return r;
 }
@@ -74,7 +114,8 @@ static char *slurp(const char *path)
 
 static void order_and_end(const char *dir)
 {
-	struct boots *b = boots_new(dir, 60);
+	struct boots *b = table(dir, 1u << 20, 256);
+	struct sender other = who("52-54-00-00-00-01", M "-b", ADDR);
 	struct boot_event ev;
 	struct log l;
 	char want[1024] = "", path[512];
@@ -93,25 +134,28 @@ static void order_and_end(const char *dir)
 	check(take(b, M "-a", l.lines[1], 2) == TAKE_DUPLICATE, "a copy after the end is a duplicate");
 	check(boots_next_event(b, 2, false, &ev) && ev.kind == EVENT_ENDED && ev.records == 4 &&
 		      !strcmp(ev.file, "0000.log"), "the end written: one EVENT_ENDED, 0000.log, 4 records");
-	free(ev.path);
+	check(ev.fd >= 0 && lseek(ev.fd, 0, SEEK_CUR) == 0 && read(ev.fd, path, 8) == 8 && !memcmp(path, want, 8),
+	      "the event's descriptor reads the log from its start");
+	close(ev.fd);
 	boots_settle(b, M "-a", true);
 	check(take(b, M "-b", l.lines[0], 3) == TAKE_STORED, "a second boot of the machine");
 	snprintf(path, sizeof path, "%s/" M "/0001.log", dir);
 	check(access(path, F_OK) == 0, "... takes 0001.log");
-	check(boots_take(b, "52-54-00-00-00-01", M "-b", 1, false, "{}", 2, 3) == TAKE_MIXED,
+	check(boots_take(b, &other, 1, false, "{}", 2, 3) == TAKE_MIXED,
 	      "a boot id another machine has is refused");
 	check(!boots_next_event(b, 62, false, &ev), "silent for 59 s of 60: nothing yet");
 	check(boots_next_event(b, 64, false, &ev) && ev.kind == EVENT_SILENT && ev.records == 1,
 	      "silent past --incomplete-after: EVENT_SILENT with its one record");
-	free(ev.path);
+	check(ev.fd == -1, "a silent boot's event carries no descriptor");
 	check(take(b, M "-b", l.lines[1], 70) == TAKE_STORED, "heard again, the silent boot goes on");
 	boots_free(b);
 }
 
 static void bounds(const char *dir)
 {
-	struct boots *b = boots_new(dir, 60);
+	struct boots *b = table(dir, 1u << 30, BOOTS_ACTIVE_MAX);
 	static char big[64 * 1024];
+	struct sender s;
 	char id[64];
 	int r = TAKE_HELD;
 	unsigned k;
@@ -119,29 +163,136 @@ static void bounds(const char *dir)
 	memset(big, 'x', sizeof big);
 	/* 4 MiB a boot: 64 KiB records from seq 1 on (seq 0 never comes). */
 	for (k = 1; k < 200 && r == TAKE_HELD; k++)
-		r = boots_take(b, M, M "-held", k, false, big, sizeof big, 1);
-	check(r == TAKE_BUSY && k - 2 == (BOOTS_HELD_BOOT / (sizeof big + 64)),
-	      "held out of order: refused as busy past %u bytes a boot (after %u records)", BOOTS_HELD_BOOT, k - 2);
+		r = take_raw(b, M "-held", k, big, sizeof big, ADDR);
+	check(r == TAKE_BUSY, "held out of order: refused as busy past %u bytes a boot", BOOTS_HELD_BOOT);
+	check(k - 2 == (BOOTS_HELD_BOOT / (sizeof big + 64)), "... after %u records", k - 2);
 	boots_free(b);
-	/* 64 MiB in all, over several boots of 60 records (3.75 MiB) each. */
-	b = boots_new(dir, 60);
+	/* 64 MiB in all, over boots of 60 records (3.75 MiB) each that said
+	 * hello: none of them makes room. */
+	b = table(dir, 1u << 30, BOOTS_ACTIVE_MAX);
 	r = TAKE_HELD;
 	for (k = 0; k < 100000 && r != TAKE_BUSY; k++) {
 		snprintf(id, sizeof id, "%s-%u", M, k / 60);
-		r = boots_take(b, M, id, 1 + k % 60, false, big, sizeof big, 1);
+		s = who(M, id, ADDR);
+		if (k % 60 == 0)
+			boots_hello(b, &s, 1);
+		r = boots_take(b, &s, 1 + k % 60, false, big, sizeof big, 1);
 	}
-	check(r == TAKE_BUSY && k - 1 == BOOTS_HELD_TOTAL / (sizeof big + 64),
-	      "held out of order in all: refused as busy past %u bytes (after %u records)", BOOTS_HELD_TOTAL, k - 1);
+	check(r == TAKE_BUSY, "held out of order in all, by boots that said hello: refused past %u bytes",
+	      BOOTS_HELD_TOTAL);
+	check(k - 1 == BOOTS_HELD_TOTAL / (sizeof big + 64), "... after %u records", k - 1);
 	boots_free(b);
-	b = boots_new(dir, 60);
-	for (k = 0, r = TAKE_HELD; k < BOOTS_ACTIVE_MAX + 5 && r != TAKE_BUSY; k++) {
+}
+
+/* Boots that never said hello (syslog's, which anyone can forge) cannot
+ * lock out one that does. */
+static void eviction(const char *dir)
+{
+	struct boots *b = table(dir, 1u << 30, 4);
+	struct boots_counts n;
+	struct boot_event ev;
+	struct sender s;
+	char id[64];
+	int r = TAKE_HELD;
+	unsigned k;
+
+	for (k = 0; k < 5 && r == TAKE_HELD; k++) {
+		snprintf(id, sizeof id, "%s-one-%u", M, k);
+		r = take_raw(b, id, 1, "x", 1, ADDR);
+	}
+	check(r == TAKE_SOURCE && k == 5, "one address: a fifth boot in progress is refused at --max-boots-per-source 4");
+	boots_free(b);
+	b = table(dir, 1u << 30, 4);
+	for (k = 0, r = TAKE_HELD; k < BOOTS_ACTIVE_MAX && r == TAKE_HELD; k++) {
 		snprintf(id, sizeof id, "%s-n%u", M, k);
-		r = boots_take(b, M, id, 1, false, "x", 1, 1);
+		r = take_raw(b, id, 1, "x", 1, ADDR + (k << 8));
 	}
-	check(r == TAKE_BUSY && k == BOOTS_ACTIVE_MAX + 1, "boots in progress: a new one past %d is busy",
+	check(r == TAKE_HELD && k == BOOTS_ACTIVE_MAX, "%d boots from as many forged addresses fill the table",
 	      BOOTS_ACTIVE_MAX);
-	check(!boots_room(b, M "-other") && boots_room(b, M "-n3"), "the hello's answer: no room for a new boot only");
+	s = who(M, M "-real", ADDR + 0x10000000u);
+	check(boots_hello(b, &s, 2), "a hello still gets a place: the table was full of boots that never said hello");
+	boots_counts(b, &n);
+	check(n.evicted == 1 && n.active == BOOTS_ACTIVE_MAX, "one evicted (%llu), %u in progress",
+	      (unsigned long long)n.evicted, n.active);
+	check(!boots_next_event(b, 2, false, &ev), "an evicted boot with nothing on disk leaves no line");
+	check(take_raw(b, M "-n0", 1, "x", 1, ADDR) == TAKE_HELD, "the oldest was the one evicted: it starts anew");
+	for (k = 0; k < BOOTS_ACTIVE_MAX; k++) {
+		snprintf(id, sizeof id, "%s-g%u", M, k);
+		s = who(M, id, ADDR + ((k + 1) << 16));
+		if (!boots_hello(b, &s, 3))
+			break;
+	}
+	check(k == BOOTS_ACTIVE_MAX - 1, "hellos take every place but the one that said hello first (%u of %d)", k,
+	      BOOTS_ACTIVE_MAX - 1);
+	s = who(M, M "-late", ADDR + 0x20000000u);
+	check(!boots_hello(b, &s, 4), "a table of boots that all said hello has no room: busy");
 	boots_free(b);
+}
+
+/* The disk a boot can take, and links in the log directory. */
+static void disk(const char *dir)
+{
+	struct boots *b = table(dir, 600, 256);
+	struct boot_event ev;
+	struct stat st;
+	char line[256], path[512], why[300];
+	int r = TAKE_STORED, fd;
+	unsigned k;
+
+	for (k = 0; k < 20 && r == TAKE_STORED; k++)
+		r = take(b, M "-big", rec(line, sizeof line, k ? "note" : "begin", k, ",\"pad\":\"0123456789012345678901234567890123456789\""), 1);
+	snprintf(path, sizeof path, "%s/" M "/0002.log", dir);
+	check(r == TAKE_CUT && !stat(path, &st) && st.st_size <= 600,
+	      "a log that would pass --max-log-bytes 600 is cut: record %u refused, the file %lld bytes", k - 1,
+	      (long long)st.st_size);
+	check(boots_next_event(b, 2, false, &ev) && ev.kind == EVENT_CUT && ev.fd >= 0,
+	      "... and handed to the main thread as EVENT_CUT, with its descriptor");
+	close(ev.fd);
+	boots_settle(b, M "-big", false);
+	check(take(b, M "-big", rec(line, sizeof line, "note", 30, ""), 3) == TAKE_CUT, "later records of it: refused");
+	boots_free(b);
+
+	/* Someone who can write in --dir swaps a machine's folder for a link. */
+	snprintf(path, sizeof path, "%s/victim", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	close(fd);
+	snprintf(path, sizeof path, "%s/evil", dir);
+	check(!symlink(dir, path), "a machine folder that is a link to elsewhere");
+	b = table(dir, 1u << 20, 256);
+	{
+		struct sender s = who("evil", "evil-1", ADDR);
+		r = boots_take(b, &s, 0, false, line, strlen(line), 1);
+	}
+	boots_error(b, why, sizeof why);
+	check(r == TAKE_FAILED && strstr(why, "symbolic link"), "is refused, not followed: %s", why);
+	snprintf(path, sizeof path, "%s/0000.log", dir);
+	check(access(path, F_OK) != 0, "and nothing was written where it points");
+	boots_free(b);
+	snprintf(path, sizeof path, "%s/open", dir);
+	mkdir(path, 0777);
+	chmod(path, 0777);
+	check(spool_open(path, why, sizeof why) < 0 && strstr(why, "written by other users"),
+	      "a --dir others can write is refused: %s", why);
+}
+
+static void senders(void)
+{
+	struct collect_options o;
+	struct sender s;
+	const char *why = NULL;
+	int v;
+
+	memset(&o, 0, sizeof o);
+	v = sender_check(&o, NULL, NULL, NULL, true, ADDR, &s, &why);
+	check(v == SENDER_BAD, "a hello without machine or boot: bad (%s)", why ? why : "no reason");
+	check(sender_check(&o, M, NULL, NULL, false, ADDR, &s, &why) == SENDER_BAD, "a record without its boot: bad");
+	check(sender_check(&o, "../etc", "b", NULL, false, ADDR, &s, &why) == SENDER_BAD, "a machine that is a path: bad");
+	check(sender_check(&o, M, M "-1", NULL, true, ADDR, &s, &why) == SENDER_OK && s.hello && !strcmp(s.boot, M "-1"),
+	      "a whole hello: taken, its fields copied");
+	o.token = "secret";
+	check(sender_check(&o, M, M "-1", "wrong", false, ADDR, &s, &why) == SENDER_REFUSED, "a wrong token: refused");
+	check(sender_check(&o, NULL, NULL, NULL, true, ADDR, &s, &why) == SENDER_REFUSED,
+	      "no token and no names: refused for the token first");
 }
 
 static void record_checks(void)
@@ -180,6 +331,9 @@ int main(void)
 	}
 	order_and_end(dir);
 	bounds(dir);
+	eviction(dir);
+	disk(dir);
+	senders();
 	record_checks();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))

@@ -20,6 +20,7 @@
 #include "tools/collect/finish.h"
 #include "tools/collect/http.h"
 #include "tools/collect/net.h"
+#include "tools/collect/spool.h"
 #include "tools/collect/syslog.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
@@ -29,8 +30,8 @@
 #define TICK_MS 100            /* how often the main thread looks at the events and the clock */
 #define SPARE_FDS 64           /* descriptors besides the connections: listeners, logs, the store */
 
-enum { OPT_HTTP = ARGS_OPT_FIRST, OPT_SYSLOG, OPT_DIR, OPT_DB, OPT_TOKEN, OPT_MAXCONN, OPT_MAXBODY, OPT_INCOMPLETE,
-       OPT_QUIET, OPT_READY };
+enum { OPT_HTTP = ARGS_OPT_FIRST, OPT_SYSLOG, OPT_DIR, OPT_DB, OPT_TOKEN, OPT_TOKEN_FILE, OPT_MAXCONN, OPT_MAXBODY,
+       OPT_INCOMPLETE, OPT_QUIET, OPT_READY, OPT_MAXLOG, OPT_PER_SOURCE };
 
 static const struct option collect_options_long[] = {
 	{ "http", required_argument, NULL, OPT_HTTP },
@@ -38,6 +39,9 @@ static const struct option collect_options_long[] = {
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "db", required_argument, NULL, OPT_DB },
 	{ "token", required_argument, NULL, OPT_TOKEN },
+	{ "token-file", required_argument, NULL, OPT_TOKEN_FILE },
+	{ "max-log-bytes", required_argument, NULL, OPT_MAXLOG },
+	{ "max-boots-per-source", required_argument, NULL, OPT_PER_SOURCE },
 	{ "max-connections", required_argument, NULL, OPT_MAXCONN },
 	{ "max-body", required_argument, NULL, OPT_MAXBODY },
 	{ "incomplete-after", required_argument, NULL, OPT_INCOMPLETE },
@@ -48,8 +52,9 @@ static const struct option collect_options_long[] = {
 
 static const struct args_spec collect_spec = {
 	.name = "collect",
-	.synopsis = "[--http ADDR:PORT] [--syslog ADDR:PORT] [--dir DIR] [--db FILE] [--token T]\n"
-		    "                         [--max-connections N] [--max-body BYTES] [--incomplete-after SECONDS]\n"
+	.synopsis = "[--http ADDR:PORT] [--syslog ADDR:PORT] [--dir DIR] [--db FILE] [--token-file FILE]\n"
+		    "                         [--max-connections N] [--max-body BYTES] [--max-log-bytes BYTES]\n"
+		    "                         [--max-boots-per-source N] [--incomplete-after SECONDS]\n"
 		    "                         [--quiet] [--ready-file FILE]",
 	.help = "  Receives the probes' records over the network and keeps one log per boot:\n"
 		"  DIR/MACHINE/NNNN.log, the boot's records in seq order, as its serial line gives them.\n"
@@ -57,11 +62,23 @@ static const struct args_spec collect_spec = {
 		"\n"
 		"  --http ADDR:PORT      HTTP listener (default 127.0.0.1:8514; PORT 0: any free port)\n"
 		"  --syslog ADDR:PORT    syslog (RFC 5424) over UDP; given alone, no HTTP\n"
-		"  --dir DIR             where the logs go (default ./tickprobe-logs)\n"
-		"  --db FILE             the SQLite store complete logs are imported into (tickprobe db)\n"
-		"  --token T             senders must give this token (1-64 of A-Z a-z 0-9 . _ ~ -)\n"
+		"  --dir DIR             where the logs go (default ./tickprobe-logs); it must belong to this\n"
+		"                        user and be writable by no other (nor may a machine's folder in it)\n"
+		"  --db FILE             the SQLite store complete logs are imported into (tickprobe db);\n"
+		"                        its directory is held to the same rule, and a link is not followed\n"
+		"  --token-file FILE     senders must give the token this file holds (1-64 of A-Z a-z 0-9\n"
+		"                        . _ ~ -; other users must not be able to read the file); or give it\n"
+		"                        in the environment as TICKPROBE_TOKEN\n"
+		"  --token T             the same on the command line, where every local user sees it in ps\n"
+		"                        (a warning says so)\n"
 		"  --max-connections N   HTTP connections at once (default 256)\n"
 		"  --max-body BYTES      largest HTTP body (default 262144; a record is at most 96 KiB)\n"
+		"  --max-log-bytes BYTES a boot's log is cut before it grows past this, and says so\n"
+		"                        (default 33554432, 32 MiB; a default-preset log is about 0.1 MiB)\n"
+		"  --max-boots-per-source N\n"
+		"                        boots in progress from one address (default 256; of 1024 in all):\n"
+		"                        a flood of forged syslog datagrams cannot take every place, and a\n"
+		"                        boot that never said hello makes room for one that does\n"
 		"  --incomplete-after SECONDS\n"
 		"                        a boot silent this long without its end is incomplete (default 600)\n"
 		"  -q, --quiet           no status line, no per-machine lines: only the summary at the end\n"
@@ -85,83 +102,116 @@ struct collector {
 	sigset_t stop;
 };
 
-static bool token_ok(const char *t)
-{
-	size_t n = strlen(t);
-	if (!n || n > COLLECT_TOKEN_MAX)
-		return false;
-	return strspn(t, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._~-") == n;
-}
-
 /* -1 to go on, else the exit status: a usage error is EXIT_COLLECT_OPTIONS
  * here, not the other commands' EXIT_USAGE (args_fail's; hence its + 1). */
+static int one_number(struct args *a, int c, struct collect_options *o)
+{
+	long v;
+
+	switch (c) {
+	case OPT_MAXCONN:
+		if (args_long(a, 1, 65536, &v))
+			return EXIT_COLLECT_OPTIONS;
+		o->max_connections = v;
+		break;
+	case OPT_MAXBODY:
+		if (args_long(a, 1024, 1L << 30, &v))
+			return EXIT_COLLECT_OPTIONS;
+		o->max_body = v;
+		break;
+	case OPT_INCOMPLETE:
+		if (args_long(a, 1, 7 * 86400, &v))
+			return EXIT_COLLECT_OPTIONS;
+		o->incomplete_after = v;
+		break;
+	case OPT_MAXLOG:
+		/* At least one record of the largest size the probe writes. */
+		if (args_long(a, 128 * 1024, 1L << 40, &v))
+			return EXIT_COLLECT_OPTIONS;
+		o->max_log_bytes = (uint64_t)v;
+		break;
+	default:
+		if (args_long(a, 1, BOOTS_ACTIVE_MAX, &v))
+			return EXIT_COLLECT_OPTIONS;
+		o->per_source = (unsigned)v;
+		break;
+	}
+	return -1;
+}
+
+static int one_option(struct args *a, int c, struct collect_options *o, bool *http_given)
+{
+	switch (c) {
+	case OPT_HTTP:
+	case OPT_SYSLOG:
+		if (!net_addr(a->value, c == OPT_HTTP ? &o->http_addr : &o->syslog_addr))
+			return args_fail(a, "%s wants ADDR:PORT with an IPv4 address (127.0.0.1:8514), not '%s'", a->opt,
+					 a->value) + 1;
+		if (c == OPT_HTTP)
+			*http_given = true;
+		else
+			o->syslog_on = true;
+		return -1;
+	case OPT_DIR:
+	case OPT_DB:
+	case OPT_READY:
+		if (!a->value[0])
+			return args_fail(a, "%s wants a path", a->opt) + 1;
+		*(c == OPT_DIR ? &o->dir : c == OPT_DB ? &o->db : &o->ready_file) = a->value;
+		return -1;
+	case OPT_TOKEN:
+	case OPT_TOKEN_FILE:
+		if (o->token_given)
+			return args_fail(a, "give one of --token and --token-file, once") + 1;
+		o->token_given = c == OPT_TOKEN ? TOKEN_ARGUMENT : TOKEN_FILE;
+		o->token_source = a->value;
+		return -1;
+	case 'q':
+	case OPT_QUIET:
+		o->quiet = true;
+		return -1;
+	default:
+		return one_number(a, c, o);
+	}
+}
+
 static int read_args(int argc, char **argv, struct collect_options *o)
 {
 	bool http_given = false;
 	struct args a;
-	long v;
-	int c;
+	char why[300];
+	int c, rc;
 
 	memset(o, 0, sizeof *o);
 	o->dir = "./tickprobe-logs";
 	o->max_connections = 256;
 	o->max_body = 256 * 1024;
+	o->max_log_bytes = 32u << 20;
+	o->per_source = 256;
 	o->incomplete_after = 600;
 	net_addr("127.0.0.1:8514", &o->http_addr);
 	args_start(&a, &collect_spec, argc, argv);
-	while ((c = args_next(&a)) > 0) {
-		if (c == OPT_HTTP || c == OPT_SYSLOG) {
-			if (!net_addr(a.value, c == OPT_HTTP ? &o->http_addr : &o->syslog_addr))
-				return args_fail(&a, "%s wants ADDR:PORT with an IPv4 address (127.0.0.1:8514), not '%s'",
-						 a.opt, a.value) + 1;
-			http_given |= c == OPT_HTTP;
-			o->syslog_on |= c == OPT_SYSLOG;
-		} else if (c == OPT_DIR || c == OPT_DB || c == OPT_READY) {
-			if (!a.value[0])
-				return args_fail(&a, "%s wants a path", a.opt) + 1;
-			*(c == OPT_DIR ? &o->dir : c == OPT_DB ? &o->db : &o->ready_file) = a.value;
-		} else if (c == OPT_TOKEN) {
-			if (!token_ok(a.value))
-				return args_fail(&a, "--token wants 1 to 64 of A-Z a-z 0-9 . _ ~ -") + 1;
-			o->token = a.value;
-		} else if (c == OPT_MAXCONN || c == OPT_MAXBODY || c == OPT_INCOMPLETE) {
-			long lo = c == OPT_MAXBODY ? 1024 : 1, hi = c == OPT_MAXCONN ? 65536 : c == OPT_MAXBODY ? 1 << 30 : 7 * 86400;
-			if (args_long(&a, lo, hi, &v))
-				return EXIT_COLLECT_OPTIONS;
-			*(c == OPT_MAXCONN ? &o->max_connections : c == OPT_MAXBODY ? &o->max_body : &o->incomplete_after) = v;
-		} else if (c == 'q' || c == OPT_QUIET) {
-			o->quiet = true;
-		}
-	}
+	while ((c = args_next(&a)) > 0)
+		if ((rc = one_option(&a, c, o, &http_given)) >= 0)
+			return rc;
 	if (c == ARGS_STOP)
 		return a.status == EXIT_USAGE ? EXIT_COLLECT_OPTIONS : a.status;
+	if (!token_read(o, why, sizeof why)) {
+		fprintf(stderr, "tickprobe collect: %s\n", why);
+		return EXIT_COLLECT_OPTIONS;
+	}
 	o->http_on = http_given || !o->syslog_on;
 	return -1;
 }
 
 /* ---- starting ------------------------------------------------------------------ */
 
-static bool make_dirs(const char *dir)
-{
-	char *p = strdup(dir), *s;
-	bool ok = p != NULL;
-
-	for (s = p ? p + 1 : NULL; ok && s && *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			ok = !mkdir(p, 0755) || errno == EEXIST;
-			*s = '/';
-		}
-	ok = ok && (!mkdir(p, 0755) || errno == EEXIST);
-	free(p);
-	return ok;
-}
-
-/* Descriptors for every connection: the soft limit raised when it is short. */
+/* Descriptors for every connection and every boot's log: the soft limit
+ * raised when it is short. */
 static bool enough_files(long connections, char *why, size_t cap)
 {
 	struct rlimit r;
-	rlim_t want = (rlim_t)connections + SPARE_FDS;
+	rlim_t want = (rlim_t)connections + BOOTS_ACTIVE_MAX + SPARE_FDS;
 
 	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= want)
 		return true;
@@ -171,7 +221,10 @@ static bool enough_files(long connections, char *why, size_t cap)
 		return false;
 	}
 	r.rlim_cur = want;
-	return !setrlimit(RLIMIT_NOFILE, &r) || (snprintf(why, cap, "setrlimit: %s", strerror(errno)), false);
+	if (!setrlimit(RLIMIT_NOFILE, &r))
+		return true;
+	snprintf(why, cap, "setrlimit: %s", strerror(errno));
+	return false;
 }
 
 static bool write_ready(const struct collector *c, char *why, size_t cap)
@@ -197,13 +250,16 @@ static bool write_ready(const struct collector *c, char *why, size_t cap)
 /* Listeners bound and serving; false with why. */
 static bool start(struct collector *c, char *why, size_t cap)
 {
-	int http_fd = -1, udp_fd = -1;
+	struct boots_limits lim = { c->o.max_log_bytes, c->o.per_source, (double)c->o.incomplete_after };
+	int http_fd = -1, udp_fd = -1, dir_fd = spool_open(c->o.dir, why, cap);
 
-	if (!make_dirs(c->o.dir)) {
-		snprintf(why, cap, "--dir %s: %s", c->o.dir, strerror(errno));
+	if (dir_fd < 0)
 		return false;
-	}
-	if (!enough_files(c->o.max_connections, why, cap) || !(c->fin = finisher_open(c->o.db, why, cap)))
+	c->boots = boots_new(dir_fd, &lim);
+	if (!enough_files(c->o.max_connections, why, cap))
+		return false;
+	c->fin = finisher_open(c->o.dir, c->o.db, c->o.max_log_bytes, why, cap);
+	if (!c->fin)
 		return false;
 	if (c->o.http_on && (http_fd = net_listen(SOCK_STREAM, &c->o.http_addr, why, cap)) < 0)
 		return false;
@@ -211,11 +267,11 @@ static bool start(struct collector *c, char *why, size_t cap)
 		close(http_fd);
 		return false;
 	}
-	c->boots = boots_new(c->o.dir, (double)c->o.incomplete_after);
 	/* The threads inherit the mask: the stop signals reach the main thread's sigtimedwait only. */
 	pthread_sigmask(SIG_BLOCK, &c->stop, NULL);
 	if (http_fd >= 0 && !(c->http = http_start(http_fd, &c->o, c->boots, &c->counts, why, cap))) {
-		close(http_fd), close(udp_fd);
+		close(http_fd);
+		close(udp_fd);
 		return false;
 	}
 	if (udp_fd >= 0 && !(c->syslog = syslog_start(udp_fd, &c->o, c->boots, &c->counts, why, cap))) {
@@ -239,13 +295,17 @@ static const char *silence(const struct collector *c, char *buf, size_t cap)
 static void machines_text(struct collector *c, char *buf, size_t cap)
 {
 	struct boots_counts n;
-	char damaged[48] = "", after[32];
+	char damaged[48] = "", cut[48] = "", evicted[64] = "", after[32];
 
 	boots_counts(c->boots, &n);
 	if (n.damaged)
 		snprintf(damaged, sizeof damaged, ", %u damaged", n.damaged);
-	snprintf(buf, cap, "machines: %u complete%s, %u in progress, %u incomplete (no end after %s)", n.complete,
-		 damaged, n.active, n.incomplete, silence(c, after, sizeof after));
+	if (n.cut)
+		snprintf(cut, sizeof cut, ", %u cut at the size limit", n.cut);
+	if (n.evicted)
+		snprintf(evicted, sizeof evicted, "; %llu evicted (no hello)", (unsigned long long)n.evicted);
+	snprintf(buf, cap, "machines: %u complete%s%s, %u in progress, %u incomplete (no end after %s)%s", n.complete,
+		 damaged, cut, n.active, n.incomplete, silence(c, after, sizeof after), evicted);
 }
 
 /* Every event there is, as its line on stdout. */
@@ -256,9 +316,10 @@ static void drain(struct collector *c, bool stopping)
 
 	while (boots_next_event(c->boots, progress_now(), stopping, &ev)) {
 		bool complete = finisher_take(c->fin, &ev, (double)c->o.incomplete_after, line, sizeof line);
-		if (ev.kind == EVENT_ENDED)
+		if (ev.kind == EVENT_ENDED || ev.kind == EVENT_CUT)
 			boots_settle(c->boots, ev.boot, complete);
-		free(ev.path);
+		if (ev.fd >= 0)
+			close(ev.fd);
 		if (c->o.quiet)
 			continue;
 		progress_clear(&c->prog);
@@ -283,6 +344,9 @@ static void summary(struct collector *c)
 	printf("tickprobe collect: records: %llu stored, %llu held out of order, %llu duplicates dropped, "
 	       "%llu refused as busy\n", (unsigned long long)n.stored, (unsigned long long)n.held,
 	       (unsigned long long)n.duplicates, (unsigned long long)n.busy);
+	printf("tickprobe collect: boots: %llu evicted for a boot that said hello, %llu refused at the "
+	       "--max-boots-per-source bound, %u cut at --max-log-bytes\n", (unsigned long long)n.evicted,
+	       (unsigned long long)n.source_limited, n.cut);
 	if (c->o.http_on)
 		printf("tickprobe collect: http: %llu requests: %llu bad (400), %llu refused (403), %llu too large "
 		       "(413), %llu busy (503); %llu connections cut at the %d s request bound\n",
@@ -290,8 +354,9 @@ static void summary(struct collector *c)
 		       got(&c->counts.http_too_large), got(&c->counts.http_busy), got(&c->counts.http_slow),
 		       COLLECT_REQUEST_S);
 	if (c->o.syslog_on)
-		printf("tickprobe collect: syslog: %llu datagrams: %llu bad, %llu refused (token)\n",
-		       got(&c->counts.syslog_datagrams), got(&c->counts.syslog_bad), got(&c->counts.syslog_refused));
+		printf("tickprobe collect: syslog: %llu datagrams: %llu bad, %llu refused (token), %llu busy\n",
+		       got(&c->counts.syslog_datagrams), got(&c->counts.syslog_bad), got(&c->counts.syslog_refused),
+		       got(&c->counts.syslog_busy));
 }
 
 static void run(struct collector *c)

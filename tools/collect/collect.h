@@ -11,6 +11,7 @@
 
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <netinet/in.h>
 
@@ -20,18 +21,26 @@
 #define COLLECT_CONN_MEMORY (32u * 1024u) /* MHD's per-connection pool: headers, read buffer */
 #define COLLECT_TOKEN_MAX 64
 
+enum token_given { TOKEN_NONE, TOKEN_ARGUMENT, TOKEN_FILE };
+
 struct collect_options {
 	bool http_on, syslog_on;
 	struct sockaddr_in http_addr, syslog_addr;
-	const char *dir, *db, *token, *ready_file;
+	const char *dir, *db, *ready_file;
+	const char *token;         /* the token senders must give, or NULL: token_buf, once read */
+	int token_given;           /* enum token_given: where token_source points */
+	char *token_source;        /* --token's argument (scrubbed once read) or --token-file's path */
+	char token_buf[COLLECT_TOKEN_MAX + 1];
 	long max_connections, max_body, incomplete_after;
+	uint64_t max_log_bytes;    /* a boot's log is cut before it grows past this */
+	unsigned per_source;       /* boots in progress from one address */
 	bool quiet;
 };
 
 /* What the transports turned away, counted from their threads. */
 struct collect_counts {
 	atomic_ullong http_requests, http_bad, http_refused, http_too_large, http_busy, http_slow;
-	atomic_ullong syslog_datagrams, syslog_bad, syslog_refused;
+	atomic_ullong syslog_datagrams, syslog_bad, syslog_refused, syslog_busy;
 };
 
 static inline void collect_count(atomic_ullong *c)
@@ -42,5 +51,10 @@ static inline void collect_count(atomic_ullong *c)
 /* The token as given, compared in time that does not depend on where the
  * first difference is: true when none is wanted or it matches. */
 bool collect_token_ok(const struct collect_options *o, const char *given);
+
+/* The token from --token-file, --token or TICKPROBE_TOKEN (tools/collect/
+ * token.c) into o->token_buf, o->token then pointing at it (NULL when none
+ * is given); false with why when it cannot be read or is not a token. */
+bool token_read(struct collect_options *o, char *why, size_t cap);
 
 #endif

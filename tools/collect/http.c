@@ -18,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include "tools/collect/boots.h"
 #include "tools/collect/record.h"
+#include "tools/collect/sender.h"
 #include "tools/common/progress.h"
 #include "tools/common/xalloc.h"
 
@@ -43,6 +45,7 @@ struct http {
 };
 
 struct request {
+	struct sender who; /* checked from the headers before the body is read */
 	char *body;
 	size_t len, cap;
 	bool too_big;  /* streamed past --max-body: the rest is dropped unread */
@@ -77,57 +80,73 @@ static const char *header(struct MHD_Connection *conn, const char *name)
 	return MHD_lookup_connection_value(conn, MHD_HEADER_KIND, name);
 }
 
-/* What can be said from the headers alone: 0 when the body is wanted. */
-static unsigned before_body(struct http *h, struct MHD_Connection *conn, const char *method, const char **why)
+static uint32_t client_address(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *info = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	const struct sockaddr *sa = info ? info->client_addr : NULL;
+
+	if (!sa || sa->sa_family != AF_INET)
+		return 0;
+	return ((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
+}
+
+/* What can be said from the headers alone: 0 when the body is wanted, with
+ * rq->who the checked sender (tools/collect/sender.h). */
+static unsigned before_body(struct http *h, struct MHD_Connection *conn, const char *method, struct request *rq,
+			    const char **why)
 {
 	const char *length = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
-	const char *machine = header(conn, "X-Tickprobe-Machine"), *boot = header(conn, "X-Tickprobe-Boot");
-	bool hello = header(conn, "X-Tickprobe-Hello") != NULL;
+	int verdict;
 
 	if (strcmp(method, MHD_HTTP_METHOD_POST)) {
 		*why = "records are POSTed";
 		return MHD_HTTP_METHOD_NOT_ALLOWED;
 	}
-	if (!collect_token_ok(h->o, header(conn, "X-Tickprobe-Token"))) {
+	verdict = sender_check(h->o, header(conn, "X-Tickprobe-Machine"), header(conn, "X-Tickprobe-Boot"),
+			       header(conn, "X-Tickprobe-Token"), header(conn, "X-Tickprobe-Hello") != NULL,
+			       client_address(conn), &rq->who, why);
+	if (verdict == SENDER_REFUSED) {
 		collect_count(&h->counts->http_refused);
-		*why = h->o->token && header(conn, "X-Tickprobe-Token") ? "wrong token" : "a token is wanted";
 		return MHD_HTTP_FORBIDDEN;
+	}
+	if (verdict != SENDER_OK) {
+		collect_count(&h->counts->http_bad);
+		return MHD_HTTP_BAD_REQUEST;
 	}
 	if (length && strtoull(length, NULL, 10) > (unsigned long long)h->o->max_body) {
 		collect_count(&h->counts->http_too_large);
 		*why = "body over the collector's --max-body";
 		return MHD_HTTP_CONTENT_TOO_LARGE;
 	}
-	if ((!hello || machine || boot) && (!record_name_ok(machine, BOOTS_MACHINE_MAX) ||
-					   !record_name_ok(boot, BOOTS_ID_MAX))) {
-		collect_count(&h->counts->http_bad);
-		*why = "X-Tickprobe-Machine and X-Tickprobe-Boot are wanted: [A-Za-z0-9._-], not starting with a dot";
-		return MHD_HTTP_BAD_REQUEST;
-	}
 	return 0;
 }
 
 /* One line of the body: 0 taken, else the status it earns. */
-static unsigned one_record(struct http *h, const char *machine, const char *boot, char *s, size_t n, char *why,
-			   size_t cap)
+static unsigned one_record(struct http *h, const struct sender *who, char *s, size_t n, char *why, size_t cap)
 {
 	struct record_info info;
 
 	if (!record_check(&h->rc, s, &n, &info, why, cap))
 		return MHD_HTTP_BAD_REQUEST;
-	switch (boots_take(h->boots, machine, boot, info.seq, info.is_end, s, n, progress_now())) {
+	switch (boots_take(h->boots, who, info.seq, info.is_end, s, n, progress_now())) {
 	case TAKE_STORED:
 	case TAKE_HELD:
 	case TAKE_DUPLICATE:
 		return 0;
 	case TAKE_MIXED:
-		snprintf(why, cap, "boot %s is another machine's", boot);
+		snprintf(why, cap, "boot %s is another machine's", who->boot);
 		return MHD_HTTP_BAD_REQUEST;
 	case TAKE_PAST_END:
 		snprintf(why, cap, "seq %llu is past the boot's end record", (unsigned long long)info.seq);
 		return MHD_HTTP_BAD_REQUEST;
 	case TAKE_FAILED:
 		boots_error(h->boots, why, cap);
+		return MHD_HTTP_SERVICE_UNAVAILABLE;
+	case TAKE_CUT:
+		snprintf(why, cap, "the boot's log reached the collector's --max-log-bytes: it is kept as it is");
+		return MHD_HTTP_CONTENT_TOO_LARGE;
+	case TAKE_SOURCE:
+		snprintf(why, cap, "too many boots in progress from this address (--max-boots-per-source)");
 		return MHD_HTTP_SERVICE_UNAVAILABLE;
 	default:
 		snprintf(why, cap, "too busy: the bound on records held out of order, or on boots in progress");
@@ -136,28 +155,29 @@ static unsigned one_record(struct http *h, const char *machine, const char *boot
 }
 
 /* The whole body: every line a record; a bad one is dropped and makes the
- * answer 400, the good ones beside it are kept. */
+ * answer 400, the good ones beside it are kept.  An empty body is a hello. */
 static enum MHD_Result take_body(struct http *h, struct MHD_Connection *conn, struct request *rq)
 {
-	const char *machine = header(conn, "X-Tickprobe-Machine"), *boot = header(conn, "X-Tickprobe-Boot");
 	unsigned status = MHD_HTTP_NO_CONTENT, rc;
 	char why[256] = "", line_why[256];
 	char *s = rq->body, *end = rq->body + rq->len;
 
 	if (!rq->len) {
-		if (!header(conn, "X-Tickprobe-Hello")) {
+		if (!rq->who.hello) {
 			collect_count(&h->counts->http_bad);
 			return answer(conn, MHD_HTTP_BAD_REQUEST, "empty body", false);
 		}
-		if (boots_room(h->boots, boot))
+		if (boots_hello(h->boots, &rq->who, progress_now()))
 			return answer(conn, MHD_HTTP_NO_CONTENT, NULL, false);
 		collect_count(&h->counts->http_busy);
-		return answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE, "too busy: the bound on boots in progress", false);
+		return answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
+			      "too busy: the bound on boots in progress, in all or from this address", false);
 	}
 	for (; s < end; s++) { /* a line at a time; an empty one (the last "\n", "\r\n") is no record */
-		char *nl = memchr(s, '\n', (size_t)(end - s)), *stop = nl ? nl : end;
+		char *nl = memchr(s, '\n', (size_t)(end - s));
+		char *stop = nl ? nl : end;
 		if (stop - s > 1 || (stop - s == 1 && *s != '\r')) {
-			rc = one_record(h, machine, boot, s, (size_t)(stop - s), line_why, sizeof line_why);
+			rc = one_record(h, &rq->who, s, (size_t)(stop - s), line_why, sizeof line_why);
 			if (rc && (status == MHD_HTTP_NO_CONTENT || rc == MHD_HTTP_BAD_REQUEST)) {
 				status = rc;
 				snprintf(why, sizeof why, "%s", line_why);
@@ -185,7 +205,8 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const 
 		*req_cls = rq = xrealloc(NULL, sizeof *rq);
 		memset(rq, 0, sizeof *rq);
 		collect_count(&h->counts->http_requests);
-		if ((status = before_body(h, conn, method, &why))) {
+		status = before_body(h, conn, method, rq, &why);
+		if (status) {
 			rq->answered = true;
 			return answer(conn, status, why, true);
 		}

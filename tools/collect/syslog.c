@@ -14,10 +14,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "tools/collect/boots.h"
 #include "tools/collect/record.h"
+#include "tools/collect/sender.h"
 #include "tools/common/progress.h"
 #include "tools/common/xalloc.h"
 
@@ -152,21 +154,23 @@ static bool parse(char *s, size_t n, struct message *m, const char **why)
 	return m->has_seq;
 }
 
-static void take(struct syslog_rx *s, size_t n)
+static void take(struct syslog_rx *s, size_t n, uint32_t source)
 {
 	struct message m;
 	struct record_info info;
+	struct sender who;
 	const char *why;
 	char seq[24], whyb[256];
+	int verdict, rc;
 
 	collect_count(&s->counts->syslog_datagrams);
-	if (!parse(s->buf, n, &m, &why) || !record_name_ok(m.machine, BOOTS_MACHINE_MAX) ||
-	    !record_name_ok(m.boot, BOOTS_ID_MAX)) {
+	if (!parse(s->buf, n, &m, &why)) {
 		collect_count(&s->counts->syslog_bad);
 		return;
 	}
-	if (!collect_token_ok(s->o, m.has_token ? m.token : NULL)) {
-		collect_count(&s->counts->syslog_refused);
+	verdict = sender_check(s->o, m.machine, m.boot, m.has_token ? m.token : NULL, false, source, &who, &why);
+	if (verdict != SENDER_OK) {
+		collect_count(verdict == SENDER_REFUSED ? &s->counts->syslog_refused : &s->counts->syslog_bad);
 		return;
 	}
 	if (!record_check(&s->rc, m.record, &m.len, &info, whyb, sizeof whyb)) {
@@ -178,9 +182,11 @@ static void take(struct syslog_rx *s, size_t n)
 		collect_count(&s->counts->syslog_bad);
 		return;
 	}
-	if (boots_take(s->boots, m.machine, m.boot, info.seq, info.is_end, m.record, m.len, progress_now()) ==
-	    TAKE_MIXED)
+	rc = boots_take(s->boots, &who, info.seq, info.is_end, m.record, m.len, progress_now());
+	if (rc == TAKE_MIXED)
 		collect_count(&s->counts->syslog_bad);
+	else if (rc == TAKE_SOURCE || rc == TAKE_BUSY)
+		collect_count(&s->counts->syslog_busy);
 }
 
 static void *run(void *arg)
@@ -189,16 +195,18 @@ static void *run(void *arg)
 	struct pollfd pfd = { .fd = s->fd, .events = POLLIN };
 
 	while (!atomic_load(&s->stop)) {
+		struct sockaddr_in from;
+		socklen_t len = sizeof from;
 		ssize_t n;
 		if (poll(&pfd, 1, 200) <= 0) /* 200 ms: how long a stop waits */
 			continue;
-		n = recv(s->fd, s->buf, DATAGRAM_MAX, MSG_DONTWAIT);
+		memset(&from, 0, sizeof from);
+		n = recvfrom(s->fd, s->buf, DATAGRAM_MAX, MSG_DONTWAIT, (struct sockaddr *)&from, &len);
 		if (n > 0)
-			take(s, (size_t)n);
+			take(s, (size_t)n, from.sin_family == AF_INET ? from.sin_addr.s_addr : 0);
 	}
 	return NULL;
 }
-
 struct syslog_rx *syslog_start(int fd, const struct collect_options *o, struct boots *boots,
 			       struct collect_counts *counts, char *why, size_t cap)
 {

@@ -5,6 +5,7 @@
  * a log said is lost.  The reader's rules decide what is good: a damaged
  * record never reaches the store, and is counted on its run. */
 #include "tools/db/import.h"
+#include "tools/db/import_run.h"
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,22 +16,6 @@
 #include "tools/db/decode.h"
 #include "tools/log/text.h"
 
-struct importer {
-	struct store *s;
-	struct import_options o;
-	unsigned pending;   /* runs in the open transaction */
-	bool open;
-	char now[32];
-	sqlite3_stmt *machine_ins, *machine_id, *machine_fw, *run_ins, *run_known;
-	struct record_statements records;
-	/* The loading thread's own read-only look at the store (a file store
-	 * only): a run stored already is not deflated again, so a second
-	 * import of 10,000 logs is a read of them and a lookup each. */
-	struct {
-		sqlite3 *db;
-		sqlite3_stmt *known;
-	} peek;
-};
 
 struct importer *importer_new(struct store *s, const struct import_options *o)
 {
@@ -56,7 +41,8 @@ struct importer *importer_new(struct store *s, const struct import_options *o)
 		"log_bytes) VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	record_statements_prepare(&im->records, s);
 	if (s->path[0] && strcmp(s->path, ":memory:") &&
-	    sqlite3_open_v2(s->path, &im->peek.db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
+	    sqlite3_open_v2(s->path, &im->peek.db, SQLITE_OPEN_READONLY | (s->nofollow ? SQLITE_OPEN_NOFOLLOW : 0),
+			    NULL) == SQLITE_OK)
 		sqlite3_prepare_v2(im->peek.db, "SELECT 1 FROM runs WHERE content_key=?", -1, &im->peek.known, NULL);
 	return im;
 }
@@ -108,34 +94,30 @@ char *machine_key(const struct lrun *r, const char *name)
 	return strdup(b);
 }
 
+uint32_t import_records_crc(const struct lrun *r)
+{
+	uint32_t crc = 0;
+
+	for (size_t i = 0; i < r->nrecs; i++)
+		crc = crc32_update(crc, r->recs[i].text, r->recs[i].len);
+	return crc;
+}
+
 /* A complete run is known by its end record, which CRCs every record before
- * it; a run cut short, by a CRC over the good records it has. */
-static char *content_key(const struct lrun *r, const char *mkey)
+ * it; a run cut short, by a CRC over the good records it has (part_crc, of
+ * r->seen records). */
+static char *content_key(const struct lrun *r, const char *mkey, uint32_t part_crc)
 {
 	const struct lr_node *end = lrun_first(r, "end");
 	struct text t = { 0 };
-	uint32_t crc = 0;
 
 	if (r->info.has_end && r->info.end_ok && end) {
 		text_printf(&t, "end:%08x:%llu:%s", r->info.end_crc32, (unsigned long long)r->info.end_records, mkey);
 		return t.s;
 	}
-	for (size_t i = 0; i < r->nrecs; i++)
-		crc = crc32_update(crc, r->recs[i].text, r->recs[i].len);
-	text_printf(&t, "part:%08x:%zu:%s", crc, r->nrecs, mkey);
+	text_printf(&t, "part:%08x:%llu:%s", part_crc, (unsigned long long)r->seen, mkey);
 	return t.s;
 }
-
-/* The run's good records, one line each as logged, deflated: the whole run
- * can be read back (store_run_log) and shown by every reader, and costs
- * about a fifth of its text.  Deflating is a fifth of an import's time, so
- * `db import` does it on the thread that loads the logs (import_prepare). */
-struct run_blob {
-	Bytef *z;   /* NULL: it did not deflate */
-	uLongf zlen;
-	size_t n;   /* the text's length */
-	bool known; /* stored already when the loading thread looked: not deflated */
-};
 
 static void deflate_run(const struct lrun *r, struct run_blob *b)
 {
@@ -172,8 +154,7 @@ struct run_blobs {
 	struct run_blob run[]; /* one a run, in the file's order */
 };
 
-/* The directory a log is in, as the machine's name (--machine-from-dir). */
-static char *dir_name(const char *path)
+char *import_dir_name(const char *path)
 {
 	char *copy = strdup(path), *dir = copy ? strdup(basename(dirname(copy))) : NULL;
 	free(copy);
@@ -184,7 +165,7 @@ static char *dir_name(const char *path)
  * false when it cannot tell. */
 static bool stored_already(sqlite3_stmt *known, const struct lrun *r, const char *name)
 {
-	char *mkey = machine_key(r, name), *ckey = mkey ? content_key(r, mkey) : NULL;
+	char *mkey = machine_key(r, name), *ckey = mkey ? content_key(r, mkey, import_records_crc(r)) : NULL;
 	bool found = false;
 
 	if (ckey) {
@@ -206,7 +187,7 @@ static void *import_prepare(void *ctx, const struct logfile *f)
 	if (!b || f->status == EXIT_UNREADABLE)
 		return b;
 	if (im && im->o.machine_from_dir)
-		dir = dir_name(f->path);
+		dir = import_dir_name(f->path);
 	b->n = f->nruns;
 	for (size_t i = 0; i < b->n; i++) {
 		const struct lrun *r = &f->runs[i];
@@ -285,16 +266,17 @@ static bool put_machine(struct importer *im, const struct lrun *r, const char *k
 	return true;
 }
 
-static int import_run(struct importer *im, const struct lrun *r, struct run_blob *blob, const char *dir_name,
-		      struct import_totals *tot, char *why, size_t cap)
+int import_run_row(struct importer *im, const struct lrun *r, const char *name, uint32_t part_crc,
+		   struct run_blob *blob, sqlite3_int64 *run, struct import_totals *tot, char *why, size_t cap)
 {
-	const char *name = im->o.machine ? im->o.machine : dir_name;
 	const struct lr_node *begin = lrun_first(r, "begin"), *tsc = lrun_first(r, "tsc");
 	char *mkey = machine_key(r, name), *ckey;
-	sqlite3_int64 mid, run;
-	bool new_machine, ok = true;
+	sqlite3_int64 mid;
+	bool new_machine, known;
 	const char *boot = lrun_boot(r);
+	sqlite3_stmt *st = im->run_ins;
 
+	*run = 0;
 	tot->runs_seen++;
 	if (!mkey) {
 		tot->skipped++;
@@ -302,24 +284,24 @@ static int import_run(struct importer *im, const struct lrun *r, struct run_blob
 			fprintf(stderr, "tickprobe db: %s: no machine record, not imported (use --machine NAME)\n", r->name);
 		return EXIT_DAMAGED;
 	}
-	ckey = content_key(r, mkey);
+	ckey = content_key(r, mkey, part_crc);
 	/* Known already: nothing to decode, deflate or write (a second import of
 	 * 10,000 runs is then a read of the logs and one lookup each). */
 	db_bind_str(im->run_known, 1, ckey);
-	if (sqlite3_step(im->run_known) == SQLITE_ROW) {
-		sqlite3_reset(im->run_known);
-		sqlite3_clear_bindings(im->run_known);
-		free(mkey), free(ckey);
+	known = sqlite3_step(im->run_known) == SQLITE_ROW;
+	sqlite3_reset(im->run_known);
+	sqlite3_clear_bindings(im->run_known);
+	if (known) {
+		free(mkey);
+		free(ckey);
 		tot->duplicates++;
 		return EXIT_CLEAN;
 	}
-	sqlite3_reset(im->run_known);
-	sqlite3_clear_bindings(im->run_known);
 	if (!put_machine(im, r, mkey, name, &mid, &new_machine, why, cap)) {
-		free(mkey), free(ckey);
+		free(mkey);
+		free(ckey);
 		return EXIT_UNREADABLE;
 	}
-	sqlite3_stmt *st = im->run_ins;
 	db_bind_str(st, 1, ckey);
 	sqlite3_bind_int64(st, 2, mid);
 	db_bind_str(st, 3, r->name);
@@ -330,29 +312,45 @@ static int import_run(struct importer *im, const struct lrun *r, struct run_blob
 	db_bind_str(st, 8, lr_str(lr_path(begin, "options.preset")));
 	db_bind_str(st, 9, r->info.has_end ? r->info.status : NULL);
 	sqlite3_bind_int(st, 10, !lrun_damaged(r) && r->info.has_begin && r->info.has_end && r->info.end_ok);
-	sqlite3_bind_int64(st, 11, (sqlite3_int64)r->nrecs);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)r->seen);
 	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->info.excluded);
 	db_bind_num(st, 13, lr_get(tsc, "hz"));
 	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
 	db_bind_str(st, 15, im->now);
-	if (blob && blob->known) /* the loading thread saw it stored, and now it is not: rows deleted */
-		deflate_run(r, blob), blob->known = false;
 	bind_log(st, 16, blob);
-	free(mkey), free(ckey);
+	free(mkey);
+	free(ckey);
 	if (!db_step(im->s, st, why, cap))
 		return EXIT_UNREADABLE;
 	if (sqlite3_changes(im->s->db) == 0) {
 		tot->duplicates++;
 		return EXIT_CLEAN;
 	}
-	run = sqlite3_last_insert_rowid(im->s->db);
+	*run = sqlite3_last_insert_rowid(im->s->db);
 	tot->runs_new++;
 	tot->machines_new += new_machine;
 	tot->damaged_records += r->info.excluded;
-	for (size_t i = 0; ok && i < r->nrecs; i++)
-		ok = record_put(&im->records, run, &r->recs[i], why, cap);
-	if (!ok)
-		return EXIT_UNREADABLE;
+	return EXIT_CLEAN;
+}
+
+static int import_run(struct importer *im, const struct lrun *r, struct run_blob *blob, const char *dir_name,
+		      struct import_totals *tot, char *why, size_t cap)
+{
+	sqlite3_int64 run;
+	int rc;
+
+	/* The loading thread saw it stored, and now it is not: rows deleted. */
+	if (blob && blob->known) {
+		deflate_run(r, blob);
+		blob->known = false;
+	}
+	rc = import_run_row(im, r, im->o.machine ? im->o.machine : dir_name, import_records_crc(r), blob, &run, tot,
+			    why, cap);
+	if (rc != EXIT_CLEAN || !run)
+		return rc;
+	for (size_t i = 0; i < r->nrecs; i++)
+		if (!record_put(&im->records, run, &r->recs[i], why, cap))
+			return EXIT_UNREADABLE;
 	return lrun_damaged(r) ? EXIT_DAMAGED : EXIT_CLEAN;
 }
 
@@ -371,14 +369,11 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
 	if (!blobs)
 		blobs = own = import_prepare(NULL, f);
 	if (im->o.machine_from_dir)
-		dir = dir_name(f->path);
+		dir = import_dir_name(f->path);
 	for (size_t i = 0; i < f->nruns; i++) {
-		if (!im->open) {
-			if (!store_begin(im->s, why, cap)) {
-				status = EXIT_UNREADABLE;
-				break;
-			}
-			im->open = true;
+		if (!import_open(im, why, cap)) {
+			status = EXIT_UNREADABLE;
+			break;
 		}
 		rc = import_run(im, &f->runs[i], blobs && i < blobs->n ? &blobs->run[i] : NULL, dir, tot, why, cap);
 		status = exit_worse(status, rc);
@@ -395,6 +390,14 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
 	free(dir);
 	import_release(own);
 	return status;
+}
+
+bool import_open(struct importer *im, char *why, size_t cap)
+{
+	if (im->open)
+		return true;
+	im->open = store_begin(im->s, why, cap);
+	return im->open;
 }
 
 bool importer_finish(struct importer *im, char *why, size_t cap)

@@ -35,6 +35,16 @@ int importer_logfile(struct importer *im, const struct logfile *f, void *made, s
  * the logs (tools/db/ahead.h): each run's records deflated, unless the store
  * has the run already.  Its context is im, which must outlive the loading. */
 struct ahead_work importer_work(struct importer *im);
+/* The log read from fd (seekable, read from its start) in two passes, so
+ * that the memory the import takes does not depend on the log's length:
+ * the runs' identities first, then their records, each written as it is
+ * read.  name: the log's name in messages and the runs' source (and, with
+ * machine_from_dir, the machine's name from its directory).  f gets the
+ * first pass's verdicts, with each run's first begin, machine, acpi, tsc
+ * and end records (logfile_stream); the caller frees it.  Returns the worst
+ * exit status, as importer_logfile. */
+int importer_stream(struct importer *im, int fd, const char *name, struct logfile *f, struct import_totals *t,
+		    char *why, size_t cap);
 /* Commits what is pending; false with why on a store error. */
 bool importer_finish(struct importer *im, char *why, size_t cap);
 void importer_free(struct importer *im);

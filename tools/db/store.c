@@ -2,6 +2,7 @@
 /* Opening the fleet store, its schema, and transactions that survive other
  * importers working on the same file (store.h, docs/db.md). */
 #include "tools/db/store.h"
+#include "tools/common/private_dir.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,13 +150,14 @@ static int create_schema(struct store *s, char *why, size_t cap)
 	return store_commit(s, why, cap) ? EXIT_CLEAN : EXIT_UNREADABLE;
 }
 
-int store_open(struct store *s, const char *path, bool create, char *why, size_t cap)
+static int open_with(struct store *s, const char *path, bool create, int extra, char *why, size_t cap)
 {
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0), v = 0, rc;
+	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) | extra, v = 0, rc;
 	bool tables = false;
 
 	memset(s, 0, sizeof *s);
 	s->path = path;
+	s->nofollow = (extra & SQLITE_OPEN_NOFOLLOW) != 0;
 	if (!create && access(path, F_OK) != 0)
 		return fail(why, cap, "%s: %s", path, strerror(errno));
 	if (sqlite3_open_v2(path, &s->db, flags, NULL) != SQLITE_OK) {
@@ -203,6 +205,22 @@ int store_open(struct store *s, const char *path, bool create, char *why, size_t
 	 * cut, never the store's consistency; FULL costs an fsync per batch. */
 	sqlite3_exec(s->db, "PRAGMA synchronous=NORMAL", NULL, NULL, NULL);
 	return EXIT_CLEAN;
+}
+
+int store_open(struct store *s, const char *path, bool create, char *why, size_t cap)
+{
+	return open_with(s, path, create, 0, why, cap);
+}
+
+int store_open_private(struct store *s, const char *path, char *why, size_t cap)
+{
+	char what[600];
+
+	snprintf(what, sizeof what, "the directory of --db %s", path);
+	memset(s, 0, sizeof *s);
+	if (!private_dir_of(path, what, why, cap))
+		return EXIT_UNREADABLE;
+	return open_with(s, path, true, SQLITE_OPEN_NOFOLLOW, why, cap);
 }
 
 void store_close(struct store *s)

@@ -19,12 +19,17 @@
 struct store {
 	sqlite3 *db;
 	const char *path;
+	bool nofollow; /* opened by store_open_private: every connection to it refuses a link */
 };
 
 /* Opens DB (creating it and its tables when create is true and it is new).
  * Returns EXIT_CLEAN, or EXIT_UNREADABLE with the reason in why: not a
  * database, a schema newer than STORE_SCHEMA, no such file (create false). */
 int store_open(struct store *s, const char *path, bool create, char *why, size_t cap);
+/* The same for a program that may run as root (the collector): created
+ * when new, refused when its directory is writable by another user or not
+ * this user's, and never opened through a symbolic link. */
+int store_open_private(struct store *s, const char *path, char *why, size_t cap);
 void store_close(struct store *s);
 
 /* BEGIN IMMEDIATE / COMMIT, waiting while another process holds the write

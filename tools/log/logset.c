@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* One reader pool for every file: 131072 nodes (about 9 MiB) parse any record
  * of up to 128 KiB of dense numbers, beyond the writer's 96 KiB limit. */
@@ -17,6 +18,11 @@ struct loader {
 	struct logfile *f;
 	struct lrun *cur;   /* run being filled */
 	double tsc_hz;      /* the run's tsc record, for the derived members */
+	/* Streaming (logfile_stream): every record goes to each() and only the
+	 * first of each type named in keep stays; NULL keep: every record stays. */
+	const char *const *keep;
+	void (*each)(void *ctx, struct lrun *r, const struct lrec *rec);
+	void *each_ctx;
 };
 
 static struct lrun *run_by_index(struct logfile *f, uint32_t index)
@@ -47,55 +53,103 @@ static void on_run_begin(void *ctx, const struct lr_run *run)
 	L->tsc_hz = 0;
 }
 
-static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
-		      size_t len, const struct lr_node *root)
+/* rec filled from the record's text: its own copy and its own parse, with
+ * the derived members put back.  false when out of parse (cannot happen:
+ * the reader parsed the same bytes with no more room). */
+static bool rec_fill(struct lrec *rec, uint32_t line, const char *text, size_t len, double *tsc_hz)
 {
-	struct loader *L = ctx;
-	struct lrun *r = run_by_index(L->f, run->index);
-	struct lrec *rec;
 	struct lr_doc doc;
-	(void)root;
-	if (!r)
-		return;
-	if (r->nrecs == r->caprecs) {
-		r->caprecs = r->caprecs ? r->caprecs * 2 : 32;
-		r->recs = xrealloc(r->recs, r->caprecs * sizeof *r->recs);
-	}
-	rec = &r->recs[r->nrecs];
+
 	memset(rec, 0, sizeof *rec);
 	rec->line = line;
 	rec->text = xrealloc(NULL, len + 1);
 	memcpy(rec->text, text, len);
 	rec->text[len] = 0;
 	rec->len = len;
-	/* Keep a parse per record: the reader's pool is reused for the next line. */
 	rec->nodes = xrealloc(NULL, (len / 2 + 8) * sizeof *rec->nodes);
 	rec->strs = xrealloc(NULL, len + 16);
 	lr_doc_init(&doc, rec->nodes, len / 2 + 8, rec->strs, len + 16);
 	rec->root = lr_parse(&doc, rec->text, len);
-	if (!rec->root) { /* cannot happen: the reader parsed the same bytes */
-		free(rec->text), free(rec->nodes), free(rec->strs);
-		return;
+	if (!rec->root) {
+		lrec_free(rec);
+		return false;
 	}
 	rec->type = lr_str(lr_get(rec->root, "type"));
 	lr_uint(lr_get(rec->root, "seq"), &rec->seq);
 	if (rec->type && !strcmp(rec->type, "tsc"))
-		lr_num(lr_get(rec->root, "hz"), &L->tsc_hz);
+		lr_num(lr_get(rec->root, "hz"), tsc_hz);
 	/* The nodes are this record's own (above), so the parse may grow. */
-	derived_add(&rec->derived, (struct lr_node *)rec->root, L->tsc_hz);
-	r->nrecs++;
+	derived_add(&rec->derived, (struct lr_node *)rec->root, *tsc_hz);
+	return true;
+}
+
+void lrec_free(struct lrec *rec)
+{
+	free(rec->text);
+	free(rec->nodes);
+	free(rec->strs);
+	derived_free(&rec->derived);
+	memset(rec, 0, sizeof *rec);
+}
+
+/* Whether a streamed run keeps this record: the first of a type in keep. */
+static bool kept_type(const struct loader *L, const struct lrun *r, const char *type)
+{
+	if (!type)
+		return false;
+	for (const char *const *k = L->keep; *k; k++)
+		if (!strcmp(*k, type))
+			return !lrun_first(r, type);
+	return false;
+}
+
+static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text,
+		      size_t len, const struct lr_node *root)
+{
+	struct loader *L = ctx;
+	struct lrun *r = run_by_index(L->f, run->index);
+	struct lrec rec;
+
+	(void)root;
+	if (!r || !rec_fill(&rec, line, text, len, &L->tsc_hz))
+		return;
 	L->f->records++;
+	r->seen++;
+	if (L->each)
+		L->each(L->each_ctx, r, &rec);
+	if (L->keep && !kept_type(L, r, rec.type)) {
+		lrec_free(&rec);
+		return;
+	}
+	if (r->nrecs == r->caprecs) {
+		r->caprecs = r->caprecs ? r->caprecs * 2 : 32;
+		r->recs = xrealloc(r->recs, r->caprecs * sizeof *r->recs);
+	}
+	r->recs[r->nrecs++] = rec;
 }
 
 static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
 {
 	struct loader *L = ctx;
 	struct lrun *r = run ? run_by_index(L->f, run->index) : NULL;
+	size_t *n = r ? &r->nprobs : &L->f->nprobs;
+
+	if (r && sev >= LR_DAMAGE)
+		r->nbad++;
 	/* The reader's messages start with "line N: "; we print FILE:N: instead. */
 	if (line && !strncmp(msg, "line ", 5)) {
 		const char *c = strchr(msg, ':');
 		if (c && c[1] == ' ')
 			msg = c + 2;
+	}
+	/* A streamed log's problems are kept up to a bound: a damaged file of
+	 * any length costs no more than that. */
+	if (L->keep && *n >= LOGSET_STREAM_PROBLEMS) {
+		if (r)
+			r->probs_dropped++;
+		else
+			L->f->probs_dropped++;
+		return;
 	}
 	if (r)
 		add_prob(&r->probs, &r->nprobs, &r->capprobs, line, sev, msg);
@@ -157,15 +211,12 @@ void logfile_load_done(void)
 	memset(&scratch, 0, sizeof scratch);
 }
 
-int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n)
+/* The reader's working set for this thread, allocated once. */
+static struct logread *reader_for(struct loader *L)
 {
+	struct lr_sink sink = { L, on_run_begin, on_record, on_problem, on_run_end };
 	struct logread *rd;
-	struct loader L = { f, NULL, 0 };
-	struct lr_sink sink = { &L, on_run_begin, on_record, on_problem, on_run_end };
-	size_t i;
 
-	memset(f, 0, sizeof *f);
-	f->path = xstrdup(name);
 	if (!scratch.nodes) {
 		scratch.nodes = xrealloc(NULL, POOL_NODES * sizeof *scratch.nodes);
 		scratch.line = xrealloc(NULL, LR_LINE_MAX + 1);
@@ -173,11 +224,14 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 	}
 	rd = xrealloc(NULL, sizeof *rd);
 	lr_init(rd, scratch.line, LR_LINE_MAX, scratch.nodes, POOL_NODES, scratch.strs, LR_LINE_MAX + 16, &sink);
-	lr_feed(rd, data, n);
-	lr_finish(rd);
-	free(rd);
+	return rd;
+}
 
-	for (i = 0; i < f->nruns; i++) {
+/* Names the runs and sets f->status once the whole file was read; head: its
+ * first bytes (all of it when loaded whole), for the CPU's refusal. */
+static int settle(struct logfile *f, const char *name, const char *head, size_t head_n, uint64_t n)
+{
+	for (size_t i = 0; i < f->nruns; i++) {
 		struct lrun *r = &f->runs[i];
 		size_t k = strlen(name) + 24;
 		r->name = xrealloc(NULL, k);
@@ -190,19 +244,78 @@ int logfile_load_mem(struct logfile *f, const char *name, const void *data, size
 		else if (lrun_damaged(r))
 			f->status = exit_worse(f->status, EXIT_DAMAGED);
 	}
-	for (i = 0; i < f->nprobs; i++)
+	for (size_t i = 0; i < f->nprobs; i++)
 		if (f->probs[i].severity >= LR_DAMAGE)
 			f->status = exit_worse(f->status, EXIT_DAMAGED);
-	if (f->status == EXIT_UNREADABLE)
+	if (f->probs_dropped)
+		f->status = exit_worse(f->status, EXIT_DAMAGED);
+	if (f->status == EXIT_UNREADABLE) {
 		snprintf(f->why, sizeof f->why, "written by a newer tickprobe (schema above %d)", LOG_SCHEMA);
-	else if (!n)
-		f->status = EXIT_UNREADABLE, snprintf(f->why, sizeof f->why, "empty file");
-	else if (!f->records && refusal(data, n, f->why, sizeof f->why))
+	} else if (!n) {
 		f->status = EXIT_UNREADABLE;
-	else if (!f->records)
-		f->status = EXIT_UNREADABLE,
-		snprintf(f->why, sizeof f->why, "no %srecords in %zu bytes",
-			 f->nruns ? "undamaged " : "", n);
+		snprintf(f->why, sizeof f->why, "empty file");
+	} else if (!f->records && refusal(head, head_n, f->why, sizeof f->why)) {
+		f->status = EXIT_UNREADABLE;
+	} else if (!f->records) {
+		f->status = EXIT_UNREADABLE;
+		snprintf(f->why, sizeof f->why, "no %srecords in %llu bytes", f->nruns ? "undamaged " : "",
+			 (unsigned long long)n);
+	}
+	return f->status;
+}
+
+int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n)
+{
+	struct loader L = { .f = f };
+	struct logread *rd;
+
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(name);
+	rd = reader_for(&L);
+	lr_feed(rd, data, n);
+	lr_finish(rd);
+	free(rd);
+	return settle(f, name, data, n, n);
+}
+
+int logfile_stream(struct logfile *f, int fd, const char *name, const char *const *keep,
+		   void (*each)(void *ctx, struct lrun *r, const struct lrec *rec), void *ctx)
+{
+	static const char *const none[] = { NULL };
+	struct loader L = { .f = f, .keep = keep ? keep : none, .each = each, .each_ctx = ctx };
+	char *buf = xrealloc(NULL, LOGSET_STREAM_CHUNK), *head = xrealloc(NULL, LOGSET_STREAM_CHUNK);
+	size_t head_n = 0;
+	uint64_t total = 0;
+	struct logread *rd;
+	ssize_t got;
+
+	memset(f, 0, sizeof *f);
+	f->path = xstrdup(name);
+	rd = reader_for(&L);
+	while ((got = read(fd, buf, LOGSET_STREAM_CHUNK)) != 0) {
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			snprintf(f->why, sizeof f->why, "read error: %s", strerror(errno));
+			break;
+		}
+		if (!head_n) {
+			memcpy(head, buf, (size_t)got);
+			head_n = (size_t)got;
+		}
+		lr_feed(rd, buf, (size_t)got);
+		total += (uint64_t)got;
+	}
+	lr_finish(rd);
+	free(rd);
+	free(buf);
+	if (got < 0) {
+		free(head);
+		f->status = EXIT_UNREADABLE;
+		return f->status;
+	}
+	settle(f, name, head, head_n, total);
+	free(head);
 	return f->status;
 }
 
@@ -262,9 +375,8 @@ int lrun_damaged(const struct lrun *r)
 
 const char *lrun_state(const struct lrun *r, char *buf, size_t cap)
 {
-	size_t i, bad = 0;
-	for (i = 0; i < r->nprobs; i++)
-		bad += r->probs[i].severity >= LR_DAMAGE;
+	size_t bad = r->nbad;
+
 	if (r->info.newer_schema)
 		snprintf(buf, cap, "unreadable (newer schema %llu)", (unsigned long long)r->info.schema);
 	else if (!r->info.has_begin)
@@ -307,8 +419,7 @@ void logfile_free(struct logfile *f)
 	for (i = 0; i < f->nruns; i++) {
 		struct lrun *r = &f->runs[i];
 		for (k = 0; k < r->nrecs; k++)
-			free(r->recs[k].text), free(r->recs[k].nodes), free(r->recs[k].strs),
-				derived_free(&r->recs[k].derived);
+			lrec_free(&r->recs[k]);
 		for (k = 0; k < r->nprobs; k++)
 			free(r->probs[k].msg);
 		free(r->recs), free(r->probs), free(r->name);

@@ -32,10 +32,13 @@ struct lprob {
 struct lrun {
 	char *name;                /* "FILE", or "FILE#N" when the file holds several runs */
 	struct lr_run info;        /* the reader's verdict, final after loading */
-	struct lrec *recs;
+	struct lrec *recs;         /* every good record; streamed: the first of each kept type */
 	size_t nrecs, caprecs;
+	uint64_t seen;             /* good records read, kept or not */
 	struct lprob *probs;
 	size_t nprobs, capprobs;
+	size_t nbad;               /* problems of LR_DAMAGE or worse, kept or not */
+	uint64_t probs_dropped;    /* streamed: problems past LOGSET_STREAM_PROBLEMS, counted only */
 };
 
 struct logfile {
@@ -44,15 +47,31 @@ struct logfile {
 	size_t nruns;
 	struct lprob *probs;       /* problems outside any run */
 	size_t nprobs, capprobs;
+	uint64_t probs_dropped;    /* streamed: past LOGSET_STREAM_PROBLEMS, counted only */
 	int status;                /* EXIT_CLEAN, EXIT_UNREADABLE or EXIT_DAMAGED (tools/commands.h) */
 	char why[256];             /* when EXIT_UNREADABLE: the reason */
 	uint64_t records;          /* good records, every run */
 };
 
+/* A streamed file is read this many bytes at a time, and keeps at most this
+ * many problems per run (and outside the runs): the rest are counted. */
+#define LOGSET_STREAM_CHUNK (64u * 1024u)
+#define LOGSET_STREAM_PROBLEMS 64u
+
 /* Reads and checks a whole file; returns f->status.  Never prints. */
 int logfile_load(struct logfile *f, const char *path);
 /* The same for bytes already in memory, named `name` in messages. */
 int logfile_load_mem(struct logfile *f, const char *name, const void *data, size_t n);
+/* Reads a log from fd a piece at a time, with memory that does not depend on
+ * its length: each good record goes to each(ctx, run, rec) as it comes (rec
+ * and its parse valid during the call only), and a run keeps only the first
+ * record of each type named in keep (a NULL-ended list; NULL: none), which
+ * lrun_first then finds.  r->seen counts every good record.  Returns
+ * f->status, as logfile_load. */
+int logfile_stream(struct logfile *f, int fd, const char *name, const char *const *keep,
+		   void (*each)(void *ctx, struct lrun *r, const struct lrec *rec), void *ctx);
+/* A record's own memory (the records of a loaded run are freed with it). */
+void lrec_free(struct lrec *rec);
 /* Frees the calling thread's reader memory, kept between loads: for a
  * thread that loads and then ends. */
 void logfile_load_done(void);
