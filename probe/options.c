@@ -309,12 +309,15 @@ static void apply_words(struct options *o, const char *line, const char *from)
 				options_problem(o, from, "option serial: '%s' is not a port or 'none', default kept", val);
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
+		else if (options_watch_option(o, from, w, val))
+			continue;
 		else if (tp_streq(w, "fault")) {
 			if (tp_streq(val, "gp") || tp_streq(val, "pf") || tp_streq(val, "ap-gp") || tp_streq(val, "ap-hang") ||
 			    tp_streq(val, "ap-deaf"))
 				tp_snprintf(o->fault, sizeof o->fault, "%s", val);
 			else
-				options_problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang or ap-deaf, ignored", val);
+				options_problem(o, from, "option fault: '%s' is not gp, pf, ap-gp, ap-hang, ap-deaf, "
+					       "drift:CLOCK:PPM or tsc_step:CPU:CYCLES, ignored", val);
 		} else if (tp_streq(w, "stuck")) {
 			if (tp_strlen(val) < sizeof o->stuck)
 				tp_snprintf(o->stuck, sizeof o->stuck, "%s", val);

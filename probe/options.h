@@ -19,6 +19,8 @@
 #define OPT_MAX_COUNTERS 16
 #define OPT_MAX_RUNS 999u    /* runs=: \tickprobe\logs holds 10,000 names */
 #define OPT_MAX_AFTER_S 3600u
+#define OPT_MAX_WATCH_S (24u * 3600u)
+#define OPT_MAX_DRIFT_PPM 1000000
 
 enum options_after { OPT_AFTER_HALT = 0, OPT_AFTER_REBOOT, OPT_AFTER_POWEROFF };
 /* net=auto: the boot server at http://SERVER:8514/log when the image was
@@ -44,7 +46,8 @@ struct options {
 	uint32_t baud;
 	int n_counters;       /* 0: all */
 	char counters[OPT_MAX_COUNTERS][16];
-	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang", "ap-deaf": a CPU exception, a hung CPU, one that never wakes (tests) */
+	char fault[8];        /* "gp", "pf", "ap-gp", "ap-hang", "ap-deaf": a CPU exception, a hung CPU, one that never wakes
+	                       * (tests); the watch's faults are below */
 	char stuck[16];       /* a counter whose reads are replaced by a constant (tests) */
 	bool log_to_file;     /* log=file (the default): save the records on the boot volume (UEFI); log=none */
 	int n_problems;
@@ -78,6 +81,14 @@ struct options {
 	char net_url[OPT_NET_URL_MAX];        /* http and syslog: the URL, normalised */
 	char net_token[OPT_NET_TOKEN_MAX + 1]; /* net_token=: "" for none */
 	uint32_t net_drop;                    /* net_drop=K: syslog drops every K-th datagram at first (tests) */
+
+	/* The watch (probe/run_watch.c; options_watch.c). */
+	uint32_t watch_s;                     /* watch=DURATION: seconds, 0..OPT_MAX_WATCH_S (0: none) */
+	char drift_clock[16];                 /* fault=drift:CLOCK:PPM: the watch sees CLOCK run PPM off (tests) */
+	int32_t drift_ppm;
+	bool step_set;                        /* fault=tsc_step:CPU:CYCLES: CPU's TSC steps mid-watch (tests) */
+	uint16_t step_cpu;
+	int64_t step_cycles;
 };
 
 /* A preset: its name and the option words it stands for. */
@@ -102,6 +113,9 @@ bool options_menu_cmdline(const struct preset *p, const char *more, char *out, s
 /* net=, net_token=, net_drop= (probe/options_net.c); false when key is
  * none of them.  from: as for the problems of options.c. */
 bool options_net_option(struct options *o, const char *from, const char *key, const char *val);
+/* watch= and the watch's faults, fault=drift:… and fault=tsc_step:…
+ * (probe/options_watch.c); false when key and val are none of them. */
+bool options_watch_option(struct options *o, const char *from, const char *key, const char *val);
 /* A problem with an option, "preset NAME: " first when in_preset names one. */
 void options_problem(struct options *o, const char *in_preset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -153,6 +153,8 @@ static void record_begin(struct run *r)
 	json_str(j, "after", options_after_name(o->after));
 	json_u64(j, "after_s", o->after_s);
 	json_u64(j, "runs", o->runs);
+	if (o->watch_s) /* absent: no watch */
+		json_u64(j, "watch_s", o->watch_s);
 	json_object_end(j);
 	json_array_begin(j, "option_problems");
 	for (int i = 0; i < o->n_problems; i++)
@@ -233,7 +235,7 @@ static void step_acpi(struct run *r)
  * (100 to 780 ns). */
 static void (*const run_steps[])(struct run *r) = {
 	step_machine,       step_acpi, run_counters_setup, run_counters_check, run_calibrate, run_rates,
-	run_choose_bracket, run_plan,  run_measure,        run_cpus_start,     run_cpus_measure,
+	run_choose_bracket, run_plan,  run_measure,        run_cpus_start,     run_cpus_measure, run_watch,
 };
 
 /* The big buffers, from the platform: none of them is static data. */

@@ -98,6 +98,7 @@ void run_measure(struct run *r);
 void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap);
 void run_cpus_start(struct run *r);        /* run_cpus.c */
 void run_cpus_measure(struct run *r);
+void run_watch(struct run *r);            /* run_watch.c: watch=DURATION */
 
 /* The counter named name, or NULL. */
 struct run_counter *run_counter_named(struct run *r, const char *name);

@@ -210,7 +210,9 @@ void watch_sample(struct watch *w, const struct watch_read *r)
 		limit[i] = STEP_SIGMAS * 1.4142135623730951 * sigma_s(w, c);
 		if (limit[i] < STEP_MIN_S)
 			limit[i] = STEP_MIN_S;
-		if (is_nan(ref) || cycles <= 0)
+		/* A counter's rate is learnt in its first window: steps are
+		 * found from the second on. */
+		if (is_nan(ref) || cycles <= 0 || !c->d_n)
 			continue;
 		/* What its own rate so far predicts, against what it counted. */
 		excess[i] = (r[i].count - prev[i].count) / c->nominal_hz - cycles / ref * (1 + rate);
@@ -371,7 +373,7 @@ static double first_last_change(const double *y)
 static void whole_rates(const struct watch *w, struct watch_verdict *v)
 {
 	struct watch_read a[WATCH_MAX_CLOCKS] = { 0 }, b[WATCH_MAX_CLOCKS] = { 0 };
-	double hz[WATCH_MAX_CLOCKS], us[WATCH_MAX_CLOCKS], span_s;
+	double hz[WATCH_MAX_CLOCKS], us[WATCH_MAX_CLOCKS], own[WATCH_MAX_CLOCKS] = { 0 }, span_s;
 	unsigned nu = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
@@ -380,15 +382,27 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 	}
 	v->consensus_hz = consensus(w, a, b, hz);
 	span_s = (double)(int64_t)(b[0].tsc - a[0].tsc) / v->consensus_hz;
+	for (unsigned i = 1; i < w->n; i++)
+		own[i] = 1.4142135623730951 * sigma_s(w, &w->c[i]) / WATCH_INTERVAL_S * PPM;
 	for (unsigned i = 1; i < w->n; i++) {
 		const struct watch_clock *c = &w->c[i];
-		double sig = sigma_s(w, c), mean = c->d_n ? c->d_sum / (double)c->d_n : 0;
+		double sig = sigma_s(w, c), mean = c->d_n ? c->d_sum / (double)c->d_n : 0, noise, rest[WATCH_MAX_CLOCKS];
+		unsigned nr = 0;
+		for (unsigned j = 1; j < w->n; j++)
+			if (j != i)
+				rest[nr++] = own[j];
 		v->sigma_ns[i] = sig * 1e9;
 		v->rate_ppm[i] = is_nan(hz[i]) ? NAN_VALUE : (v->consensus_hz / hz[i] - 1) * PPM;
-		v->u_ppm[i] = span_s > 0 ? 1.4142135623730951 * sig / span_s * PPM : NAN_VALUE;
-		v->window_u_ppm[i] = 1.4142135623730951 * sig / WATCH_INTERVAL_S * PPM;
+		/* Its own reads' limit, and the consensus's it is measured
+		 * against (the median of the others': about one of theirs). */
+		v->window_u_ppm[i] = nr ? __builtin_sqrt(own[i] * own[i] + median(rest, nr) * median(rest, nr)) : own[i];
 		v->window_sd_ppm[i] = c->d_n > 1 ? __builtin_sqrt((c->d2_sum - c->d_sum * mean) / (double)(c->d_n - 1))
 						 : NAN_VALUE;
+		/* The reads' own limit, unless the windows scattered more than it
+		 * allows: then what they showed (a read is off by more than its
+		 * bracket when the clock's device model lags it, as under TCG). */
+		noise = v->window_sd_ppm[i] > v->window_u_ppm[i] ? v->window_sd_ppm[i] : v->window_u_ppm[i];
+		v->u_ppm[i] = span_s > 0 ? noise * WATCH_INTERVAL_S / span_s : NAN_VALUE;
 		v->drift_ppm_per_h[i] = slope_per_h(w, c->seg_ppm);
 		v->change_ppm[i] = first_last_change(c->seg_ppm);
 		if (!is_nan(v->u_ppm[i]))
@@ -397,8 +411,10 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 	/* The TSC against the kernel's view of it, its boot calibration. */
 	v->rate_ppm[0] = (v->consensus_hz / w->tsc_hz - 1) * PPM;
 	v->u_ppm[0] = median(us, nu);
-	v->sigma_ns[0] = sigma_s(w, &w->c[0]) * 1e9;
 	v->window_u_ppm[0] = v->u_ppm[0] * span_s / WATCH_INTERVAL_S;
+	/* Against the boot calibration, whose own error counts too. */
+	v->u_ppm[0] = __builtin_sqrt(v->u_ppm[0] * v->u_ppm[0] + w->tsc_hz_err_ppm * w->tsc_hz_err_ppm);
+	v->sigma_ns[0] = sigma_s(w, &w->c[0]) * 1e9;
 	v->window_sd_ppm[0] = NAN_VALUE;
 	v->drift_ppm_per_h[0] = slope_per_h(w, w->tsc_seg_ppm);
 	v->change_ppm[0] = first_last_change(w->tsc_seg_ppm);

@@ -106,8 +106,9 @@ struct watch_cpu {
 /* What the watch concludes over its whole length. */
 struct watch_verdict {
 	double rate_ppm[WATCH_MAX_CLOCKS];  /* against the consensus; the TSC's against its boot calibration */
-	double u_ppm[WATCH_MAX_CLOCKS];     /* its uncertainty, sqrt(2)·sigma/T */
-	double window_u_ppm[WATCH_MAX_CLOCKS]; /* one 0.5 s window's */
+	double u_ppm[WATCH_MAX_CLOCKS];     /* its uncertainty, sqrt(2)·sigma/T, or what the windows
+	                                     * showed when they scattered more */
+	double window_u_ppm[WATCH_MAX_CLOCKS]; /* one 0.5 s window's: its reads' and the consensus's */
 	double window_sd_ppm[WATCH_MAX_CLOCKS]; /* the windows' observed scatter */
 	double sigma_ns[WATCH_MAX_CLOCKS];  /* one bracketed read's jitter */
 	double drift_ppm_per_h[WATCH_MAX_CLOCKS]; /* the segments' slope; NaN: too few */
@@ -124,6 +125,7 @@ struct watch {
 	unsigned n;                       /* clocks; [0] is the TSC */
 	struct watch_clock c[WATCH_MAX_CLOCKS];
 	double tsc_hz;                    /* the boot calibration: the kernel's view */
+	double tsc_hz_err_ppm;            /* its uncertainty (0: none known) */
 	int reference;                    /* Linux's watchdog clock (index), -1: none */
 	double duration_s;
 	double segment_s;
@@ -143,7 +145,7 @@ struct watch {
 };
 
 /* A watch of duration_s over the clocks added next; tsc_hz: the boot
- * calibration (> 0). */
+ * calibration (> 0); set tsc_hz_err_ppm after, when known. */
 void watch_init(struct watch *w, double tsc_hz, double duration_s);
 /* Clock 0 must be the TSC (nominal 0); returns its index, or -1 when full. */
 int watch_add_clock(struct watch *w, const char *name, double nominal_hz, double tick_s);

@@ -1,0 +1,46 @@
+#!/bin/sh
+# SPDX-License-Identifier: BSD-2-Clause
+# The watch (watch=DURATION, probe/run_watch.c) under qemu -icount
+# shift=0,sleep=off, where every clock runs off one virtual clock: with no
+# fault every clock must agree within its stated uncertainty; a counter made
+# to run a set number of ppm off (fault=drift:) must be found at that rate,
+# within its uncertainty, and named; a TSC step on one CPU (fault=tsc_step:)
+# must be found on that CPU, half-way, at its size.  Under -icount a second
+# of watch costs about three of wall time: the watches here are short.
+. tests/lib/check.sh
+BUILD=${BUILD:-build}
+OUT=$BUILD/test-watch
+mkdir -p "$OUT"
+W=3
+
+boot() { # name, smp, probe options...
+	name=$1
+	smp=$2
+	shift 2
+	"$BUILD/tickprobe" qemu --kernel --icount --smp "$smp" --preset quick --timeout 120 -q \
+		--options "slow_rates=off watch=$W $*" -o "$OUT/$name.log" >"$OUT/$name.out" 2>&1
+	ok "$name: the boot ends ok" $? "$(tail -n 2 "$OUT/$name.out")"
+}
+checker() { "$PYTHON3" tests/method/watch_check.py "$@"; }
+
+boot none 1
+checker "$OUT/none.log" none
+boot drift 1 fault=drift:hpet:+8000
+checker "$OUT/drift.log" drift hpet 8000
+boot slowpm 1 fault=drift:pm_timer:-1500
+checker "$OUT/slowpm.log" drift pm_timer -1500
+boot step1 2 fault=tsc_step:1:-50000
+checker "$OUT/step1.log" step 1 -50000 $W
+boot step0 1 fault=tsc_step:0:-200000
+checker "$OUT/step0.log" step 0 -200000 $W
+
+# The screen says what the records say.
+check "the screen names the clock" "grep -q '^watch: the HPET runs 8000.0 ppm fast against the TSC, the PM timer and the PIT' '$OUT/drift.log'" \
+	"$(grep '^watch:' "$OUT/drift.log")"
+
+# Options that are not a watch are said so, and the run goes on without one.
+"$BUILD/tickprobe" qemu --kernel --preset quick --timeout 60 -q \
+	--options "slow_rates=off watch=25h fault=drift:clock:5" -o "$OUT/bad.log" >/dev/null 2>&1
+check "watch=25h and an unknown clock: both named as problems, no watch" \
+	"grep -q \"option watch: '25h' is not a duration up to 24h\" '$OUT/bad.log' &&
+	 grep -q \"option fault: 'drift:clock:5' is not drift:CLOCK:PPM\" '$OUT/bad.log' && ! grep -q '\"type\":\"watch' '$OUT/bad.log'"
