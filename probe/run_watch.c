@@ -1,43 +1,26 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The watch step (watch=DURATION, probe/watch.h): after the measurements,
  * the boot CPU samples every counter that can time the TSC every 0.5 s for
- * the watch's length, and once a segment measures the other CPUs' TSC
- * offsets from it.
- *
- * Between samples it reads every counter every POLL_S, so that a counter
- * narrower than the watch's windows is unwrapped (the PIT's 16 bits wrap
- * every 54.9 ms).  A sample reads each counter at the edge of a tick: it
- * reads until the count changes, and the edge lies between the read before
- * and the read that saw it, both bracketed by the TSC; that span is the
- * read's uncertainty, not the counter's tick. */
+ * the watch's length (probe/watch_sampler.h), and once a segment measures
+ * the other CPUs' TSC offsets from it.  Between samples it reads every
+ * counter every POLL_S, so that a counter narrower than the watch's windows
+ * is unwrapped (the PIT's 16 bits wrap every 54.9 ms). */
 #include "probe/records_watch.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
 #include "probe/run.h"
 #include "probe/smp_env.h"
 #include "probe/tsc_sync.h"
+#include "probe/watch_sampler.h"
 
 #define POLL_S 0.002
-/* An edge is waited for at most two ticks and this long besides. */
-#define EDGE_SLACK_S 20e-6
-#define EDGE_TRIES 3
 /* The other CPUs' offsets each segment: a light ping-pong, no warp test. */
 #define SEGMENT_PINGPONGS 200u
 
-struct watch_source {
-	const struct counter *c; /* NULL: the TSC */
-	uint64_t last_raw;
-	double count;            /* unwrapped */
-	double base;             /* the count at the first sample: a drift fault scales from it */
-	double drift;            /* fault=drift: the rate the watch sees it at, 1 when none */
-	double tick_cycles;
-};
-
 struct watch_run {
 	struct watch w;
-	struct watch_source src[WATCH_MAX_CLOCKS];
+	struct watch_sampler ws;
 	struct run *r;
-	uint64_t start;
 	double hz;
 	bool stepped;           /* fault=tsc_step applied */
 	int64_t step_cpu0;      /* the step on the boot CPU's reads, once applied */
@@ -46,100 +29,19 @@ struct watch_run {
 	unsigned pair_cap;
 };
 
-/* The boot CPU's TSC as the watch reads it: with a step on CPU 0, and a
- * drift of the TSC itself, when the faults ask for them. */
-static uint64_t watch_tsc(struct watch_run *wr)
+/* The boot CPU's TSC as the watch reads it, with a step fault on CPU 0. */
+static uint64_t watch_tsc(void *ctx)
 {
-	uint64_t t = wr->r->clock.tsc() + (uint64_t)wr->step_cpu0;
-	double d = wr->src[0].drift;
+	const struct watch_run *wr = ctx;
 
-	if (d != 1 && wr->start)
-		t = wr->start + (uint64_t)((double)(t - wr->start) * d);
-	return t;
-}
-
-static void poll_one(struct watch_source *s, uint64_t raw)
-{
-	uint64_t ahead = (raw - s->last_raw) & s->c->mask;
-
-	/* Unwrapped forward; a step backwards (past half the range) stays one. */
-	if (ahead > s->c->mask / 2)
-		s->count -= (double)((s->last_raw - raw) & s->c->mask);
-	else
-		s->count += (double)ahead;
-	s->last_raw = raw;
-}
-
-static void poll(struct watch_run *wr)
-{
-	for (unsigned i = 1; i < wr->w.n; i++)
-		poll_one(&wr->src[i], wr->src[i].c->read(wr->src[i].c) & wr->src[i].c->mask);
-}
-
-static double seen(const struct watch_source *s)
-{
-	return s->base + (s->count - s->base) * s->drift;
-}
-
-/* Counter i at the edge of a tick (file comment), into *out: the edge
- * lies after the start of the last read that saw the old count and before
- * the end of the first that saw the new one. */
-static void edge_once(struct watch_run *wr, unsigned i, struct watch_read *out)
-{
-	struct watch_source *s = &wr->src[i];
-	uint64_t before = watch_tsc(wr), limit = (uint64_t)(2 * s->tick_cycles + EDGE_SLACK_S * wr->hz);
-	uint64_t first = s->c->read(s->c) & s->c->mask, end = watch_tsc(wr), start = before, last_start = before;
-	uint64_t raw = first, loops = 0;
-
-	poll_one(s, first);
-	while (raw == first && end - before < limit && loops++ < wr->r->clock.max_wait_loops) {
-		last_start = start;
-		start = watch_tsc(wr);
-		raw = s->c->read(s->c) & s->c->mask;
-		end = watch_tsc(wr);
-	}
-	poll_one(s, raw);
-	if (raw == first) {
-		/* No edge (a stuck counter): the read's bracket and a tick. */
-		last_start = before;
-		end += (uint64_t)s->tick_cycles;
-	}
-	out->count = seen(s);
-	out->tsc = last_start + (end - last_start) / 2;
-	out->width = end - last_start;
-}
-
-/* The tightest of EDGE_TRIES edges: a read held up (an SMI, a host that
- * descheduled the vCPU) widens its bracket, and the next one is taken. */
-static void edge_read(struct watch_run *wr, unsigned i, struct watch_read *out)
-{
-	struct watch_read one;
-
-	edge_once(wr, i, out);
-	for (int k = 1; k < EDGE_TRIES; k++) {
-		edge_once(wr, i, &one);
-		if (one.width < out->width)
-			*out = one;
-	}
+	return wr->r->clock.tsc() + (uint64_t)wr->step_cpu0;
 }
 
 static void sample(struct watch_run *wr)
 {
-	struct watch_read rd[WATCH_MAX_CLOCKS];
 	uint64_t smi;
 
-	/* A drift fault scales what each counter counts from here on. */
-	if (!wr->w.started) {
-		poll(wr);
-		for (unsigned i = 1; i < wr->w.n; i++)
-			wr->src[i].base = wr->src[i].count;
-	}
-	for (unsigned i = 1; i < wr->w.n; i++)
-		edge_read(wr, i, &rd[i]);
-	rd[0].tsc = watch_tsc(wr);
-	rd[0].count = (double)rd[0].tsc;
-	rd[0].width = 0;
-	watch_sample(&wr->w, rd);
+	watch_sampler_sample(&wr->ws);
 	if (wr->r->clock.smi_count && wr->r->clock.smi_count(&smi))
 		watch_smi(&wr->w, smi);
 }
@@ -201,31 +103,25 @@ static void segment(struct watch_run *wr, double t_s)
 
 /* ---- the step ------------------------------------------------------------------------ */
 
+static double drift_of(const struct options *o, const char *clock)
+{
+	return tp_streq(o->drift_clock, clock) ? 1 + o->drift_ppm * 1e-6 : 1;
+}
+
 /* The clocks: the TSC, and every counter that timed it healthily. */
 static void add_clocks(struct watch_run *wr)
 {
 	struct run *r = wr->r;
-	const struct options *o = &r->opt;
 
-	watch_add_clock(&wr->w, "tsc", 0, 0);
-	wr->src[0].drift = tp_streq(o->drift_clock, "tsc") ? 1 + o->drift_ppm * 1e-6 : 1;
+	watch_sampler_init(&wr->ws, &wr->w, watch_tsc, wr, drift_of(&r->opt, "tsc"), r->clock.max_wait_loops);
 	for (int i = 0; i < r->n_tsc_cal; i++) {
 		const struct calibrator *cal = &r->cal[i];
-		const struct counter *c = cal->c;
-		struct watch_source *s;
-		int k;
-		if (!cal->ok || !cal->s->healthy || !c->nominal_hz || !cal->source)
+		if (!cal->ok || !cal->s->healthy || !cal->c->nominal_hz || !cal->source)
 			continue;
-		k = watch_add_clock(&wr->w, cal->source, (double)c->nominal_hz, 0);
-		if (k < 0)
+		if (!watch_sampler_add(&wr->ws, cal->source, cal->c, drift_of(&r->opt, cal->source)))
 			break;
-		s = &wr->src[k];
-		s->c = c;
-		s->last_raw = c->read(c) & c->mask;
-		s->tick_cycles = wr->hz / (double)c->nominal_hz;
-		s->drift = tp_streq(o->drift_clock, cal->source) ? 1 + o->drift_ppm * 1e-6 : 1;
 		if (tp_streq(cal->source, "hpet") || (wr->w.reference < 0 && tp_streq(cal->source, "pm_timer")))
-			wr->w.reference = k;
+			wr->w.reference = (int)wr->w.n - 1;
 	}
 }
 
@@ -257,21 +153,20 @@ static void watch_loop(struct watch_run *wr)
 {
 	uint64_t interval = (uint64_t)(WATCH_INTERVAL_S * wr->hz), poll_cycles = (uint64_t)(POLL_S * wr->hz);
 	uint64_t next = 0, last_poll = 0, windows = (uint64_t)(wr->w.duration_s / WATCH_INTERVAL_S);
-	uint64_t max_spins = 4 * interval / 8 + wr->r->clock.max_wait_loops;
+	uint64_t max_spins = 4 * interval / 8 + wr->r->clock.max_wait_loops, start = watch_sampler_tsc(&wr->ws);
 	unsigned seg_done = 0;
 
-	wr->start = watch_tsc(wr);
 	for (uint64_t k = 0; k <= windows; k++) {
 		double t_s = (double)k * WATCH_INTERVAL_S;
 		unsigned seg_now = (unsigned)(t_s / wr->w.segment_s + 1e-9);
 		uint64_t spins = 0;
-		next = wr->start + k * interval;
+		next = start + k * interval;
 		/* Bounded in loops too, should the TSC stop: a loop takes more
 		 * than 8 cycles (two TSC reads), as the run's other waits count. */
-		while ((int64_t)(watch_tsc(wr) - next) < 0 && spins++ < max_spins) {
-			if (watch_tsc(wr) - last_poll >= poll_cycles) {
-				poll(wr);
-				last_poll = watch_tsc(wr);
+		while ((int64_t)(watch_sampler_tsc(&wr->ws) - next) < 0 && spins++ < max_spins) {
+			if (watch_sampler_tsc(&wr->ws) - last_poll >= poll_cycles) {
+				watch_sampler_poll(&wr->ws);
+				last_poll = watch_sampler_tsc(&wr->ws);
 			}
 		}
 		maybe_step(wr, t_s);
