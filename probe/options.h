@@ -116,6 +116,8 @@ bool options_net_option(struct options *o, const char *from, const char *key, co
 /* watch= and the watch's faults, fault=drift:… and fault=tsc_step:…
  * (probe/options_watch.c); false when key and val are none of them. */
 bool options_watch_option(struct options *o, const char *from, const char *key, const char *val);
+/* A watch's length: "90", "90s", "10m", "2h", up to OPT_MAX_WATCH_S seconds. */
+bool options_duration(const char *s, uint32_t *out);
 /* A problem with an option, "preset NAME: " first when in_preset names one. */
 void options_problem(struct options *o, const char *in_preset, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

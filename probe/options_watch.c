@@ -29,8 +29,7 @@ static bool parse_signed(const char *s, const char *end, int64_t *out)
 	return true;
 }
 
-/* "90", "90s", "10m", "2h": seconds. */
-static bool parse_duration(const char *s, uint32_t *out)
+bool options_duration(const char *s, uint32_t *out)
 {
 	const char *p = s;
 	uint64_t v = 0, scale = 1;
@@ -92,7 +91,7 @@ static bool set_step(struct options *o, const char *val)
 bool options_watch_option(struct options *o, const char *from, const char *key, const char *val)
 {
 	if (tp_streq(key, "watch")) {
-		if (!parse_duration(val, &o->watch_s))
+		if (!options_duration(val, &o->watch_s))
 			options_problem(o, from, "option watch: '%s' is not a duration up to 24h (90, 90s, 10m, 2h), ignored",
 					val);
 		return true;

@@ -178,6 +178,8 @@ static void steps(void)
 	check(w.n_steps == 1 && w.steps[0].clock == 0 && fabs(w.steps[0].step_s + 1e-3) < 5e-6,
 	      "the TSC stepping back 1 ms: every counter sees it, it is the TSC's (%u, clock %d, %.1f us)", w.n_steps,
 	      w.n_steps ? w.steps[0].clock : -1, w.n_steps ? w.steps[0].step_s * 1e6 : 0);
+	check(w.n_steps == 1 && w.steps[0].t_s > 40 && w.steps[0].t_s < 41, "... at 40.5 s (%.2f s)",
+	      w.n_steps ? w.steps[0].t_s : 0);
 }
 
 static void drift_and_cpus(void)

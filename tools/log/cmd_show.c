@@ -15,6 +15,7 @@
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/log/show_cpus.h"
+#include "tools/log/show_watch.h"
 #include "tools/log/verdict.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
@@ -251,6 +252,7 @@ static void show_text(const struct lrun *r)
 	show_timers(r);
 	show_rest(r);
 	show_cpus_text(stdout, r);
+	show_watch_text(stdout, r);
 	show_verdicts(r);
 }
 
@@ -309,6 +311,7 @@ static void show_json(const struct lrun *r, int first)
 	printf(",\n\"acpi\":");
 	jrecord(stdout, r, "acpi");
 	show_cpus_json(stdout, r);
+	show_watch_json(stdout, r);
 	if (lrun_boot(r) && strcmp(lrun_boot(r), "linux")) {
 		struct bare_verdict v;
 		bare_verdict(r, &v);

@@ -29,6 +29,7 @@
 #include "tools/os/record.h"
 #include "tools/os/run.h"
 #include "tools/os/threads.h"
+#include "tools/os/watch.h"
 
 /* Where the log goes: stdout or -o's file, and the first write error
  * (0: none), after which nothing more is written. */
@@ -252,6 +253,21 @@ static void measure_raw(struct session *s)
 		fprintf(stderr, "  (PM timer and HPET: only with --raw-io, as root)\n");
 }
 
+/* --watch: the live watch (tools/os/watch.h) in place of the measurements;
+ * 0, or -1 with why. */
+static int watch(struct session *s, const char **why)
+{
+	static char buf[200];
+	struct os_watch_opts wo = { s->o.watch_s, s->o.raw_io, s->o.root, s->cal.hz, s->cal.err_ppm, &s->o.cpus,
+				    s->cpu, s->o.watch_fake, s->o.quiet };
+
+	if (os_watch_run(&s->lg, &wo, buf, sizeof buf) < 0) {
+		*why = buf;
+		return -1;
+	}
+	return 0;
+}
+
 /* Each clocksource chosen, then any that came during the run (tsc, once
  * calibrated, in place of tsc-early).  0; -1 out of memory; 1 the log
  * could not be written. */
@@ -337,9 +353,11 @@ static int run(struct session *s, int argc, char **argv)
 	os_write_machine(&s->lg, &s->m);
 	if (calibrate(s, &why) < 0)
 		return fail(why, s->cs.current);
-	if (!s->out.err)
+	if (s->o.watch_s && !s->out.err && watch(s, &why) < 0)
+		return fail(why, s->cs.current);
+	if (!s->o.watch_s && !s->out.err)
 		measure_raw(s);
-	if (!s->out.err && measure_clocksources(s) < 0)
+	if (!s->o.watch_s && !s->out.err && measure_clocksources(s) < 0)
 		return fail("out of memory", s->cs.current);
 	if (!s->out.err && s->o.do_switch && (rc = restore(s)) >= 0)
 		return rc;

@@ -7,9 +7,10 @@
 #include "tools/common/args.h"
 #include "tools/os/calls.h"
 #include "tools/os/options.h"
+#include "probe/options.h"
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET };
+       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE };
 
 static const struct option os_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
@@ -21,6 +22,8 @@ static const struct option os_options[] = {
 	{ "sysfs-root", required_argument, NULL, OPT_SYSFS_ROOT },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "watch", required_argument, NULL, OPT_WATCH },
+	{ "watch-fake", required_argument, NULL, OPT_WATCH_FAKE },
 	ARGS_OPTIONS_END
 };
 
@@ -40,6 +43,16 @@ static const struct args_spec os_spec = {
 		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
 		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
 		"                     CPUs call it at once (contention), per clocksource\n"
+		"  --watch DURATION   in place of the measurements, weigh every clock against the\n"
+		"                     others for DURATION (90, 90s, 10m, 2h; at most 24h): the TSC,\n"
+		"                     CLOCK_MONOTONIC_RAW and, with --raw-io, the PM timer and the\n"
+		"                     HPET, each read every 0.5 s, and each other CPU's TSC offset\n"
+		"                     once in every 1/32 of DURATION.  It sleeps between reads: about\n"
+		"                     0.1 ms of one CPU every 0.5 s, and a few ms on each CPU once a\n"
+		"                     1/32 (the ping-pong), so a production server can run it\n"
+		"  --watch-fake NAME:PPM[,NAME:PPM]\n"
+		"                     with --watch, more clocks that are CLOCK_MONOTONIC_RAW run PPM\n"
+		"                     off (tests: clocks with a known answer)\n"
 		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
 		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
 		"  --help             this text\n\n"
@@ -78,6 +91,10 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 			return args_fail(a, "--sysfs-root wants a directory, not ''");
 		else if (c == 'o')
 			o->out = a->value;
+		else if (c == OPT_WATCH && !options_duration(a->value, &o->watch_s))
+			return args_fail(a, "--watch wants a duration up to 24h (90, 90s, 10m, 2h), not '%s'", a->value);
+		else if (c == OPT_WATCH_FAKE)
+			o->watch_fake = a->value;
 	}
 	if (c == ARGS_STOP)
 		return a->status;
@@ -100,6 +117,10 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 		o->p.samples = (uint32_t)samples;
 	if (o->p.samples < (uint32_t)o->p.rounds)
 		return args_fail(a, "--samples %u is fewer than --rounds %d", o->p.samples, o->p.rounds);
+	if (o->watch_s && o->do_switch)
+		return args_fail(a, "--watch watches the clocks as they are: it does not go with --switch");
+	if (o->watch_fake && !o->watch_s)
+		return args_fail(a, "--watch-fake goes with --watch");
 	return -1;
 }
 

@@ -19,6 +19,8 @@ struct os_opts {
 	const char *root;      /* --sysfs-root */
 	const char *out;       /* -o */
 	int cal_ms, freq_ms;
+	uint32_t watch_s;      /* --watch: the live watch instead of the measurements */
+	const char *watch_fake; /* --watch-fake (tests) */
 };
 
 /* -1 to go on and measure, or the exit status to stop with (after --help,

@@ -160,6 +160,52 @@ static void one(struct ctx *c, struct os_timer_rec *r, os_sampler_fn s, os_block
 	os_dist_free(d);
 }
 
+bool os_raw_pm_open(const struct acpi_info *ai, double tsc_hz, uint16_t *port, uint32_t *mask, char *why,
+		    size_t cap)
+{
+	*port = 0;
+	*mask = 0xffffff;
+	if (ai->pm_space == ACPI_SPACE_NONE) {
+		snprintf(why, cap, "no PM timer: %s", ai->pm_none ? ai->pm_none : "none in the FADT");
+		return false;
+	}
+	if (ai->pm_space != ACPI_SPACE_IO) {
+		snprintf(why, cap, "PM timer in memory space at 0x%llx: not read from user space",
+			 (unsigned long long)ai->pm_address);
+		return false;
+	}
+	if (ai->pm_address > 0xfffc) {
+		snprintf(why, cap, "PM timer port 0x%llx out of range", (unsigned long long)ai->pm_address);
+		return false;
+	}
+	*port = (uint16_t)ai->pm_address;
+	if (ai->pm_bits == 32)
+		*mask = 0xffffffff;
+	if (ioperm(*port, 4, 1) != 0 && iopl(3) != 0) {
+		snprintf(why, cap, "ioperm(0x%x) refused: %s", *port, strerror(errno));
+		return false;
+	}
+	uint32_t v0 = inl_port(*port), v1;
+	uint64_t t0 = os_tsc_begin();
+	while (os_tsc_begin() - t0 < (uint64_t)(tsc_hz / 1000)) /* 1 ms: 3580 ticks */
+		;
+	v1 = inl_port(*port);
+	if (v0 == 0xffffffff || v0 == v1 || (v0 & ~*mask)) {
+		snprintf(why, cap, "PM timer at port 0x%x does not tick (0x%x then 0x%x)", *port, v0, v1);
+		os_raw_pm_close(*port);
+		return false;
+	}
+	return true;
+}
+
+void os_raw_pm_close(uint16_t port)
+{
+	if (!port)
+		return;
+	ioperm(port, 4, 0); /* give the access back: nothing later needs it */
+	iopl(0);
+}
+
 static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi_why)
 {
 	char why[200] = "";
@@ -169,31 +215,9 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 
 	if (acpi_why)
 		snprintf(why, sizeof why, "%s", acpi_why);
-	else if (ai->pm_space == ACPI_SPACE_NONE)
-		snprintf(why, sizeof why, "no PM timer: %s", ai->pm_none ? ai->pm_none : "none in the FADT");
-	else if (ai->pm_space != ACPI_SPACE_IO)
-		snprintf(why, sizeof why, "PM timer in memory space at 0x%llx: not read from user space",
-			 (unsigned long long)ai->pm_address);
-	else if (ai->pm_address > 0xfffc)
-		snprintf(why, sizeof why, "PM timer port 0x%llx out of range", (unsigned long long)ai->pm_address);
-	else {
-		dev.pm_port = (uint16_t)ai->pm_address;
-		if (ai->pm_bits == 32)
-			mask = 0xffffffff;
-		r.width = (int)ai->pm_bits;
-		if (ioperm(dev.pm_port, 4, 1) != 0 && iopl(3) != 0)
-			snprintf(why, sizeof why, "ioperm(0x%x) refused: %s", dev.pm_port, strerror(errno));
-		else {
-			uint32_t v0 = read_pm(), v1;
-			uint64_t t0 = os_tsc_begin();
-			while (os_tsc_begin() - t0 < (uint64_t)(c->o->hz / 1000)) /* 1 ms: 3580 ticks */
-				;
-			v1 = read_pm();
-			if (v0 == 0xffffffff || v0 == v1 || (v0 & ~mask))
-				snprintf(why, sizeof why, "PM timer at port 0x%x does not tick (0x%x then 0x%x)",
-					 dev.pm_port, v0, v1);
-		}
-	}
+	else
+		os_raw_pm_open(ai, c->o->hz, &dev.pm_port, &mask, why, sizeof why);
+	r.width = dev.pm_port ? (mask == 0xffffffff ? 32 : 24) : 0;
 	r.present = dev.pm_port != 0;
 	r.address = dev.pm_port;
 	if (!why[0]) {
@@ -205,86 +229,103 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 	r.healthy = !why[0];
 	r.reason = why;
 	one(c, &r, s_pm, b_pm);
-	if (dev.pm_port) { /* give the access back: nothing later needs it */
-		ioperm(dev.pm_port, 4, 0);
-		iopl(0);
+	os_raw_pm_close(dev.pm_port);
+	dev.pm_port = 0;
+}
+
+bool os_raw_hpet_open(const struct acpi_info *ai, struct os_raw_hpet *h, char *why, size_t cap)
+{
+	size_t maplen = 4096;
+	volatile uint8_t *page = NULL;
+	int fd, e1;
+
+	memset(h, 0, sizeof *h);
+	if (!ai->have_hpet) {
+		snprintf(why, cap, "no HPET: %s", ai->hpet_none ? ai->hpet_none : "no HPET table");
+		return false;
 	}
+	/* /dev/hpet maps the block only with CONFIG_HPET_MMAP and hpet_mmap=1. */
+	fd = open("/dev/hpet", O_RDONLY | O_CLOEXEC);
+	if (fd >= 0) {
+		void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0);
+		close(fd);
+		if (p != MAP_FAILED) {
+			page = h->map = p;
+			snprintf(h->method, sizeof h->method, "a 32-bit load of the main counter, /dev/hpet mapped");
+		}
+	}
+	e1 = errno;
+	if (!page) {
+		fd = open("/dev/mem", O_RDONLY | O_SYNC | O_CLOEXEC);
+		if (fd < 0) {
+			snprintf(why, cap, "HPET at 0x%llx: /dev/hpet not mappable (%s), no /dev/mem (%s)",
+				 (unsigned long long)ai->hpet_address, strerror(e1), strerror(errno));
+			return false;
+		}
+		void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, (off_t)(ai->hpet_address & ~0xfffull));
+		int e2 = errno;
+		close(fd);
+		if (p == MAP_FAILED) {
+			snprintf(why, cap, "HPET at 0x%llx: /dev/hpet not mappable (%s), /dev/mem refused (%s)",
+				 (unsigned long long)ai->hpet_address, strerror(e1), strerror(e2));
+			return false;
+		}
+		h->map = p;
+		page = (volatile uint8_t *)p + (ai->hpet_address & 0xfff);
+		snprintf(h->method, sizeof h->method, "a 32-bit load of the main counter, /dev/mem mapped at 0x%llx",
+			 (unsigned long long)ai->hpet_address);
+	}
+	h->maplen = maplen;
+	h->counter = (volatile const uint32_t *)(page + 0xf0);
+	uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
+	uint32_t conf = *(volatile uint32_t *)(page + 0x10);
+	if (period == 0 || period > 100000000u) { /* all ones (nothing answers) is over too */
+		snprintf(why, cap, "HPET period register reads %u fs: not a working HPET", period);
+		return false;
+	}
+	if (!(conf & 1)) {
+		snprintf(why, cap, "HPET counter halted (ENABLE_CNF clear); not started from here");
+		return false;
+	}
+	h->nominal_hz = 1e15 / period;
+	return true;
+}
+
+void os_raw_hpet_close(struct os_raw_hpet *h)
+{
+	if (h->map)
+		munmap(h->map, h->maplen);
+	memset(h, 0, sizeof *h);
 }
 
 static void hpet(struct ctx *c, const struct acpi_info *ai, const char *acpi_why)
 {
-	char why[200] = "", method[160] = "";
+	char why[200] = "";
 	struct os_timer_rec r = { .name = "hpet", .call = "load(hpet_counter)" };
-	volatile uint8_t *page = NULL;
-	void *map = NULL; /* the mapping itself: page may sit inside it */
-	size_t maplen = 4096;
-	int fd;
+	struct os_raw_hpet h;
 
+	memset(&h, 0, sizeof h);
 	if (acpi_why)
 		snprintf(why, sizeof why, "%s", acpi_why);
-	else if (!ai->have_hpet)
-		snprintf(why, sizeof why, "no HPET: %s", ai->hpet_none ? ai->hpet_none : "no HPET table");
-	if (!why[0]) {
-		/* /dev/hpet maps the block only with CONFIG_HPET_MMAP and hpet_mmap=1. */
-		fd = open("/dev/hpet", O_RDONLY | O_CLOEXEC);
-		if (fd >= 0) {
-			void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, 0);
-			close(fd);
-			if (p != MAP_FAILED) {
-				page = map = p;
-				snprintf(method, sizeof method, "a 32-bit load of the main counter, /dev/hpet mapped");
-			}
-		}
-		if (!page) {
-			int e1 = errno;
-			fd = open("/dev/mem", O_RDONLY | O_SYNC | O_CLOEXEC);
-			if (fd >= 0) {
-				void *p = mmap(NULL, maplen, PROT_READ, MAP_SHARED, fd, (off_t)(ai->hpet_address & ~0xfffull));
-				int e2 = errno;
-				close(fd);
-				if (p != MAP_FAILED) {
-					map = p;
-					page = (volatile uint8_t *)p + (ai->hpet_address & 0xfff);
-					snprintf(method, sizeof method,
-						 "a 32-bit load of the main counter, /dev/mem mapped at 0x%llx",
-						 (unsigned long long)ai->hpet_address);
-				} else
-					snprintf(why, sizeof why, "HPET at 0x%llx: /dev/hpet not mappable (%s), /dev/mem refused (%s)",
-						 (unsigned long long)ai->hpet_address, strerror(e1), strerror(e2));
-			} else
-				snprintf(why, sizeof why, "HPET at 0x%llx: /dev/hpet not mappable (%s), no /dev/mem (%s)",
-					 (unsigned long long)ai->hpet_address, strerror(e1), strerror(errno));
-		}
+	else if (os_raw_hpet_open(ai, &h, why, sizeof why)) {
+		dev.hpet_counter = h.counter;
+		r.has_freq = true;
+		r.nominal_hz = h.nominal_hz;
+		r.measured_hz = measure_hz(read_hpet, 0xffffffff, c->o->hz, c->o->freq_ms);
+		off_nominal(&r, why, sizeof why);
 	}
-	if (page) {
-		uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
-		uint32_t conf = *(volatile uint32_t *)(page + 0x10);
-		dev.hpet_counter = (volatile const uint32_t *)(page + 0xf0);
-		if (period == 0 || period > 100000000u) /* all ones (nothing answers) is over too */
-			snprintf(why, sizeof why, "HPET period register reads %u fs: not a working HPET", period);
-		else if (!(conf & 1))
-			snprintf(why, sizeof why, "HPET counter halted (ENABLE_CNF clear); not started from here");
-		else {
-			r.has_freq = true;
-			r.nominal_hz = 1e15 / period;
-			r.measured_hz = measure_hz(read_hpet, 0xffffffff, c->o->hz, c->o->freq_ms);
-			off_nominal(&r, why, sizeof why);
-		}
-	}
-	r.method = method[0] ? method : "a 32-bit load of the main counter";
+	r.method = h.method[0] ? h.method : "a 32-bit load of the main counter";
 	r.healthy = !why[0];
 	r.present = !acpi_why && ai->have_hpet;
 	r.address = r.present ? ai->hpet_address : 0;
 	r.width = r.present ? 32 : 0;
 	r.reason = why;
 	one(c, &r, s_hpet, b_hpet);
-	if (map)
-		munmap(map, maplen);
+	os_raw_hpet_close(&h);
 	dev.hpet_counter = NULL;
 }
 
-/* Decode the FADT and HPET tables Linux exposes under /sys/firmware/acpi/tables. */
-static const char *acpi_tables(const char *root, struct acpi_info *ai, char *why, size_t cap)
+const char *os_raw_acpi(const char *root, struct acpi_info *ai, char *why, size_t cap)
 {
 	static uint8_t buf[ACPI_SCRATCH];
 	char path[4200];
@@ -329,7 +370,7 @@ int os_raw_run(struct log *l, const struct os_machine *m, const struct os_raw_op
 		if (geteuid() != 0)
 			aw = "needs root (ioperm, /dev/hpet, /dev/mem and the ACPI tables are root-only)";
 		else
-			aw = acpi_tables(o->root, &ai, why, sizeof why);
+			aw = os_raw_acpi(o->root, &ai, why, sizeof why);
 		pm_timer(&c, &ai, aw);
 		hpet(&c, &ai, aw);
 	}

@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "acpi/acpi.h"
 #include "probe/log.h"
 #include "tools/os/machine.h"
 
@@ -29,6 +30,26 @@ struct os_raw_opts {
 	double hz;
 	int freq_ms;        /* how long to compare a counter with the TSC */
 };
+
+/* The devices themselves, for `tickprobe os --watch` too (root only).
+ * The FADT and HPET tables Linux exposes under ROOT/sys/firmware/acpi/tables
+ * into ai: NULL, or why not. */
+const char *os_raw_acpi(const char *root, struct acpi_info *ai, char *why, size_t cap);
+/* The PM timer's port opened with ioperm and seen ticking: its port and
+ * mask (24 or 32 bits), or false with why. */
+bool os_raw_pm_open(const struct acpi_info *ai, double tsc_hz, uint16_t *port, uint32_t *mask, char *why,
+		    size_t cap);
+void os_raw_pm_close(uint16_t port);
+/* The HPET's page mapped (/dev/hpet, else /dev/mem) and seen enabled. */
+struct os_raw_hpet {
+	void *map;
+	size_t maplen;
+	volatile const uint32_t *counter;
+	double nominal_hz;
+	char method[160];
+};
+bool os_raw_hpet_open(const struct acpi_info *ai, struct os_raw_hpet *h, char *why, size_t cap);
+void os_raw_hpet_close(struct os_raw_hpet *h);
 
 /* Writes the records; fills lines[] (up to 4) for the stderr summary and
  * returns how many.  *unhealthy is incremented for every skipped counter. */
