@@ -66,6 +66,7 @@ static void clock_members(struct json *j, const struct watch *w, const struct wa
 	json_fixed(j, "window_sd_ppm", v->window_sd_ppm[i], 3);
 	json_fixed(j, "sigma_ns", v->sigma_ns[i], 1);
 	json_fixed(j, "drift_ppm_per_h", v->drift_ppm_per_h[i], 3);
+	json_fixed(j, "drift_u_ppm_per_h", v->drift_u_ppm_per_h[i], 3);
 	json_fixed(j, "change_ppm", v->change_ppm[i], 3);
 	json_fixed(j, "worst_window_ppm", i ? w->c[i].d_worst : __builtin_nan(""), 3);
 	json_u64(j, "steps", w->c[i].steps);
@@ -76,6 +77,7 @@ static void linux_members(struct json *j, const struct watch *w)
 {
 	json_object_begin(j, "linux");
 	json_str(j, "reference", w->reference > 0 ? w->c[w->reference].name : NULL);
+	json_u64(j, "windows_unjudged", w->windows_unjudged);
 	json_array_begin(j, "eras");
 	for (int e = 0; e < WATCH_ERAS && w->reference > 0; e++) {
 		const struct watch_linux_era *era = &w->era[e];
@@ -128,6 +130,8 @@ static void cpu_members(struct json *j, const struct watch *w, const struct watc
 		json_fixed(j, "offset_first", first, 0);
 		json_fixed(j, "offset_last", last, 0);
 		json_fixed(j, "slope_cycles_per_h", v->cpu_slope_cycles_per_h[c], 1);
+		json_fixed(j, "slope_u_cycles_per_h", v->cpu_slope_u[c], 1);
+		json_u64(j, "offsets_loose", cpu->offsets_loose);
 		if (cpu->adjust_valid) {
 			json_i64(j, "tsc_adjust", cpu->adjust_last);
 			json_u64(j, "tsc_adjust_changes", cpu->adjust_changes);

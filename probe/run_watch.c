@@ -149,18 +149,21 @@ static struct watch_run *watch_setup(struct run *r)
 	return wr;
 }
 
+/* A sample every interval, by the TSC; one that comes late (a segment's
+ * ping-pong took long, the host held the vCPU) starts the next interval at
+ * once rather than crowding the next samples into short windows, which
+ * Linux's watchdog never sees. */
 static void watch_loop(struct watch_run *wr)
 {
 	uint64_t interval = (uint64_t)(WATCH_INTERVAL_S * wr->hz), poll_cycles = (uint64_t)(POLL_S * wr->hz);
-	uint64_t next = 0, last_poll = 0, windows = (uint64_t)(wr->w.duration_s / WATCH_INTERVAL_S);
-	uint64_t max_spins = 4 * interval / 8 + wr->r->clock.max_wait_loops, start = watch_sampler_tsc(&wr->ws);
+	uint64_t last_poll = 0, max_spins = 4 * interval / 8 + wr->r->clock.max_wait_loops;
+	uint64_t start = watch_sampler_tsc(&wr->ws), next = start, end = start + (uint64_t)(wr->w.duration_s * wr->hz);
 	unsigned seg_done = 0;
 
-	for (uint64_t k = 0; k <= windows; k++) {
-		double t_s = (double)k * WATCH_INTERVAL_S;
-		unsigned seg_now = (unsigned)(t_s / wr->w.segment_s + 1e-9);
-		uint64_t spins = 0;
-		next = start + k * interval;
+	for (bool first = true;; first = false) {
+		uint64_t spins = 0, now;
+		double t_s;
+		unsigned seg_now;
 		/* Bounded in loops too, should the TSC stop: a loop takes more
 		 * than 8 cycles (two TSC reads), as the run's other waits count. */
 		while ((int64_t)(watch_sampler_tsc(&wr->ws) - next) < 0 && spins++ < max_spins) {
@@ -169,12 +172,21 @@ static void watch_loop(struct watch_run *wr)
 				last_poll = watch_sampler_tsc(&wr->ws);
 			}
 		}
+		now = watch_sampler_tsc(&wr->ws);
+		t_s = (double)(now - start) / wr->hz;
+		seg_now = (unsigned)(t_s / wr->w.segment_s + 1e-6);
 		maybe_step(wr, t_s);
 		sample(wr);
-		if (k && seg_now > seg_done && seg_done < WATCH_SEGMENTS) {
+		if (!first && seg_now > seg_done && seg_done < WATCH_SEGMENTS) {
 			segment(wr, t_s);
 			seg_done = seg_now;
 		}
+		if ((int64_t)(now - end) >= -(int64_t)(interval / 4))
+			break;
+		next += interval;
+		now = watch_sampler_tsc(&wr->ws);
+		if ((int64_t)(now - next) > 0)
+			next = now + interval;
 	}
 }
 

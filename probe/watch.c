@@ -116,12 +116,18 @@ static void add_step(struct watch *w, double t_s, int clock, double step_s, int 
 /* Linux's rules on this window, with the reference's reads. */
 static void judge_linux(struct watch *w, const struct watch_read *r, double t_s)
 {
+	double window_s = (double)(int64_t)(r[0].tsc - w->c[0].prev.tsc) / w->tsc_hz;
+
 	const struct watch_clock *ref;
 	const struct watch_read *a, *b;
 	double cs_ns, wd_ns, skew, readout_ns;
 
-	if (w->reference < 1)
+	/* Linux judges intervals of about WATCH_INTERVAL_S, and skips one far
+	 * longer or shorter (its "bogus" measurement): so does the watch. */
+	if (w->reference < 1 || window_s < WATCH_INTERVAL_S / 2 || window_s > 2 * WATCH_INTERVAL_S) {
+		w->windows_unjudged += w->reference >= 1;
 		return;
+	}
 	ref = &w->c[w->reference];
 	a = &ref->prev;
 	b = &r[w->reference];
@@ -304,6 +310,12 @@ void watch_cpu_offset(struct watch *w, unsigned cpu, double offset_cycles, doubl
 
 	if (!c)
 		return;
+	/* A ping-pong whose tightest round trip was long (the CPUs held up)
+	 * bounds nothing at this scale: left out, and counted. */
+	if (uncertainty_cycles > WATCH_OFFSET_MAX_U_S * w->tsc_hz) {
+		c->offsets_loose++;
+		return;
+	}
 	for (unsigned j = 0; j < k; j++)
 		if (!is_nan(c->offset[j])) {
 			last = c->offset[j];
@@ -336,12 +348,13 @@ void watch_cpu_adjust(struct watch *w, unsigned cpu, int64_t tsc_adjust)
 
 /* ---- the conclusion ------------------------------------------------------------------ */
 
-/* Least-squares slope of y over the segments' middles, per hour; NaN with
- * fewer than three points. */
-static double slope_per_h(const struct watch *w, const double *y)
+/* Least-squares slope of y over the segments' middles, per hour, and its
+ * standard error (from the residuals); NaN with fewer than three points. */
+static double slope_per_h(const struct watch *w, const double *y, double *se)
 {
-	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = 0, slope, icept, rss = 0, d;
 
+	*se = NAN_VALUE;
 	for (unsigned k = 0; k < WATCH_SEGMENTS; k++) {
 		double x = (k + 0.5) * w->segment_s / 3600;
 		if (is_nan(y[k]))
@@ -352,9 +365,20 @@ static double slope_per_h(const struct watch *w, const double *y)
 		sxy += x * y[k];
 		n++;
 	}
-	if (n < 3 || sxx * n - sx * sx <= 0)
+	d = n * sxx - sx * sx;
+	if (n < 3 || d <= 0)
 		return NAN_VALUE;
-	return (n * sxy - sx * sy) / (n * sxx - sx * sx);
+	slope = (n * sxy - sx * sy) / d;
+	icept = (sy - slope * sx) / n;
+	for (unsigned k = 0; k < WATCH_SEGMENTS; k++) {
+		double x = (k + 0.5) * w->segment_s / 3600, r;
+		if (is_nan(y[k]))
+			continue;
+		r = y[k] - icept - slope * x;
+		rss += r * r;
+	}
+	*se = __builtin_sqrt(rss / (n - 2) * n / d);
+	return slope;
 }
 
 static double first_last_change(const double *y)
@@ -403,7 +427,7 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 		 * bracket when the clock's device model lags it, as under TCG). */
 		noise = v->window_sd_ppm[i] > v->window_u_ppm[i] ? v->window_sd_ppm[i] : v->window_u_ppm[i];
 		v->u_ppm[i] = span_s > 0 ? noise * WATCH_INTERVAL_S / span_s : NAN_VALUE;
-		v->drift_ppm_per_h[i] = slope_per_h(w, c->seg_ppm);
+		v->drift_ppm_per_h[i] = slope_per_h(w, c->seg_ppm, &v->drift_u_ppm_per_h[i]);
 		v->change_ppm[i] = first_last_change(c->seg_ppm);
 		if (!is_nan(v->u_ppm[i]))
 			us[nu++] = v->u_ppm[i];
@@ -416,7 +440,7 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 	v->u_ppm[0] = __builtin_sqrt(v->u_ppm[0] * v->u_ppm[0] + w->tsc_hz_err_ppm * w->tsc_hz_err_ppm);
 	v->sigma_ns[0] = sigma_s(w, &w->c[0]) * 1e9;
 	v->window_sd_ppm[0] = NAN_VALUE;
-	v->drift_ppm_per_h[0] = slope_per_h(w, w->tsc_seg_ppm);
+	v->drift_ppm_per_h[0] = slope_per_h(w, w->tsc_seg_ppm, &v->drift_u_ppm_per_h[0]);
 	v->change_ppm[0] = first_last_change(w->tsc_seg_ppm);
 }
 
@@ -462,7 +486,7 @@ void watch_conclude(const struct watch *w, struct watch_verdict *v)
 	tp_memset(v, 0, sizeof *v);
 	v->odd = -1;
 	for (unsigned i = 0; i < w->n_cpus; i++)
-		v->cpu_slope_cycles_per_h[i] = slope_per_h(w, w->cpus[i].offset);
+		v->cpu_slope_cycles_per_h[i] = slope_per_h(w, w->cpus[i].offset, &v->cpu_slope_u[i]);
 	if (!w->started || w->n < 2) {
 		v->consensus_hz = NAN_VALUE;
 		return;

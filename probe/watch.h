@@ -51,6 +51,8 @@
  * fault (Linux's own threshold is about 500 ppm). */
 #define WATCH_AGREE_SIGMAS 5.0
 #define WATCH_TOLERANCE_PPM 100.0
+/* A CPU's offset measured with a round trip's half over this is left out. */
+#define WATCH_OFFSET_MAX_U_S 10e-6
 
 /* One look at one clock: its count (unwrapped by the caller, and with any
  * test fault applied), the TSC at the middle of the read's bracket, and the
@@ -101,6 +103,7 @@ struct watch_cpu {
 	bool adjust_valid;
 	int64_t adjust_first, adjust_last;
 	unsigned adjust_changes;
+	unsigned offsets_loose;          /* segments whose ping-pong bounded its offset too loosely */
 };
 
 /* What the watch concludes over its whole length. */
@@ -112,6 +115,7 @@ struct watch_verdict {
 	double window_sd_ppm[WATCH_MAX_CLOCKS]; /* the windows' observed scatter */
 	double sigma_ns[WATCH_MAX_CLOCKS];  /* one bracketed read's jitter */
 	double drift_ppm_per_h[WATCH_MAX_CLOCKS]; /* the segments' slope; NaN: too few */
+	double drift_u_ppm_per_h[WATCH_MAX_CLOCKS]; /* its standard error */
 	double change_ppm[WATCH_MAX_CLOCKS];      /* last segment minus first */
 	double consensus_hz;                /* the TSC's frequency by the consensus, whole watch */
 	int odd;                            /* the clock that disagrees with the rest; -1 none */
@@ -119,6 +123,7 @@ struct watch_verdict {
 	double rest_spread_ppm;             /* how closely the rest agree */
 	bool attributable;                  /* three or more clocks: one can be named */
 	double cpu_slope_cycles_per_h[WATCH_MAX_CPUS]; /* NaN: too few offsets */
+	double cpu_slope_u[WATCH_MAX_CPUS];            /* its standard error */
 };
 
 struct watch {
@@ -131,6 +136,7 @@ struct watch {
 	double segment_s;
 	unsigned segment;                 /* the segment being filled */
 	uint64_t windows;
+	uint64_t windows_unjudged;        /* too long or short for Linux's rules (a late sample) */
 	double hz_ref;                    /* the last window's consensus without a step */
 	double tsc_seg_ppm[WATCH_SEGMENTS]; /* the TSC's rate by the consensus, each segment */
 	struct watch_step steps[WATCH_MAX_STEPS];

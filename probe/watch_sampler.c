@@ -29,6 +29,7 @@ bool watch_sampler_add(struct watch_sampler *s, const char *name, const struct c
 	src = &s->src[k];
 	src->c = c;
 	src->last_raw = c->read(c) & c->mask;
+	src->last_tsc = watch_sampler_tsc(s);
 	src->tick_cycles = s->w->tsc_hz / (double)c->nominal_hz;
 	src->drift = drift;
 	return true;
@@ -44,22 +45,32 @@ uint64_t watch_sampler_tsc(struct watch_sampler *s)
 	return t;
 }
 
-static void poll_one(struct watch_source *s, uint64_t raw)
+/* The new raw count unwrapped.  Read often enough (under half a wrap), the
+ * distance from the last is the forward one, or a step back when that is
+ * over half the range; after a longer pause (a segment's ping-pong, a vCPU
+ * the host held) the wraps in between are counted from the time the TSC
+ * says passed, at the counter's nominal rate. */
+static void poll_one(struct watch_source *s, uint64_t raw, uint64_t tsc)
 {
 	uint64_t ahead = (raw - s->last_raw) & s->c->mask;
+	double range = (double)s->c->mask + 1, elapsed = (double)(int64_t)(tsc - s->last_tsc) / s->tick_cycles;
 
-	/* Unwrapped forward; a step backwards (past half the range) stays one. */
-	if (ahead > s->c->mask / 2)
+	if (s->last_tsc && elapsed > range / 2)
+		s->count += (double)ahead + range * __builtin_floor((elapsed - (double)ahead) / range + 0.5);
+	else if (ahead > s->c->mask / 2)
 		s->count -= (double)((s->last_raw - raw) & s->c->mask);
 	else
 		s->count += (double)ahead;
 	s->last_raw = raw;
+	s->last_tsc = tsc;
 }
 
 void watch_sampler_poll(struct watch_sampler *s)
 {
-	for (unsigned i = 1; i < s->w->n; i++)
-		poll_one(&s->src[i], s->src[i].c->read(s->src[i].c) & s->src[i].c->mask);
+	for (unsigned i = 1; i < s->w->n; i++) {
+		uint64_t raw = s->src[i].c->read(s->src[i].c) & s->src[i].c->mask;
+		poll_one(&s->src[i], raw, watch_sampler_tsc(s));
+	}
 }
 
 static double seen(const struct watch_source *s)
@@ -75,14 +86,14 @@ static void edge_once(struct watch_sampler *ws, unsigned i, struct watch_read *o
 	uint64_t first = s->c->read(s->c) & s->c->mask, end = watch_sampler_tsc(ws), start = before;
 	uint64_t last_start = before, raw = first, loops = 0;
 
-	poll_one(s, first);
+	poll_one(s, first, end);
 	while (raw == first && end - before < limit && loops++ < ws->max_loops) {
 		last_start = start;
 		start = watch_sampler_tsc(ws);
 		raw = s->c->read(s->c) & s->c->mask;
 		end = watch_sampler_tsc(ws);
 	}
-	poll_one(s, raw);
+	poll_one(s, raw, end);
 	if (raw == first) {
 		/* No edge (a stuck counter): the read's bracket and a tick. */
 		last_start = before;

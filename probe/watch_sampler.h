@@ -18,6 +18,7 @@
 struct watch_source {
 	const struct counter *c; /* NULL: the TSC */
 	uint64_t last_raw;
+	uint64_t last_tsc;       /* when last_raw was read */
 	double count;            /* unwrapped */
 	double base;             /* the count at the first sample: a drift fault scales from it */
 	double drift;            /* the rate the watch sees it at: 1 + ppm/10^6, 1 without a fault */

@@ -26,16 +26,17 @@ static const char *num(char *b, size_t cap, const struct lr_node *n, int decimal
 static void clocks(FILE *o, const struct lr_node *w)
 {
 	const struct lr_node *c = lr_get(w, "clocks");
-	char b[6][32];
+	char b[7][32];
 
-	fprintf(o, "  %-14s %14s %10s %12s %10s %12s %6s\n", "clock", "rate ppm", "+/- ppm", "0.5 s +/-", "scatter",
-		"drift ppm/h", "steps");
+	fprintf(o, "  %-14s %14s %10s %12s %10s %12s %10s %6s\n", "clock", "rate ppm", "+/- ppm", "0.5 s +/-",
+		"scatter", "drift ppm/h", "+/-", "steps");
 	for (c = c && c->kind == LR_ARR ? c->child : NULL; c; c = c->next)
-		fprintf(o, "  %-14s %14s %10s %12s %10s %12s %6s\n", str(lr_get(c, "name"), "?"),
+		fprintf(o, "  %-14s %14s %10s %12s %10s %12s %10s %6s\n", str(lr_get(c, "name"), "?"),
 			num(b[0], 32, lr_get(c, "rate_ppm"), 3, true), num(b[1], 32, lr_get(c, "u_ppm"), 4, false),
 			num(b[2], 32, lr_get(c, "window_u_ppm"), 3, false),
 			num(b[3], 32, lr_get(c, "window_sd_ppm"), 3, false),
-			num(b[4], 32, lr_get(c, "drift_ppm_per_h"), 3, true), num(b[5], 32, lr_get(c, "steps"), 0, false));
+			num(b[4], 32, lr_get(c, "drift_ppm_per_h"), 3, true),
+			num(b[6], 32, lr_get(c, "drift_u_ppm_per_h"), 3, false), num(b[5], 32, lr_get(c, "steps"), 0, false));
 	fprintf(o, "  (the TSC against its boot calibration; each counter against the counters' consensus)\n");
 }
 
@@ -82,12 +83,16 @@ static void eras(FILE *o, const struct lr_node *w)
 static void cpus(FILE *o, const struct lr_node *w)
 {
 	const struct lr_node *c = lr_get(w, "cpus");
-	char b[5][32];
+	char b[7][32];
 
 	for (c = c && c->kind == LR_ARR ? c->child : NULL; c; c = c->next) {
-		fprintf(o, "  CPU %s: TSC offset %s to %s cycles, slope %s cycles/h", num(b[0], 32, lr_get(c, "cpu"), 0, false),
+		fprintf(o, "  CPU %s: TSC offset %s to %s cycles, slope %s +/- %s cycles/h", num(b[0], 32, lr_get(c, "cpu"), 0, false),
 			num(b[1], 32, lr_get(c, "offset_first"), 0, true), num(b[2], 32, lr_get(c, "offset_last"), 0, true),
-			num(b[3], 32, lr_get(c, "slope_cycles_per_h"), 1, true));
+			num(b[3], 32, lr_get(c, "slope_cycles_per_h"), 1, true),
+			num(b[5], 32, lr_get(c, "slope_u_cycles_per_h"), 1, false));
+		if (is_num(lr_get(c, "offsets_loose")) && lr_get(c, "offsets_loose")->u)
+			fprintf(o, "; %s segment(s) too loosely bounded, left out",
+				num(b[6], 32, lr_get(c, "offsets_loose"), 0, false));
 		if (is_num(lr_get(c, "tsc_adjust")))
 			fprintf(o, "; TSC_ADJUST %s, written %s time(s)", num(b[4], 32, lr_get(c, "tsc_adjust"), 0, false),
 				num(b[0], 32, lr_get(c, "tsc_adjust_changes"), 0, false));

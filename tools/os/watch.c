@@ -159,20 +159,37 @@ static void sleep_until(const struct timespec *t)
 		;
 }
 
+static double mono_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+static struct timespec at(double s)
+{
+	struct timespec t = { (time_t)s, (long)((s - (double)(time_t)s) * 1e9) };
+	return t;
+}
+
+/* A sample every 0.5 s; one that comes late starts the next interval at
+ * once, as the image's loop does (probe/run_watch.c). */
 static void loop(struct live *L, struct log *l)
 {
-	struct timespec next;
-	uint64_t windows = (uint64_t)(L->w.duration_s / WATCH_INTERVAL_S);
+	double start = mono_s(), next = start, end = start + L->w.duration_s;
 	unsigned seg_done = 0;
 	char line[300];
 
-	clock_gettime(CLOCK_MONOTONIC, &next);
-	for (uint64_t k = 0; k <= windows; k++) {
-		double t_s = (double)k * WATCH_INTERVAL_S;
-		unsigned seg_now = (unsigned)(t_s / L->w.segment_s + 1e-9);
-		sleep_until(&next);
+	for (bool first = true;; first = false) {
+		struct timespec wake = at(next);
+		double t_s;
+		unsigned seg_now;
+		sleep_until(&wake);
+		t_s = mono_s() - start;
+		seg_now = (unsigned)(t_s / L->w.segment_s + 1e-6);
 		watch_sampler_sample(&L->ws);
-		if (k && seg_now > seg_done && seg_done < WATCH_SEGMENTS) {
+		if (!first && seg_now > seg_done && seg_done < WATCH_SEGMENTS) {
 			unsigned i;
 			offsets(L);
 			i = watch_segment_end(&L->w, t_s);
@@ -182,11 +199,11 @@ static void loop(struct live *L, struct log *l)
 				fprintf(stderr, "%s\n", line);
 			seg_done = seg_now;
 		}
-		next.tv_nsec += 500000000L;
-		if (next.tv_nsec >= 1000000000L) {
-			next.tv_nsec -= 1000000000L;
-			next.tv_sec++;
-		}
+		if (start + t_s >= end - WATCH_INTERVAL_S / 4)
+			break;
+		next += WATCH_INTERVAL_S;
+		if (mono_s() > next)
+			next = mono_s() + WATCH_INTERVAL_S;
 	}
 }
 
