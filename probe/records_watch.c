@@ -30,7 +30,8 @@ void record_watch_begin(struct log *l, const struct watch *w, const struct optio
 	json_str(j, "reference", w->reference > 0 ? w->c[w->reference].name : NULL);
 	json_u64(j, "cpus", cpus);
 	if (o && o->drift_clock[0])
-		tp_snprintf(fault, sizeof fault, "drift:%s:%+d", o->drift_clock, (int)o->drift_ppm);
+		tp_snprintf(fault, sizeof fault, "drift:%s:%s%d", o->drift_clock, o->drift_ppm >= 0 ? "+" : "",
+			    (int)o->drift_ppm); /* tp_snprintf has no '+' flag */
 	else if (o && o->step_set)
 		tp_snprintf(fault, sizeof fault, "tsc_step:%u:%lld", o->step_cpu, (long long)o->step_cycles);
 	json_str(j, "fault", fault[0] ? fault : NULL);
