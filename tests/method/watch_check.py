@@ -66,6 +66,9 @@ def drift(w, recs, args):
         ok(eras["2026"]["windows_unstable"] == w["windows"] and eras["6.1-2025"]["windows_unstable"] == w["windows"],
            "drift of the watchdog's own clock: the 2026 and 6.1 rules mark the TSC unstable in every window (%d, %d of %d)"
            % (eras["2026"]["windows_unstable"], eras["6.1-2025"]["windows_unstable"], w["windows"]))
+    fault = recs["watch_begin"][0].get("fault")
+    if fault is not None:
+        ok(fault == "drift:%s:%+d" % (name, ppm), "watch_begin names the fault: %s" % fault)
     word = "fast" if ppm > 0 else "slow"
     ok(("runs %.1f ppm %s" % (abs(ppm), word)) in w["verdict"], "the verdict says so: \"%s\"" % w["verdict"])
 
