@@ -200,15 +200,27 @@ good "tickprobe with no command" 1 "$T"
 good "tickprobe unknown command" 1 "$T" bogus
 good "tickprobe --help" 0 "$T" --help
 
-# --- README.md's table of subcommands names only options they have ------------------------
-grep '^| `tickprobe [a-z]* ' README.md >"$D/rows"
-[ "$(wc -l <"$D/rows")" = 16 ] || fail "README table" "$(wc -l <"$D/rows") subcommand rows, not 16"
-while IFS= read -r row; do
-	syn=$(printf '%s\n' "$row" | cut -d'`' -f2)
+# --- docs/commands.md: a synopsis for every command, naming only options it has ------------
+# A synopsis is an indented "    tickprobe COMMAND ..." line, continued on lines
+# indented further; each is read whole.
+REF=docs/commands.md
+awk '/^    tickprobe [a-z]/ { if (s != "") print s; s = substr($0, 5); next }
+	/^        +[^ ]/ && s != "" { sub(/^ +/, ""); s = s " " $0; next }
+	{ if (s != "") print s; s = "" }
+	END { if (s != "") print s }' "$REF" >"$D/rows"
+[ "$(wc -l <"$D/rows")" = 16 ] && pass "$REF: 16 synopses (db has three)" ||
+	fail "$REF synopses" "$(wc -l <"$D/rows") synopses, not 16"
+"$T" --help | awk '/^  [a-z]+  +[a-z]/ { print $1 }' >"$D/commands"
+[ -s "$D/commands" ] || fail "tickprobe --help" "lists no command"
+while IFS= read -r cmd; do
+	grep -q "^tickprobe $cmd " "$D/rows" && pass "$REF: tickprobe $cmd has a synopsis" ||
+		fail "$REF: tickprobe $cmd" "in tickprobe --help but has no synopsis"
+done <"$D/commands"
+while IFS= read -r syn; do
 	sub=$(printf '%s\n' "$syn" | cut -d' ' -f2)
 	"$T" "$sub" --help >"$D/help" 2>&1
 	missing=""
-	for o in $(printf '%s\n' "$syn" | grep -oE '(^|[ [])--?[A-Za-z][A-Za-z-]*' | tr -d ' ['); do
+	for o in $(printf '%s\n' "$syn" | grep -oE '(^|[ [|])--?[A-Za-z][A-Za-z-]*' | tr -d ' [|'); do
 		case $o in
 		--*) grep -qE -- "$o([^A-Za-z-]|\$)" "$D/help" || missing="$missing $o" ;;
 		*) # -AnPqs: each letter, alone ("-o FILE") or in a group ("[-AnPqs]")
@@ -221,8 +233,8 @@ while IFS= read -r row; do
 			done ;;
 		esac
 	done
-	[ -z "$missing" ] && pass "README: every option of '$syn' is in $sub --help" ||
-		fail "README row for $sub" "not in $sub --help:$missing"
+	[ -z "$missing" ] && pass "$REF: every option of '$syn' is in $sub --help" ||
+		fail "$REF synopsis of $sub" "not in $sub --help:$missing"
 done <"$D/rows"
 
 # --- what the shared reading promises --------------------------------------------------
