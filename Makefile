@@ -180,7 +180,7 @@ netboot: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg
 	NETBOOT_SERVER=$(NETBOOT_SERVER) sh image/mknetboot.sh $(BUILD)
 
 # --- Secure Boot: the application signed with the user's own key ----------------
-# For a key enrolled in the firmware's db, or as a MOK through shim (README.md,
+# For a key enrolled in the firmware's db, or as a MOK through shim (docs/usb.md,
 # "Secure Boot").  KEY: a PEM private key; CERT: its PEM X.509 certificate.
 # sbverify checks the signature against CERT before the image is made.
 SIGNED_EFI := $(BUILD)/BOOTX64-signed.EFI
@@ -188,7 +188,7 @@ SIGNED_IMG := $(BUILD)/tickprobe-signed.img
 
 sign: $(BUILD)/BOOTX64.EFI $(BUILD)/tickprobe.elf32 $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
 	@if [ -z "$(KEY)" ] || [ -z "$(CERT)" ]; then \
-		echo "make sign: give KEY=PRIVATE-KEY.pem CERT=CERTIFICATE.pem (README.md, Secure Boot)" >&2; exit 1; fi
+		echo "make sign: give KEY=PRIVATE-KEY.pem CERT=CERTIFICATE.pem (docs/usb.md, Secure Boot)" >&2; exit 1; fi
 	@command -v sbsign >/dev/null 2>&1 || { echo "make sign: sbsign not found: apt-get install sbsigntool" >&2; exit 1; }
 	sbsign --key "$(KEY)" --cert "$(CERT)" --output $(SIGNED_EFI) $(BUILD)/BOOTX64.EFI
 	sbverify --cert "$(CERT)" $(SIGNED_EFI)

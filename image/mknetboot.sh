@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Builds a directory to serve over TFTP (or HTTP) so that machines boot the
-# probe from the network (README.md, "A lab over the network"; docs/netboot.md):
+# probe from the network (docs/lab.md; docs/netboot.md):
 #
 #   sh image/mknetboot.sh BUILD [OUT]     (make netboot: OUT = BUILD/netboot)
 #   NETBOOT_SERVER=A.B.C.D sh image/mknetboot.sh BUILD [OUT]

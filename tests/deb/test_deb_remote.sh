@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The package's part in `tickprobe schedule` (README.md, "A server over SSH"):
+# The package's part in `tickprobe schedule` (docs/server.md):
 # the unit tickprobe-collect.service is installed and enabled (not started)
 # by the debhelper snippet, systemctl enables it in the unpacked root, and
 # 25_tickprobe's entry takes tickprobe_once; then a removal as dpkg does it

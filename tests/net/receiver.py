@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: BSD-2-Clause
 """A small collector for the probe-side tests of the UEFI network console.
 
-It speaks the probe's half of the contract (README, "Sending the log over the
-network"): the HTTP hello and record POSTs, and RFC 5424 syslog datagrams.
+It speaks the probe's half of the contract (docs/netboot.md, "What a UEFI
+machine sends"): the HTTP hello and record POSTs, and RFC 5424 syslog datagrams.
 It listens on 127.0.0.1 only (the guest reaches it as 10.0.2.2) and writes,
 into --out:
 

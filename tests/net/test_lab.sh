@@ -3,7 +3,7 @@
 # A lab over the network, end to end: OVMF PXE-boots the UEFI probe from the
 # tree `make netboot` builds (image/mknetboot.sh) over QEMU's user network, and
 # one `tickprobe collect` on 127.0.0.1 (10.0.2.2 from the guests) takes every
-# log, as docs/netboot.md sets a lab up.
+# log, as docs/lab.md sets a lab up.
 #   default  the default preset over HTTP: the collector's log equals the
 #            boot's serial record lines byte for byte, and the store has the
 #            run; the time from power-on to the log imported is printed

@@ -53,7 +53,7 @@ static void load_shipped(void)
 		check(i >= 0 && !o.n_problems, "options: %s has the preset %s (\"%s\"), whose words have no problem",
 		      PRESETS_CFG, wanted[k].name, i >= 0 ? shipped.preset[i].options : "");
 	}
-	/* What the README promises of them. */
+	/* What the presets' descriptions promise of them (tickprobe-boot(7)). */
 	check(want_quick.samples < want_default.samples && want_quick.calib_ms < want_default.calib_ms &&
 		      !want_default.raw && want_verbose.raw > 0 && want_verbose.samples == want_default.samples,
 	      "options: quick reads fewer samples (%u) in shorter windows (%u ms) than default; verbose adds %u raw costs",

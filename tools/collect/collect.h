@@ -15,7 +15,7 @@
 #include <stdint.h>
 #include <netinet/in.h>
 
-/* The bounds a hostile or broken sender meets (README.md lists them). */
+/* The bounds a hostile or broken sender meets (docs/collect.md lists them). */
 #define COLLECT_IDLE_S 10       /* MHD's own: a connection silent this long is closed */
 #define COLLECT_REQUEST_S 10    /* a request whole within this long of the previous answer */
 #define COLLECT_CONN_MEMORY (32u * 1024u) /* MHD's per-connection pool: headers, read buffer */

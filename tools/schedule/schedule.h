@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe schedule`: one boot into the probe at the next restart, then
- * back (README.md, "A server over SSH").
+ * back (docs/server.md).
  *
  *   UEFI  a Boot#### entry for \EFI\tickprobe\tickprobe.efi on the ESP with
  *         the probe's options (an existing one is reused), made the one-time
