@@ -40,7 +40,7 @@
 #include <stdint.h>
 
 #define WATCH_MAX_CLOCKS 6   /* the TSC and the counters that can time it */
-#define WATCH_SEGMENTS 32    /* the series a watch keeps, whatever its length */
+#define WATCH_SEGMENTS 32u   /* the series a watch keeps, whatever its length */
 #define WATCH_MAX_CPUS 64    /* CPUs whose offsets the series keeps */
 #define WATCH_MAX_STEPS 8    /* steps kept; more are counted */
 #define WATCH_INTERVAL_S 0.5 /* Linux's watchdog interval */

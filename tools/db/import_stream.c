@@ -52,6 +52,7 @@ struct writer {
 	uint64_t text_bytes;
 	int status;
 	bool failed;                 /* a store error: the rest is read, not written */
+	unsigned char out[BLOB_CHUNK]; /* deflate's output, on its way to zf */
 	char *why;
 	size_t cap;
 };
@@ -68,7 +69,6 @@ static void text_drop(struct writer *w)
 /* Deflates n bytes (flush: Z_FINISH at the run's end) into the file. */
 static void text_add(struct writer *w, const void *s, size_t n, int flush)
 {
-	unsigned char out[BLOB_CHUNK];
 	int rc;
 
 	if (!w->zf)
@@ -76,11 +76,11 @@ static void text_add(struct writer *w, const void *s, size_t n, int flush)
 	w->z.next_in = (Bytef *)s;
 	w->z.avail_in = (uInt)n;
 	do {
-		w->z.next_out = out;
-		w->z.avail_out = sizeof out;
+		w->z.next_out = w->out;
+		w->z.avail_out = sizeof w->out;
 		rc = deflate(&w->z, flush);
-		if (rc == Z_STREAM_ERROR || fwrite(out, 1, sizeof out - w->z.avail_out, w->zf) !=
-						    sizeof out - w->z.avail_out) {
+		if (rc == Z_STREAM_ERROR || fwrite(w->out, 1, sizeof w->out - w->z.avail_out, w->zf) !=
+						    sizeof w->out - w->z.avail_out) {
 			text_drop(w); /* the run is stored without its text, as when deflate fails in import.c */
 			return;
 		}
