@@ -99,6 +99,7 @@ struct bare_state {
 	char *found;               /* the log found in the default places */
 	char note[400];            /* the override, or where it was found */
 	struct bare_verdict v;
+	struct clock_attribution attr; /* which clock is wrong, from its calibration */
 };
 
 /* The bare-metal log: given, or found.  0, or EXIT_UNREADABLE said on stderr. */
@@ -144,6 +145,7 @@ static int load_bare(const struct doctor_opts *o, const struct host_facts *h, st
 			 "stepping, microcode, hypervisor, cores)");
 	}
 	bare_verdict(r, &b->v);
+	attribution_from_bare(r, &b->attr);
 	return 0;
 }
 
@@ -179,6 +181,7 @@ int cmd_doctor(int argc, char **argv)
 	struct conclusion c;
 	struct doctor_inputs in;
 	struct doctor_report rep;
+	struct kernel_facts kf;
 	char why[400];
 	int rc = read_args(argc, argv, &o);
 
@@ -192,8 +195,10 @@ int cmd_doctor(int argc, char **argv)
 	memset(&b, 0, sizeof b);
 	if ((rc = load_bare(&o, &h, &b)) != 0 || (rc = get_costs(&o, &costs)) != 0)
 		goto out;
-	in = (struct doctor_inputs){ .k = &k, .h = &h, .bare = b.loaded ? &b.v : NULL,
-				     .bare_path = b.loaded ? b.path : NULL, .costs = &costs };
+	kernel_facts_read(&kf, &k, &h);
+	in = (struct doctor_inputs){ .k = &k, .h = &h, .kf = &kf, .bare = b.loaded ? &b.v : NULL,
+				     .bare_path = b.loaded ? b.path : NULL, .attr = b.loaded ? &b.attr : NULL,
+				     .costs = &costs };
 	doctor_conclude(&in, &c);
 	rep = (struct doctor_report){ .in = &in, .c = &c, .bare_note = b.note,
 				      .override = strstr(b.note, "--same-machine") != NULL };

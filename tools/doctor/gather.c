@@ -81,8 +81,14 @@ void host_gather(struct host_facts *h, const char *root)
 		__cpuid_count(0x15, 0, a, b, c, d);
 		h->tsc_known_freq = a && b && c;
 	}
-	if (uname(&u) == 0)
+	/* A fake tree stands for another machine: this one's uname is not its. */
+	if (h->root[0]) {
+		if (read_small(h->root, "proc/sys/kernel/osrelease", h->release, sizeof h->release))
+			snprintf(h->release_from, sizeof h->release_from, "%s/proc/sys/kernel/osrelease", h->root);
+	} else if (uname(&u) == 0) {
 		snprintf(h->release, sizeof h->release, "%s", u.release);
+		snprintf(h->release_from, sizeof h->release_from, "uname -r");
+	}
 }
 
 bool host_has_cs(const struct host_facts *h, const char *cs)

@@ -28,7 +28,8 @@ struct host_facts {
 	struct os_machine m;         /* CPUID and /proc/cpuinfo: the fingerprint */
 	bool tsc_known_freq;         /* CPUID leaf 0x15 names the crystal: X86_FEATURE_TSC_KNOWN_FREQ */
 	char dmi_vendor[80], dmi_product[80], dmi_bios[80];
-	char release[80];            /* uname -r */
+	char release[80];            /* ROOT/proc/sys/kernel/osrelease under --sysfs, else uname -r */
+	char release_from[560];      /* which of the two, in words */
 };
 
 void host_gather(struct host_facts *h, const char *root);

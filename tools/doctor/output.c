@@ -1,22 +1,55 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The doctor's answer, as text and as JSON (docs/doctor.md). */
+/* The doctor's answer, as text and as JSON (docs/doctor.md).  Kernel log
+ * lines and file names reach the terminal with their control bytes shown
+ * as \xNN: a log is anyone's to write. */
 #include <stdio.h>
 #include <string.h>
 #include "tools/common/json_out.h"
 #include "tools/doctor/output.h"
 
+/* s, with bytes below 0x20, DEL and UTF-8's C1 controls (C2 80-9F) as \xNN. */
+static void put_safe(FILE *o, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p < 0x20 || *p == 0x7f) {
+			fprintf(o, "\\x%02x", *p);
+		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
+			fprintf(o, "\\x%02x\\x%02x", p[0], p[1]);
+			p++;
+		} else {
+			fputc(*p, o);
+		}
+	}
+}
+
+static void line_safe(FILE *o, const char *prefix, const char *s)
+{
+	fputs(prefix, o);
+	put_safe(o, s);
+	fputc('\n', o);
+}
+
 static void params_text(FILE *o, const struct conclusion *c)
 {
 	if (!c->nadd && !c->nremove) {
 		fputs("Kernel parameters: none to change.\n", o);
-		return;
+	} else {
+		fputs("Kernel parameters:", o);
+		for (int i = 0; i < c->nadd; i++)
+			fprintf(o, " add %s%s", c->add[i].param, i + 1 < c->nadd || c->nremove ? ";" : "");
+		for (int i = 0; i < c->nremove; i++)
+			fprintf(o, " remove %s%s", c->remove[i].param, i + 1 < c->nremove ? ";" : "");
+		fputs("\n", o);
+		for (int i = 0; i < c->nadd; i++)
+			fprintf(o, "  add %s: %s.\n", c->add[i].param, c->add[i].why);
+		for (int i = 0; i < c->nremove; i++)
+			fprintf(o, "  remove %s: %s.\n", c->remove[i].param, c->remove[i].why);
+		fputs("  in GRUB_CMDLINE_LINUX of /etc/default/grub, then `sudo update-grub` and reboot.\n", o);
 	}
-	fputs("Kernel parameters:", o);
-	for (int i = 0; i < c->nadd; i++)
-		fprintf(o, " add %s%s", c->add[i], i + 1 < c->nadd || c->nremove ? ";" : "");
-	for (int i = 0; i < c->nremove; i++)
-		fprintf(o, " remove %s%s", c->remove[i], i + 1 < c->nremove ? ";" : "");
-	fputs("\n  in GRUB_CMDLINE_LINUX of /etc/default/grub, then `sudo update-grub` and reboot.\n", o);
+	if (c->nalt)
+		fputs("Instead, with their own cost:\n", o);
+	for (int i = 0; i < c->nalt; i++)
+		fprintf(o, "  %s: %s.\n", c->alt[i].param, c->alt[i].why);
 }
 
 void doctor_print_text(FILE *o, const struct doctor_report *r)
@@ -24,26 +57,59 @@ void doctor_print_text(FILE *o, const struct doctor_report *r)
 	const struct conclusion *c = r->c;
 	const struct klog *k = r->in->k;
 
-	fprintf(o, "TSC: %s\n", tsc_verdict_name(c->verdict));
-	fprintf(o, "%s\n", c->summary);
+	fprintf(o, "TSC: %s%s\n", tsc_verdict_name(c->verdict),
+		c->tsc_wrongly_blamed ? " (wrongly blamed: another clock is off)" : "");
+	line_safe(o, "", c->summary);
 	fprintf(o, "Use clocksource: %s\n", c->clocksource);
 	params_text(o, c);
 	fprintf(o, "Gain: %s\n", c->gain[0] ? c->gain : "none measured");
 	if (c->next_step[0])
 		fprintf(o, "Next: %s\n", c->next_step);
-	fprintf(o, "Bare-metal log: %s%s%s\n", r->in->bare_path ? r->in->bare_path : "none", r->bare_note[0] ? ": " : "",
-		r->bare_note);
+	fputs("Bare-metal log: ", o);
+	put_safe(o, r->in->bare_path ? r->in->bare_path : "none");
+	fprintf(o, "%s%s\n", r->bare_note[0] ? ": " : "", r->bare_note);
 	fputs("Evidence:\n", o);
 	for (int i = 0; i < c->nevidence; i++)
-		fprintf(o, "  - %s\n", c->evidence[i]);
-	fprintf(o, "Kernel log: %s, %zu lines, %zu clocksource events\n", k->source[0] ? k->source : "?", k->lines, k->n);
+		line_safe(o, "  - ", c->evidence[i]);
+	fputs("Kernel log: ", o);
+	put_safe(o, k->source[0] ? k->source : "?");
+	fprintf(o, ", %zu lines, %zu clocksource events\n", k->lines, k->n);
 	for (size_t i = 0; i < k->n; i++) {
 		const struct klog_event *e = &k->ev[i];
+		char head[64];
 		if (e->ts >= 0)
-			fprintf(o, "  [%12.6f] %-17s %s\n", e->ts, klog_kind_name(e->kind), e->line);
+			snprintf(head, sizeof head, "  [%12.6f] %-17s ", e->ts, klog_kind_name(e->kind));
 		else
-			fprintf(o, "  [%12s] %-17s %s\n", "-", klog_kind_name(e->kind), e->line);
+			snprintf(head, sizeof head, "  [%12s] %-17s ", "-", klog_kind_name(e->kind));
+		line_safe(o, head, e->line);
 	}
+}
+
+static void str_or_null(FILE *o, const char *key, const char *s)
+{
+	fprintf(o, ",\"%s\":", key);
+	if (s && s[0])
+		json_out_str(o, s);
+	else
+		fputs("null", o);
+}
+
+static void event_numbers(FILE *o, const struct klog_event *e)
+{
+	double ppm;
+
+	if (e->cpu >= 0)
+		fprintf(o, ",\"cpu\":%d", e->cpu);
+	if (e->cpu2 >= 0)
+		fprintf(o, ",\"cpu2\":%d,\"cycles\":[%llu,%llu]", e->cpu2, e->cycles[0], e->cycles[1]);
+	if (e->cs_ns >= 0)
+		fprintf(o, ",\"cs_interval_ns\":%.0f", e->cs_ns);
+	if (e->wd_ns >= 0)
+		fprintf(o, ",\"wd_interval_ns\":%.0f", e->wd_ns);
+	if (klog_skew_ppm(e, &ppm))
+		fprintf(o, ",\"skew_ppm\":%.3f", ppm);
+	if (e->has_value)
+		fprintf(o, ",\"value\":%.0f", e->value);
 }
 
 static void events_json(FILE *o, const struct klog *k)
@@ -51,18 +117,16 @@ static void events_json(FILE *o, const struct klog *k)
 	fputs(",\"events\":[", o);
 	for (size_t i = 0; i < k->n; i++) {
 		const struct klog_event *e = &k->ev[i];
-		fprintf(o, "%s{\"kind\":", i ? "," : "");
+		fputs(i ? "," : "", o);
+		fputs("{\"kind\":", o);
 		json_out_str(o, klog_kind_name(e->kind));
 		if (e->ts >= 0)
 			fprintf(o, ",\"timestamp\":%.6f", e->ts);
 		else
 			fputs(",\"timestamp\":null", o);
-		fputs(",\"clocksource\":", o);
-		e->cs[0] ? json_out_str(o, e->cs) : (void)fputs("null", o);
-		fputs(",\"reference\":", o);
-		e->ref[0] ? json_out_str(o, e->ref) : (void)fputs("null", o);
-		if (e->cpu >= 0)
-			fprintf(o, ",\"cpu\":%d", e->cpu);
+		str_or_null(o, "clocksource", e->cs);
+		str_or_null(o, "reference", e->ref);
+		event_numbers(o, e);
 		fputs(",\"line\":", o);
 		json_out_str(o, e->line);
 		fputc('}', o);
@@ -70,29 +134,107 @@ static void events_json(FILE *o, const struct klog *k)
 	fputc(']', o);
 }
 
-static void list_json(FILE *o, const char *key, char (*items)[64], int n)
+static void params_json(FILE *o, const char *key, const struct remedy *r, int n)
 {
 	fprintf(o, ",\"%s\":[", key);
-	for (int i = 0; i < n; i++)
-		fputs(i ? "," : "", o), json_out_str(o, items[i]);
+	for (int i = 0; i < n; i++) {
+		fputs(i ? "," : "", o);
+		json_out_str(o, r[i].param);
+	}
+	fputc(']', o);
+}
+
+static void reasons_json(FILE *o, const char *key, const struct remedy *r, int n)
+{
+	fprintf(o, ",\"%s\":[", key);
+	for (int i = 0; i < n; i++) {
+		fputs(i ? "," : "", o);
+		fputs("{\"parameter\":", o);
+		json_out_str(o, r[i].param);
+		fputs(",\"why\":", o);
+		json_out_str(o, r[i].why);
+		fputc('}', o);
+	}
 	fputc(']', o);
 }
 
 static void host_json(FILE *o, const struct host_facts *h)
 {
 	fputs("\"current_clocksource\":", o);
-	h->sysfs_ok ? json_out_str(o, h->current) : (void)fputs("null", o);
+	if (h->sysfs_ok)
+		json_out_str(o, h->current);
+	else
+		fputs("null", o);
 	fputs(",\"available\":[", o);
-	for (int i = 0; i < h->navailable; i++)
-		fputs(i ? "," : "", o), json_out_str(o, h->available[i]);
-	fputs("],\"cmdline\":", o);
-	h->cmdline_ok ? json_out_str(o, h->cmdline) : (void)fputs("null", o);
-	fputs(",\"kernel_release\":", o), json_out_str(o, h->release);
+	for (int i = 0; i < h->navailable; i++) {
+		fputs(i ? "," : "", o);
+		json_out_str(o, h->available[i]);
+	}
+	fputs("]", o);
+	str_or_null(o, "cmdline", h->cmdline_ok ? h->cmdline : NULL);
+	fputs(",\"kernel_release\":", o);
+	json_out_str(o, h->release);
 	fprintf(o, ",\"tsc_known_freq\":%s,\"machine\":", h->tsc_known_freq ? "true" : "false");
 	fingerprint_json(o, &h->m);
-	fputs(",\"dmi\":{\"sys_vendor\":", o), json_out_str(o, h->dmi_vendor);
-	fputs(",\"product_name\":", o), json_out_str(o, h->dmi_product);
-	fputs(",\"bios_version\":", o), json_out_str(o, h->dmi_bios);
+	fputs(",\"dmi\":{\"sys_vendor\":", o);
+	json_out_str(o, h->dmi_vendor);
+	fputs(",\"product_name\":", o);
+	json_out_str(o, h->dmi_product);
+	fputs(",\"bios_version\":", o);
+	json_out_str(o, h->dmi_bios);
+	fputc('}', o);
+}
+
+static void kernel_json(FILE *o, const struct kernel_facts *kf)
+{
+	static const char *const meanings[] = { "unknown", "absent", "tsc-as-watchdog", "enforce" };
+
+	fputs(",\"kernel\":{\"release\":", o);
+	json_out_str(o, kf->release);
+	fputs(",\"release_from\":", o);
+	json_out_str(o, kf->release_from);
+	fputs(",\"watchdog\":", o);
+	json_out_str(o, watchdog_gen_name(kf->wd));
+	fputs(",\"watchdog_why\":", o);
+	json_out_str(o, kf->wd_why);
+	fprintf(o, ",\"tsc_watchdog_means\":\"%s\",\"recalibrate\":%s}", meanings[kf->tsc_watchdog],
+		kf->recalibrate ? "true" : "false");
+}
+
+static void attribution_json(FILE *o, const struct clock_attribution *a)
+{
+	char line[400];
+
+	fputs(",\"attribution\":", o);
+	if (!a) {
+		fputs("null", o);
+		return;
+	}
+	fprintf(o, "{\"known\":%s", a->known ? "true" : "false");
+	str_or_null(o, "clock", a->clock);
+	if (a->known && a->clock[0])
+		fprintf(o, ",\"ppm\":%.3f,\"uncertainty_ppm\":%.3f", a->ppm, a->uncertainty_ppm);
+	str_or_null(o, "agree", a->known ? a->agree : NULL);
+	fprintf(o, ",\"agree_ppm\":%.3f", a->agree_ppm);
+	str_or_null(o, "source", a->source);
+	attribution_sentence(a, line, sizeof line);
+	fputs(",\"sentence\":", o);
+	json_out_str(o, line);
+	fputc('}', o);
+}
+
+static void recommendation_json(FILE *o, const struct conclusion *c)
+{
+	fputs(",\"recommendation\":{\"clocksource\":", o);
+	json_out_str(o, c->clocksource);
+	params_json(o, "kernel_parameters", c->add, c->nadd);
+	params_json(o, "remove_parameters", c->remove, c->nremove);
+	reasons_json(o, "add_reasons", c->add, c->nadd);
+	reasons_json(o, "remove_reasons", c->remove, c->nremove);
+	reasons_json(o, "alternatives", c->alt, c->nalt);
+	str_or_null(o, "gain", c->gain);
+	fputs(",\"where\":\"GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub\"", o);
+	str_or_null(o, "next_step", c->next_step);
 	fputc('}', o);
 }
 
@@ -103,28 +245,33 @@ void doctor_print_json(FILE *o, const struct doctor_report *r)
 
 	fputc('{', o);
 	host_json(o, r->in->h);
-	fputs(",\"tsc_verdict\":", o), json_out_str(o, tsc_verdict_name(c->verdict));
-	fputs(",\"cause\":", o), json_out_str(o, c->cause);
-	fputs(",\"summary\":", o), json_out_str(o, c->summary);
+	kernel_json(o, r->in->kf);
+	fputs(",\"tsc_verdict\":", o);
+	json_out_str(o, tsc_verdict_name(c->verdict));
+	fprintf(o, ",\"tsc_wrongly_blamed\":%s", c->tsc_wrongly_blamed ? "true" : "false");
+	fputs(",\"cause\":", o);
+	json_out_str(o, c->cause);
+	fputs(",\"summary\":", o);
+	json_out_str(o, c->summary);
 	events_json(o, r->in->k);
+	attribution_json(o, r->in->attr);
 	fputs(",\"costs_ns\":{", o);
-	for (int i = 0; i < hc->n; i++)
-		fprintf(o, "%s", i ? "," : ""), json_out_str(o, hc->c[i].cs), fprintf(o, ":%.1f", hc->c[i].ns);
-	fputs("},\"costs_source\":", o), json_out_str(o, hc->source);
-	fputs(",\"recommendation\":{\"clocksource\":", o), json_out_str(o, c->clocksource);
-	list_json(o, "kernel_parameters", (char (*)[64])c->add, c->nadd);
-	list_json(o, "remove_parameters", (char (*)[64])c->remove, c->nremove);
-	fputs(",\"gain\":", o);
-	c->gain[0] ? json_out_str(o, c->gain) : (void)fputs("null", o);
-	fputs(",\"where\":\"GRUB_CMDLINE_LINUX in /etc/default/grub, then update-grub\"", o);
-	fputs(",\"next_step\":", o);
-	c->next_step[0] ? json_out_str(o, c->next_step) : (void)fputs("null", o);
-	fputs("},\"bare_log\":", o);
-	r->in->bare_path ? json_out_str(o, r->in->bare_path) : (void)fputs("null", o);
-	fputs(",\"bare_log_note\":", o), json_out_str(o, r->bare_note);
+	for (int i = 0; i < hc->n; i++) {
+		fputs(i ? "," : "", o);
+		json_out_str(o, hc->c[i].cs);
+		fprintf(o, ":%.1f", hc->c[i].ns);
+	}
+	fputs("},\"costs_source\":", o);
+	json_out_str(o, hc->source);
+	recommendation_json(o, c);
+	str_or_null(o, "bare_log", r->in->bare_path);
+	fputs(",\"bare_log_note\":", o);
+	json_out_str(o, r->bare_note);
 	fprintf(o, ",\"same_machine_override\":%s", r->override ? "true" : "false");
 	fputs(",\"evidence\":[", o);
-	for (int i = 0; i < c->nevidence; i++)
-		fputs(i ? "," : "", o), json_out_str(o, c->evidence[i]);
+	for (int i = 0; i < c->nevidence; i++) {
+		fputs(i ? "," : "", o);
+		json_out_str(o, c->evidence[i]);
+	}
 	fprintf(o, "],\"exit_status\":%d}\n", c->exit_status);
 }
