@@ -131,8 +131,8 @@ void attribution_from_bare(const struct lrun *r, struct clock_attribution *a)
 
 	memset(a, 0, sizeof *a);
 	read_clocks(r, a, &window_ms);
-	snprintf(a->source, sizeof a->source, "the bare-metal log's calibration (the TSC timed against each "
-		 "clock over %.0f ms)", window_ms);
+	snprintf(a->source, sizeof a->source, "the bare-metal log's calibration, the TSC timed against each "
+		 "clock over %.0f ms", window_ms);
 	if (a->nclocks < 2) {
 		snprintf(a->why_unknown, sizeof a->why_unknown, "the bare-metal log timed the TSC against %s: "
 			 "nothing to weigh it against", a->nclocks ? a->clocks[0].label : "no other clock");
@@ -175,16 +175,16 @@ void attribution_sentence(const struct clock_attribution *a, char *out, size_t c
 		return;
 	}
 	if (!a->clock[0]) {
-		snprintf(out, cap, "%s agree within %.1f ppm (%s)", a->agree, a->agree_ppm, a->source);
+		snprintf(out, cap, "%s agree within %.1f ppm, by %s", a->agree, a->agree_ppm, a->source);
 		return;
 	}
 	thousands(big, sizeof big, a->ppm);
 	if (!strcmp(a->clock, "cpuid15"))
 		snprintf(out, cap, "CPUID leaf 0x15 states a TSC rate %s ppm %s than %s measure, which agree within "
-			 "%.1f ppm (uncertainty %.0f ppm; %s)", big, a->ppm < 0 ? "higher" : "lower", a->agree,
+			 "%.1f ppm (uncertainty %.0f ppm), by %s", big, a->ppm < 0 ? "higher" : "lower", a->agree,
 			 a->agree_ppm, a->uncertainty_ppm, a->source);
 	else
-		snprintf(out, cap, "%s runs %s ppm %s against %s, which agree within %.1f ppm (uncertainty %.0f ppm; "
-			 "%s)", a->label, big, a->ppm > 0 ? "fast" : "slow", a->agree, a->agree_ppm, a->uncertainty_ppm,
+		snprintf(out, cap, "%s runs %s ppm %s against %s, which agree within %.1f ppm (uncertainty %.0f ppm), "
+			 "by %s", a->label, big, a->ppm > 0 ? "fast" : "slow", a->agree, a->agree_ppm, a->uncertainty_ppm,
 			 a->source);
 }

@@ -29,14 +29,20 @@ static const struct args_spec doctor_spec = {
 	.synopsis = "[--bare LOG [--same-machine]] [--kernel-log FILE] [--os-log LOG | --no-measure]\n"
 		    "                        [--sysfs ROOT] [--json]",
 	.help = "  Is this machine's TSC really unreliable, and what clocksource should Linux use?\n"
-		"  Reads the kernel's story (its log: watchdog marks and their reference, switches,\n"
-		"  tsc=unstable, calibration, failed TSC sync checks; the current and available\n"
-		"  clocksources; /proc/cmdline's tsc=, clocksource=, nohpet; CPUID), the hardware's (a\n"
-		"  bare-metal tickprobe log of this machine: TSC sync between CPUs, the TSC's rate\n"
-		"  against the HPET and PM timer, the invariant-TSC flag) and the cost (a short\n"
-		"  `tickprobe os --quick`, every clocksource when run as root), then says:\n"
-		"    the TSC verdict: reliable, unreliable or unknown (no bare-metal log), with evidence;\n"
-		"    the clocksource to use, the exact kernel parameters and the measured gain.\n"
+		"  Reads the kernel's story (its log, in the wordings of Linux 4.19 to 7.0 and of the\n"
+		"  watchdog rewritten in 2026 (7.1): watchdog marks with their reference and the\n"
+		"  kernel's own skew in ppm, inter-CPU skew, slow reference reads, TSC_ADJUST writes,\n"
+		"  tsc=unstable, failed TSC sync checks, switches; the kernel's version and so which\n"
+		"  watchdog it runs; the current and available clocksources; /proc/cmdline; CPUID), the\n"
+		"  hardware's (a bare-metal tickprobe log of this machine: TSC sync between CPUs, the\n"
+		"  TSC timed against the HPET, PM timer and PIT, which names the clock that is off, the\n"
+		"  invariant-TSC flag) and the cost (a short `tickprobe os --quick`, every clocksource\n"
+		"  when run as root), then says:\n"
+		"    the TSC verdict: reliable, unreliable or unknown (no bare-metal log), with evidence,\n"
+		"    and whether the kernel blamed the TSC for its reference's drift;\n"
+		"    the cause, the clocksource to use and the kernel parameters this kernel has\n"
+		"    (tsc=nowatchdog, tsc=reliable, hpet=disable, tsc=recalibrate, tsc=watchdog, ...),\n"
+		"    each with its reason, and the measured gain.\n"
 		"  Kernel parameters go in GRUB_CMDLINE_LINUX in /etc/default/grub; then update-grub.\n"
 		"\n"
 		"  --bare LOG       the bare-metal log (default: the newest on the ESP or a stick whose\n"
@@ -47,11 +53,12 @@ static const struct args_spec doctor_spec = {
 		"                   default /dev/kmsg, else the syslog buffer\n"
 		"  --os-log LOG     the costs from a `tickprobe os` log instead of measuring\n"
 		"  --no-measure     no cost measurement\n"
-		"  --sysfs ROOT     read ROOT/sys/… and ROOT/proc/cmdline (a fake tree, for tests)\n"
+		"  --sysfs ROOT     read ROOT/sys/…, ROOT/proc/cmdline and ROOT/proc/sys/kernel/osrelease\n"
+		"                   (a fake tree, for tests)\n"
 		"  --json           one JSON object (docs/doctor.md)\n",
-	.exits = "Exit status: 0 nothing to do, 4 a change is recommended, 5 the hardware is at fault,\n"
-		 "1 usage error, 2 input unreadable (a log missing or damaged beyond use, another\n"
-		 "machine's bare log).\n",
+	.exits = "Exit status: 0 nothing to do, 4 a change is recommended, 5 the hardware or its firmware\n"
+		 "is at fault, 1 usage error, 2 input unreadable (a log missing or damaged beyond use,\n"
+		 "another machine's bare log).\n",
 	.longopts = doctor_options,
 };
 

@@ -221,9 +221,13 @@ static void kernel_evidence(const struct doctor_inputs *in, const struct story *
 	const struct kernel_facts *kf = in->kf;
 	char b[32];
 
-	doctor_say(c, "The kernel: %s (from %s); its clocksource watchdog is %s: %s.", kf->release[0] ? kf->release : "?",
-		   kf->release_from[0] ? kf->release_from : "nowhere", kf->wd == WD_GEN_2026 ? "the one rewritten in 2026"
-		   : kf->wd == WD_GEN_OLD ? "the one of Linux 4.19 to 7.0" : "not known", kf->wd_why);
+	if (kf->release[0])
+		doctor_say(c, "The kernel: %s (from %s).", kf->release, kf->release_from);
+	else
+		doctor_say(c, "The kernel's version is not known: the log has no \"Linux version\" line, and no release "
+			      "was read.");
+	doctor_say(c, "Its clocksource watchdog: %s: %s.", kf->wd == WD_GEN_2026 ? "the one rewritten in 2026" :
+		   kf->wd == WD_GEN_OLD ? "the one of Linux 4.19 to 7.0" : "not known", kf->wd_why);
 	if (h->sysfs_ok)
 		doctor_say(c, "It uses clocksource %s; available: %s%s%s%s.", h->current,
 			   h->navailable > 0 ? h->available[0] : "none", h->navailable > 1 ? " " : "",
@@ -289,26 +293,44 @@ static enum tsc_verdict weigh_verdict(const struct doctor_inputs *in, struct con
 	return v->sync == 1 && v->invariant_known ? TV_RELIABLE : TV_UNKNOWN;
 }
 
+static bool has_clock(const struct clock_attribution *a, const char *name)
+{
+	for (int i = 0; i < a->nclocks; i++)
+		if (!strcmp(a->clocks[i].name, name))
+			return true;
+	return false;
+}
+
 static void weigh_evidence(const struct doctor_inputs *in, const struct story *s, struct conclusion *c)
 {
 	char line[400];
 	double ppm;
+	double seen;
 
 	if (!in->attr)
 		return;
 	attribution_sentence(in->attr, line, sizeof line);
 	doctor_say(c, "Which clock is wrong: %s.", line);
+	if (in->bare && in->bare->watchdog_ref && !strcmp(in->attr->clock, in->bare->watchdog_ref) &&
+	    !has_clock(in->attr, "cpuid15"))
+		doctor_say(c, "Linux refines the TSC's rate against %s at boot when CPUID leaf 0x15 does not give it: "
+			      "with %s %.0f ppm off, so is the rate Linux gives the TSC%s.", in->attr->label,
+			   in->attr->label, fabs(in->attr->ppm), fabs(in->attr->ppm) > 500 ? ", beyond the 500 ppm "
+			   "that NTP can correct" : "");
 	if (!s->ref_wrong)
 		return;
 	c->tsc_wrongly_blamed = true;
-	if (klog_skew_ppm(s->mark, &ppm))
-		doctor_say(c, "So the kernel blamed the TSC wrongly: it saw the TSC %+.0f ppm against '%s', and it is "
-			      "'%s' that is %.0f ppm %s (the TSC against it: %+.0f ppm).", ppm, s->mark->ref,
-			   s->mark->ref, fabs(in->attr->ppm), in->attr->ppm > 0 ? "fast" : "slow",
-			   (1.0 / (1.0 + in->attr->ppm * 1e-6) - 1.0) * 1e6);
-	else
+	if (!klog_skew_ppm(s->mark, &ppm)) {
 		doctor_say(c, "So the kernel blamed the TSC wrongly: its reference '%s' is the clock that is off.",
 			   s->mark->ref);
+		return;
+	}
+	seen = (1.0 / (1.0 + in->attr->ppm * 1e-6) - 1.0) * 1e6;
+	doctor_say(c, "So the kernel blamed the TSC wrongly: it saw the TSC %+.0f ppm against '%s', and it is '%s' "
+		      "that is %.0f ppm %s: the TSC against it, %+.0f ppm, %s.", ppm, s->mark->ref, s->mark->ref,
+		   fabs(in->attr->ppm), in->attr->ppm > 0 ? "fast" : "slow", seen,
+		   fabs(seen - ppm) <= in->attr->uncertainty_ppm ? "the kernel's figure within the weighing's "
+		   "uncertainty" : "not the kernel's figure: the reference's error changed between the two");
 }
 
 void doctor_conclude(const struct doctor_inputs *in, struct conclusion *c)

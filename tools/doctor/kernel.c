@@ -63,14 +63,14 @@ static void by_messages(struct kernel_facts *f, int gen_2026)
 
 	if (!gen_2026) {
 		f->wd = WD_GEN_OLD;
-		snprintf(f->wd_why, sizeof f->wd_why, "its messages are the wording of Linux 4.19 to 7.0 (\"... as "
+		snprintf(f->wd_why, sizeof f->wd_why, "the log's watchdog messages are in its wording (\"... as "
 			 "unstable because the skew is too large\", \"read-back delay\", \"Checking clocksource ... "
 			 "synchronization\")");
 		return;
 	}
 	f->wd = WD_GEN_2026;
-	n = (size_t)snprintf(f->wd_why, sizeof f->wd_why, "its messages are the rewritten watchdog's (\"... "
-			     "unstable due to frequency skew\", \"Watchdog ... read timed out\")");
+	n = (size_t)snprintf(f->wd_why, sizeof f->wd_why, "the log's watchdog messages are in its wording (\"... "
+			     "unstable due to frequency skew\", \"... inter CPU skew\", \"Watchdog ... read timed out\")");
 	if (f->version_known && !kernel_at_least(f, 7, 1) && n < sizeof f->wd_why)
 		snprintf(f->wd_why + n, sizeof f->wd_why - n, "; Linux %d.%d did not have it upstream, so this "
 			 "kernel carries it back", f->major, f->minor);
@@ -80,15 +80,16 @@ static void by_version(struct kernel_facts *f)
 {
 	if (!f->version_known) {
 		f->wd = WD_GEN_UNKNOWN;
-		snprintf(f->wd_why, sizeof f->wd_why, "its version is not known (no \"Linux version\" line in the log, "
-			 "no release) and no watchdog message shows it: the doctor cannot tell whether it runs the "
-			 "watchdog rewritten in 2026");
+		snprintf(f->wd_why, sizeof f->wd_why, "the kernel's version is not known (no \"Linux version\" line in "
+			 "the log, no release) and no watchdog message shows which it is: the doctor cannot tell "
+			 "whether it runs the watchdog rewritten in 2026");
 		return;
 	}
 	if (kernel_at_least(f, 7, 1)) {
 		f->wd = WD_GEN_2026;
 		snprintf(f->wd_why, sizeof f->wd_why, "Linux %d.%d is 7.1 or later: the rewrite (commit 763aacf86f1b) "
-			 "was merged on 2026-04-14, after 7.0, and first released in 7.1-rc1", f->major, f->minor);
+			 "was merged on 2026-04-14, after 7.0, and first released in 7.1-rc1; no watchdog message in "
+			 "the log says otherwise", f->major, f->minor);
 		return;
 	}
 	f->wd = WD_GEN_OLD;

@@ -59,10 +59,36 @@ static bool number_after(const char *msg, const char *word, double *out)
 	return end != p;
 }
 
+/* The same for a time the kernel prints as "%lldns": the number counts
+ * only when "ns" follows it, so that a line cut inside it gives none. */
+static bool ns_after(const char *msg, const char *word, double *out)
+{
+	const char *p = strstr(msg, word);
+	char *end;
+
+	if (!p)
+		return false;
+	p += strlen(word);
+	while (*p == ' ')
+		p++;
+	*out = strtod(p, &end);
+	return end != p && !strncmp(end, "ns", 2);
+}
+
 static int watchdog_cpu(const char *msg)
 {
 	const char *p = strstr(msg, "watchdog on CPU");
 	return p ? (int)strtol(p + 15, NULL, 10) : -1;
+}
+
+/* The word after "watchdog on CPU%d: ", the clocksource the watchdog read. */
+static void after_watchdog_cpu(const char *msg, char *out, size_t cap)
+{
+	const char *p = strstr(msg, "watchdog on CPU");
+
+	out[0] = 0;
+	if (p && (p = strstr(p, ": ")))
+		copy_word(out, cap, p + 2, " ");
 }
 
 /* 4.19-7.0's mark: "timekeeping watchdog on CPU%d: Marking clocksource '%s'
@@ -99,7 +125,6 @@ static bool old_mark_detail(struct klog *k, const char *msg)
 		return false;
 	if (over && number_after(msg, "skewed", &skew) && number_after(over, "interval of", &wd)) {
 		copy_word(e->ref, sizeof e->ref, over + 15, "'");
-		copy_text(e->detail, sizeof e->detail, strstr(msg, "skewed"));
 		e->wd_ns = wd;
 		e->cs_ns = wd + skew;
 		return true;
@@ -126,7 +151,6 @@ static bool readback_mark(struct klog *k, const char *msg, double ts)
 {
 	const char *delay = strstr(msg, "read-back delay of");
 	const char *wd = strstr(msg, "wd-");
-	const char *colon = strstr(msg, ": ");
 	const char *p = strstr(msg, "marking ");
 	struct klog_event *e;
 	size_t len;
@@ -138,12 +162,12 @@ static bool readback_mark(struct klog *k, const char *msg, double ts)
 	e->cpu = watchdog_cpu(msg);
 	if (wd)
 		copy_word(e->ref, sizeof e->ref, wd + 3, " ");
-	else if (colon)
-		copy_word(e->ref, sizeof e->ref, colon + 2, " ");
+	else
+		after_watchdog_cpu(msg, e->ref, sizeof e->ref);
 	len = strlen(e->ref);
 	if (wd && len > 3 && !strcmp(e->ref + len - 3, "-wd"))
 		e->ref[len - 3] = 0;
-	e->has_value = number_after(delay, "read-back delay of", &e->value);
+	e->has_value = ns_after(delay, "read-back delay of", &e->value);
 	if (p)
 		copy_word(e->cs, sizeof e->cs, p + 8, " ");
 	if (!e->cs[0] || !strcmp(e->cs, "unstable"))
@@ -165,9 +189,8 @@ static bool skipped_check(struct klog *k, const char *msg, double ts)
 		if (!(e = klog_push(k, KE_READBACK_SKIP, ts, msg)))
 			return true;
 		e->cpu = watchdog_cpu(msg);
-		if ((p = strstr(msg, ": ")))
-			copy_word(e->ref, sizeof e->ref, p + 2, " ");
-		e->has_value = number_after(msg, "wd-wd read-back delay of", &e->value);
+		after_watchdog_cpu(msg, e->ref, sizeof e->ref);
+		e->has_value = ns_after(msg, "wd-wd read-back delay of", &e->value);
 		return true;
 	}
 	if (strstr(msg, "clock-skew test skipped")) {
@@ -282,7 +305,7 @@ static bool timeout_2026(struct klog *k, const char *msg, double ts)
 	}
 	if ((e = klog_push(k, KE_READ_TIMEOUT, ts, msg))) {
 		copy_word(e->ref, sizeof e->ref, p + 9, " ");
-		e->has_value = number_after(msg, "Readout sequence took:", &e->value);
+		e->has_value = ns_after(msg, "Readout sequence took:", &e->value);
 	}
 	return true;
 }

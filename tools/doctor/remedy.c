@@ -34,6 +34,10 @@ static const char *cheaper_fallback(const struct doctor_inputs *in)
 	double pm = costs_of(in->costs, "acpi_pm");
 	const struct bare_verdict *v = in->bare;
 
+	/* A clocksource of the hypervisor's or the platform's own (kvm-clock,
+	 * xen, sgi_rtc) stays: it is there because it is the better one. */
+	if (h->current[0] && !doctor_is_tsc(h->current) && strcmp(h->current, "hpet") && strcmp(h->current, "acpi_pm"))
+		return h->current;
 	if ((hp < 0 || pm < 0) && v && v->cost[1].healthy && v->cost[2].healthy) {
 		hp = v->cost[1].p50_ns;
 		pm = v->cost[2].p50_ns;
@@ -63,18 +67,18 @@ static void gain(const struct doctor_inputs *in, const char *from, const char *t
 	if (!strcmp(from, to))
 		return;
 	if (a > 0 && b > 0) {
-		snprintf(c->gain, sizeof c->gain, "clock_gettime %.0f ns -> %.0f ns, %.1fx (%s on %s)", a, b, a / b,
+		snprintf(c->gain, sizeof c->gain, "clock_gettime %.0f ns → %.0f ns, %.1f× (%s on %s)", a, b, a / b,
 			 from, to);
 		return;
 	}
 	if (a > 0 && doctor_is_tsc(to) && in->costs->raw_tsc_ns > 0) {
 		snprintf(c->gain, sizeof c->gain, "clock_gettime %.0f ns on %s, against %.0f ns for the TSC read itself: "
-			 "up to %.0fx (tsc is not selectable now; on it clock_gettime adds the vDSO's conversion)",
+			 "up to %.0f× (tsc is not selectable now; on it clock_gettime adds the vDSO's conversion)",
 			 a, from, in->costs->raw_tsc_ns, a / in->costs->raw_tsc_ns);
 		return;
 	}
 	if (cf && ct && bare_cost(in->bare, cf) > 0 && bare_cost(in->bare, ct) > 0)
-		snprintf(c->gain, sizeof c->gain, "the hardware read %.0f ns -> %.0f ns, %.1fx (the bare log's %s "
+		snprintf(c->gain, sizeof c->gain, "the hardware read %.0f ns → %.0f ns, %.1f× (the bare log's %s "
 			 "and %s; clock_gettime adds the kernel's share to both)", bare_cost(in->bare, cf),
 			 bare_cost(in->bare, ct), bare_cost(in->bare, cf) / bare_cost(in->bare, ct), cf, ct);
 }
@@ -88,13 +92,27 @@ static const char *nowatchdog_why(const struct kernel_facts *kf)
 	       "check (tsc_sync.c) still runs";
 }
 
-static void early_caveat(const struct doctor_inputs *in, const struct story *s, struct conclusion *c)
+/* Before 5.4 (commit 63ec58b44fcc, carried into the stable kernels of late
+ * 2019) tsc=reliable and tsc=nowatchdog did not hold tsc-early: a mark of
+ * tsc-early with either on the command line shows a kernel without it. */
+static bool early_unheld(const struct doctor_inputs *in, const struct story *s, struct conclusion *c)
 {
-	if (s->mark && !strcmp(s->mark->cs, "tsc-early") && !in->kf->early_covered)
-		doctor_say(c, "The mark fell on tsc-early: before Linux 5.4 (commit 63ec58b44fcc, carried into the "
-			      "stable kernels of late 2019), tsc=reliable and tsc=nowatchdog did not hold tsc-early; "
-			      "%s.", in->kf->version_known ? "check that this kernel has it" : "this kernel's version "
-			      "is not known");
+	if (!s->mark || strcmp(s->mark->cs, "tsc-early") || in->kf->early_covered)
+		return false;
+	if (!s->reliable_on_cmdline && !s->nowatchdog_on_cmdline) {
+		doctor_say(c, "The mark fell on tsc-early: before Linux 5.4 (commit 63ec58b44fcc, also in the stable "
+			      "kernels of late 2019) tsc=reliable and tsc=nowatchdog did not hold tsc-early; %s.",
+			   in->kf->version_known ? "check that this kernel has that commit" : "this kernel's version "
+			   "is not known");
+		return false;
+	}
+	snprintf(c->cause, sizeof c->cause, "kernel-fix");
+	snprintf(c->summary, sizeof c->summary, "The TSC is reliable here, and %s is already on the command line, "
+		 "yet the watchdog marked tsc-early: this kernel lacks the fix that made those parameters hold "
+		 "tsc-early (Linux 5.4, commit 63ec58b44fcc, also in the stable kernels of late 2019). A kernel "
+		 "with it keeps the TSC; no parameter does here.", s->reliable_on_cmdline ? "tsc=reliable" :
+		 "tsc=nowatchdog");
+	return true;
 }
 
 /* The weighing named the mark's reference: that clock drifts, not the TSC. */
@@ -158,7 +176,7 @@ static void unexplained_mark(const struct doctor_inputs *in, const struct story 
 			      "drifted since boot makes a good TSC look skewed.", ref, ref);
 	doctor_add(c, "tsc=nowatchdog", "the bare-metal log shows the TSC sound, so the mark was the reference's "
 		   "doing: %s", nowatchdog_why(in->kf));
-	if (in->kf->wd != WD_GEN_2026)
+	if (in->kf->wd != WD_GEN_2026 && !s->reliable_on_cmdline)
 		doctor_alt(c, "tsc=reliable", "also skips the boot-time sync check and the periodic TSC_ADJUST "
 			   "check: only where, as here, a bare-metal log shows every CPU's TSC in step");
 	snprintf(c->summary, sizeof c->summary, "The TSC is reliable here, but the watchdog marked it against "
@@ -179,9 +197,9 @@ static void runtime_cpu_skew(const struct doctor_inputs *in, const struct story 
 		doctor_remove(c, "tsc=nowatchdog", "it would stop the watchdog whose inter-CPU check caught the drift");
 	snprintf(c->summary, sizeof c->summary, "The kernel's watchdog saw CPU%d's TSC lag CPU%d's by at least %llu "
 		 "cycles while it ran: the TSCs drift apart, the fault the 2026 watchdog was written to catch "
-		 "(firmware moving a TSC to hide the time of its SMIs). %s Keep the TSC off; a firmware (BIOS) "
+		 "(firmware moving a TSC to hide the time of its SMIs).%s Keep the TSC off; a firmware (BIOS) "
 		 "update, or a report to the vendor, is the fix.", e->cpu, e->cpu2, e->cycles[1] - e->cycles[0],
-		 in->bare ? "The bare-metal run, brief and at boot, found them in step: it cannot refute a drift "
+		 in->bare ? " The bare-metal run, brief and at boot, found them in step: it cannot refute a drift "
 			    "that grows over hours." : "");
 }
 
@@ -199,6 +217,8 @@ static void reliable_changes(const struct doctor_inputs *in, const struct story 
 		doctor_remove(c, p, "it makes the kernel prefer %s over a TSC the bare-metal log shows sound",
 			      in->h->p_clocksource);
 	}
+	if (early_unheld(in, s, c))
+		return;
 	if (s->mark && s->mark->kind == KE_READBACK_DELAY)
 		reference_delay(in, s, c);
 	else if (s->mark && s->ref_wrong)
@@ -211,7 +231,6 @@ static void reliable_changes(const struct doctor_inputs *in, const struct story 
 			   "its uncertainty, does not; only tsc=reliable skips that check (it also stops the watchdog "
 			   "and the periodic TSC_ADJUST check on the TSC)");
 	}
-	early_caveat(in, s, c);
 }
 
 static void stale_params(const struct doctor_inputs *in, struct conclusion *c)
@@ -238,14 +257,16 @@ void remedy_reliable(const struct doctor_inputs *in, const struct story *s, stru
 	if (s->using_tsc) {
 		snprintf(c->cause, sizeof c->cause, "none");
 		snprintf(c->summary, sizeof c->summary, "Nothing to change: the kernel uses %s and the hardware "
-			 "says the TSC is reliable.", in->h->current);
+			 "says the TSC is reliable.%s", in->h->current, s->adjust ? " The firmware does write "
+			 "TSC_ADJUST, and the kernel puts the values back: a firmware update, or a report to the "
+			 "vendor, would stop those writes; tsc=reliable would stop the kernel's check of them." : "");
 		stale_params(in, c);
 		c->exit_status = c->nremove ? DOCTOR_CHANGE : DOCTOR_NOTHING;
 		return;
 	}
 	c->exit_status = DOCTOR_CHANGE;
 	reliable_changes(in, s, c);
-	if (!c->nadd && !c->nremove) {
+	if (!c->nadd && !c->nremove && strcmp(c->cause, "kernel-fix")) {
 		snprintf(c->cause, sizeof c->cause, "kernel-choice");
 		doctor_add(c, "clocksource=tsc", "nothing in the log says why the kernel left the TSC, and the "
 			   "bare-metal log shows it sound");
@@ -263,10 +284,13 @@ static void unreliable_params(const struct doctor_inputs *in, const struct story
 	if (s->reliable_on_cmdline)
 		doctor_remove(c, "tsc=reliable", "it tells the kernel to trust a TSC the bare-metal log shows faulty, "
 			      "and stops the kernel's own checks of it");
+	if (doctor_is_tsc(in->h->p_clocksource))
+		doctor_remove(c, "clocksource=tsc", "it asks for a TSC the bare-metal log shows faulty");
 	if (s->using_tsc)
 		doctor_add(c, "tsc=unstable", "the kernel still uses the TSC, whose fault its checks missed: marked "
 			   "unstable at boot, it is never chosen");
-	if (strcmp(in->h->current, best) && (strcmp(best, "hpet") || in->h->p_clocksource[0])) {
+	if (strcmp(in->h->current, best) && (strcmp(best, "hpet") || in->h->p_clocksource[0]) &&
+	    (doctor_is_tsc(in->h->current) || !strcmp(in->h->current, "hpet") || !strcmp(in->h->current, "acpi_pm"))) {
 		char p[64];
 		snprintf(p, sizeof p, "clocksource=%s", best);
 		doctor_add(c, p, "%s", in->attr && !strcmp(in->attr->clock, "hpet") ? "the HPET is off as well, and "
@@ -387,14 +411,15 @@ void remedy_unknown(const struct doctor_inputs *in, const struct story *s, struc
 	} else if (!s->using_tsc && (s->param || s->param_on_cmdline || s->forced)) {
 		unknown_parameters(in, s, c);
 	} else {
-		snprintf(c->cause, sizeof c->cause, "%s", s->mark ? "watchdog-unstable" : s->sync ? "sync-failed" : "none");
+		snprintf(c->cause, sizeof c->cause, "%s", !s->mark ? (s->sync ? "sync-failed" : "none") :
+			 s->mark->kind == KE_READBACK_DELAY ? "reference-delay" : "watchdog-unstable");
 		if (s->using_tsc || (!s->mark && !s->sync && !s->other && !s->idle))
 			snprintf(c->summary, sizeof c->summary, "Nothing to change: the kernel uses %s and reports no "
 				 "trouble with the TSC.", in->h->current);
 		else
 			snprintf(c->summary, sizeof c->summary, "The kernel withdrew the TSC (%s), and without a "
 				 "bare-metal log it cannot be told whether the TSC or the watchdog's reference failed: "
-				 "keep %s for now.", s->mark ? s->mark->detail : c->cause, in->h->current);
+				 "keep %s for now.", s->mark ? klog_kind_name(s->mark->kind) : c->cause, in->h->current);
 	}
 	stale_params(in, c);
 	if (c->nremove && !c->exit_status)
