@@ -140,15 +140,18 @@ void klog_text(struct klog *k, const char *text, size_t n)
 	if (!k->n && !k->lines)
 		k->first_ts = -1;
 	while (i < n) {
-		size_t j = i, len;
+		size_t j = i;
+		size_t len;
 		while (j < n && text[j] != '\n')
 			j++;
 		len = j - i < sizeof buf - 1 ? j - i : sizeof buf - 1;
-		memcpy(buf, text + i, len);
-		buf[len] = 0;
-		if (len && memchr(buf, 0, len) == NULL)
-			klog_line(k, buf);
-		k->cut_line = j == n && len > 0;
+		k->cut_line = j == n && j > i;
+		if (j > i) {
+			memcpy(buf, text + i, len);
+			buf[len] = 0;
+			if (!memchr(buf, 0, len))
+				klog_line(k, buf);
+		}
 		i = j + 1;
 	}
 }

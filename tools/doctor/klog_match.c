@@ -183,9 +183,8 @@ static bool readback_mark(struct klog *k, const char *msg, double ts)
 static bool skipped_check(struct klog *k, const char *msg, double ts)
 {
 	struct klog_event *e;
-	const char *p;
 
-	if ((p = strstr(msg, "wd-wd read-back delay of"))) {
+	if (strstr(msg, "wd-wd read-back delay of")) {
 		if (!(e = klog_push(k, KE_READBACK_SKIP, ts, msg)))
 			return true;
 		e->cpu = watchdog_cpu(msg);
@@ -273,17 +272,42 @@ static bool interval_2026(struct klog *k, const char *msg)
 	return true;
 }
 
+/* "CPU%u %16llu": the CPU and its reading; the end, or NULL. */
+static const char *cpu_reading(const char *p, int *cpu, unsigned long long *cycles)
+{
+	char *end;
+	unsigned long v;
+
+	if (strncmp(p, "CPU", 3))
+		return NULL;
+	v = strtoul(p + 3, &end, 10);
+	if (end == p + 3 || *end != ' ' || v > 65535)
+		return NULL;
+	*cpu = (int)v;
+	p = end;
+	*cycles = strtoull(p, &end, 10);
+	return end == p ? NULL : end;
+}
+
 static bool cpu_skew_detail(struct klog *k, const char *msg)
 {
 	struct klog_event *e = open_event(k, KE_CPU_SKEW);
-	unsigned a, b;
-	unsigned long long x, y;
 	const char *p = strstr(msg, "CPU");
+	int a;
+	int b;
+	unsigned long long x;
+	unsigned long long y;
 
-	if (!e || !p || !strstr(msg, "(cycles)") || sscanf(p, "CPU%u %llu < CPU%u %llu", &a, &x, &b, &y) != 4)
+	if (!e || !p || !strstr(msg, "(cycles)") || !(p = cpu_reading(p, &a, &x)))
 		return false;
-	e->cpu = (int)a;
-	e->cpu2 = (int)b;
+	p += strspn(p, " ");
+	if (*p != '<')
+		return false;
+	p += 1 + strspn(p + 1, " ");
+	if (!cpu_reading(p, &b, &y))
+		return false;
+	e->cpu = a;
+	e->cpu2 = b;
 	e->cycles[0] = x;
 	e->cycles[1] = y;
 	return true;
