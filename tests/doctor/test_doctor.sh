@@ -7,8 +7,8 @@
 # against five hardware stories: a bare-metal log with a synchronised TSC
 # (`tickprobe qemu -smp 4`), one with CPU 2's TSC skewed by 1,000,000 cycles
 # (`tsc_skew=2:1000000`, under -icount: exact), the first with its HPET
-# running slow (mkbare.py --hpet-ppm 7900) or without the invariant-TSC bit
-# (as QEMU has it), and none.  The two captures are made here (about 3 s
+# running slow or its PM timer fast (mkbare.py --drift) or without the
+# invariant-TSC bit (as QEMU has it), and none.  The two captures are made here (about 3 s
 # each) and given this machine's fingerprint by mkbare.py.  Each
 # combination's verdict, parameters and exit status are checked, and what
 # each wording was read as; then hostile input (a cut kernel log, control
@@ -68,7 +68,8 @@ for b in sync:"" skew:"tsc_skew=2:1000000"; do
 	fi
 done
 "$TP" doctor --json --no-measure --kernel-log "$OUT/k/k618-clean.log" --sysfs "$OUT/k/k618-clean.root" >"$OUT/ident.json"
-for b in sync:sync: skew:skew: hpet:sync:--hpet-ppm=7900 noninv:sync:--not-invariant; do
+for b in sync:sync: skew:skew: hpet:sync:--drift=hpet:7900 pm:sync:--drift=pm_timer:-1196 \
+	noninv:sync:--not-invariant; do
 	name=${b%%:*}
 	rest=${b#*:}
 	src=${rest%%:*}
@@ -99,9 +100,10 @@ done
 for k in k71-hpet k510-propolis k612-skew; do
 	doctor "$k-hpet" "$k" hpet
 done
-for k in k515-lede k61-param; do
+for k in k515-lede k61-param k61-idle; do
 	doctor "$k-noninv" "$k" noninv
 done
+doctor k612-skew-pm k612-skew pm
 cp "$OUT/k71-hpet-hpet.txt" "$OUT/closing-note.txt"
 
 python3 "$HERE/verdicts_check.py" "$OUT"

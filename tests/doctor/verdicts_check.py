@@ -46,10 +46,15 @@ WANT = {
     "k61-param-skew": ("unreliable", 5, "hpet", [], [], "cpu-offset"),
     "k61-param-none": ("unknown", 4, "tsc", [], ["tsc=unstable"], "boot-parameter"),
     "k61-param-noninv": ("unreliable", 5, "hpet", [], [], "not-invariant"),
+    "k61-idle-sync": ("reliable", 0, "hpet", [], [], "halts-in-idle"),
+    "k61-idle-skew": ("unreliable", 5, "hpet", [], [], "cpu-offset"),
+    "k61-idle-none": ("unknown", 5, "hpet", [], [], "halts-in-idle"),
+    "k61-idle-noninv": ("unreliable", 5, "hpet", [], [], "halts-in-idle"),
     "k612-skew-sync": OLD_MARK,
     "k612-skew-skew": ("unreliable", 5, "acpi_pm", [], [], "cpu-offset"),
     "k612-skew-none": ("unknown", 0, "acpi_pm", [], [], "watchdog-unstable"),
     "k612-skew-hpet": OLD_MARK,
+    "k612-skew-pm": ("reliable", 4, "tsc", ["tsc=nowatchdog"], [], "reference-drift"),
     "k612-readback-sync": ("reliable", 4, "tsc", ["tsc=nowatchdog"], [], "reference-delay"),
     "k612-readback-skew": ("unreliable", 5, "acpi_pm", [], [], "cpu-offset"),
     "k612-readback-none": ("unknown", 0, "acpi_pm", [], [], "reference-delay"),
@@ -96,7 +101,7 @@ def verdict(name, want):
         got[4] == rm and got[5] == cause and int(rcs[1]) == rc
     if v == "unreliable" and cause != "tsc-rate":
         ok = ok and "tsc=reliable" not in r["kernel_parameters"] and got[2] != "tsc"
-    if v == "unknown" and cause != "cpu-offset":
+    if v == "unknown" and cause not in ("cpu-offset", "halts-in-idle"):
         ok = ok and "bare-metal log" in (r["next_step"] or "")
     reasons = r.get("add_reasons", []) + r.get("remove_reasons", [])
     ok = ok and len(r.get("add_reasons", [])) == len(add) and all(x.get("why") for x in reasons)
@@ -126,6 +131,22 @@ def firmware_claims():
     d = load("k66-tscadjust-skew")
     say("TSC_ADJUST" in d["summary"] and any("TSC_ADJUST register" in e for e in d["evidence"]),
         "firmware writing TSC_ADJUST: caught in the log, said in the summary")
+
+
+def per_cause():
+    """The remedies that only some causes have."""
+    d = load("k61-idle-noninv")
+    alts = [a["parameter"] for a in d["recommendation"]["alternatives"]]
+    say(alts == ["processor.max_cstate=1", "intel_idle.max_cstate=1"] and "tsc=reliable" not in alts,
+        "a TSC that stops in deep C-states: keep it off, or hold the CPUs out of those states (%s)" % alts)
+    d = load("k612-skew-pm")
+    a = d.get("attribution") or {}
+    say(d.get("tsc_wrongly_blamed") and a.get("clock") == "acpi_pm" and 1100 < a.get("ppm", 0) < 1300 and
+        "hpet=disable" not in d["recommendation"]["kernel_parameters"],
+        "a PM timer that runs fast (%s ppm): the TSC wrongly blamed, no HPET to take away, tsc=nowatchdog" % a.get("ppm"))
+    d = load("k612-readback-sync")
+    why = " ".join(x["why"] for x in d["recommendation"].get("add_reasons", []))
+    say("151280 ns" in why and "SMIs" in why, "SMIs holding the reference read up: the read-back time and the SMIs named")
 
 
 def kernels():
@@ -184,6 +205,7 @@ for name, want in WANT.items():
     verdict(name, want)
 no_old_excuse()
 firmware_claims()
+per_cause()
 kernels()
 never_dropped_params()
 closing_note()

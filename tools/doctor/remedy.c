@@ -225,7 +225,15 @@ static void reliable_changes(const struct doctor_inputs *in, const struct story 
 		reference_drift(in, s, c);
 	else if (s->mark)
 		unexplained_mark(in, s, c);
-	else if (s->sync) {
+	else if (s->idle) {
+		c->exit_status = DOCTOR_NOTHING;
+		snprintf(c->clocksource, sizeof c->clocksource, "%s", in->h->current);
+		snprintf(c->cause, sizeof c->cause, "halts-in-idle");
+		snprintf(c->summary, sizeof c->summary, "The kernel found the TSC stopping in idle (\"%s\"), yet the "
+			 "bare-metal log's CPU says its TSC is invariant: the two saw different CPUID (a hypervisor's "
+			 "CPU model, a firmware setting). Nothing to change until they agree; keep %s.",
+			 s->idle->detail, in->h->current);
+	} else if (s->sync) {
 		snprintf(c->cause, sizeof c->cause, "sync-failed");
 		doctor_add(c, "tsc=reliable", "the kernel's boot check saw a warp that the bare-metal measurement, with "
 			   "its uncertainty, does not; only tsc=reliable skips that check (it also stops the watchdog "
@@ -266,7 +274,7 @@ void remedy_reliable(const struct doctor_inputs *in, const struct story *s, stru
 	}
 	c->exit_status = DOCTOR_CHANGE;
 	reliable_changes(in, s, c);
-	if (!c->nadd && !c->nremove && strcmp(c->cause, "kernel-fix")) {
+	if (!c->nadd && !c->nremove && strcmp(c->cause, "kernel-fix") && strcmp(c->cause, "halts-in-idle")) {
 		snprintf(c->cause, sizeof c->cause, "kernel-choice");
 		doctor_add(c, "clocksource=tsc", "nothing in the log says why the kernel left the TSC, and the "
 			   "bare-metal log shows it sound");
@@ -275,7 +283,8 @@ void remedy_reliable(const struct doctor_inputs *in, const struct story *s, stru
 		snprintf(c->summary, sizeof c->summary, "The TSC is reliable here, but the kernel uses %s: switch to "
 			 "tsc.", in->h->current);
 	stale_params(in, c);
-	gain(in, in->h->current, "tsc", c);
+	if (c->nadd || c->nremove)
+		gain(in, in->h->current, "tsc", c);
 }
 
 static void unreliable_params(const struct doctor_inputs *in, const struct story *s, const char *best,
@@ -296,6 +305,13 @@ static void unreliable_params(const struct doctor_inputs *in, const struct story
 		doctor_add(c, p, "%s", in->attr && !strcmp(in->attr->clock, "hpet") ? "the HPET is off as well, and "
 			   "the PM timer is not" : "the cheaper of the HPET and the PM timer here");
 	}
+}
+
+static void idle_alternatives(const struct story *s, struct conclusion *c)
+{
+	doctor_alt(c, "processor.max_cstate=1", "the TSC stops in the deep C-states (\"%s\"): held out of them, "
+		   "it keeps counting; the CPUs then draw more power when idle", s->idle->detail);
+	doctor_alt(c, "intel_idle.max_cstate=1", "the same for intel_idle, the idle driver of Intel CPUs");
 }
 
 /* The TSC's own fault: the one the bare log shows first, with its remedy. */
@@ -322,11 +338,8 @@ static void tsc_fault(const struct doctor_inputs *in, const struct story *s, con
 			 "an invariant TSC, the virtual machine's CPU model can pass it on (QEMU: invtsc), with "
 			 "migration only between equal hosts." : "That is the processor's design: no firmware "
 			 "update adds a feature the CPU lacks.", best);
-		if (s->idle) {
-			doctor_alt(c, "processor.max_cstate=1", "the TSC stops in the deep C-states (\"%s\"): held out "
-				   "of them, it keeps counting; the CPUs then draw more power when idle", s->idle->detail);
-			doctor_alt(c, "intel_idle.max_cstate=1", "the same for intel_idle, the idle driver of Intel CPUs");
-		}
+		if (s->idle)
+			idle_alternatives(s, c);
 		return;
 	}
 	snprintf(c->cause, sizeof c->cause, "tsc-rate");
@@ -410,16 +423,24 @@ void remedy_unknown(const struct doctor_inputs *in, const struct story *s, struc
 		runtime_cpu_skew(in, s, c);
 	} else if (!s->using_tsc && (s->param || s->param_on_cmdline || s->forced)) {
 		unknown_parameters(in, s, c);
+	} else if (s->idle && !s->using_tsc) {
+		idle_alternatives(s, c);
+		c->exit_status = DOCTOR_HARDWARE;
+		snprintf(c->cause, sizeof c->cause, "halts-in-idle");
+		snprintf(c->summary, sizeof c->summary, "The kernel found the TSC stopping in deep C-states (\"%s\"): "
+			 "keep %s; to keep the TSC instead, hold the CPUs out of those states.", s->idle->detail,
+			 in->h->current);
 	} else {
 		snprintf(c->cause, sizeof c->cause, "%s", !s->mark ? (s->sync ? "sync-failed" : "none") :
 			 s->mark->kind == KE_READBACK_DELAY ? "reference-delay" : "watchdog-unstable");
-		if (s->using_tsc || (!s->mark && !s->sync && !s->other && !s->idle))
+		if (s->using_tsc || (!s->mark && !s->sync && !s->other))
 			snprintf(c->summary, sizeof c->summary, "Nothing to change: the kernel uses %s and reports no "
 				 "trouble with the TSC.", in->h->current);
 		else
 			snprintf(c->summary, sizeof c->summary, "The kernel withdrew the TSC (%s), and without a "
 				 "bare-metal log it cannot be told whether the TSC or the watchdog's reference failed: "
-				 "keep %s for now.", s->mark ? klog_kind_name(s->mark->kind) : c->cause, in->h->current);
+				 "keep %s for now.", s->mark ? klog_kind_name(s->mark->kind) : s->sync ? "sync-failed" :
+				 s->other->detail, in->h->current);
 	}
 	stale_params(in, c);
 	if (c->nremove && !c->exit_status)
