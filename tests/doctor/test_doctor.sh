@@ -130,6 +130,19 @@ if grep -q 'x1b]0;pwned' "$OUT/esc.txt" && ! grep -q "$(printf '\033')" "$OUT/es
 else
 	fail "escape in the text" "$(grep -c "$(printf '\033')" "$OUT/esc.txt") raw ESC bytes"
 fi
+# Memory stays bounded: of 5,000 events the latest 4,096 at most are kept; of
+# a file over 64 MiB (sparse here) the last 64 MiB are read.
+i=0
+while [ $i -lt 5000 ]; do echo "[ $i.000000] clocksource: Switched to clocksource tsc"; i=$((i + 1)); done >"$OUT/k/many.log"
+echo "[ 5000.000000] clocksource: Switched to clocksource hpet" >>"$OUT/k/many.log"
+cp -r "$OUT/k/k618-clean.root" "$OUT/k/many.root"
+doctor many many none
+truncate -s 65M "$OUT/k/big.log"
+printf '\n[ 9.000000] clocksource: Switched to clocksource hpet\n' >>"$OUT/k/big.log"
+cp -r "$OUT/k/k618-clean.root" "$OUT/k/big.root"
+doctor big big none
+python3 "$HERE/bounds_check.py" "$OUT"
+rm -f "$OUT/k/big.log"
 "$TP" doctor --no-measure --kernel-log "$OUT/k/nonexistent.log" --sysfs "$OUT/k/k510-propolis.root" >"$OUT/nolog.out" 2>&1
 rc=$?
 if [ $rc -eq 2 ] && grep -q "cannot read" "$OUT/nolog.out"; then pass "a kernel log that is not there: exit 2 with the reason"; else fail "missing kernel log" "exit $rc"; fi

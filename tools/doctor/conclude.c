@@ -267,6 +267,12 @@ static void log_evidence(const struct doctor_inputs *in, const struct story *s, 
 			      "boot parameter's or the sync check's line may be missing.", in->k->first_ts);
 	if (in->k->cut_line)
 		doctor_say(c, "The kernel log ends in the middle of a line: it was cut short.");
+	if (in->k->skipped_bytes)
+		doctor_say(c, "The kernel log is longer than %llu MiB: its first %llu bytes were not read.",
+			   KLOG_MAX_BYTES >> 20, in->k->skipped_bytes);
+	if (in->k->dropped)
+		doctor_say(c, "The kernel log holds more than %d clocksource events: the oldest %zu were let go.",
+			   KLOG_MAX_EVENTS, in->k->dropped);
 	doctor_say(c, "CPUID: invariant TSC %s, TSC_KNOWN_FREQ %s, hypervisor %.*s.", h->m.invariant_tsc ? "yes" : "no",
 		   h->tsc_known_freq ? "yes (leaf 0x15)" : "no",
 		   h->m.hypervisor[0] ? (int)strcspn(h->m.hypervisor, " ") : 4,

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/klog.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "tools/doctor/klog.h"
 
@@ -95,6 +96,12 @@ struct klog_event *klog_push(struct klog *k, enum klog_kind kind, double ts, con
 {
 	struct klog_event *e;
 
+	if (k->n == KLOG_MAX_EVENTS) {
+		size_t half = KLOG_MAX_EVENTS / 2;
+		memmove(k->ev, k->ev + half, (k->n - half) * sizeof *k->ev);
+		k->n -= half;
+		k->dropped += half;
+	}
 	if (k->n == k->cap) {
 		size_t cap = k->cap ? 2 * k->cap : 32;
 		struct klog_event *ev = realloc(k->ev, cap * sizeof *ev);
@@ -163,6 +170,8 @@ static char *slurp(int fd, size_t *n, bool records)
 
 	while (b) {
 		ssize_t r;
+		if (len >= KLOG_MAX_BYTES)
+			break;
 		if (cap - len < 8192) {
 			char *nb = realloc(b, cap * 2);
 			if (!nb)
@@ -183,6 +192,24 @@ static char *slurp(int fd, size_t *n, bool records)
 	return b;
 }
 
+/* A file's last KLOG_MAX_BYTES, from its first whole line. */
+static char *slurp_tail(struct klog *k, int fd, size_t *n)
+{
+	struct stat st;
+	char *text;
+	char *nl;
+
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (unsigned long long)st.st_size > KLOG_MAX_BYTES &&
+	    lseek(fd, st.st_size - (off_t)KLOG_MAX_BYTES, SEEK_SET) >= 0)
+		k->skipped_bytes = (unsigned long long)st.st_size - KLOG_MAX_BYTES;
+	text = slurp(fd, n, false);
+	if (!text || !k->skipped_bytes || !(nl = memchr(text, '\n', *n)))
+		return text;
+	*n -= (size_t)(nl + 1 - text);
+	memmove(text, nl + 1, *n);
+	return text;
+}
+
 int klog_load(struct klog *k, const char *path, char *why, size_t cap)
 {
 	size_t n = 0;
@@ -196,7 +223,7 @@ int klog_load(struct klog *k, const char *path, char *why, size_t cap)
 			snprintf(why, cap, "cannot read %s: %s", path, strerror(errno));
 			return -1;
 		}
-		text = slurp(fd, &n, false);
+		text = slurp_tail(k, fd, &n);
 		snprintf(k->source, sizeof k->source, "%s", path);
 		close(fd);
 	} else if ((fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK)) >= 0) {

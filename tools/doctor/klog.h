@@ -10,6 +10,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Memory is bounded by design: of a longer file the last 64 MiB are read
+ * (the latest boot is at its end), and of more events the latest 4096 are
+ * kept (the oldest half let go at a time). */
+#define KLOG_MAX_BYTES (64ULL << 20)
+#define KLOG_MAX_EVENTS 4096
+
 enum klog_kind {
 	KE_WATCHDOG_UNSTABLE, /* 4.19-7.0: "Marking clocksource 'X' as unstable because the skew is too large" */
 	KE_FREQ_SKEW,         /* 2026: "Marking clocksource X unstable due to frequency skew" */
@@ -51,6 +57,8 @@ struct klog {
 	size_t last_event_line; /* the line number of the last event, for its detail lines */
 	double first_ts;       /* the first timestamp seen, < 0 none */
 	bool cut_line;         /* the last line had no end: the log was cut */
+	size_t dropped;        /* the oldest events let go to keep KLOG_MAX_EVENTS */
+	unsigned long long skipped_bytes; /* the start of a file longer than KLOG_MAX_BYTES, not read */
 	char source[200];      /* where it came from, in words */
 	char release[80];      /* from "Linux version X ...", "" when the log lacks it */
 };
