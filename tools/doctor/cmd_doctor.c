@@ -163,8 +163,10 @@ static int get_costs(const struct doctor_opts *o, struct host_costs *c)
 
 	memset(c, 0, sizeof *c);
 	c->raw_tsc_ns = -1;
-	if (o->no_measure)
-		return snprintf(c->source, sizeof c->source, "not measured (--no-measure)"), 0;
+	if (o->no_measure) {
+		snprintf(c->source, sizeof c->source, "not measured (--no-measure)");
+		return 0;
+	}
 	rc = o->oslog ? costs_from_log(c, o->oslog, why, sizeof why) : costs_measure(c, why, sizeof why);
 	if (rc && o->oslog) {
 		fprintf(stderr, "tickprobe doctor: --os-log %s\n", why);

@@ -62,7 +62,10 @@ void host_gather(struct host_facts *h, const char *root)
 {
 	char avail[1024], *save = NULL;
 	struct utsname u;
-	unsigned a = 0, b = 0, c = 0, d = 0;
+	unsigned a = 0;
+	unsigned b = 0;
+	unsigned c = 0;
+	unsigned d = 0;
 
 	memset(h, 0, sizeof *h);
 	snprintf(h->root, sizeof h->root, "%s", root ? root : "");
@@ -121,8 +124,10 @@ const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m
 		snprintf(why, cap, "it has no machine record to tell whose it is");
 		return why;
 	}
-	snprintf(here[0], 64, "%s", m->vendor), snprintf(here[1], 64, "%s", m->brand);
-	snprintf(here[2], 64, "%u", m->family), snprintf(here[3], 64, "%u", m->model);
+	snprintf(here[0], 64, "%s", m->vendor);
+	snprintf(here[1], 64, "%s", m->brand);
+	snprintf(here[2], 64, "%u", m->family);
+	snprintf(here[3], 64, "%u", m->model);
 	snprintf(here[4], 64, "%u", m->stepping);
 	if (m->microcode >= 0)
 		snprintf(here[5], 64, "%lld", m->microcode);
@@ -142,8 +147,10 @@ const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m
 
 void fingerprint_json(FILE *o, const struct os_machine *m)
 {
-	fputs("{\"cpu_vendor\":", o), json_out_str(o, m->vendor);
-	fputs(",\"cpu_brand\":", o), json_out_str(o, m->brand);
+	fputs("{\"cpu_vendor\":", o);
+	json_out_str(o, m->vendor);
+	fputs(",\"cpu_brand\":", o);
+	json_out_str(o, m->brand);
 	fprintf(o, ",\"family\":%u,\"model\":%u,\"stepping\":%u,\"microcode\":", m->family, m->model, m->stepping);
 	if (m->microcode >= 0)
 		fprintf(o, "%lld", m->microcode);
@@ -244,8 +251,10 @@ int costs_measure(struct host_costs *c, char *why, size_t cap)
 		 * (stderr) kept off the doctor's output. */
 		char *argv[] = { "os", "--quick", "-o", tmp, geteuid() == 0 ? "--switch" : NULL, NULL };
 		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0)
-			dup2(null, 1), dup2(null, 2);
+		if (null >= 0) {
+			dup2(null, 1);
+			dup2(null, 2);
+		}
 		_exit(cmd_os(geteuid() == 0 ? 5 : 4, argv));
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
