@@ -24,7 +24,7 @@ const char *klog_kind_name(enum klog_kind k)
 	return k < KE_KINDS ? kind_names[k] : "?";
 }
 
-static void copy_word(char *out, size_t cap, const char *s, const char *stops)
+void klog_copy_word(char *out, size_t cap, const char *s, const char *stops)
 {
 	size_t n = 0;
 
@@ -33,7 +33,7 @@ static void copy_word(char *out, size_t cap, const char *s, const char *stops)
 	out[n] = 0;
 }
 
-static void copy_text(char *out, size_t cap, const char *s)
+void klog_copy_text(char *out, size_t cap, const char *s)
 {
 	size_t n = strcspn(s, "\r\n");
 
@@ -118,7 +118,7 @@ struct klog_event *klog_push(struct klog *k, enum klog_kind kind, double ts, con
 	e->cpu2 = -1;
 	e->cs_ns = -1;
 	e->wd_ns = -1;
-	copy_text(e->line, sizeof e->line, msg);
+	klog_copy_text(e->line, sizeof e->line, msg);
 	k->last_event_line = k->lines;
 	return e;
 }
@@ -135,7 +135,7 @@ bool klog_line(struct klog *k, const char *line)
 	if (ts >= 0 && k->first_ts < 0)
 		k->first_ts = ts;
 	if (!strncmp(msg, "Linux version ", 14))
-		copy_word(k->release, sizeof k->release, msg + 14, " \r\n");
+		klog_copy_word(k->release, sizeof k->release, msg + 14, " \r\n");
 	return klog_match_watchdog(k, msg, ts) || klog_match_tsc(k, msg, ts);
 }
 

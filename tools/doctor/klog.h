@@ -86,6 +86,11 @@ int klog_watchdog_2026(const struct klog *k);
  * whether both intervals were given. */
 bool klog_skew_ppm(const struct klog_event *e, double *ppm);
 
+/* The word of s up to any of stops, and the text up to the line's end, into
+ * out (cap bytes, always terminated). */
+void klog_copy_word(char *out, size_t cap, const char *s, const char *stops);
+void klog_copy_text(char *out, size_t cap, const char *s);
+
 /* klog_match.c: the wordings.  Each returns true when the message was one
  * of its lines (an event, or the detail of the event just before). */
 struct klog_event *klog_push(struct klog *k, enum klog_kind kind, double ts, const char *msg);

@@ -15,25 +15,6 @@
  * them together, within a few lines (6.x prints five after its mark). */
 #define DETAIL_LINES 6
 
-static void copy_word(char *out, size_t cap, const char *s, const char *stops)
-{
-	size_t n = 0;
-
-	while (s && *s && !strchr(stops, *s) && n + 1 < cap)
-		out[n++] = *s++;
-	out[n] = 0;
-}
-
-static void copy_text(char *out, size_t cap, const char *s)
-{
-	size_t n = strcspn(s, "\r\n");
-
-	if (n >= cap)
-		n = cap - 1;
-	memcpy(out, s, n);
-	out[n] = 0;
-}
-
 /* The event just read, when it is of this kind and the line is its detail. */
 static struct klog_event *open_event(struct klog *k, enum klog_kind kind)
 {
@@ -88,7 +69,7 @@ static void after_watchdog_cpu(const char *msg, char *out, size_t cap)
 
 	out[0] = 0;
 	if (p && (p = strstr(p, ": ")))
-		copy_word(out, cap, p + 2, " ");
+		klog_copy_word(out, cap, p + 2, " ");
 }
 
 /* 4.19-7.0's mark: "timekeeping watchdog on CPU%d: Marking clocksource '%s'
@@ -103,7 +84,7 @@ static bool old_mark(struct klog *k, const char *msg, double ts)
 		return false;
 	if (!(e = klog_push(k, KE_WATCHDOG_UNSTABLE, ts, msg)))
 		return true;
-	copy_word(e->cs, sizeof e->cs, p + 21, "'");
+	klog_copy_word(e->cs, sizeof e->cs, p + 21, "'");
 	e->cpu = watchdog_cpu(msg);
 	snprintf(e->detail, sizeof e->detail, "the skew is too large");
 	return true;
@@ -124,14 +105,14 @@ static bool old_mark_detail(struct klog *k, const char *msg)
 	if (!e || !q)
 		return false;
 	if (over && number_after(msg, "skewed", &skew) && number_after(over, "interval of", &wd)) {
-		copy_word(e->ref, sizeof e->ref, over + 15, "'");
+		klog_copy_word(e->ref, sizeof e->ref, over + 15, "'");
 		e->wd_ns = wd;
 		e->cs_ns = wd + skew;
 		return true;
 	}
 	if (strstr(msg, "' wd_now:") || strstr(msg, "' wd_nsec:")) {
 		if (!e->ref[0])
-			copy_word(e->ref, sizeof e->ref, q + 1, "'");
+			klog_copy_word(e->ref, sizeof e->ref, q + 1, "'");
 		number_after(msg, "wd_nsec:", &e->wd_ns);
 		return true;
 	}
@@ -161,7 +142,7 @@ static bool readback_mark(struct klog *k, const char *msg, double ts)
 		return true;
 	e->cpu = watchdog_cpu(msg);
 	if (wd)
-		copy_word(e->ref, sizeof e->ref, wd + 3, " ");
+		klog_copy_word(e->ref, sizeof e->ref, wd + 3, " ");
 	else
 		after_watchdog_cpu(msg, e->ref, sizeof e->ref);
 	len = strlen(e->ref);
@@ -169,10 +150,10 @@ static bool readback_mark(struct klog *k, const char *msg, double ts)
 		e->ref[len - 3] = 0;
 	e->has_value = ns_after(delay, "read-back delay of", &e->value);
 	if (p)
-		copy_word(e->cs, sizeof e->cs, p + 8, " ");
+		klog_copy_word(e->cs, sizeof e->cs, p + 8, " ");
 	if (!e->cs[0] || !strcmp(e->cs, "unstable"))
 		snprintf(e->cs, sizeof e->cs, "tsc");
-	copy_text(e->detail, sizeof e->detail, delay);
+	klog_copy_text(e->detail, sizeof e->detail, delay);
 	return true;
 }
 
@@ -216,7 +197,7 @@ static bool cpu_check(struct klog *k, const char *msg, double ts)
 
 	if (p && strstr(msg, "synchronization from CPU")) {
 		if ((e = klog_push(k, KE_CPU_CHECK, ts, msg))) {
-			copy_word(e->cs, sizeof e->cs, p + 21, " ");
+			klog_copy_word(e->cs, sizeof e->cs, p + 21, " ");
 			e->cpu = (int)strtol(strstr(msg, "from CPU") + 8, NULL, 10);
 		}
 		return true;
@@ -225,8 +206,8 @@ static bool cpu_check(struct klog *k, const char *msg, double ts)
 	    (!strstr(msg, " ahead of CPU ") && !strstr(msg, " behind CPU ")))
 		return false;
 	if ((e = klog_push(k, KE_CPU_CHECK, ts, msg))) {
-		copy_word(e->cs, sizeof e->cs, strstr(msg, "for clocksource ") + 16, " .\r\n");
-		copy_text(e->detail, sizeof e->detail, strstr(msg, "CPUs "));
+		klog_copy_word(e->cs, sizeof e->cs, strstr(msg, "for clocksource ") + 16, " .\r\n");
+		klog_copy_text(e->detail, sizeof e->detail, strstr(msg, "CPUs "));
 	}
 	return true;
 }
@@ -245,7 +226,7 @@ static bool mark_2026(struct klog *k, const char *msg, double ts)
 	if (!p || (!freq && !strstr(msg, "unstable due to inter CPU skew")))
 		return false;
 	if ((e = klog_push(k, freq ? KE_FREQ_SKEW : KE_CPU_SKEW, ts, msg))) {
-		copy_word(e->cs, sizeof e->cs, p + 20, " ");
+		klog_copy_word(e->cs, sizeof e->cs, p + 20, " ");
 		snprintf(e->detail, sizeof e->detail, "%s", freq ? "frequency skew" : "inter CPU skew");
 	}
 	return true;
@@ -264,7 +245,7 @@ static bool interval_2026(struct klog *k, const char *msg)
 	while (*name == ' ')
 		name++;
 	if (wd) {
-		copy_word(e->ref, sizeof e->ref, name, " ");
+		klog_copy_word(e->ref, sizeof e->ref, name, " ");
 		e->wd_ns = ns;
 	} else {
 		e->cs_ns = ns;
@@ -328,7 +309,7 @@ static bool timeout_2026(struct klog *k, const char *msg, double ts)
 		return true;
 	}
 	if ((e = klog_push(k, KE_READ_TIMEOUT, ts, msg))) {
-		copy_word(e->ref, sizeof e->ref, p + 9, " ");
+		klog_copy_word(e->ref, sizeof e->ref, p + 9, " ");
 		e->has_value = ns_after(msg, "Readout sequence took:", &e->value);
 	}
 	return true;
@@ -342,7 +323,7 @@ static bool switched(struct klog *k, const char *msg, double ts)
 	if (!p)
 		return false;
 	if ((e = klog_push(k, KE_SWITCHED, ts, msg)))
-		copy_word(e->cs, sizeof e->cs, p + 24, " \r\n");
+		klog_copy_word(e->cs, sizeof e->cs, p + 24, " \r\n");
 	return true;
 }
 
@@ -371,7 +352,7 @@ static bool tsc_adjust(struct klog *k, const char *msg, double ts)
 	snprintf(e->cs, sizeof e->cs, "tsc");
 	if ((p = strstr(msg, ": CPU")) || (p = strstr(msg, " CPU")))
 		e->cpu = (int)strtol(strstr(p, "CPU") + 3, NULL, 10);
-	copy_text(e->detail, sizeof e->detail, strstr(msg, "TSC ADJUST"));
+	klog_copy_text(e->detail, sizeof e->detail, strstr(msg, "TSC ADJUST"));
 	return true;
 }
 
@@ -394,7 +375,7 @@ static bool tsc_sync(struct klog *k, const char *msg, double ts)
 	if (!e && !(e = klog_push(k, KE_SYNC_FAILED, ts, msg)))
 		return true;
 	if (!e->detail[0])
-		copy_text(e->detail, sizeof e->detail, msg);
+		klog_copy_text(e->detail, sizeof e->detail, msg);
 	return true;
 }
 
@@ -407,7 +388,7 @@ bool klog_match_tsc(struct klog *k, const char *msg, double ts)
 		bool param = !strncmp(p + 28, "boot parameter", 14);
 		if ((e = klog_push(k, param ? KE_BOOT_PARAMETER : KE_TSC_UNSTABLE, ts, msg))) {
 			snprintf(e->cs, sizeof e->cs, "tsc");
-			copy_text(e->detail, sizeof e->detail, p + 28);
+			klog_copy_text(e->detail, sizeof e->detail, p + 28);
 		}
 		return true;
 	}
@@ -420,7 +401,7 @@ bool klog_match_tsc(struct klog *k, const char *msg, double ts)
 	if ((!strncmp(msg, "tsc: ", 5) || !strncmp(msg, "TSC: ", 5)) &&
 	    (strstr(msg, "MHz") || strstr(msg, "calibrat"))) {
 		if ((e = klog_push(k, KE_CALIBRATION, ts, msg)))
-			copy_text(e->detail, sizeof e->detail, msg + 5);
+			klog_copy_text(e->detail, sizeof e->detail, msg + 5);
 		return true;
 	}
 	return false;
