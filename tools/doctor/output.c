@@ -58,7 +58,9 @@ void doctor_print_text(FILE *o, const struct doctor_report *r)
 	const struct klog *k = r->in->k;
 
 	fprintf(o, "TSC: %s%s\n", tsc_verdict_name(c->verdict),
-		c->tsc_wrongly_blamed ? " (wrongly blamed: another clock is off)" : "");
+		c->tsc_wrongly_blamed ? " (wrongly blamed: another clock is off)" :
+		c->verdict == TV_RELIABLE && !strcmp(c->cause, "cpu-offset") ? " in the bare-metal run (the kernel has "
+		"seen the CPUs' TSCs drift apart since)" : "");
 	line_safe(o, "", c->summary);
 	fprintf(o, "Use clocksource: %s\n", c->clocksource);
 	params_text(o, c);
