@@ -106,6 +106,31 @@ done
 doctor k612-skew-pm k612-skew pm
 cp "$OUT/k71-hpet-hpet.txt" "$OUT/closing-note.txt"
 
+# --- the watch names the clock (probe/watch.h) ------------------------------------
+# A bare log whose watch saw the HPET run 7,900 ppm slow (fault=drift:), and a
+# live one (`tickprobe os --watch-fake`): the doctor takes the watch's verdict
+# over the calibration's.
+timeout 300 "$TP" qemu --kernel --icount --preset quick --timeout 240 \
+	--options "counters=tsc,hpet,acpi-fast,i8254 slow_rates=off watch=3 fault=drift:hpet:-7900" \
+	-o "$OUT/watch-qemu.log" >"$OUT/watch-qemu.out" 2>&1 ||
+	{ fail "setup" "tickprobe qemu (watch): $(tail -2 "$OUT/watch-qemu.out" | tr '\n' ' ')"; exit 1; }
+python3 "$HERE/mkbare.py" "$OUT/watch-qemu.log" "$OUT/watchhpet.log" "$OUT/ident.json" ||
+	{ fail "setup" "mkbare.py watchhpet"; exit 1; }
+doctor k71-hpet-watch k71-hpet watchhpet
+if grep -q "Which clock is wrong: the HPET runs 7,900 ppm slow against the TSC, the PM timer and the PIT, which agree within [0-9.]* ppm (uncertainty [0-9.]* ppm), by a watch of every clock" "$OUT/k71-hpet-watch.txt" &&
+	grep -q "^TSC: reliable (wrongly blamed: another clock is off)" "$OUT/k71-hpet-watch.txt"; then
+	pass "a bare log's watch: the doctor names the HPET from it and says the TSC was wrongly blamed"
+else
+	fail "a bare log's watch" "$(grep -E 'Which clock|^TSC:' "$OUT/k71-hpet-watch.txt")"
+fi
+"$TP" os --watch 2 --watch-fake same:0,off:+7900 -q -o "$OUT/live-watch.log" 2>/dev/null
+doctor k71-live-watch k71-hpet none --watch-log "$OUT/live-watch.log"
+if grep -q "Which clock is wrong: off runs 7,900 ppm fast against the TSC, CLOCK_MONOTONIC_RAW and same, .*(live, under Linux)" "$OUT/k71-live-watch.txt"; then
+	pass "--watch-log: the doctor reads a live watch's verdict"
+else
+	fail "--watch-log" "$(grep -E 'Which clock' "$OUT/k71-live-watch.txt")"
+fi
+
 python3 "$HERE/verdicts_check.py" "$OUT"
 python3 "$HERE/wordings_check.py" "$OUT"
 

@@ -169,6 +169,8 @@ static void thousands(char *out, size_t cap, double v)
 void attribution_sentence(const struct clock_attribution *a, char *out, size_t cap)
 {
 	char big[32];
+	/* A watch's uncertainty is a small fraction of a ppm; a calibration's, tens. */
+	int u_dec = a->uncertainty_ppm < 1 ? 3 : 0;
 
 	if (!a->known) {
 		snprintf(out, cap, "which clock is wrong is not known: %s", a->why_unknown);
@@ -181,10 +183,10 @@ void attribution_sentence(const struct clock_attribution *a, char *out, size_t c
 	thousands(big, sizeof big, a->ppm);
 	if (!strcmp(a->clock, "cpuid15"))
 		snprintf(out, cap, "CPUID leaf 0x15 states a TSC rate %s ppm %s than %s measure, which agree within "
-			 "%.1f ppm (uncertainty %.0f ppm), by %s", big, a->ppm < 0 ? "higher" : "lower", a->agree,
-			 a->agree_ppm, a->uncertainty_ppm, a->source);
+			 "%.1f ppm (uncertainty %.*f ppm), by %s", big, a->ppm < 0 ? "higher" : "lower", a->agree,
+			 a->agree_ppm, u_dec, a->uncertainty_ppm, a->source);
 	else
-		snprintf(out, cap, "%s runs %s ppm %s against %s, which agree within %.1f ppm (uncertainty %.0f ppm), "
-			 "by %s", a->label, big, a->ppm > 0 ? "fast" : "slow", a->agree, a->agree_ppm, a->uncertainty_ppm,
-			 a->source);
+		snprintf(out, cap, "%s runs %s ppm %s against %s, which agree within %.1f ppm (uncertainty %.*f ppm), "
+			 "by %s", a->label, big, a->ppm > 0 ? "fast" : "slow", a->agree, a->agree_ppm, u_dec,
+			 a->uncertainty_ppm, a->source);
 }

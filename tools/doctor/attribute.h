@@ -38,6 +38,10 @@ struct clock_attribution {
  * against each reference), `error_ppm` and `window_ms`. */
 void attribution_from_bare(const struct lrun *r, struct clock_attribution *a);
 
+/* From a watch record (probe/watch.h), the bare-metal watch=DURATION's or
+ * `tickprobe os --watch`'s: false when the run has none (a is untouched). */
+bool attribution_from_watch(const struct lrun *r, struct clock_attribution *a);
+
 /* The attribution in one sentence ("the HPET runs 7,838 ppm slow against
  * the TSC, the PM timer and the PIT, which agree within 34 ppm"). */
 void attribution_sentence(const struct clock_attribution *a, char *out, size_t cap);

@@ -6,12 +6,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include "probe/options.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/doctor/doctor.h"
 #include "tools/doctor/output.h"
 
-enum { OPT_KLOG = ARGS_OPT_FIRST, OPT_SYSFS, OPT_BARE, OPT_SAME, OPT_NOMEASURE, OPT_OSLOG, OPT_JSON };
+enum { OPT_KLOG = ARGS_OPT_FIRST, OPT_SYSFS, OPT_BARE, OPT_SAME, OPT_NOMEASURE, OPT_OSLOG, OPT_JSON, OPT_WATCH,
+       OPT_WATCH_LOG };
 
 static const struct option doctor_options[] = {
 	{ "kernel-log", required_argument, NULL, OPT_KLOG },
@@ -21,13 +24,15 @@ static const struct option doctor_options[] = {
 	{ "no-measure", no_argument, NULL, OPT_NOMEASURE },
 	{ "os-log", required_argument, NULL, OPT_OSLOG },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "watch", required_argument, NULL, OPT_WATCH },
+	{ "watch-log", required_argument, NULL, OPT_WATCH_LOG },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec doctor_spec = {
 	.name = "doctor",
 	.synopsis = "[--bare LOG [--same-machine]] [--kernel-log FILE] [--os-log LOG | --no-measure]\n"
-		    "                        [--sysfs ROOT] [--json]",
+		    "                        [--watch DURATION | --watch-log LOG] [--sysfs ROOT] [--json]",
 	.help = "  Is this machine's TSC really unreliable, and what clocksource should Linux use?\n"
 		"  Reads the kernel's story (its log, in the wordings of Linux 4.19 to 7.0 and of the\n"
 		"  watchdog rewritten in 2026 (7.1): watchdog marks with their reference and the\n"
@@ -53,6 +58,11 @@ static const struct args_spec doctor_spec = {
 		"                   default /dev/kmsg, else the syslog buffer\n"
 		"  --os-log LOG     the costs from a `tickprobe os` log instead of measuring\n"
 		"  --no-measure     no cost measurement\n"
+		"  --watch DURATION which clock is wrong, from a live watch of every clock for DURATION\n"
+		"                   (`tickprobe os --watch`, with --raw-io as root: docs/watch.md); a\n"
+		"                   bare-metal log's own watch (watch=) is read without it.  Either\n"
+		"                   takes the place of the bare log's 20-100 ms calibration\n"
+		"  --watch-log LOG  the same from a `tickprobe os --watch` log already made\n"
 		"  --sysfs ROOT     read ROOT/sys/…, ROOT/proc/cmdline and ROOT/proc/sys/kernel/osrelease\n"
 		"                   (a fake tree, for tests)\n"
 		"  --json           one JSON object (docs/doctor.md)\n",
@@ -63,7 +73,8 @@ static const struct args_spec doctor_spec = {
 };
 
 struct doctor_opts {
-	const char *klog, *sysfs, *bare, *oslog;
+	const char *klog, *sysfs, *bare, *oslog, *watch_log;
+	uint32_t watch_s;
 	bool same, no_measure, json;
 };
 
@@ -89,6 +100,10 @@ static int read_args(int argc, char **argv, struct doctor_opts *o)
 			o->oslog = a.value;
 		else if (c == OPT_JSON)
 			o->json = true;
+		else if (c == OPT_WATCH && !options_duration(a.value, &o->watch_s))
+			return args_fail(&a, "--watch wants a duration up to 24h (90, 90s, 10m, 2h), not '%s'", a.value);
+		else if (c == OPT_WATCH_LOG)
+			o->watch_log = a.value;
 	}
 	if (c == ARGS_STOP)
 		return a.status;
@@ -96,6 +111,8 @@ static int read_args(int argc, char **argv, struct doctor_opts *o)
 		return args_fail(&a, "--os-log and --no-measure exclude each other");
 	if (o->same && !o->bare)
 		return args_fail(&a, "--same-machine applies to --bare LOG");
+	if (o->watch_s && o->watch_log)
+		return args_fail(&a, "--watch and --watch-log exclude each other");
 	return -1;
 }
 
@@ -153,7 +170,40 @@ static int load_bare(const struct doctor_opts *o, const struct host_facts *h, st
 	}
 	bare_verdict(r, &b->v);
 	attribution_from_bare(r, &b->attr);
+	attribution_from_watch(r, &b->attr); /* a watch over minutes, where the run had one */
 	return 0;
+}
+
+/* --watch or --watch-log: which clock is wrong, from a live watch.  0, or
+ * EXIT_UNREADABLE said on stderr. */
+static int live_watch(const struct doctor_opts *o, struct clock_attribution *a, bool *have)
+{
+	char why[400], tmp[] = "/tmp/tickprobe-doctor-watch-XXXXXX";
+	const char *path = o->watch_log;
+	struct logfile f;
+	int rc = 0;
+
+	*have = false;
+	if (!o->watch_s && !o->watch_log)
+		return 0;
+	if (o->watch_s && watch_measure(o->watch_s, tmp, why, sizeof why)) {
+		fprintf(stderr, "tickprobe doctor: --watch: %s\n", why);
+		return EXIT_UNREADABLE;
+	}
+	if (o->watch_s)
+		path = tmp;
+	if (logfile_load(&f, path) == EXIT_UNREADABLE || !f.nruns) {
+		fprintf(stderr, "tickprobe doctor: %s: %s\n", path, f.nruns ? f.why : "no tickprobe run in it");
+		rc = EXIT_UNREADABLE;
+	} else if (!attribution_from_watch(&f.runs[f.nruns - 1], a)) {
+		fprintf(stderr, "tickprobe doctor: %s has no watch record (`tickprobe os --watch` makes one)\n", path);
+		rc = EXIT_UNREADABLE;
+	}
+	*have = rc == 0;
+	logfile_free(&f);
+	if (o->watch_s)
+		unlink(tmp);
+	return rc;
 }
 
 static int get_costs(const struct doctor_opts *o, struct host_costs *c)
@@ -191,6 +241,8 @@ int cmd_doctor(int argc, char **argv)
 	struct doctor_inputs in;
 	struct doctor_report rep;
 	struct kernel_facts kf;
+	struct clock_attribution live;
+	bool have_live = false;
 	char why[400];
 	int rc = read_args(argc, argv, &o);
 
@@ -202,11 +254,13 @@ int cmd_doctor(int argc, char **argv)
 		return EXIT_UNREADABLE;
 	}
 	memset(&b, 0, sizeof b);
-	if ((rc = load_bare(&o, &h, &b)) != 0 || (rc = get_costs(&o, &costs)) != 0)
+	if ((rc = load_bare(&o, &h, &b)) != 0 || (rc = live_watch(&o, &live, &have_live)) != 0 ||
+	    (rc = get_costs(&o, &costs)) != 0)
 		goto out;
 	kernel_facts_read(&kf, &k, &h);
 	in = (struct doctor_inputs){ .k = &k, .h = &h, .kf = &kf, .bare = b.loaded ? &b.v : NULL,
-				     .bare_path = b.loaded ? b.path : NULL, .attr = b.loaded ? &b.attr : NULL,
+				     .bare_path = b.loaded ? b.path : NULL,
+				     .attr = have_live ? &live : b.loaded ? &b.attr : NULL,
 				     .costs = &costs };
 	doctor_conclude(&in, &c);
 	rep = (struct doctor_report){ .in = &in, .c = &c, .bare_note = b.note,

@@ -270,6 +270,37 @@ int costs_measure(struct host_costs *c, char *why, size_t cap)
 	return rc;
 }
 
+int watch_measure(uint32_t seconds, char *tmp, char *why, size_t cap)
+{
+	int fd = mkstemp(tmp), status = 0;
+	char dur[16];
+	pid_t pid;
+
+	if (fd < 0) {
+		snprintf(why, cap, "cannot make a temporary file: %s", strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	close(fd);
+	snprintf(dur, sizeof dur, "%u", seconds);
+	fprintf(stderr, "tickprobe doctor: watching every clock for %u s (tickprobe os --watch%s)\n", seconds,
+		geteuid() == 0 ? " --raw-io" : "; as root it reads the HPET and the PM timer too");
+	fflush(NULL);
+	if ((pid = fork()) == 0) {
+		char *argv[] = { "os", "--watch", dur, "-q", "-o", tmp, geteuid() == 0 ? "--raw-io" : NULL, NULL };
+		int null = open("/dev/null", O_WRONLY);
+		if (null >= 0)
+			dup2(null, 1);
+		_exit(cmd_os(geteuid() == 0 ? 7 : 6, argv));
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		snprintf(why, cap, "tickprobe os --watch did not finish (status %d)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		unlink(tmp);
+		return EXIT_UNREADABLE;
+	}
+	return 0;
+}
+
 double costs_of(const struct host_costs *c, const char *cs)
 {
 	for (int i = 0; cs && i < c->n; i++)

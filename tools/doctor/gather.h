@@ -7,6 +7,7 @@
 #define TOOLS_DOCTOR_GATHER_H
 
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include "tools/log/logset.h"
 #include "tools/os/machine.h"
@@ -58,6 +59,10 @@ int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap
 /* A short `tickprobe os --quick` (with --switch as root) into a temporary
  * file, then costs_from_log.  Returns 0, or EXIT_UNREADABLE with why. */
 int costs_measure(struct host_costs *c, char *why, size_t cap);
+/* `tickprobe os --watch SECONDS` (with --raw-io as root) into tmp, a
+ * mkstemp template; its stderr (the watch's lines) is the doctor's.  0, or
+ * EXIT_UNREADABLE with why. */
+int watch_measure(uint32_t seconds, char *tmp, char *why, size_t cap);
 double costs_of(const struct host_costs *c, const char *cs); /* < 0: not measured */
 
 #endif
