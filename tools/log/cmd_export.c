@@ -15,6 +15,7 @@
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
+#include "tools/log/metrics.h"
 #include "tools/lib/hist_decode.h"
 
 #define MAX_COUNTERS 32
@@ -39,6 +40,9 @@ static const struct args_spec export_spec = {
 		"        --samples every read's cost in cycles from the histogram\n"
 		"  csv   one row per counter and run\n"
 		"  json  the run's good records, one per line, unchanged\n"
+		"  openmetrics, prometheus  each run's figures as metrics (OpenMetrics, or the\n"
+		"        text format node_exporter's textfile collector reads), labelled by log:\n"
+		"        read costs, the TSC verdict, a watch's rates, clock_gettime per clocksource\n"
 		"  --counter may be repeated or take a comma list; default: every counter.\n"
 		"  A DIR stands for every *.log below it; --latest takes only the newest log\n"
 		"  (of the DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks).\n",
@@ -48,7 +52,7 @@ static const struct args_spec export_spec = {
 	.max_operands = ARGS_MANY, /* each LOG is read, written and freed in turn */
 };
 
-static const char *const export_formats[] = { "raw", "csv", "json", NULL };
+static const char *const export_formats[] = { "raw", "csv", "json", "openmetrics", "prometheus", NULL };
 static const char *const export_metrics[] = { "p50", "mean", NULL };
 
 struct opts {
@@ -183,6 +187,11 @@ int cmd_export(int argc, char **argv)
 	if (!a.noperands && !latest)
 		return args_fail(&a, "no LOG given (nor --latest)");
 	status = loglist_from_operands(&logs, a.operands, (size_t)a.noperands, latest, "tickprobe export");
+	if (!strcmp(o.format, "openmetrics") || !strcmp(o.format, "prometheus")) {
+		status = exit_worse(status, metrics_export(logs.paths, logs.n, !strcmp(o.format, "openmetrics"), o.run));
+		loglist_free(&logs);
+		return status;
+	}
 	char **files = logs.paths;
 	int nfiles = (int)logs.n;
 	if (!strcmp(o.format, "csv"))

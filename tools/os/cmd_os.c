@@ -30,18 +30,24 @@
 #include "tools/os/run.h"
 #include "tools/os/threads.h"
 #include "tools/os/watch.h"
+#include "tools/os/prometheus.h"
+#include "tools/log/text.h"
 
 /* Where the log goes: stdout or -o's file, and the first write error
  * (0: none), after which nothing more is written. */
 struct log_out {
 	int fd;
 	int err;
+	bool keep;        /* --prometheus: a copy of the records kept too */
+	struct text copy;
 };
 
 static void sink(void *ctx, const char *s, size_t n)
 {
 	struct log_out *out = ctx;
 
+	if (out->keep)
+		text_put(&out->copy, s, n);
 	while (n && !out->err) {
 		ssize_t w = write(out->fd, s, n);
 		if (w < 0 && errno == EINTR)
@@ -338,7 +344,7 @@ static int run(struct session *s, int argc, char **argv)
 	const char *why = NULL;
 	char msg[OS_CS_PATH + 256];
 	double t_start = now_s();
-	int rc;
+	int rc = -1;
 
 	os_machine_read(&s->m);
 	os_have_rdtscp = s->m.rdtscp;
@@ -346,6 +352,7 @@ static int run(struct session *s, int argc, char **argv)
 	s->o.p.cpus = &s->o.cpus;
 	s->cpu = os_pin_self();
 	progress_init(&s->prog, "tickprobe os", stderr, s->o.quiet);
+	s->out.keep = s->o.prometheus != NULL;
 	s->o.p.prog = &s->prog;
 	log_init(&s->lg, sink, &s->out);
 	say_plan(s);
@@ -369,11 +376,17 @@ static int run(struct session *s, int argc, char **argv)
 		return fail(msg, s->cs.current);
 	}
 	os_cs_guard_disarm();
-	fprintf(stderr, "\nrun time %.1f s; %u records%s%s\n", now_s() - t_start, s->lg.seq, s->o.out ? " in " : "",
-		s->o.out ? s->o.out : "");
+	if (s->o.prometheus && os_prometheus_write(s->o.prometheus, s->out.copy.s, s->out.copy.len, msg, sizeof msg)) {
+		fprintf(stderr, "tickprobe os: %s\n", msg);
+		rc = EXIT_USAGE;
+	}
+	free(s->out.copy.s);
+	fprintf(stderr, "\nrun time %.1f s; %u records%s%s%s%s\n", now_s() - t_start, s->lg.seq, s->o.out ? " in " : "",
+		s->o.out ? s->o.out : "", s->o.prometheus && rc != EXIT_USAGE ? "; metrics in " : "",
+		s->o.prometheus && rc != EXIT_USAGE ? s->o.prometheus : "");
 	if (s->o.out)
 		close(s->out.fd);
-	return EXIT_CLEAN;
+	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_CLEAN;
 }
 
 int cmd_os(int argc, char **argv)

@@ -10,7 +10,7 @@
 #include "probe/options.h"
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE };
+       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE, OPT_PROMETHEUS };
 
 static const struct option os_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
@@ -24,6 +24,7 @@ static const struct option os_options[] = {
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-fake", required_argument, NULL, OPT_WATCH_FAKE },
+	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
 	ARGS_OPTIONS_END
 };
 
@@ -53,6 +54,10 @@ static const struct args_spec os_spec = {
 		"  --watch-fake NAME:PPM[,NAME:PPM]\n"
 		"                     with --watch, more clocks that are CLOCK_MONOTONIC_RAW run PPM\n"
 		"                     off (tests: clocks with a known answer)\n"
+		"  --prometheus FILE  also write the run's figures as metrics for node_exporter's textfile\n"
+		"                     collector (its --collector.textfile.directory), replacing FILE\n"
+		"                     whole: the current clocksource, clock_gettime's cost per\n"
+		"                     clocksource, the TSC's rate, a watch's rates and drifts\n"
 		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
 		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
 		"  --help             this text\n\n"
@@ -95,6 +100,8 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 			return args_fail(a, "--watch wants a duration up to 24h (90, 90s, 10m, 2h), not '%s'", a->value);
 		else if (c == OPT_WATCH_FAKE)
 			o->watch_fake = a->value;
+		else if (c == OPT_PROMETHEUS && !*(o->prometheus = a->value))
+			return args_fail(a, "--prometheus wants a file");
 	}
 	if (c == ARGS_STOP)
 		return a->status;

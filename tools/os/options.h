@@ -21,6 +21,7 @@ struct os_opts {
 	int cal_ms, freq_ms;
 	uint32_t watch_s;      /* --watch: the live watch instead of the measurements */
 	const char *watch_fake; /* --watch-fake (tests) */
+	const char *prometheus; /* --prometheus FILE */
 };
 
 /* -1 to go on and measure, or the exit status to stop with (after --help,
