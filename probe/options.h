@@ -21,6 +21,7 @@
 #define OPT_MAX_AFTER_S 3600u
 #define OPT_MAX_WATCH_S (24u * 3600u)
 #define OPT_MAX_DRIFT_PPM 1000000
+#define OPT_MAX_SLOW_SPINS 100000u
 
 enum options_after { OPT_AFTER_HALT = 0, OPT_AFTER_REBOOT, OPT_AFTER_POWEROFF };
 /* net=auto: the boot server at http://SERVER:8514/log when the image was
@@ -87,6 +88,8 @@ struct options {
 	char drift_clock[16];                 /* fault=drift:CLOCK:PPM: the watch sees CLOCK run PPM off (tests) */
 	int32_t drift_ppm;
 	bool step_set;                        /* fault=tsc_step:CPU:CYCLES: CPU's TSC steps mid-watch (tests) */
+	char slow_counter[16];                /* fault=slow:COUNTER:N: N pauses added to each of its reads (tests) */
+	uint32_t slow_spins;
 	uint16_t step_cpu;
 	int64_t step_cycles;
 };

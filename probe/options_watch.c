@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* watch=DURATION, and the watch's test faults: fault=drift:CLOCK:PPM makes
- * the watch see CLOCK (tsc, hpet, pm_timer or pit) run PPM off its rate,
- * fault=tsc_step:CPU:CYCLES steps CPU's TSC by CYCLES half-way through the
- * watch.  Neither touches the hardware: the drift scales what the watch
- * reads of CLOCK from its first sample on, the step is added to every TSC
- * read of that CPU from then on (as tsc_skew= does), since QEMU's TCG
- * ignores writes to the TSC. */
+/* watch=DURATION, and the test faults with a known answer: fault=drift:
+ * CLOCK:PPM makes the watch see CLOCK (tsc, hpet, pm_timer or pit) run PPM
+ * off its rate, fault=tsc_step:CPU:CYCLES steps CPU's TSC by CYCLES half-way
+ * through the watch, fault=slow:COUNTER:N adds N `pause`s to each read of
+ * COUNTER (a regression for `tickprobe compare --gate` to find).  None
+ * touches the hardware: the drift scales what the watch reads of CLOCK from
+ * its first sample on, the step is added to every TSC read of that CPU from
+ * then on (as tsc_skew= does), since QEMU's TCG ignores writes to the TSC;
+ * the pauses are the read's own. */
 #include "probe/options.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
@@ -88,6 +90,21 @@ static bool set_step(struct options *o, const char *val)
 	return true;
 }
 
+static bool set_slow(struct options *o, const char *val)
+{
+	const char *c = colon(val);
+	int64_t n;
+	size_t len = (size_t)(c - val);
+
+	if (!len || len >= sizeof o->slow_counter || !*c || !parse_signed(c + 1, c + 1 + tp_strlen(c + 1), &n) ||
+	    n < 1 || n > OPT_MAX_SLOW_SPINS)
+		return false;
+	tp_memcpy(o->slow_counter, val, len);
+	o->slow_counter[len] = 0;
+	o->slow_spins = (uint32_t)n;
+	return true;
+}
+
 bool options_watch_option(struct options *o, const char *from, const char *key, const char *val)
 {
 	if (tp_streq(key, "watch")) {
@@ -102,6 +119,12 @@ bool options_watch_option(struct options *o, const char *from, const char *key, 
 		if (!set_drift(o, val + 6))
 			options_problem(o, from, "option fault: '%s' is not drift:CLOCK:PPM (CLOCK tsc, hpet, pm_timer or "
 					"pit; |PPM| <= %d), ignored", val, OPT_MAX_DRIFT_PPM);
+		return true;
+	}
+	if (!tp_memcmp(val, "slow:", 5)) {
+		if (!set_slow(o, val + 5))
+			options_problem(o, from, "option fault: '%s' is not slow:COUNTER:N (N 1..%u), ignored", val,
+					OPT_MAX_SLOW_SPINS);
 		return true;
 	}
 	if (!tp_memcmp(val, "tsc_step:", 9)) {

@@ -36,6 +36,11 @@ struct run_counter {
 	bool wanted;                         /* selected by counters= (or all) */
 	int cal;                             /* its rate's calibrator in run.cal, or -1 */
 	struct counter stuck;                /* stuck=NAME: the descriptor with a constant read */
+	struct slowed_counter {              /* fault=slow: the descriptor with a slower read */
+		struct counter c;                /* first: the read gets a pointer to it */
+		counter_read_fn read;
+		uint32_t spins;
+	} slowed;
 };
 
 struct run {

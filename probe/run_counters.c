@@ -92,6 +92,16 @@ static uint64_t stuck_read(const struct counter *c)
 	return c->mask & 0x1234;
 }
 
+/* The test hook behind fault=slow:COUNTER:N: N pauses, then the read. */
+static uint64_t slowed_read(const struct counter *c)
+{
+	const struct slowed_counter *s = (const struct slowed_counter *)(const void *)c;
+
+	for (uint32_t k = 0; k < s->spins; k++)
+		__builtin_ia32_pause();
+	return s->read(c);
+}
+
 /* Each driver attaches its counters.  build_table put them in the list's
  * order, so a driver's n rows start where the driver before it ends, and
  * row k holds its desc k: the descriptor attach filled from that desc. */
@@ -126,6 +136,16 @@ void run_counters_setup(struct run *r)
 			rc->stuck.read = stuck_read;
 			rc->c = &rc->stuck;
 			run_text(r, "tickprobe: stuck=%s: its reads now return a constant\n", r->opt.stuck);
+		}
+		if (r->opt.slow_counter[0] && tp_streq(r->opt.slow_counter, rc->desc->name) && rc->c) {
+			rc->slowed.c = *rc->c;
+			rc->slowed.read = rc->c->read;
+			rc->slowed.spins = r->opt.slow_spins;
+			rc->slowed.c.read = slowed_read;
+			rc->slowed.c.insns = 0; /* no longer the read's own instructions */
+			rc->c = &rc->slowed.c;
+			run_text(r, "tickprobe: fault=slow:%s:%u: each read now spins first\n", r->opt.slow_counter,
+				 r->opt.slow_spins);
 		}
 	}
 }

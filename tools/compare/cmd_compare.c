@@ -9,6 +9,7 @@
  * the bare hardware read of the same counter, split three ways per
  * clocksource (hardware, user space, kernel: tools/compare/split.h), the
  * contention curves, and the seeds' figures (tools/compare/seeds.h). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,7 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/contention.h"
+#include "tools/compare/gate.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
 #include "tools/compare/split.h"
@@ -27,18 +29,24 @@
 #define CELL_W 18       /* one summary cell: "123.4 *+12.3%" */
 #define DEFAULT_WIDTH 120
 
-enum { OPT_COUNTER = ARGS_OPT_FIRST, OPT_METRIC, OPT_LATEST };
+enum { OPT_COUNTER = ARGS_OPT_FIRST, OPT_METRIC, OPT_LATEST, OPT_GATE, OPT_THRESHOLD, OPT_THRESHOLDS, OPT_FORMAT };
 
 static const struct option compare_options[] = {
 	{ "counter", required_argument, NULL, OPT_COUNTER },
 	{ "metric", required_argument, NULL, OPT_METRIC },
 	{ "latest", no_argument, NULL, OPT_LATEST },
+	{ "gate", no_argument, NULL, OPT_GATE },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "thresholds", required_argument, NULL, OPT_THRESHOLDS },
+	{ "format", required_argument, NULL, OPT_FORMAT },
 	ARGS_OPTIONS_END
 };
 
 static const struct args_spec compare_spec = {
 	.name = "compare",
-	.synopsis = "LOG|DIR... [--counter NAME]... [--metric p50|mean] [-c LEVEL] [--latest]",
+	.synopsis = "LOG|DIR... [--counter NAME]... [--metric p50|mean] [-c LEVEL] [--latest]\n"
+		    "       tickprobe compare --gate BASELINE NEW... [--threshold [COUNTER=]PCT%%|NSns]...\n"
+		    "                         [--thresholds FILE] [--format text|tap|junit] [-o FILE] [-c LEVEL]",
 	.help = "  Compare the per-round values of each counter with the first log, ministat-style.\n"
 		"  A file with several runs counts as several logs (FILE#N).  When the summary\n"
 		"  is wider than the terminal ($COLUMNS, else 120), it lists the logs as rows.\n"
@@ -47,8 +55,22 @@ static const struct args_spec compare_spec = {
 		"  `tickprobe compare --latest os.log` is the last bare-metal run against Linux.\n"
 		"  --counter NAME  only this counter (repeat for more); default: every one\n"
 		"  --metric        which per-round value: p50 (default) or mean\n"
-		"  -c LEVEL        confidence level 80, 90, 95 (default), 98, 99 or 99.5\n",
-	.shortopts = "c:",
+		"  -c LEVEL        confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
+		"\n"
+		"  --gate          a pass/fail verdict for CI: each counter of the first log (the\n"
+		"                  baseline) against each other log; it fails when a counter is slower\n"
+		"                  by more than its threshold AND the difference is significant at the\n"
+		"                  confidence level (Student's t on the per-round values), or when a\n"
+		"                  counter healthy in the baseline is absent or unhealthy; a new\n"
+		"                  counter is reported, not gated.  Exit status 4 when it fails\n"
+		"  --threshold T   the default threshold (10%%): PCT%% or NSns; COUNTER=T for one\n"
+		"                  counter (its compare name: hpet, os:clock_gettime(MONOTONIC)@tsc)\n"
+		"  --thresholds FILE  \"COUNTER THRESHOLD\" a line, \"*\" for the default, # comments\n"
+		"  --format F      text (default), tap (TAP version 13) or junit (JUnit XML)\n"
+		"  -o FILE         the gate's output to FILE instead of stdout\n",
+	.shortopts = "c:o:",
+	.exits = "Exit status: 0 done (with --gate: passed), 1 usage error, 2 a log unreadable, 3 a log\n"
+		 "damaged but partly used, 4 with --gate: a counter regressed, or became unhealthy or absent.\n",
 	.longopts = compare_options,
 	.operand = "LOG",
 	.min_operands = 0, /* one file may hold the two runs; --latest may be the only one */
@@ -229,8 +251,32 @@ struct compare_opts {
 	size_t nonly;
 	int ci;
 	double conf;
-	bool latest;
+	bool latest, gate;
+	struct gate_opts g;
+	const char *out;
 };
+
+/* --gate and its options; 0, or EXIT_USAGE said. */
+static int gate_option(struct args *a, int opt, struct compare_opts *co)
+{
+	static const char *const formats[] = { "text", "tap", "junit", NULL };
+	char why[300];
+	int k;
+
+	if (opt == OPT_GATE) {
+		co->gate = true;
+	} else if (opt == 'o') {
+		co->out = a->value;
+	} else if (opt == OPT_FORMAT) {
+		if (args_choice(a, formats, &k))
+			return EXIT_USAGE;
+		co->g.format = (enum gate_format)k;
+	} else if ((opt == OPT_THRESHOLD && !gate_add_threshold(&co->g, a->value, why, sizeof why)) ||
+		   (opt == OPT_THRESHOLDS && !gate_read_thresholds(&co->g, a->value, why, sizeof why))) {
+		return args_fail(a, "%s", why);
+	}
+	return 0;
+}
 
 /* -1 to go on, or the exit status. */
 static int parse_options(struct args *a, struct compare_opts *co)
@@ -252,12 +298,19 @@ static int parse_options(struct args *a, struct compare_opts *co)
 			if (args_conf(a, &co->conf, &co->ci))
 				return EXIT_USAGE;
 			co->confs = a->value;
+		} else if (gate_option(a, opt, co) != 0) {
+			return EXIT_USAGE;
 		}
 	}
 	if (opt == ARGS_STOP)
 		return a->status;
 	if (!a->noperands && !co->latest)
 		return args_fail(a, "no LOG given (nor --latest)");
+	if (!co->gate && (co->out || co->g.format != GATE_TEXT || co->g.nper || co->g.dflt.pct != 10))
+		return args_fail(a, "--threshold, --thresholds, --format and -o go with --gate");
+	co->g.metric = co->metric;
+	co->g.ci = co->ci;
+	co->g.conf = co->conf;
 	return -1;
 }
 
@@ -356,10 +409,29 @@ static int load_files(const struct loglist *paths, struct logfile *files, const 
 	return status;
 }
 
+/* --gate: the verdict, to stdout or -o; its status over the logs'. */
+static int gate(const struct compare_opts *co, const struct lrun **logs, size_t nlogs, int status)
+{
+	FILE *out = co->out ? fopen(co->out, "w") : stdout;
+	int rc;
+
+	if (!out) {
+		fprintf(stderr, "tickprobe compare: -o %s: %s\n", co->out, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	rc = gate_run(out, logs[0], logs + 1, nlogs - 1, &co->g);
+	if (co->out && fclose(out)) {
+		fprintf(stderr, "tickprobe compare: -o %s: %s\n", co->out, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
+	return rc == EXIT_REGRESSED ? rc : status;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	static char keys[MAX_KEYS][128];
-	struct compare_opts co = { .metric = "p50", .confs = "95", .ci = stats_conf_index(95), .conf = 95 };
+	struct compare_opts co = { .metric = "p50", .confs = "95", .ci = stats_conf_index(95), .conf = 95,
+				   .g = { .dflt = { "*", 10, -1 } } };
 	struct logfile *files;
 	const struct lrun **logs = NULL;
 	size_t nlogs = 0, nkeys;
@@ -381,6 +453,8 @@ int cmd_compare(int argc, char **argv)
 	if (status == EXIT_UNREADABLE || nlogs < 2) {
 		if (status != EXIT_UNREADABLE)
 			fprintf(stderr, "tickprobe compare: need at least two logs (or runs), found %zu\n", nlogs);
+	} else if (co.gate) {
+		status = gate(&co, logs, nlogs, status);
 	} else {
 		if (!(nkeys = collect_keys(logs, nlogs, &co, keys))) {
 			fprintf(stderr, "tickprobe compare: no %scounters in the logs\n", co.nonly ? "such " : "");

@@ -457,6 +457,26 @@ const struct lr_node *lrun_timer(const struct lrun *r, const char *name)
 	return NULL;
 }
 
+void lrun_timer_key(const struct lr_node *t, char *buf, size_t cap)
+{
+	const char *name = lr_str(lr_get(t, "name"));
+
+	snprintf(buf, cap, "%s%s", lr_str(lr_get(t, "clocksource")) ? "os:" : "", name ? name : "?");
+}
+
+const struct lr_node *lrun_timer_by_key(const struct lrun *r, const char *key)
+{
+	const struct lr_node *t;
+	char k[128];
+
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
+		lrun_timer_key(t, k, sizeof k);
+		if (!strcmp(k, key))
+			return t;
+	}
+	return NULL;
+}
+
 const char *lrun_boot(const struct lrun *r)
 {
 	return lr_str(lr_get(lrun_first(r, "begin"), "boot"));

@@ -95,6 +95,13 @@ const struct lr_node *lrun_timer(const struct lrun *r, const char *name);
  * tools/log/smprec.h) is not one of them. */
 const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k);
 const char *lrun_boot(const struct lrun *r); /* begin.boot, or NULL */
+/* A timer's key across logs: its name, "os:" first for an OS-side clock
+ * call (which names a clocksource), so that it never lines up with a
+ * hardware counter of the same name; an OS log's bare reads (`tsc`,
+ * clocksource null) do line up with the probe's.  And the boot CPU's timer
+ * of that key in a run, or NULL. */
+void lrun_timer_key(const struct lr_node *t, char *buf, size_t cap);
+const struct lr_node *lrun_timer_by_key(const struct lrun *r, const char *key);
 
 /* A timer's per-round values in ns (`rounds[].p50` or `.mean`), malloc'd into
  * *out; returns how many (0 and *out = NULL when none). */

@@ -22,7 +22,7 @@ enum {
 	OPT_FIRMWARE = ARGS_OPT_FIRST, OPT_MACHINE, OPT_TCG, OPT_KVM, OPT_CPU, OPT_IMAGE, OPT_CDROM, OPT_KERNEL,
 	OPT_PRESET, OPT_OPTIONS, OPT_MENU, OPT_MENU_TIMEOUT, OPT_ICOUNT, OPT_OUTPUT, OPT_TIMEOUT, OPT_MEMORY,
 	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE, OPT_SMP, OPT_LINUX, OPT_KERNEL_CMDLINE,
-	OPT_OS_OPTIONS, OPT_KEEP, OPT_QUIET,
+	OPT_OS_OPTIONS, OPT_KEEP, OPT_QUIET, OPT_BASELINE, OPT_GATE_FORMAT, OPT_GATE_OUTPUT, OPT_THRESHOLD,
 };
 
 static const struct option qemu_options[] = {
@@ -53,6 +53,10 @@ static const struct option qemu_options[] = {
 	{ "os-options", required_argument, NULL, OPT_OS_OPTIONS },
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "baseline", required_argument, NULL, OPT_BASELINE },
+	{ "gate-format", required_argument, NULL, OPT_GATE_FORMAT },
+	{ "gate-output", required_argument, NULL, OPT_GATE_OUTPUT },
+	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
 	ARGS_OPTIONS_END
 };
 
@@ -85,6 +89,13 @@ static const struct args_spec qemu_spec = {
 		"  -q, --quiet           no progress line (it shows only on a terminal, with -o or\n"
 		"                        stdout not a terminal)\n"
 		"\n"
+		"  --baseline LOG        with -o FILE: after a run that ends ok, gate it against LOG\n"
+		"                        as `tickprobe compare --gate LOG FILE` does (exit 14 when a\n"
+		"                        counter is significantly slower beyond the threshold, or gone)\n"
+		"  --gate-format F       the gate's output: text (default), tap or junit\n"
+		"  --gate-output FILE    the gate's output to FILE (default: stdout)\n"
+		"  --threshold T         as compare --gate's: PCT%% or NSns, or COUNTER=T (default 10%%)\n"
+		"\n"
 		"  --linux [KERNEL]      boot a Linux kernel (default: Debian's linux-image-cloud-amd64,\n"
 		"                        from the cache, else fetched with apt-get download and\n"
 		"                        unpacked there; nothing is installed) with an initramfs of\n"
@@ -101,7 +112,8 @@ static const struct args_spec qemu_spec = {
 	.exits = "Exit status: 0 ok, 10 ok-absent (a counter absent or unhealthy), 11 failed,\n"
 		 "12 QEMU ended another way (reset/triple fault, timeout, crash), 13 the CPU\n"
 		 "cannot run the probe (it lacks long mode, SSE2 ...), 1 usage,\n"
-		 "2 QEMU, firmware or image missing.\n"
+		 "2 QEMU, firmware or image missing (or, with --baseline, a log the gate cannot read),\n"
+		 "14 with --baseline: the run ended ok and the gate failed.\n"
 		 "With --linux: 0 both logs complete, 2 a log missing or unreadable (no kernel,\n"
 		 "a kernel panic, no log from the guest, a timeout), 3 a log damaged or cut short.\n",
 	.shortopts = "o:nvq",
@@ -140,6 +152,27 @@ static bool join_options(struct qemu_run *r, const char *words)
 
 /* -1 to go on and boot, or the exit status to stop with (after --help, or
  * a usage error said). */
+/* --baseline and the gate's options: 0, or EXIT_USAGE said. */
+static int gate_option(struct args *a, struct qemu_run *r, int c)
+{
+	static const char *const formats[] = { "text", "tap", "junit", NULL };
+	char why[300];
+	int k;
+
+	if (c == OPT_BASELINE) {
+		r->baseline = a->value;
+	} else if (c == OPT_GATE_OUTPUT) {
+		r->gate_out = a->value;
+	} else if (c == OPT_GATE_FORMAT) {
+		if (args_choice(a, formats, &k))
+			return EXIT_USAGE;
+		r->gate.format = (enum gate_format)k;
+	} else if (c == OPT_THRESHOLD && !gate_add_threshold(&r->gate, a->value, why, sizeof why)) {
+		return args_fail(a, "%s", why);
+	}
+	return 0;
+}
+
 static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 {
 	long whole;
@@ -200,6 +233,8 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 			*(c == OPT_MEMORY ? &r->memory : c == OPT_SMP ? &r->smp : &r->menu_timeout) = (int)whole;
 			break;
 		default:
+			if (gate_option(a, r, c) != 0)
+				return EXIT_USAGE;
 			break;
 		}
 	}
@@ -230,6 +265,10 @@ static int check_run(const struct args *a, const struct qemu_run *r)
 		return args_fail(a, "--kernel-cmdline, --os-options and --keep go with --linux");
 	if (r->linux_guest && (r->out || r->menu || r->display))
 		return args_fail(a, "--linux writes its logs with --keep DIR; -o, --menu and --display do not go with it");
+	if (r->baseline && (!r->out || r->linux_guest))
+		return args_fail(a, "--baseline LOG gates the run's log: give it -o FILE (and no --linux)");
+	if (!r->baseline && (r->gate_out || r->gate.format != GATE_TEXT || r->gate.nper || r->gate.dflt.pct != 10))
+		return args_fail(a, "--gate-format, --gate-output and --threshold go with --baseline");
 	if (r->kvm && (what = qemu_kvm_problem())) {
 		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
 		return QEMU_RC_MISSING;
@@ -244,9 +283,21 @@ int cmd_qemu(int argc, char **argv)
 	struct args a;
 	int rc;
 
+	gate_defaults(&r.gate);
 	if ((rc = parse_args(&a, &r, argc, argv)) >= 0)
 		return rc;
 	if ((rc = check_run(&a, &r)) >= 0)
 		return rc;
-	return r.linux_guest ? qemu_linux(&r) : qemu_boot_probe(&r);
+	if (r.linux_guest)
+		return qemu_linux(&r);
+	rc = qemu_boot_probe(&r);
+	/* The gate only for a run that ended as runs do: a failed one says so itself. */
+	if (r.baseline && (rc == QEMU_RC_OK || rc == QEMU_RC_OK_ABSENT) && !r.dry_run) {
+		int g = gate_files(r.baseline, r.out, &r.gate, r.gate_out);
+		if (g == EXIT_REGRESSED)
+			return QEMU_RC_REGRESSED;
+		if (g != EXIT_CLEAN)
+			return QEMU_RC_MISSING;
+	}
+	return rc;
 }

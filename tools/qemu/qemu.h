@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include "tools/compare/gate.h"
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
 #define QEMU_RC_OK 0
@@ -15,6 +16,7 @@
 #define QEMU_RC_OTHER 12
 #define QEMU_RC_UNSUPPORTED 13 /* the CPU refusal of boot/cpu_check.S or boot/efi_cpu.c */
 #define QEMU_RC_MISSING 2
+#define QEMU_RC_REGRESSED 14 /* --baseline: the run ended ok, and the gate failed */
 
 #define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
 #define QEMU_MAX_ARGS (QEMU_MAX_EXTRA + 64)
@@ -33,6 +35,9 @@ struct qemu_run {
 	const char *os_options;     /* the guest's `tickprobe os` options */
 	const char *keep;           /* DIR for bare.log, os.log and the guest's console */
 	bool timeout_given;
+	/* --baseline LOG: the gate (tools/compare/gate.h) of this run against LOG */
+	const char *baseline, *gate_out;
+	struct gate_opts gate;
 	char options_words[1024]; /* every --options, joined in order: r->options */
 };
 
