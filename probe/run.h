@@ -95,6 +95,7 @@ void run_counters_setup(struct run *r);    /* every driver's attach */
 void run_counters_check(struct run *r);
 void run_calibrate(struct run *r);
 void run_rates(struct run *r);             /* the rated counters' rates (run_clocks.c) */
+bool run_calibrate_from_rated(struct run *r); /* run_clocks.c: when nothing else timed the TSC */
 void run_choose_bracket(struct run *r);
 void run_plan(struct run *r);
 void run_measure(struct run *r);

@@ -132,6 +132,43 @@ static bool rate_of(const struct counter *c, const struct probe_clock *clock, ui
 	return counter_rate(c, &pc, window ? window : 1, r, why, cap);
 }
 
+/* No HPET, PM timer or PIT timed the TSC, and no CPUID leaf states its
+ * rate (QEMU's microvm with pit=off): a rated counter whose nominal rate is
+ * known times it instead, the one with the smallest error: the local APIC
+ * timer where CPUID leaf 0x15 names its crystal, the RTC's seconds (1 to 2.5
+ * s).  Its calibrator is kept, so run_rates does not time it again. */
+bool run_calibrate_from_rated(struct run *r)
+{
+	char why[COUNTER_TEXT];
+	int best = -1;
+
+	for (unsigned i = 0; i < r->n && r->n_cal < RUN_MAX_CALIBRATORS; i++) {
+		struct run_counter *rc = &r->counters[i];
+		struct calibrator *cal = &r->cal[r->n_cal];
+		if (!rc->c || !rc->desc->rated || rc->desc->rate_from || !rc->c->nominal_hz || !rc->s.present ||
+		    !rc->s.healthy)
+			continue;
+		r->step = rc->desc->name;
+		run_prepare(r, rc);
+		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->name };
+		cal->ok = rate_of(rc->c, &r->clock, r->opt.calib_ms, 0, &cal->rate, why, sizeof why);
+		if (!cal->ok) {
+			run_text(r, "%-13s cannot time the TSC: %s\n", rc->desc->name, why);
+			continue;
+		}
+		rc->cal = r->n_cal;
+		if (best < 0 || cal->rate.err_ppm < r->cal[best].rate.err_ppm)
+			best = r->n_cal;
+		r->n_cal++;
+	}
+	run_settle(r);
+	if (best < 0)
+		return false;
+	r->tsc = (struct tsc_choice){ (double)r->cal[best].c->nominal_hz / r->cal[best].rate.ticks_per_cycle,
+				      r->cal[best].rate.err_ppm, r->cal[best].source, &r->cal[best] };
+	return true;
+}
+
 void run_rates(struct run *r)
 {
 	char why[COUNTER_TEXT];

@@ -10,6 +10,27 @@
 
 static void say(void *ctx, const char *line) { run_text(ctx, "%s\n", line); }
 
+/* The TSC's rate, where it came from, and what that is worth. */
+static void say_tsc(struct run *r)
+{
+	const char *src = r->tsc.source;
+
+	if (r->tsc.hz <= 0)
+		run_text(r, "TSC: frequency unknown: no HPET, PM timer or PIT timed it, no CPUID or hypervisor leaf "
+			    "states it, and no other counter with a known rate was there to time it: costs in cycles only\n");
+	else if (r->tsc.err_ppm >= 0 && r->tsc.reference && !r->tsc.reference->c->tsc_based &&
+		 (tp_streq(src, "hpet") || tp_streq(src, "pm_timer") || tp_streq(src, "pit")))
+		run_text(r, "TSC: %.0f Hz from %s (error %.2f ppm)\n", r->tsc.hz, src, r->tsc.err_ppm);
+	else if (r->tsc.err_ppm >= 0)
+		run_text(r, "TSC: %.0f Hz from %s (error %.2f ppm): no HPET, PM timer or PIT timed it, and no CPUID "
+			    "leaf states it; this counter's nominal rate did\n", r->tsc.hz, src, r->tsc.err_ppm);
+	else
+		run_text(r, "TSC: %.0f Hz as %s states it (no counter to check it against: exact only if the %s is)\n",
+			 r->tsc.hz, tp_streq(src, "hypervisor") ? "the hypervisor's leaf 0x40000010"
+				    : tp_streq(src, "cpuid15") ? "CPUID leaf 0x15" : "CPUID leaf 0x16 (whole MHz)",
+			 tp_streq(src, "hypervisor") ? "hypervisor" : "firmware");
+}
+
 void run_calibrate(struct run *r)
 {
 	const struct platform *p = r->p;
@@ -39,13 +60,11 @@ void run_calibrate(struct run *r)
 	r->tsc = tsc_calibrate(r->cal, r->n_cal, &claims, &r->clock, r->opt.calib_ms, say, r);
 	r->clock.max_wait_cycles = cycles;
 	r->clock.max_wait_loops = loops;
-	record_tsc(r->log, &r->tsc, r->cal, r->n_cal, &claims, r->opt.calib_ms, p->invariant_tsc);
 	if (r->tsc.hz <= 0)
-		run_text(r, "TSC: frequency unknown (no counter calibrates it, no CPUID leaf states it): costs in cycles only\n");
-	else if (r->tsc.err_ppm >= 0)
-		run_text(r, "TSC: %.0f Hz from %s (error %.2f ppm)\n", r->tsc.hz, r->tsc.source, r->tsc.err_ppm);
-	else
-		run_text(r, "TSC: %.0f Hz from %s (no counter to check it against)\n", r->tsc.hz, r->tsc.source);
+		run_calibrate_from_rated(r);
+	r->step = "TSC calibration";
+	record_tsc(r->log, &r->tsc, r->cal, r->n_cal, &claims, r->opt.calib_ms, p->invariant_tsc);
+	say_tsc(r);
 }
 
 /* ---- the harness overhead ---------------------------------------------- */

@@ -65,7 +65,8 @@ static const struct args_spec qemu_spec = {
 	.synopsis = "[options] [--linux [KERNEL]] [-- extra QEMU arguments]",
 	.help = "Boots the probe in QEMU (TCG unless --kvm) and exits with its status.\n"
 		"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
-		"  --machine pc|q35[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off\n"
+		"  --machine pc|q35|microvm[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off;\n"
+		"                        microvm[,pit=off,rtc=off,pic=off,acpi=off] with --kernel\n"
 		"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
 		"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
 		"  --smp N               CPUs (default 1)\n"
@@ -249,10 +250,14 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 static int check_run(const struct args *a, const struct qemu_run *r)
 {
 	const char *what;
-	size_t ml = r->machine[0] == 'p' ? 2 : 3;
+	size_t ml = strcspn(r->machine, ",");
+	bool microvm = ml == 7 && !strncmp(r->machine, "microvm", 7);
 
-	if ((strncmp(r->machine, "pc", 2) && strncmp(r->machine, "q35", 3)) || (r->machine[ml] && r->machine[ml] != ','))
-		return args_fail(a, "--machine is pc or q35 (with ,options), not %s", r->machine);
+	if (!(ml == 2 && !strncmp(r->machine, "pc", 2)) && !(ml == 3 && !strncmp(r->machine, "q35", 3)) && !microvm)
+		return args_fail(a, "--machine is pc, q35 or microvm (with ,options), not %s", r->machine);
+	/* microvm has no firmware to boot a disk from: QEMU loads the kernel itself. */
+	if (microvm && (!r->use_kernel || r->linux_guest))
+		return args_fail(a, "--machine microvm boots the probe with --kernel only");
 	if (r->use_kernel && !strcmp(r->firmware, "uefi"))
 		return args_fail(a, "--kernel boots a multiboot ELF32, which OVMF cannot: boot the image for UEFI");
 	if (r->use_kernel && (r->cdrom || r->menu))
