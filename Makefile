@@ -248,6 +248,10 @@ install: $(BUILD)/tickprobe $(BUILD)/tickprobe-collect
 	# The network boot tree, when `make netboot` has built it: a TFTP root as it is.
 	if [ -d $(BUILD)/netboot ]; then rm -rf $(DESTDIR)$(PREFIX)/share/tickprobe/netboot && \
 		cp -R $(BUILD)/netboot $(DESTDIR)$(PREFIX)/share/tickprobe/netboot; fi
+	# The manual pages (man/man.mk).
+	install -d $(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man7
+	install -m 644 $(MAN1_PAGES) $(DESTDIR)$(MANDIR)/man1/
+	install -m 644 $(MAN7_PAGES) $(DESTDIR)$(MANDIR)/man7/
 
 clean:
 	rm -rf $(BUILD)
@@ -284,6 +288,8 @@ $(DEB): $(DEB_SRC)
 # Fuzzing (libFuzzer), sanitizer runs of the unit tests, and static checks.
 -include tests/fuzz/fuzz.mk
 -include tests/lint/lint.mk
+# The manual pages: man-lint, man-markdown, and what install installs.
+include man/man.mk
 
 # Files only, and not BUILD/deb: make deb's copy of the tree has a build of
 # its own, and an unpacked package has /etc/grub.d.
