@@ -265,7 +265,7 @@ clean:
 # /etc/grub.d/25_tickprobe prints (mkgrubcfg --grub-d); HOST_HARDENING is
 # Debian's flags for the host command (debian/rules), never for the image.
 DEB := $(BUILD)/tickprobe_$(VERSION)_amd64.deb
-DEB_SRC = $(shell find Makefile README.md LICENSE acpi arch boot debian docs drivers image lib platform probe tools -type f 2>/dev/null)
+DEB_SRC = $(shell find Makefile README.md LICENSE acpi arch boot debian docs drivers image lib man platform probe tools -type f 2>/dev/null)
 DEB_PARALLEL ?= 2
 HOST_CFLAGS += $(HOST_HARDENING)
 

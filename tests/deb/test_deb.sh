@@ -9,7 +9,7 @@ BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/pkg
 rm -rf "$OUT" && mkdir -p "$OUT"
 . tests/deb/lib.sh
-for t in dpkg-buildpackage dh lintian fakeroot help2man grub-script-check mkfs.fat mcopy; do
+for t in dpkg-buildpackage dh lintian fakeroot grub-script-check mkfs.fat mcopy; do
 	command -v $t >/dev/null 2>&1 || { fail "setup: $t not installed (make deps)"; exit 1; }
 done
 T0=$(now_ms)
@@ -31,6 +31,21 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/doc/tickprobe/log-format.md.gz
 -rw-r--r-- ./usr/share/lintian/overrides/tickprobe
 -rw-r--r-- ./usr/share/man/man1/tickprobe.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-acpi.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-capture.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-collect.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-compare.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-db.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-doctor.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-export.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-logs.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-os.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-qemu.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-report.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-schedule.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-show.1.gz
+-rw-r--r-- ./usr/share/man/man1/tickprobe-stat.1.gz
+-rw-r--r-- ./usr/share/man/man7/tickprobe-boot.7.gz
 -rw-r--r-- ./usr/share/tickprobe/grub-menu.cfg
 -rw-r--r-- ./usr/share/tickprobe/presets.cfg
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.efi
@@ -69,10 +84,14 @@ if [ "$(cat "$OUT/control/conffiles")" = /etc/grub.d/25_tickprobe ] &&
 else
 	fail "deb: control or conffiles: $(tr '\n' ' ' <"$OUT/control/conffiles")"
 fi
-if "$R/usr/bin/tickprobe" --version | grep -qx "tickprobe $VERSION" && zcat "$R/usr/share/man/man1/tickprobe.1.gz" | grep -q '^\.SH "BOOT MENU"'; then
-	pass "deb: /usr/bin/tickprobe runs and says $VERSION; the man page has its boot menu section"
+changed=
+for p in man/*.[17]; do
+	zcat "$R/usr/share/man/man${p##*.}/${p#man/}.gz" 2>/dev/null | cmp -s - "$p" || changed="$changed $p"
+done
+if "$R/usr/bin/tickprobe" --version | grep -qx "tickprobe $VERSION" && [ -z "$changed" ]; then
+	pass "deb: /usr/bin/tickprobe runs and says $VERSION; each page of man/ is in /usr/share/man as it is"
 else
-	fail "deb: /usr/bin/tickprobe --version or the man page"
+	fail "deb: /usr/bin/tickprobe --version, or the man pages:${changed:- --version}"
 fi
 
 # --- lintian: the binary package, then the source ---------------------------
