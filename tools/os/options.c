@@ -55,7 +55,7 @@ static const struct args_spec os_spec = {
 		"                     with --watch, more clocks that are CLOCK_MONOTONIC_RAW run PPM\n"
 		"                     off (tests: clocks with a known answer)\n"
 		"  --prometheus FILE  also write the run's figures as metrics for node_exporter's textfile\n"
-		"                     collector (its --collector.textfile.directory), replacing FILE\n"
+		"                     collector (the directory it reads), replacing FILE\n"
 		"                     whole: the current clocksource, clock_gettime's cost per\n"
 		"                     clocksource, the TSC's rate, a watch's rates and drifts\n"
 		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
