@@ -12,6 +12,8 @@
 #define MCR 4
 #define LSR 5
 #define SCR 7
+#define RBR 0 /* the receive buffer, where the transmit one is */
+#define LSR_DR 0x01
 #define LSR_THRE 0x20
 #define MCR_LOOP 0x10
 
@@ -58,9 +60,9 @@ bool uart_init(struct uart *u, uint16_t port, uint32_t baud)
 		outb(port + FCR, 0x07);
 		outb(port + THR, b);
 		for (int i = 0; i < TX_POLLS; i++)
-			if (inb(port + LSR) & 0x01)
+			if (inb(port + LSR) & LSR_DR)
 				break;
-		if (inb(port + THR) == b)
+		if (inb(port + RBR) == b)
 			break;
 		if (t == 2)
 			return false;
@@ -94,8 +96,17 @@ void uart_write(struct uart *u, const char *s, size_t n)
 
 bool uart_key(struct uart *u)
 {
-	if (!u->present || !(inb(u->port + LSR) & 0x01))
+	if (!u->present || !(inb(u->port + LSR) & LSR_DR))
 		return false;
-	(void)inb(u->port + THR); /* the receive buffer, at the same offset */
+	(void)inb(u->port + RBR);
 	return true;
+}
+
+unsigned uart_read(struct uart *u, char *buf, unsigned cap)
+{
+	unsigned n = 0;
+
+	while (u->present && n < cap && (inb(u->port + LSR) & LSR_DR))
+		buf[n++] = (char)inb(u->port + RBR);
+	return n;
 }

@@ -20,5 +20,7 @@ bool uart_init(struct uart *u, uint16_t port, uint32_t baud);
 void uart_write(struct uart *u, const char *s, size_t n);
 /* A byte received (taken and dropped): a key typed on the serial console. */
 bool uart_key(struct uart *u);
+/* The bytes received, up to cap, without waiting; how many. */
+unsigned uart_read(struct uart *u, char *buf, unsigned cap);
 
 #endif

@@ -24,6 +24,7 @@ struct x86_platform {
 	const struct boot_info *boot;
 	struct platform p;
 	struct uart com;
+	struct uart channel; /* events=PORT: the host's line (probe/watch_channel.h) */
 	platform_exception_fn hook;
 	void *hook_ctx;
 	struct platform_after after; /* the boot's (boot_info.after), with the serial line's keys */
@@ -181,6 +182,31 @@ static bool after_series_end(void *ctx, const char *state, const char *stop_why,
 	return bi->after->series_end(bi->after_ctx, state, stop_why, why, wcap);
 }
 
+/* ---- the host's line for VM events -------------------------------------- */
+
+/* The host's line is not the console: a port the console already drives
+ * is refused, since its bytes would be taken from both. */
+static bool channel_open(void *ctx, uint16_t port)
+{
+	struct x86_platform *x = ctx;
+
+	if (x->com.present && x->com.port == port)
+		return false;
+	return uart_init(&x->channel, port, 115200);
+}
+
+static unsigned channel_read(void *ctx, char *buf, unsigned cap)
+{
+	struct x86_platform *x = ctx;
+	return uart_read(&x->channel, buf, cap);
+}
+
+static void channel_write(void *ctx, const char *s, size_t n)
+{
+	struct x86_platform *x = ctx;
+	uart_write(&x->channel, s, n);
+}
+
 /* ---- the machine and its tables ---------------------------------------- */
 
 static void machine(void *ctx, struct log *l, char *line, size_t cap)
@@ -284,6 +310,9 @@ void tickprobe_main(const struct boot_info *bi)
 		.rdmsr = rdmsr_safe,
 		.has_tsc_adjust = has_tsc_adjust,
 		.core_type = core_type,
+		.channel_open = channel_open,
+		.channel_read = channel_read,
+		.channel_write = channel_write,
 		.end = end,
 		.halt = halt,
 	};

@@ -299,14 +299,15 @@ static void apply_words(struct options *o, const char *line, const char *from)
 			else
 				options_problem(o, from, "option log: '%s' is not file or none, default kept", val);
 		}
-		else if (tp_streq(w, "serial")) {
+		else if (tp_streq(w, "serial") || tp_streq(w, "events")) {
+			uint16_t *to = tp_streq(w, "serial") ? &o->serial_port : &o->events_port;
 			uint32_t port;
 			if (tp_streq(val, "none"))
-				o->serial_port = 0;
+				*to = 0;
 			else if (parse_u32(val, &port, 1, 0xffff))
-				o->serial_port = (uint16_t)port;
+				*to = (uint16_t)port;
 			else
-				options_problem(o, from, "option serial: '%s' is not a port or 'none', default kept", val);
+				options_problem(o, from, "option %s: '%s' is not a port or 'none', default kept", w, val);
 		} else if (tp_streq(w, "counters"))
 			set_counters(o, val);
 		else if (options_watch_option(o, from, w, val))

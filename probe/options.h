@@ -92,6 +92,8 @@ struct options {
 	uint32_t slow_spins;
 	uint16_t step_cpu;
 	int64_t step_cycles;
+	bool step_at_event;                   /* fault=tsc_step:CPU:CYCLES@event: at the first VM event, not mid-watch */
+	uint16_t events_port;                 /* events=PORT: the UART the host announces VM events on (0: none) */
 };
 
 /* A preset: its name and the option words it stands for. */

@@ -2,7 +2,8 @@
 /* watch=DURATION, and the test faults with a known answer: fault=drift:
  * CLOCK:PPM makes the watch see CLOCK (tsc, hpet, pm_timer or pit) run PPM
  * off its rate, fault=tsc_step:CPU:CYCLES steps CPU's TSC by CYCLES half-way
- * through the watch, fault=slow:COUNTER:N adds N `pause`s to each read of
+ * through the watch (with "@event" appended: during the first VM event,
+ * probe/watch_event.h), fault=slow:COUNTER:N adds N `pause`s to each read of
  * COUNTER (a regression for `tickprobe compare --gate` to find).  None
  * touches the hardware: the drift scales what the watch reads of CLOCK from
  * its first sample on, the step is added to every TSC read of that CPU from
@@ -75,16 +76,21 @@ static bool set_drift(struct options *o, const char *val)
 	return true;
 }
 
+/* CPU:CYCLES, or CPU:CYCLES@event. */
 static bool set_step(struct options *o, const char *val)
 {
-	const char *c = colon(val);
+	const char *c = colon(val), *end = c;
 	int64_t cpu, cycles;
 
-	if (!*c || !parse_signed(val, c, &cpu) || cpu < 0 || cpu >= TEAM_MAX_CPUS ||
-	    !parse_signed(c + 1, c + 1 + tp_strlen(c + 1), &cycles) || cycles > 1000000000000ll ||
-	    cycles < -1000000000000ll)
+	while (*end && *end != '@')
+		end++;
+	if (*end && !tp_streq(end, "@event"))
+		return false;
+	if (!*c || !parse_signed(val, c, &cpu) || cpu < 0 || cpu >= TEAM_MAX_CPUS || !parse_signed(c + 1, end, &cycles) ||
+	    cycles > 1000000000000ll || cycles < -1000000000000ll)
 		return false;
 	o->step_set = true;
+	o->step_at_event = *end != 0;
 	o->step_cpu = (uint16_t)cpu;
 	o->step_cycles = cycles;
 	return true;
@@ -129,8 +135,8 @@ bool options_watch_option(struct options *o, const char *from, const char *key, 
 	}
 	if (!tp_memcmp(val, "tsc_step:", 9)) {
 		if (!set_step(o, val + 9))
-			options_problem(o, from, "option fault: '%s' is not tsc_step:CPU:CYCLES (CPU 0..%u, |CYCLES| <= "
-					"10^12), ignored", val, TEAM_MAX_CPUS - 1);
+			options_problem(o, from, "option fault: '%s' is not tsc_step:CPU:CYCLES or tsc_step:CPU:CYCLES@event "
+					"(CPU 0..%u, |CYCLES| <= 10^12), ignored", val, TEAM_MAX_CPUS - 1);
 		return true;
 	}
 	return false;

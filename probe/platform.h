@@ -162,6 +162,14 @@ struct platform {
 	void (*check_cpus)(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line,
 			   size_t cap);
 
+	/* The line to the host a VM runs on (events=PORT; probe/watch_channel.h):
+	 * open the UART at port (false: none answers there), take what it has
+	 * received without waiting (how many bytes went into buf), send text.
+	 * All NULL where there is none. */
+	bool (*channel_open)(void *ctx, uint16_t port);
+	unsigned (*channel_read)(void *ctx, char *buf, unsigned cap);
+	void (*channel_write)(void *ctx, const char *s, size_t n);
+
 	/* The end: the status is logged and shown.  Leave the screen readable
 	 * and hand exit_code (probe/exit_status.h) to a VM's exit device;
 	 * returns when there is none (a real PC), or when exit_code is 0: the

@@ -33,7 +33,8 @@ void record_watch_begin(struct log *l, const struct watch *w, const struct optio
 		tp_snprintf(fault, sizeof fault, "drift:%s:%s%d", o->drift_clock, o->drift_ppm >= 0 ? "+" : "",
 			    (int)o->drift_ppm); /* tp_snprintf has no '+' flag */
 	else if (o && o->step_set)
-		tp_snprintf(fault, sizeof fault, "tsc_step:%u:%lld", o->step_cpu, (long long)o->step_cycles);
+		tp_snprintf(fault, sizeof fault, "tsc_step:%u:%lld%s", o->step_cpu, (long long)o->step_cycles,
+			    o->step_at_event ? "@event" : "");
 	json_str(j, "fault", fault[0] ? fault : NULL);
 	log_end(l);
 }
@@ -145,7 +146,23 @@ static void cpu_members(struct json *j, const struct watch *w, const struct watc
 	json_u64(j, "cpus_dropped", w->cpus_dropped);
 }
 
-void record_watch(struct log *l, const struct watch *w, const struct watch_verdict *v)
+static void vm_events_members(struct json *j, const struct watch_events *e)
+{
+	if (!e || !e->port) {
+		json_null(j, "vm_events");
+		return;
+	}
+	json_object_begin(j, "vm_events");
+	json_u64(j, "port", e->port);
+	json_bool(j, "listening", e->open);
+	json_str(j, "problem", e->problem);
+	json_u64(j, "events", e->n);
+	json_u64(j, "bad_lines", e->bad_lines);
+	json_u64(j, "refused", e->refused);
+	json_object_end(j);
+}
+
+void record_watch(struct log *l, const struct watch *w, const struct watch_verdict *v, const struct watch_events *e)
 {
 	struct json *j = log_begin(l, "watch");
 	char text[320];
@@ -173,6 +190,68 @@ void record_watch(struct log *l, const struct watch *w, const struct watch_verdi
 	} else {
 		json_null(j, "smi");
 	}
+	vm_events_members(j, e);
+	log_end(l);
+}
+
+static void event_clocks(struct json *j, const struct watch *w, const struct watch_event_verdict *v)
+{
+	json_array_begin(j, "clocks");
+	for (unsigned i = 0; v && i < v->n; i++) {
+		json_object_begin(j, NULL);
+		json_str(j, "name", w->c[i].name);
+		json_fixed(j, "advance_s", v->advance_s[i], 9);
+		json_fixed(j, "jump_ns", v->jump_s[i] * 1e9, 1);
+		json_fixed(j, "tolerance_ns", v->tolerance_s[i] * 1e9, 1);
+		json_bool(j, "backward", v->backward[i]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+static void event_cpus(struct json *j, const struct watch_event *ev, const struct watch_event_verdict *v)
+{
+	json_array_begin(j, "cpus");
+	for (unsigned k = 0; v && k < ev->n_cpus; k++) {
+		const struct watch_event_cpu *c = &ev->cpus[k];
+		json_object_begin(j, NULL);
+		json_u64(j, "cpu", c->cpu);
+		json_fixed(j, "before_cycles", c->before_cycles, 0);
+		json_fixed(j, "after_cycles", c->measured ? c->after_cycles : __builtin_nan(""), 0);
+		json_fixed(j, "jump_cycles", c->measured ? v->cpu_jump_cycles[k] : __builtin_nan(""), 0);
+		json_fixed(j, "tolerance_cycles", c->measured ? v->cpu_tolerance_cycles[k] : __builtin_nan(""), 0);
+		json_bool(j, "backward", v->cpu_backward[k]);
+		json_object_end(j);
+	}
+	json_array_end(j);
+}
+
+void record_watch_event(struct log *l, const struct watch *w, const struct watch_event *ev,
+			const struct watch_event_verdict *v)
+{
+	struct json *j = log_begin(l, "watch_event");
+	bool done = ev->state == WATCH_EVENT_DONE && v;
+	const char *names[WATCH_MAX_CLOCKS];
+	char text[480];
+
+	json_u64(j, "id", ev->id);
+	json_str(j, "name", ev->name);
+	json_str(j, "state", done ? "done" : "unfinished");
+	json_fixed(j, "at_s", ev->at_s, 3);
+	json_fixed(j, "end_s", done ? ev->end_s : __builtin_nan(""), 3);
+	json_fixed(j, "host_s", done && ev->host_s >= 0 ? ev->host_s : __builtin_nan(""), 6);
+	json_fixed(j, "guest_s", done ? v->guest_s : __builtin_nan(""), 9);
+	event_clocks(j, w, done ? v : NULL);
+	event_cpus(j, ev, done ? v : NULL);
+	json_u64(j, "moved", done ? v->jumps : 0);
+	if (done && ev->host_s >= 0)
+		json_bool(j, "counted", v->counted);
+	else
+		json_null(j, "counted");
+	for (unsigned i = 0; i < w->n; i++)
+		names[i] = w->c[i].name;
+	watch_event_text(ev, v, names, text, sizeof text);
+	json_str(j, "verdict", text);
 	log_end(l);
 }
 

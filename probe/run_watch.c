@@ -5,29 +5,15 @@
  * the other CPUs' TSC offsets from it.  Between samples it reads every
  * counter every POLL_S, so that a counter narrower than the watch's windows
  * is unwrapped (the PIT's 16 bits wrap every 54.9 ms). */
-#include "probe/records_watch.h"
+#include "probe/run_watch.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
-#include "probe/run.h"
+#include "probe/records_watch.h"
 #include "probe/smp_env.h"
-#include "probe/tsc_sync.h"
-#include "probe/watch_sampler.h"
 
 #define POLL_S 0.002
 /* The other CPUs' offsets each segment: a light ping-pong, no warp test. */
 #define SEGMENT_PINGPONGS 200u
-
-struct watch_run {
-	struct watch w;
-	struct watch_sampler ws;
-	struct run *r;
-	double hz;
-	bool stepped;           /* fault=tsc_step applied */
-	int64_t step_cpu0;      /* the step on the boot CPU's reads, once applied */
-	struct tsc_sync_result *sync;
-	struct tsc_pair *pairs;
-	unsigned pair_cap;
-};
 
 /* The boot CPU's TSC as the watch reads it, with a step fault on CPU 0. */
 static uint64_t watch_tsc(void *ctx)
@@ -48,7 +34,8 @@ static void sample(struct watch_run *wr)
 
 /* ---- the other CPUs, once a segment ------------------------------------------------- */
 
-static void offsets(struct watch_run *wr)
+void watch_run_offsets(struct watch_run *wr, void (*take)(void *ctx, unsigned cpu, double offset, double u),
+		       void *ctx)
 {
 	struct smp_env *e = wr->r->smp;
 	struct tsc_sync_config cfg;
@@ -63,20 +50,27 @@ static void offsets(struct watch_run *wr)
 	for (unsigned k = 0; k < wr->sync->n_pairs; k++) {
 		const struct tsc_pair *p = &wr->pairs[k];
 		if (p->ref == 0 && p->offset_done)
-			watch_cpu_offset(&wr->w, p->cpu, (double)p->offset, (double)p->uncertainty);
+			take(ctx, p->cpu, (double)p->offset, (double)p->uncertainty);
 	}
-	for (unsigned c = 1; c < wr->sync->n_cpus && c < TEAM_MAX_CPUS; c++)
+}
+
+static void take_offset(void *ctx, unsigned cpu, double offset, double u)
+{
+	watch_cpu_offset(ctx, cpu, offset, u);
+}
+
+static void offsets(struct watch_run *wr)
+{
+	watch_run_offsets(wr, take_offset, &wr->w);
+	for (unsigned c = 1; wr->sync && c < wr->sync->n_cpus && c < TEAM_MAX_CPUS; c++)
 		if (wr->sync->tsc_adjust_valid[c])
 			watch_cpu_adjust(&wr->w, c, wr->sync->tsc_adjust[c]);
 }
 
-/* fault=tsc_step: half-way through, CPU's TSC steps (probe/options_watch.c). */
-static void maybe_step(struct watch_run *wr, double t_s)
+void watch_run_step(struct watch_run *wr, double t_s)
 {
 	const struct options *o = &wr->r->opt;
 
-	if (!o->step_set || wr->stepped || t_s < wr->w.duration_s / 2)
-		return;
 	wr->stepped = true;
 	if (o->step_cpu == 0) {
 		wr->step_cpu0 = o->step_cycles;
@@ -87,6 +81,16 @@ static void maybe_step(struct watch_run *wr, double t_s)
 	}
 	run_text(wr->r, "watch: fault=tsc_step: CPU %u's TSC stepped by %lld cycles at %.1f s\n", o->step_cpu,
 		 (long long)o->step_cycles, t_s);
+}
+
+/* fault=tsc_step: half-way through, CPU's TSC steps (probe/options_watch.c);
+ * with @event, the first VM event does it (run_watch_events.c). */
+static void maybe_step(struct watch_run *wr, double t_s)
+{
+	const struct options *o = &wr->r->opt;
+
+	if (o->step_set && !o->step_at_event && !wr->stepped && t_s >= wr->w.duration_s / 2)
+		watch_run_step(wr, t_s);
 }
 
 static void segment(struct watch_run *wr, double t_s)
@@ -170,6 +174,7 @@ static void watch_loop(struct watch_run *wr)
 			if (watch_sampler_tsc(&wr->ws) - last_poll >= poll_cycles) {
 				watch_sampler_poll(&wr->ws);
 				last_poll = watch_sampler_tsc(&wr->ws);
+				watch_vm_poll(wr, (double)(last_poll - start) / wr->hz);
 			}
 		}
 		now = watch_sampler_tsc(&wr->ws);
@@ -214,9 +219,11 @@ void run_watch(struct run *r)
 	record_watch_begin(r->log, &wr->w, &r->opt, wr->sync ? wr->pair_cap : 0);
 	run_text(r, "watch: %u s, %u clocks, a sample every 0.5 s, %u segments of %.1f s\n", r->opt.watch_s,
 		 wr->w.n, WATCH_SEGMENTS, wr->w.segment_s);
+	watch_vm_open(wr);
 	watch_loop(wr);
+	watch_vm_close(wr);
 	watch_conclude(&wr->w, v);
-	record_watch(r->log, &wr->w, v);
+	record_watch(r->log, &wr->w, v, &wr->vm.events);
 	watch_attribution_text(&wr->w, v, line, sizeof line);
 	run_text(r, "watch: %s\n", line);
 }

@@ -50,8 +50,7 @@ int watch_add_clock(struct watch *w, const char *name, double nominal_hz, double
 
 /* ---- the consensus ---------------------------------------------------------------- */
 
-/* The median of v[0..n) (n <= WATCH_MAX_CLOCKS), v left sorted. */
-static double median(double *v, unsigned n)
+double watch_median(double *v, unsigned n)
 {
 	for (unsigned i = 1; i < n; i++) {
 		double x = v[i];
@@ -90,12 +89,12 @@ static double consensus(const struct watch *w, const struct watch_read *a, const
 		if (!is_nan(hz[i]))
 			v[n++] = hz[i];
 	}
-	return median(v, n);
+	return watch_median(v, n);
 }
 
-/* One read's jitter, seconds: the bracket and the tick, each uniform. */
-static double sigma_s(const struct watch *w, const struct watch_clock *c)
+double watch_sigma_s(const struct watch *w, unsigned i)
 {
+	const struct watch_clock *c = &w->c[i];
 	double width2 = c->reads ? c->width2_sum / (double)c->reads : 0;
 	double cycle = 1 / w->tsc_hz;
 
@@ -213,7 +212,7 @@ void watch_sample(struct watch *w, const struct watch_read *r)
 		double rate = c->d_n ? c->d_sum / (double)c->d_n / PPM : 0;
 		double cycles = (double)(int64_t)(r[i].tsc - prev[i].tsc);
 		excess[i] = NAN_VALUE;
-		limit[i] = STEP_SIGMAS * 1.4142135623730951 * sigma_s(w, c);
+		limit[i] = STEP_SIGMAS * 1.4142135623730951 * watch_sigma_s(w, i);
 		if (limit[i] < STEP_MIN_S)
 			limit[i] = STEP_MIN_S;
 		/* A counter's rate is learnt in its first window: steps are
@@ -407,10 +406,11 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 	v->consensus_hz = consensus(w, a, b, hz);
 	span_s = (double)(int64_t)(b[0].tsc - a[0].tsc) / v->consensus_hz;
 	for (unsigned i = 1; i < w->n; i++)
-		own[i] = 1.4142135623730951 * sigma_s(w, &w->c[i]) / WATCH_INTERVAL_S * PPM;
+		own[i] = 1.4142135623730951 * watch_sigma_s(w, i) / WATCH_INTERVAL_S * PPM;
 	for (unsigned i = 1; i < w->n; i++) {
 		const struct watch_clock *c = &w->c[i];
-		double sig = sigma_s(w, c), mean = c->d_n ? c->d_sum / (double)c->d_n : 0, noise, rest[WATCH_MAX_CLOCKS];
+		double sig = watch_sigma_s(w, i), mean = c->d_n ? c->d_sum / (double)c->d_n : 0, noise, rest[WATCH_MAX_CLOCKS];
+		double rest_u;
 		unsigned nr = 0;
 		for (unsigned j = 1; j < w->n; j++)
 			if (j != i)
@@ -419,7 +419,8 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 		v->rate_ppm[i] = is_nan(hz[i]) ? NAN_VALUE : (v->consensus_hz / hz[i] - 1) * PPM;
 		/* Its own reads' limit, and the consensus's it is measured
 		 * against (the median of the others': about one of theirs). */
-		v->window_u_ppm[i] = nr ? __builtin_sqrt(own[i] * own[i] + median(rest, nr) * median(rest, nr)) : own[i];
+		rest_u = nr ? watch_median(rest, nr) : 0;
+		v->window_u_ppm[i] = __builtin_sqrt(own[i] * own[i] + rest_u * rest_u);
 		v->window_sd_ppm[i] = c->d_n > 1 ? __builtin_sqrt((c->d2_sum - c->d_sum * mean) / (double)(c->d_n - 1))
 						 : NAN_VALUE;
 		/* The reads' own limit, unless the windows scattered more than it
@@ -434,11 +435,11 @@ static void whole_rates(const struct watch *w, struct watch_verdict *v)
 	}
 	/* The TSC against the kernel's view of it, its boot calibration. */
 	v->rate_ppm[0] = (v->consensus_hz / w->tsc_hz - 1) * PPM;
-	v->u_ppm[0] = median(us, nu);
+	v->u_ppm[0] = watch_median(us, nu);
 	v->window_u_ppm[0] = v->u_ppm[0] * span_s / WATCH_INTERVAL_S;
 	/* Against the boot calibration, whose own error counts too. */
 	v->u_ppm[0] = __builtin_sqrt(v->u_ppm[0] * v->u_ppm[0] + w->tsc_hz_err_ppm * w->tsc_hz_err_ppm);
-	v->sigma_ns[0] = sigma_s(w, &w->c[0]) * 1e9;
+	v->sigma_ns[0] = watch_sigma_s(w, 0) * 1e9;
 	v->window_sd_ppm[0] = NAN_VALUE;
 	v->drift_ppm_per_h[0] = slope_per_h(w, w->tsc_seg_ppm, &v->drift_u_ppm_per_h[0]);
 	v->change_ppm[0] = first_last_change(w->tsc_seg_ppm);
@@ -466,7 +467,7 @@ static void attribute(const struct watch *w, struct watch_verdict *v)
 		}
 		if (n < 2 || is_nan(v->rate_ppm[i]))
 			continue;
-		center = median(rest, n);
+		center = watch_median(rest, n);
 		off = v->rate_ppm[i] - center;
 		if (absd(off) <= WATCH_AGREE_SIGMAS * (v->u_ppm[i] + u_rest) || absd(off) <= WATCH_TOLERANCE_PPM)
 			continue;

@@ -172,6 +172,12 @@ void watch_conclude(const struct watch *w, struct watch_verdict *v);
  * which agree within 0.2 ppm", or what can be said instead. */
 void watch_attribution_text(const struct watch *w, const struct watch_verdict *v, char *buf, unsigned cap);
 
+/* One read of clock i: its jitter in seconds, the bracket's and the tick's
+ * (each uniform) over the reads so far. */
+double watch_sigma_s(const struct watch *w, unsigned i);
+/* The median of v[0..n) (n <= WATCH_MAX_CLOCKS), v left sorted; NaN for none. */
+double watch_median(double *v, unsigned n);
+
 /* probe/watch_linux.c: the rules, for the records and the docs. */
 const char *watch_era_name(enum watch_era e);
 const char *watch_era_rule(enum watch_era e);

@@ -116,9 +116,18 @@ static void edge_read(struct watch_sampler *s, unsigned i, struct watch_read *ou
 	}
 }
 
+void watch_sampler_read(struct watch_sampler *s, struct watch_read *rd)
+{
+	tp_memset(rd, 0, WATCH_MAX_CLOCKS * sizeof *rd);
+	for (unsigned i = 1; i < s->w->n; i++)
+		edge_read(s, i, &rd[i]);
+	rd[0].tsc = watch_sampler_tsc(s);
+	rd[0].count = (double)rd[0].tsc;
+}
+
 void watch_sampler_sample(struct watch_sampler *s)
 {
-	struct watch_read rd[WATCH_MAX_CLOCKS] = { 0 };
+	struct watch_read rd[WATCH_MAX_CLOCKS];
 
 	/* A drift fault scales what each clock counts from here on. */
 	if (!s->w->started) {
@@ -127,9 +136,6 @@ void watch_sampler_sample(struct watch_sampler *s)
 		for (unsigned i = 1; i < s->w->n; i++)
 			s->src[i].base = s->src[i].count;
 	}
-	for (unsigned i = 1; i < s->w->n; i++)
-		edge_read(s, i, &rd[i]);
-	rd[0].tsc = watch_sampler_tsc(s);
-	rd[0].count = (double)rd[0].tsc;
+	watch_sampler_read(s, rd);
 	watch_sample(s->w, rd);
 }

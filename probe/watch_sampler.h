@@ -45,5 +45,8 @@ uint64_t watch_sampler_tsc(struct watch_sampler *s);
 void watch_sampler_poll(struct watch_sampler *s);
 /* One sample of every clock, handed to watch_sample. */
 void watch_sampler_sample(struct watch_sampler *s);
+/* One look at every clock, rd[i] for clock i, kept out of the model's
+ * windows (a VM event's, probe/watch_event.h); after the first sample. */
+void watch_sampler_read(struct watch_sampler *s, struct watch_read *rd);
 
 #endif

@@ -215,7 +215,7 @@ static void finish(struct live *L, struct log *l)
 	if (!v)
 		return;
 	watch_conclude(&L->w, v);
-	record_watch(l, &L->w, v);
+	record_watch(l, &L->w, v, NULL);
 	watch_attribution_text(&L->w, v, line, sizeof line);
 	fprintf(stderr, "watch: %s\n", line);
 	free(v);
