@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* json_out_str (tools/common/json_out.h): the host's UTF-8 as it is, every
- * other byte outside printable ASCII escaped, NULL as null. */
+ * other byte outside printable ASCII and every character that steers a
+ * terminal escaped, NULL as null. */
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/check.h"
@@ -33,5 +34,7 @@ int main(void)
 	one("\xed\xa0\x80", "\"\\u00ed\\u00a0\\u0080\"", "a surrogate");
 	one("\xf4\x90\x80\x80", "\"\\u00f4\\u0090\\u0080\\u0080\"", "past U+10FFFF");
 	one("\x80\xff", "\"\\u0080\\u00ff\"", "bare continuation and 0xff");
+	one("\x1b]0;PWNED\a", "\"\\u001b]0;PWNED\\u0007\"", "ESC and BEL, never raw");
+	one("\xc2\x9b\xe2\x80\xae\xc2\xa0", "\"\\u009b\\u202e\xc2\xa0\"", "C1 CSI and RLO escaped, NBSP kept");
 	return check_done();
 }
