@@ -14,6 +14,6 @@ data = open(src, "rb").read()
 for i in range(0, len(data), 700):
     os.write(master, data[i:i + 700])
     time.sleep(0.005)
-err = p.communicate(timeout=60)[1].decode()
-sys.stderr.write(err)
+# As bytes: what the tool wrote, whatever it is, for the test to judge.
+sys.stderr.buffer.write(p.communicate(timeout=60)[1])
 sys.exit(p.returncode)

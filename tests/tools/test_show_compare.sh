@@ -131,3 +131,42 @@ grep -q "complete and undamaged" "$D/err"; ok "capture verdict: complete and und
 cap partial.log 2 2>"$D/err"; rc=$?
 [ "$rc" = 3 ] && cmp -s "$D/partial.log" "$D/cap-partial.log" && grep -q "partial" "$D/err"
 ok "capture of a cut-short run: timeout, partial, exit 3" $? "exit $rc: $(tail -3 "$D/err")"
+
+# --- hostile text is shown escaped ----------------------------------------------------
+# Every string in the fixtures made to carry terminal escapes, C1 and bidi
+# controls and invalid UTF-8 (tests/tools/evil_log.py); a file name too.
+# What each command prints, on stdout and stderr, must hold none of them raw
+# (tests/tools/evil_text.py), and show them escaped as tools/lib/textsafe.h says.
+for f in a b os; do python3 tests/tools/evil_log.py "$D/$f.log" "$D/evil-$f.log"; done
+mkdir "$D/evil-dir" && cp "$D/evil-a.log" "$D/evil-dir/$(printf 'x\033]0;PWNED\007y.log')"
+evil() { # [--json] what, times the payload's start is shown, times it is shown whole, then the command
+	j=
+	[ "$1" = --json ] && j=--json && shift
+	w=$1 m=$2 h=$3
+	shift 3
+	"$@" >"$D/evil.out" 2>"$D/evil.err"
+	python3 tests/tools/evil_text.py $j "$w" "$D/evil.out" "$m" "$h"
+	python3 tests/tools/evil_text.py "$w, stderr" "$D/evil.err" 0 0
+}
+evil show 15 10 "$T" show "$D/evil-a.log"
+evil "show, an OS log" 10 5 "$T" show "$D/evil-os.log"
+evil --json "show --json" 20 10 "$T" show --json "$D/evil-a.log" "$D/evil-os.log"
+evil compare 8 5 "$T" compare "$D/evil-a.log" "$D/evil-b.log" "$D/evil-os.log"
+evil "show DIR with a hostile file name" 16 10 "$T" show "$D/evil-dir"
+evil "logs DIR" 1 0 "$T" logs "$D/evil-dir"
+evil --json "logs --json" 2 1 "$T" logs --json "$D/evil-dir"
+mkdir "$D/evil-damaged" && cp "$D/damaged.log" "$D/evil-damaged/$(printf 'x\033]0;PWNED\007y.log')"
+evil "show, a damaged log with a hostile name" 1 0 "$T" show "$D/evil-damaged"
+grep -q 'x\\x1b]0;PWNED\\x07y.log:7: bad record crc' "$D/evil.err"
+ok "show names the damaged record's FILE:LINE, the name escaped" $? "$(cat "$D/evil.err")"
+TA=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
+cp "$D/evil-a.log" "$D/=evil.log"
+(cd "$D" && "$TA" export =evil.log --format csv) >"$D/evil.csv" 2>"$D/evil.err"
+python3 tests/tools/evil_text.py "export csv" "$D/evil.csv" 4 4
+python3 tests/tools/evil_csv.py "$D/evil.csv" "'=evil.log"
+"$T" export "$D/evil-a.log" --format json >"$D/evil.json" && cmp -s "$D/evil.json" "$D/evil-a.log"
+ok "export json of a hostile log: the records as written, byte for byte" $?
+cap evil-a.log 20 2>"$D/evil.err"
+rc=$?
+ok "capture of a hostile log: exit 0" "$rc" "exit $rc: $(tail -c 300 "$D/evil.err")"
+python3 tests/tools/evil_text.py "capture's progress and verdict" "$D/evil.err" 0 0

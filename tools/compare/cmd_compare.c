@@ -23,9 +23,11 @@
 #include "tools/compare/split.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
+#include "tools/lib/textsafe.h"
 #include "tools/stat/ministat_print.h"
 
 #define MAX_KEYS 64
+#define SHOWN_LEN 256   /* a key or a run's name as shown: escaped (tools/lib/textsafe.h) */
 #define CELL_W 18       /* one summary cell: "123.4 *+12.3%" */
 #define DEFAULT_WIDTH 120
 
@@ -130,7 +132,7 @@ static int out_width(void)
 
 /* Logs as rows, the counters in as many blocks of columns as the width
  * needs: 200 logs stay 200 lines a block, never 200 columns. */
-static void summary_rows(char keys[][128], size_t nkeys, size_t nlogs, const struct cell *cells, int width)
+static void summary_rows(char keys[][SHOWN_LEN], size_t nkeys, size_t nlogs, const struct cell *cells, int width)
 {
 	int label = 7;
 	for (size_t k = 0; k < nkeys;) {
@@ -158,9 +160,12 @@ static void summary_rows(char keys[][128], size_t nkeys, size_t nlogs, const str
 	}
 }
 
-static void summary(char keys[][128], size_t nkeys, const struct lrun *const *logs, size_t nlogs,
+/* keys: as shown, escaped. */
+static void summary(char keys[][SHOWN_LEN], size_t nkeys, const struct lrun *const *logs, size_t nlogs,
 		    struct cell *cells, const char *conf)
 {
+	char name[SHOWN_LEN];
+
 	int w = 7, width = out_width();
 	for (size_t i = 0; i < nkeys; i++)
 		if ((int)strlen(keys[i]) > w)
@@ -168,7 +173,7 @@ static void summary(char keys[][128], size_t nkeys, const struct lrun *const *lo
 	printf("\nSummary: p50 ns per read; '*' = differs from the first log with that counter at %s%% "
 	       "confidence (difference of per-round means)\n", conf);
 	for (size_t j = 0; j < nlogs; j++)
-		printf("  [%zu] %s\n", j + 1, logs[j]->name);
+		printf("  [%zu] %s\n", j + 1, ts_str(name, sizeof name, logs[j]->name));
 	if (w + (int)nlogs * (CELL_W + 1) > width) {
 		summary_rows(keys, nkeys, nlogs, cells, width);
 		return;
@@ -204,7 +209,12 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 	}
 	for (size_t i = 0; i < lu.n; i++) {
 		const struct lineup_row *r = &lu.rows[i];
-		const char *call = r->call ? r->call : "?";
+		char cs[64], counter[64], call[128], os[SHOWN_LEN], hw[SHOWN_LEN];
+		ts_str(cs, sizeof cs, r->clocksource ? r->clocksource : "?");
+		ts_str(counter, sizeof counter, r->counter ? r->counter : "?");
+		ts_str(call, sizeof call, r->call ? r->call : "?");
+		ts_str(os, sizeof os, r->os_run->name);
+		ts_str(hw, sizeof hw, r->hw_run->name);
 		if (!i) {
 			printf("\nKernel path over the bare hardware read (per-round %s, ns; "
 			       "%.1f%% confidence):\n", metric, conf);
@@ -212,13 +222,12 @@ static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char
 			       "overhead ns", "call (os log vs hardware log)");
 		}
 		if (!r->tested) {
-			printf("%-10s %-10s  fewer than 2 rounds: no test   %s (%s vs %s)\n", r->clocksource,
-			       r->counter, call, r->os_run->name, r->hw_run->name);
+			printf("%-10s %-10s  fewer than 2 rounds: no test   %s (%s vs %s)\n", cs, counter, call, os, hw);
 		} else {
 			char ov[64];
 			snprintf(ov, sizeof ov, "%g +/- %g%s", r->diff, r->err, r->significant ? "" : " (n.s.)");
-			printf("%-10s %-10s %10.1f %10.1f  %-24s %s (%s vs %s)\n", r->clocksource, r->counter,
-			       r->os_p50, r->hw_p50, ov, call, r->os_run->name, r->hw_run->name);
+			printf("%-10s %-10s %10.1f %10.1f  %-24s %s (%s vs %s)\n", cs, counter, r->os_p50, r->hw_p50, ov,
+			       call, os, hw);
 		}
 	}
 	lineup_free(&lu);
@@ -348,12 +357,13 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 	size_t *idx = calloc(nlogs, sizeof *idx), nsets = 0;
 	double **vals = calloc(nlogs, sizeof *vals);
 	struct ms_opts mo = { 0, co->conf, 0, 0 };
+	char shown[2][SHOWN_LEN];
 
 	if (!sets || !res || !idx || !vals) {
 		fprintf(stderr, "tickprobe compare: out of memory\n");
 		exit(EXIT_UNREADABLE);
 	}
-	printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", key, co->metric);
+	printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", ts_str(shown[0], SHOWN_LEN, key), co->metric);
 	for (size_t j = 0; j < nlogs; j++) {
 		const struct lr_node *t = find_key(logs[j], key);
 		struct cell *c = &cells[j];
@@ -364,9 +374,13 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 		c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
 		n = timer_rounds(t, co->metric, &vals[nsets]);
 		if (n < 2) {
-			printf("%s: %zu round value(s): fewer than 2, no test\n", logs[j]->name, n);
-			if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason")))
-				printf("  (not healthy: %s)\n", lr_str(lr_get(t, "reason")));
+			printf("%s: %zu round value(s): fewer than 2, no test\n", ts_str(shown[1], SHOWN_LEN, logs[j]->name),
+			       n);
+			if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason"))) {
+				fputs("  (not healthy: ", stdout);
+				ts_puts(stdout, lr_str(lr_get(t, "reason")));
+				fputs(")\n", stdout);
+			}
 			free(vals[nsets]);
 			continue;
 		}
@@ -376,7 +390,7 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 		idx[nsets++] = j;
 	}
 	if (nsets < 2) {
-		printf("fewer than two logs with rounds for %s: nothing to compare\n", key);
+		printf("fewer than two logs with rounds for %s: nothing to compare\n", shown[0]);
 	} else {
 		ms_print(stdout, sets, nsets, &mo, res);
 		for (size_t s = 1; s < nsets; s++) {
@@ -429,7 +443,7 @@ static int gate(const struct compare_opts *co, const struct lrun **logs, size_t 
 
 int cmd_compare(int argc, char **argv)
 {
-	static char keys[MAX_KEYS][128];
+	static char keys[MAX_KEYS][128], shown[MAX_KEYS][SHOWN_LEN];
 	struct compare_opts co = { .metric = "p50", .confs = "95", .ci = stats_conf_index(95), .conf = 95,
 				   .g = { .dflt = { "*", 10, -1 } } };
 	struct logfile *files;
@@ -460,11 +474,13 @@ int cmd_compare(int argc, char **argv)
 			fprintf(stderr, "tickprobe compare: no %scounters in the logs\n", co.nonly ? "such " : "");
 			status = exit_worse(status, EXIT_UNREADABLE);
 		}
+		for (size_t i = 0; i < nkeys; i++)
+			ts_str(shown[i], SHOWN_LEN, keys[i]);
 		cells = calloc(nkeys * nlogs + 1, sizeof *cells);
 		for (size_t i = 0; i < nkeys && cells; i++)
 			compare_key(i, keys[i], logs, nlogs, &co, &cells[i * nlogs]);
 		if (cells && nkeys)
-			summary(keys, nkeys, logs, nlogs, cells, co.confs);
+			summary(shown, nkeys, logs, nlogs, cells, co.confs);
 		os_figures(logs, nlogs, co.metric, co.ci, co.conf);
 		os_overhead(logs, nlogs, co.metric, co.ci, co.conf);
 		compare_cpus(logs, nlogs, out_width());

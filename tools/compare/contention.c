@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/log/smprec.h"
+#include "tools/lib/textsafe.h"
 
 #define MAX_COUNTERS 16
 #define MAX_LEVELS 32   /* 1, 2, 4 … 256 and N: 10 for 256 CPUs */
@@ -224,15 +225,19 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 	}
 	collect(t, v, nlogs);
 	for (size_t c = 0; c < t->ncounters; c++) {
-		printf("\n== contention: %s read by many CPUs at once ==\n", t->counters[c]);
+		char name[160];
+		ts_str(name, sizeof name, t->counters[c]);
+		printf("\n== contention: %s read by many CPUs at once ==\n", name);
 		printf("p50: the median over the readers of each reader's p50; reads/s: all readers together.\n"
 		       "No test: a level has one p50 and one rate, no rounds to test a difference on.\n");
 		for (size_t j = 0; j < nlogs; j++) {
 			const struct lr_node *rec = smp_contention(&v[j], t->counters[c]);
-			if (lr_str(lr_get(rec, "refused")))
-				printf("  [%zu] refused: %s\n", j + 1, lr_str(lr_get(rec, "refused")));
-			else if (!rec && smp_multi(&v[j]))
-				printf("  [%zu] no contention record for %s%s%s\n", j + 1, t->counters[c],
+			if (lr_str(lr_get(rec, "refused"))) {
+				printf("  [%zu] refused: ", j + 1);
+				ts_puts(stdout, lr_str(lr_get(rec, "refused")));
+				putchar('\n');
+			} else if (!rec && smp_multi(&v[j]))
+				printf("  [%zu] no contention record for %s%s%s\n", j + 1, name,
 				       smp_left_out_lines(&v[j], SMP_CONTENTION, b, sizeof b) ? "; damaged, left out: " : "", b);
 		}
 		if (LABEL_W + (int)nlogs * (CELL_W + 1) > width)

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/stats.h"
+#include "tools/lib/textsafe.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
 #include "tools/stat/ministat_print.h"
@@ -102,6 +103,15 @@ void seeds_label(const struct seeds *s, size_t i, char *buf, size_t cap)
 		snprintf(buf, cap, "%s", s->rows[i].clocksource);
 }
 
+/* The label as printed: escaped, for the text from the log it holds. */
+static void shown_label(const struct seeds *s, size_t i, char *buf, size_t cap)
+{
+	char raw[160];
+
+	seeds_label(s, i, raw, sizeof raw);
+	ts_str(buf, cap, raw);
+}
+
 /* The loop's calls/s: one ministat block, every clocksource against the
  * first that has runs. */
 static void print_rates(FILE *o, const struct seeds *s, double conf)
@@ -127,7 +137,9 @@ static void print_rates(FILE *o, const struct seeds *s, double conf)
 	}
 	if (nsets) {
 		fprintf(o, "\nclock_gettime(MONOTONIC) calls per second, a loop of %.0f calls per run, each "
-			   "clocksource against %s:\n", calls, sets[0].name);
+			   "clocksource against ", calls);
+		ts_puts(o, sets[0].name);
+		fputs(":\n", o);
 		if (ms_print(o, sets, nsets, &mo, NULL) != 0)
 			fprintf(o, "(out of memory: no comparison)\n");
 	}
@@ -143,7 +155,7 @@ static void print_gaps(FILE *o, const struct seeds *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct lr_node *modes = lr_get(s->rows[i].gaps, "modes"), *m;
 		double samples = 0, back = 0;
-		char label[160];
+		char label[256];
 		if (!modes || modes->kind != LR_ARR)
 			continue;
 		if (!head) {
@@ -151,7 +163,7 @@ static void print_gaps(FILE *o, const struct seeds *s)
 				   "(ns x times seen):\n");
 			head = true;
 		}
-		seeds_label(s, i, label, sizeof label);
+		shown_label(s, i, label, sizeof label);
 		lr_num(lr_get(s->rows[i].gaps, "samples"), &samples);
 		lr_num(lr_get(s->rows[i].gaps, "backwards"), &back);
 		fprintf(o, "  %-14s", label);
@@ -171,7 +183,7 @@ static void print_ctxsw(FILE *o, const struct seeds *s)
 	for (size_t i = 0; i < s->n; i++) {
 		const struct lr_node *c = s->rows[i].ctxsw, *sps = lr_get(c, "switches_per_s");
 		double med, mean, sd, rounds = 0;
-		char label[160];
+		char label[256];
 		if (!c)
 			continue;
 		if (!head) {
@@ -181,11 +193,13 @@ static void print_ctxsw(FILE *o, const struct seeds *s)
 				"rounds");
 			head = true;
 		}
-		seeds_label(s, i, label, sizeof label);
+		shown_label(s, i, label, sizeof label);
 		if (!lr_true(lr_get(c, "healthy")) || !lr_num(lr_get(sps, "median"), &med) ||
 		    !lr_num(lr_get(sps, "mean"), &mean)) {
 			const char *why = lr_str(lr_get(c, "reason"));
-			fprintf(o, "  %-14s not measured: %s\n", label, why ? why : "no figures");
+			fprintf(o, "  %-14s not measured: ", label);
+			ts_puts(o, why ? why : "no figures");
+			fputc('\n', o);
 			continue;
 		}
 		if (!lr_num(lr_get(sps, "sd"), &sd))

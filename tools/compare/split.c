@@ -2,6 +2,17 @@
 /* Hardware, user space and the kernel, side by side (split.h). */
 #include <string.h>
 #include "tools/compare/split.h"
+#include "tools/lib/textsafe.h"
+
+/* " (OS vs HW)": the two runs' names, escaped. */
+static void runs_vs(FILE *o, const struct lrun *os, const struct lrun *hw)
+{
+	fputs(" (", o);
+	ts_puts(o, os->name);
+	fputs(" vs ", o);
+	ts_puts(o, hw->name);
+	fputc(')', o);
+}
 
 /* "971.0 +/- 7.3" or "… (n.s.)" */
 static void diff_text(char *b, size_t cap, int tested, double diff, double err, int significant)
@@ -30,8 +41,13 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 		return;
 	fprintf(o, "\nHardware, user space and kernel, per clocksource: " SPLIT_CALL " (per-round %s, ns; %.1f%% "
 		   "confidence)\n", metric, conf);
-	if (!pairs)
-		fprintf(o, "  %s against %s\n", first->os_run->name, first->hw_run->name);
+	if (!pairs) {
+		fputs("  ", o);
+		ts_puts(o, first->os_run->name);
+		fputs(" against ", o);
+		ts_puts(o, first->hw_run->name);
+		fputc('\n', o);
+	}
 	fprintf(o, "  hardware: the probe's read, no OS; user space: the same read by `tickprobe os --raw-io`;\n"
 		   "  kernel share: the call's mean minus the hardware read's, with its confidence interval (and\n"
 		   "  minus the user-space read's); \"of it\": the share of the call's median that is not the read\n");
@@ -39,12 +55,14 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 		"call", "kernel share (call - hw)", "of it", "call - user space");
 	for (size_t i = 0; i < lu->n; i++) {
 		const struct lineup_row *r = &lu->rows[i];
-		char share[64], user[24], minus_user[64], pct[16];
+		char share[64], user[24], minus_user[64], pct[16], cs[64], counter[64];
 		if (!r->call || strcmp(r->call, SPLIT_CALL))
 			continue;
+		ts_str(cs, sizeof cs, r->clocksource ? r->clocksource : "?");
+		ts_str(counter, sizeof counter, r->counter ? r->counter : "?");
 		if (!r->tested) {
-			fprintf(o, "%-10s %-10s  fewer than 2 rounds (OS %zu, hardware %zu): no split\n", r->clocksource,
-				r->counter, r->os_n, r->hw_n);
+			fprintf(o, "%-10s %-10s  fewer than 2 rounds (OS %zu, hardware %zu): no split\n", cs, counter,
+				r->os_n, r->hw_n);
 			continue;
 		}
 		diff_text(share, sizeof share, r->tested, r->diff, r->err, r->significant);
@@ -57,10 +75,10 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 			snprintf(pct, sizeof pct, "%.0f%%", 100 * (r->os_p50 - r->hw_p50) / r->os_p50);
 		else
 			snprintf(pct, sizeof pct, "-");
-		fprintf(o, "%-10s %-10s %9.1f %10s %10.1f  %-26s %5s  %s", r->clocksource, r->counter, r->hw_p50, user,
-			r->os_p50, share, pct, minus_user);
+		fprintf(o, "%-10s %-10s %9.1f %10s %10.1f  %-26s %5s  %s", cs, counter, r->hw_p50, user, r->os_p50, share,
+			pct, minus_user);
 		if (pairs)
-			fprintf(o, " (%s vs %s)", r->os_run->name, r->hw_run->name);
+			runs_vs(o, r->os_run, r->hw_run);
 		fputc('\n', o);
 	}
 }
@@ -105,8 +123,10 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 		const struct lr_node *arr = lr_get(row->contention, "readers"), *hw = NULL, *m;
 		const char *counter = lineup_counter(row->clocksource);
 		const struct lrun *hw_run = NULL;
+		char cs[64];
 		if (!arr || arr->kind != LR_ARR)
 			continue;
+		ts_str(cs, sizeof cs, row->clocksource ? row->clocksource : "?");
 		for (size_t h = 0; h < nruns && !hw; h++)
 			if (!lineup_is_os(runs[h]) && (hw = split_hw_contention(runs[h], counter)))
 				hw_run = runs[h];
@@ -123,7 +143,7 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 			if (!lr_num(lr_get(m, "n"), &n))
 				continue;
 			hr = split_readers_n(hw, n);
-			fprintf(o, "%-10s %-10s %3.0f", row->clocksource, counter ? counter : "-", n);
+			fprintf(o, "%-10s %-10s %3.0f", cs, counter ? counter : "-", n);
 			cell(o, m, "p50_ns", 10, 1);
 			cell(o, m, "p99_ns", 10, 1);
 			cell(o, m, "reads_per_s", 14, 0);
@@ -133,9 +153,12 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 			fputc('\n', o);
 		}
 		if (!hw)
-			fprintf(o, "%-10s %-10s     (no bare-metal contention record of %s in these logs)\n", row->clocksource,
+			fprintf(o, "%-10s %-10s     (no bare-metal contention record of %s in these logs)\n", cs,
 				counter ? counter : "-", counter ? counter : "this clocksource");
-		else if (nruns > 2)
-			fprintf(o, "%-10s %-10s     (%s vs %s)\n", "", "", row->run->name, hw_run->name);
+		else if (nruns > 2) {
+			fprintf(o, "%-10s %-10s    ", "", "");
+			runs_vs(o, row->run, hw_run);
+			fputc('\n', o);
+		}
 	}
 }

@@ -20,6 +20,7 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/log/logset.h"
+#include "tools/lib/textsafe.h"
 
 enum { OPT_BAUD = ARGS_OPT_FIRST, OPT_TIMEOUT };
 
@@ -55,8 +56,8 @@ static void on_signal(int sig) { (void)sig; interrupted = 1; }
 
 struct progress {
 	unsigned long long bytes, records;
-	char timer[64];   /* name of the last timer record, or the last human line */
-	char text[64];
+	char timer[64];   /* name of the last timer record, as the log wrote it */
+	char text[64];    /* the last human line, as the line sent it */
 	int ended;
 };
 
@@ -89,11 +90,9 @@ static void track_text(struct progress *p, char *line, size_t *len, const char *
 		}
 		size_t k = lr_clean_line(line, *len);
 		if (k && line[0] != '{') {
-			size_t j = 0;
-			for (size_t q = 0; q < k && j + 1 < sizeof p->text; q++)
-				if ((unsigned char)line[q] >= 0x20 && (unsigned char)line[q] < 0x7f)
-					p->text[j++] = line[q];
-			p->text[j] = 0;
+			k = k < sizeof p->text ? k : sizeof p->text - 1;
+			memcpy(p->text, line, k);
+			p->text[k] = 0;
 		}
 		*len = 0;
 	}
@@ -134,10 +133,15 @@ static double now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The line is rewritten in place on a terminal: what the probe sent is
+ * escaped (tools/lib/textsafe.h) and cut to 40 bytes, never inside a
+ * character or an escape. */
 static void show_progress(const struct progress *p, double elapsed, int tty, int final)
 {
-	fprintf(stderr, "%s%6.1fs %10llu bytes %5llu records  %-40.40s%s", tty ? "\r" : "", elapsed, p->bytes,
-		p->records, p->timer[0] ? p->timer : p->text, tty && !final ? "" : "\n");
+	char what[41];
+
+	fprintf(stderr, "%s%6.1fs %10llu bytes %5llu records  %-40s%s", tty ? "\r" : "", elapsed, p->bytes,
+		p->records, ts_str(what, sizeof what, p->timer[0] ? p->timer : p->text), tty && !final ? "" : "\n");
 }
 
 struct capture_opts {

@@ -5,7 +5,9 @@
  *   raw   one number per line, for ministat: the per-round values of the
  *         counter(s) in ns, or with --samples every read's cost in cycles,
  *         expanded from the `hist` (either schema: probe/hist_codec.h);
- *   csv   one row per counter and run, with the machine's identity;
+ *   csv   one row per counter and run, with the machine's identity: its text
+ *         cells escaped and kept from running as formulas (ts_csv_cell),
+ *         its numbers as the log wrote them;
  *   json  the good records, one per line, exactly as written. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -17,6 +19,7 @@
 #include "tools/log/logset.h"
 #include "tools/log/metrics.h"
 #include "tools/lib/hist_decode.h"
+#include "tools/lib/textsafe.h"
 
 #define MAX_COUNTERS 32
 
@@ -38,7 +41,12 @@ static const struct args_spec export_spec = {
 		    "                        [--samples] [--metric p50|mean] [--run N] [--latest]",
 	.help = "  raw   per-round values in ns (--metric, default p50), one per line; with\n"
 		"        --samples every read's cost in cycles from the histogram\n"
-		"  csv   one row per counter and run\n"
+		"  csv   one row per counter and run.  Text cells (log, cpu_brand, hypervisor,\n"
+		"        counter, reason) are quoted; their control characters are shown\n"
+		"        escaped (\\x1b), and a cell that begins with = + - @, a tab or a\n"
+		"        carriage return gets a ' in front, so that a spreadsheet shows it as\n"
+		"        text and never runs it as a formula.  Numbers are left as the log\n"
+		"        wrote them, unquoted: a negative one (freq_ppm -3.2) stays a number.\n"
 		"  json  the run's good records, one per line, unchanged\n"
 		"  openmetrics, prometheus  each run's figures as metrics (OpenMetrics, or the\n"
 		"        text format node_exporter's textfile collector reads), labelled by log:\n"
@@ -73,17 +81,9 @@ static int wanted(const struct opts *o, const char *name)
 	return 0;
 }
 
-static void csv_field(const char *s)
-{
-	putchar('"');
-	for (; s && *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
+/* A number as the log wrote it, unquoted: the reader held it to JSON's
+ * grammar, so it is digits with at most a leading '-' (a negative number,
+ * which a spreadsheet reads as one), never a formula. */
 static void csv_num(const struct lr_node *n)
 {
 	char b[64];
@@ -103,9 +103,13 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *t, const st
 		while ((got = hist_dec_next(&d, &v, &c)) == 1)
 			for (; c; c--, n++)
 				printf("%llu\n", (unsigned long long)v);
-		if (got < 0)
-			fprintf(stderr, "tickprobe export: %s: bad hist in %s (%s), the rest skipped\n", r->name,
-				lr_str(lr_get(t, "name")), d.err);
+		if (got < 0) {
+			char name[2][160];
+			fprintf(stderr, "tickprobe export: %s: bad hist in %s (%s), the rest skipped\n",
+				ts_str(name[0], sizeof name[0], r->name),
+				lr_str(lr_get(t, "name")) ? ts_str(name[1], sizeof name[1], lr_str(lr_get(t, "name"))) : "?",
+				d.err);
+		}
 		return n;
 	}
 	const struct lr_node *v;
@@ -125,19 +129,19 @@ static void export_csv(const struct lrun *r, size_t runno, const struct lr_node 
 	static const char *const cols[] = { "cost_ns.p50", "cost_ns.min", "cost_ns.mean", "cost_ns.sd",
 					    "cost_ns.p99", "cost_ns.max", "throughput.reads_per_s",
 					    "freq.ppm", "freq.err_ppm", "cost_cycles.p50" };
-	csv_field(r->name);
+	ts_csv_cell(stdout, r->name);
 	printf(",%zu,", runno);
-	csv_field(lr_str(lr_get(m, "cpu_brand")));
+	ts_csv_cell(stdout, lr_str(lr_get(m, "cpu_brand")));
 	putchar(',');
-	csv_field(lr_str(lr_get(m, "hypervisor")));
+	ts_csv_cell(stdout, lr_str(lr_get(m, "hypervisor")));
 	putchar(',');
-	csv_field(lr_str(lr_get(t, "name")));
+	ts_csv_cell(stdout, lr_str(lr_get(t, "name")));
 	printf(",%s", lr_true(lr_get(t, "healthy")) ? "true" : "false");
 	csv_num(lr_get(t, "samples"));
 	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 		csv_num(lr_path(t, cols[k]));
 	putchar(',');
-	csv_field(lr_str(lr_get(t, "reason")));
+	ts_csv_cell(stdout, lr_str(lr_get(t, "reason")));
 	putchar('\n');
 }
 

@@ -15,6 +15,7 @@
 #include "tools/common/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
+#include "tools/lib/textsafe.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST };
 
@@ -99,16 +100,18 @@ static void series_tag(const struct lrun *r, char *out, size_t cap)
 {
 	const struct lr_node *ser = lr_get(lrun_first(r, "begin"), "series");
 	double i = 0, of = 0;
+	char id[64];
 
 	out[0] = 0;
 	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of))
-		snprintf(out, cap, "  series %s %u/%u", lr_str(lr_get(ser, "id")), (unsigned)i, (unsigned)of);
+		snprintf(out, cap, "  series %s %u/%u", ts_str(id, sizeof id, lr_str(lr_get(ser, "id"))), (unsigned)i,
+			 (unsigned)of);
 }
 
 static void one(const char *path, bool json, bool first, struct series_list *sl)
 {
 	struct logfile f;
-	char tag[80] = "";
+	char tag[112] = "";
 	struct stat st;
 	char date[32] = "?", state[300] = "unreadable";
 	const char *b = strrchr(path, '/'), *machine = NULL, *status = NULL, *boot = NULL;
@@ -158,10 +161,15 @@ static void one(const char *path, bool json, bool first, struct series_list *sl)
 			printf("null");
 		printf("}");
 	} else {
-		char num[16];
+		char num[16], shown[3][64];
 		snprintf(num, sizeof num, number >= 0 ? "%04d" : "-", number);
-		printf("%-6s %-16s %-32.32s %-5s %-10s %s%s%s\n", num, date, machine ? machine : "?",
-		       boot ? boot : "?", status ? status : "-", state, f.nruns > 1 ? " (several boots)" : "", tag);
+		/* The machine column is cut to its 32 bytes by ts_str, never inside
+		 * a character or an escape. */
+		printf("%-6s %-16s %-32s %-5s %-10s ", num, date, machine ? ts_str(shown[0], 33, machine) : "?",
+		       boot ? ts_str(shown[1], sizeof shown[1], boot) : "?",
+		       status ? ts_str(shown[2], sizeof shown[2], status) : "-");
+		ts_puts(stdout, state);
+		printf("%s%s\n", f.nruns > 1 ? " (several boots)" : "", tag);
 	}
 	logfile_free(&f);
 }
@@ -174,7 +182,9 @@ static bool can_open(const char *path)
 	FILE *f = fopen(path, "rb");
 
 	if (!f) {
-		fprintf(stderr, "tickprobe logs: %s: cannot open: %s\n", path, strerror(errno));
+		fputs("tickprobe logs: ", stderr);
+		ts_puts(stderr, path);
+		fprintf(stderr, ": cannot open: %s\n", strerror(errno));
 		return false;
 	}
 	fclose(f);
@@ -220,17 +230,28 @@ int cmd_logs(int argc, char **argv)
 		if (!json && !listed)
 			printf("%-6s %-16s %-32s %-5s %-10s %s\n", "number", "date", "machine", "boot", "status", "integrity");
 		if (!json && (!listed || !prev || (size_t)(prev - files.paths[i - 1]) != n ||
-			      strncmp(files.paths[i], files.paths[i - 1], n)))
-			printf("%.*s:\n", (int)n, slash ? files.paths[i] : ".");
+			      strncmp(files.paths[i], files.paths[i - 1], n))) {
+			ts_write(stdout, slash ? files.paths[i] : ".", slash ? n : 1);
+			fputs(":\n", stdout);
+		}
 		one(files.paths[i], json, listed++ == 0, &sl);
 	}
-	for (unsigned i = 0; !json && i < sl.n; i++)
-		printf("series %s: %u of %u boots here (%s), the last %s; compare them with `tickprobe compare`\n",
-		       sl.s[i].id, sl.s[i].count, sl.s[i].of, sl.s[i].files, sl.s[i].last_state);
-	if (json)
+	for (unsigned i = 0; !json && i < sl.n; i++) {
+		fputs("series ", stdout);
+		ts_puts(stdout, sl.s[i].id);
+		printf(": %u of %u boots here (", sl.s[i].count, sl.s[i].of);
+		ts_puts(stdout, sl.s[i].files);
+		fputs("), the last ", stdout);
+		ts_puts(stdout, sl.s[i].last_state);
+		fputs("; compare them with `tickprobe compare`\n", stdout);
+	}
+	if (json) {
 		printf("\n]}\n");
-	else if (!files.n && status == EXIT_CLEAN)
-		printf("no logs in %s%s\n", dirs.n ? dirs.paths[0] : "?", dirs.n > 1 ? " and the others" : "");
+	} else if (!files.n && status == EXIT_CLEAN) {
+		fputs("no logs in ", stdout);
+		ts_puts(stdout, dirs.n ? dirs.paths[0] : "?");
+		printf("%s\n", dirs.n > 1 ? " and the others" : "");
+	}
 	loglist_free(&dirs);
 	loglist_free(&files);
 	return status;

@@ -17,6 +17,7 @@
 #include "tools/log/show_cpus.h"
 #include "tools/log/show_watch.h"
 #include "tools/log/verdict.h"
+#include "tools/lib/textsafe.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
 
@@ -52,12 +53,14 @@ static void jnum(FILE *o, const struct lr_node *n)
 		fputs("null", o);
 }
 
-/* A record is valid JSON on its own: embed it unchanged (exact numbers). */
+/* A record is valid JSON on its own: embed it as written (exact numbers),
+ * but for the bytes and characters that steer a terminal, which go out as
+ * JSON escapes. */
 static void jrecord(FILE *o, const struct lrun *r, const char *type)
 {
 	for (size_t i = 0; i < r->nrecs; i++)
 		if (r->recs[i].type && !strcmp(r->recs[i].type, type)) {
-			fwrite(r->recs[i].text, 1, r->recs[i].len, o);
+			ts_json_copy(o, r->recs[i].text, r->recs[i].len);
 			return;
 		}
 	fputs("null", o);
@@ -72,23 +75,35 @@ static const char *ns(char *b, size_t cap, const struct lr_node *t, const char *
 	return b;
 }
 
+/* A string member whole, escaped, to stdout; `none` when it is not a string. */
+static void put_str(const struct lr_node *n, const char *none)
+{
+	if (lr_str(n))
+		ts_write(stdout, n->str, n->len);
+	else
+		fputs(none, stdout);
+}
+
+/* A timer's name as shown (escaped), "?" when it has none. */
+static const char *timer_name(char *buf, size_t cap, const struct lr_node *t)
+{
+	const char *name = ts_str(buf, cap, lr_str(lr_get(t, "name")));
+	return name ? name : "?";
+}
+
 static void show_timers(const struct lrun *r)
 {
 	const struct lr_node *t;
-	char b[6][32], fr[48], rps[32];
+	char b[6][32], fr[48], rps[32], name[160];
 	double v, e;
 	int w = 14; /* the name column fits the longest name (OS logs: "gettimeofday@tsc") */
 
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		const char *name = lr_str(lr_get(t, "name"));
-		if (name && (int)strlen(name) > w)
+	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++)
+		if ((int)strlen(timer_name(name, sizeof name, t)) > w)
 			w = (int)strlen(name);
-	}
 	printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, "counter", "p50 ns", "min ns", "mean ns",
 	       "sd ns", "p99 ns", "reads/s", "freq error ppm", "health");
 	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		const char *name = lr_str(lr_get(t, "name"));
-		const char *reason = lr_str(lr_get(t, "reason"));
 		if (lr_true(lr_path(t, "freq.reference"))) {
 			snprintf(fr, sizeof fr, "reference");
 		} else if (lr_num(lr_path(t, "freq.ppm"), &v)) {
@@ -107,27 +122,37 @@ static void show_timers(const struct lrun *r)
 			snprintf(rps, sizeof rps, "%.0f", v);
 		else
 			snprintf(rps, sizeof rps, "-");
-		printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, name ? name : "?",
+		printf("%-*s %9s %9s %9s %9s %9s %13s %18s  ", w, timer_name(name, sizeof name, t),
 		       ns(b[0], 32, t, "cost_ns.p50"), ns(b[1], 32, t, "cost_ns.min"),
 		       ns(b[2], 32, t, "cost_ns.mean"), ns(b[3], 32, t, "cost_ns.sd"),
-		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr,
-		       lr_true(lr_get(t, "healthy")) ? "ok" : reason ? reason : "not healthy");
-		if (lr_str(lr_get(t, "note")))
-			printf("%-*s note: %s\n", w, "", lr_str(lr_get(t, "note")));
+		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr);
+		if (lr_true(lr_get(t, "healthy")))
+			fputs("ok", stdout);
+		else
+			put_str(lr_get(t, "reason"), "not healthy");
+		if (lr_str(lr_get(t, "note"))) {
+			printf("\n%-*s note: ", w, "");
+			put_str(lr_get(t, "note"), "");
+		}
+		putchar('\n');
 	}
 	/* Schema 2: counters this machine lacks by design have no timer
 	 * record unless counters= named them, only their reason in plan.absent. */
 	t = lr_get(lrun_first(r, "plan"), "absent");
 	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next)
-		if (t->key)
-			printf("%-*s absent by design: %s\n", w, t->key, lr_str(t) ? lr_str(t) : "?");
+		if (t->key) {
+			printf("%-*s absent by design: ", w, ts_str(name, sizeof name, t->key));
+			put_str(t, "?");
+			putchar('\n');
+		}
 }
 
+/* A member as text to show: a string escaped, a bool, a number as written. */
 static const char *txt(const struct lr_node *n, char *b, size_t cap)
 {
 	const char *s = lr_str(n);
 	if (s)
-		return s;
+		return ts_strn(b, cap, s, n->len);
 	if (n && n->kind == LR_BOOL)
 		return n->b ? "yes" : "no";
 	if (n && n->kind == LR_NUM)
@@ -139,23 +164,23 @@ static void show_rest(const struct lrun *r)
 {
 	const struct lr_node *m = lrun_first(r, "machine"), *t = lrun_first(r, "tsc");
 	const struct lr_node *o = lrun_first(r, "overhead"), *a = lrun_first(r, "acpi"), *x;
-	char b[8][64];
+	char b[8][256];
 	uint64_t u;
 	double v;
 
 	if (m) {
-		printf("\nmachine   %s \"%s\"\n", txt(lr_get(m, "cpu_vendor"), b[0], 64),
-		       txt(lr_get(m, "cpu_brand"), b[1], 64));
-		printf("          family %s model %s stepping %s microcode ", txt(lr_get(m, "family"), b[2], 64),
-		       txt(lr_get(m, "model"), b[3], 64), txt(lr_get(m, "stepping"), b[4], 64));
+		printf("\nmachine   %s \"%s\"\n", txt(lr_get(m, "cpu_vendor"), b[0], 256),
+		       txt(lr_get(m, "cpu_brand"), b[1], 256));
+		printf("          family %s model %s stepping %s microcode ", txt(lr_get(m, "family"), b[2], 256),
+		       txt(lr_get(m, "model"), b[3], 256), txt(lr_get(m, "stepping"), b[4], 256));
 		if (lr_uint(lr_get(m, "microcode"), &u))
 			printf("0x%llx\n", (unsigned long long)u);
 		else
 			printf("unknown\n");
 		x = lr_get(m, "hypervisor");
 		printf("          hypervisor %s, invariant TSC %s, cores %s\n",
-		       lr_str(x) ? lr_str(x) : "none", txt(lr_get(m, "invariant_tsc"), b[5], 64),
-		       txt(lr_get(m, "cores"), b[6], 64));
+		       lr_str(x) ? txt(x, b[7], 256) : "none", txt(lr_get(m, "invariant_tsc"), b[5], 256),
+		       txt(lr_get(m, "cores"), b[6], 256));
 	}
 	if (t) {
 		printf("tsc       ");
@@ -163,26 +188,26 @@ static void show_rest(const struct lrun *r)
 			printf("%.6f MHz", v / 1e6);
 		else
 			printf("frequency unknown");
-		printf(" from %s", txt(lr_get(t, "source"), b[0], 64));
+		printf(" from %s", txt(lr_get(t, "source"), b[0], 256));
 		if (lr_num(lr_get(t, "error_ppm"), &v))
 			printf(" (+/- %.1f ppm)", v);
 		printf("\n");
 		x = lr_get(t, "sources");
 		for (x = x && x->kind == LR_OBJ ? x->child : NULL; x; x = x->next)
-			printf("          %-10s %s Hz\n", x->key, txt(x, b[1], 64));
+			printf("          %-10s %s Hz\n", ts_str(b[2], 256, x->key), txt(x, b[1], 256));
 	}
 	if (o) {
 		printf("overhead  %s: p50 %s cycles, min %s, mean %s, %s samples, %s subtracted\n",
-		       txt(lr_get(o, "sequence"), b[0], 64), txt(lr_path(o, "cycles.p50"), b[1], 64),
-		       txt(lr_path(o, "cycles.min"), b[2], 64), txt(lr_path(o, "cycles.mean"), b[3], 64),
-		       txt(lr_get(o, "samples"), b[4], 64), txt(lr_get(o, "subtracted"), b[5], 64));
+		       txt(lr_get(o, "sequence"), b[0], 256), txt(lr_path(o, "cycles.p50"), b[1], 256),
+		       txt(lr_path(o, "cycles.min"), b[2], 256), txt(lr_path(o, "cycles.mean"), b[3], 256),
+		       txt(lr_get(o, "samples"), b[4], 256), txt(lr_get(o, "subtracted"), b[5], 256));
 	}
 	if (a) {
 		x = lr_get(a, "pm_timer");
-		printf("acpi      root %s; PM timer ", txt(lr_get(a, "root"), b[0], 64));
+		printf("acpi      root %s; PM timer ", txt(lr_get(a, "root"), b[0], 256));
 		if (x && x->kind == LR_OBJ && lr_uint(lr_get(x, "address"), &u))
-			printf("%s 0x%llx, %s-bit", txt(lr_get(x, "space"), b[1], 64), (unsigned long long)u,
-			       txt(lr_get(x, "bits"), b[2], 64));
+			printf("%s 0x%llx, %s-bit", txt(lr_get(x, "space"), b[1], 256), (unsigned long long)u,
+			       txt(lr_get(x, "bits"), b[2], 256));
 		else
 			printf("none");
 		x = lr_get(a, "hpet");
@@ -191,14 +216,17 @@ static void show_rest(const struct lrun *r)
 			printf("0x%llx", (unsigned long long)u);
 			if (lr_uint(lr_get(x, "block_id"), &u))
 				printf(" (block id 0x%08llx, %s table(s))", (unsigned long long)u,
-				       txt(lr_get(x, "tables"), b[3], 64));
+				       txt(lr_get(x, "tables"), b[3], 256));
 		} else {
 			printf("none");
 		}
 		printf("\n");
 		x = lr_get(a, "problems");
-		for (x = x && x->kind == LR_ARR ? x->child : NULL; x; x = x->next)
-			printf("          problem: %s\n", lr_str(x) ? lr_str(x) : "?");
+		for (x = x && x->kind == LR_ARR ? x->child : NULL; x; x = x->next) {
+			fputs("          problem: ", stdout);
+			put_str(x, "?");
+			putchar('\n');
+		}
 	}
 }
 
@@ -207,20 +235,37 @@ static void show_rest(const struct lrun *r)
 static void show_after(const struct lr_node *b, const struct lr_node *e)
 {
 	const struct lr_node *ser = lr_get(b, "series");
-	const char *after = lr_str(lr_get(e, "after")), *via = lr_str(lr_get(e, "after_via"));
-	const char *why = lr_str(lr_get(e, "after_problem")), *state = lr_str(lr_get(e, "series"));
+	const struct lr_node *via = lr_get(e, "after_via");
 	double i = 0, of = 0;
 
-	if (after)
-		printf(", then %s%s%s%s", after, via ? " (" : "", via ? via : "", via ? ")" : "");
+	if (lr_str(lr_get(e, "after"))) {
+		fputs(", then ", stdout);
+		put_str(lr_get(e, "after"), "");
+		if (lr_str(via)) {
+			fputs(" (", stdout);
+			put_str(via, "");
+			fputs(")", stdout);
+		}
+	}
 	if (lr_true(lr_get(e, "after_cancelled")))
 		printf(" (a key cancelled the countdown)");
-	if (why)
-		printf("\n  %s", why);
-	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of))
-		printf("\nseries %s: boot %u of %u%s%s%s%s", lr_str(lr_get(ser, "id")), (unsigned)i, (unsigned)of,
-		       state ? ", " : "", state ? state : "", lr_str(lr_get(e, "series_stopped")) ? ": " : "",
-		       lr_str(lr_get(e, "series_stopped")) ? lr_str(lr_get(e, "series_stopped")) : "");
+	if (lr_str(lr_get(e, "after_problem"))) {
+		fputs("\n  ", stdout);
+		put_str(lr_get(e, "after_problem"), "");
+	}
+	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of)) {
+		fputs("\nseries ", stdout);
+		put_str(lr_get(ser, "id"), "");
+		printf(": boot %u of %u", (unsigned)i, (unsigned)of);
+		if (lr_str(lr_get(e, "series"))) {
+			fputs(", ", stdout);
+			put_str(lr_get(e, "series"), "");
+		}
+		if (lr_str(lr_get(e, "series_stopped"))) {
+			fputs(": ", stdout);
+			put_str(lr_get(e, "series_stopped"), "");
+		}
+	}
 }
 
 /* A bare-metal run's verdicts (tools/log/verdict.h): the TSC, what
@@ -241,12 +286,18 @@ static void show_text(const struct lrun *r)
 {
 	const struct lr_node *b = lrun_first(r, "begin"), *e = lrun_first(r, "end");
 	char st[160];
-	printf("%s: %s", r->name, lrun_state(r, st, sizeof st));
-	if (b)
-		printf(", tickprobe %s, boot %s", lr_str(lr_get(b, "version")) ? lr_str(lr_get(b, "version")) : "?",
-		       lr_str(lr_get(b, "boot")) ? lr_str(lr_get(b, "boot")) : "?");
-	if (e && lr_str(lr_get(e, "status")))
-		printf(", status %s", lr_str(lr_get(e, "status")));
+	ts_puts(stdout, r->name);
+	printf(": %s", lrun_state(r, st, sizeof st));
+	if (b) {
+		fputs(", tickprobe ", stdout);
+		put_str(lr_get(b, "version"), "?");
+		fputs(", boot ", stdout);
+		put_str(lr_get(b, "boot"), "?");
+	}
+	if (lr_str(lr_get(e, "status"))) {
+		fputs(", status ", stdout);
+		put_str(lr_get(e, "status"), "");
+	}
 	show_after(b, e);
 	printf("\n\n");
 	show_timers(r);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include "tools/commands.h"
 #include "tools/log/logset.h"
+#include "tools/lib/textsafe.h"
 
 #define MAX_DEPTH 16 /* a directory loop (a bind mount) must not recurse for ever */
 
@@ -54,6 +55,15 @@ static bool is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/* "PROG: BEFORE PATH AFTER" on stderr, the path escaped: a name found in a
+ * directory is text from outside. */
+static void say_path(const char *prog, const char *before, const char *path, const char *after)
+{
+	fprintf(stderr, "%s: %s", prog, before);
+	ts_puts(stderr, path);
+	fputs(after, stderr);
+}
+
 /* Every *.log below dir, in name order, depth first. */
 static int walk(struct loglist *out, const char *dir, int depth, const char *prog)
 {
@@ -63,7 +73,9 @@ static int walk(struct loglist *out, const char *dir, int depth, const char *pro
 	int status = EXIT_CLEAN;
 
 	if (!d) {
-		fprintf(stderr, "%s: %s: %s\n", prog, dir, strerror(errno));
+		char why[160];
+		snprintf(why, sizeof why, ": %s\n", strerror(errno));
+		say_path(prog, "", dir, why);
 		return EXIT_UNREADABLE;
 	}
 	while ((e = readdir(d))) {
@@ -95,7 +107,7 @@ int loglist_expand(struct loglist *l, char *const *operands, size_t n, const cha
 			size_t before = l->n;
 			status = exit_worse(status, walk(l, operands[i], 0, prog));
 			if (l->n == before) {
-				fprintf(stderr, "%s: %s: no *.log files in it\n", prog, operands[i]);
+				say_path(prog, "", operands[i], ": no *.log files in it\n");
 				status = exit_worse(status, EXIT_UNREADABLE);
 			}
 		} else {
@@ -250,7 +262,7 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog)
 		loglist_free(&l);
 	}
 	if (!best && ndirs)
-		fprintf(stderr, "%s: --latest: no *.log in %s%s\n", prog, dirs[0], ndirs > 1 ? " and the others" : "");
+		say_path(prog, "--latest: no *.log in ", dirs[0], ndirs > 1 ? " and the others\n" : "\n");
 	loglist_free(&defaults);
 	return best;
 }
@@ -268,7 +280,7 @@ static void push_os_log(struct loglist *l, const char *bare, const char *prog)
 		if (is_os_log(os.paths[k]) && (!pick || mtime_of(os.paths[k]) > mtime_of(pick)))
 			pick = os.paths[k];
 	if (pick && mtime_of(pick) >= mtime_of(bare) && strcmp(pick, bare)) {
-		fprintf(stderr, "%s: --latest: %s (this system, measured after it)\n", prog, pick);
+		say_path(prog, "--latest: ", pick, " (this system, measured after it)\n");
 		loglist_push(l, pick);
 	}
 	loglist_free(&os);
@@ -287,7 +299,7 @@ int loglist_from_operands(struct loglist *l, char *const *operands, size_t n, bo
 	newest = log_latest(dirs.paths, dirs.n, prog);
 	status = newest ? EXIT_CLEAN : EXIT_UNREADABLE;
 	if (newest) {
-		fprintf(stderr, "%s: --latest: %s\n", prog, newest);
+		say_path(prog, "--latest: ", newest, "\n");
 		loglist_push(l, newest);
 		if (!n)
 			push_os_log(l, newest, prog);

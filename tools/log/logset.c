@@ -2,6 +2,7 @@
 #include "tools/log/logset.h"
 #include "tools/commands.h"
 #include "tools/common/xalloc.h"
+#include "tools/lib/textsafe.h"
 #include "probe/log.h"
 #include <errno.h>
 #include <stdbool.h>
@@ -391,25 +392,35 @@ const char *lrun_state(const struct lrun *r, char *buf, size_t cap)
 	return buf;
 }
 
+/* "prog: NAME[:LINE]: text\n", NAME and text escaped: a file name found in a
+ * directory and a message about a log are text from outside. */
+static void report_line(FILE *out, const char *prog, const char *name, long line, const char *text)
+{
+	fprintf(out, "%s: ", prog);
+	ts_puts(out, name);
+	if (line >= 0)
+		fprintf(out, ":%ld", line);
+	fputs(": ", out);
+	ts_puts(out, text);
+	fputc('\n', out);
+}
+
 void logfile_report(const struct logfile *f, FILE *out, const char *prog)
 {
 	size_t i, k;
 	char st[160];
 	if (f->status == EXIT_UNREADABLE && f->why[0])
-		fprintf(out, "%s: %s: %s\n", prog, f->path, f->why);
+		report_line(out, prog, f->path, -1, f->why);
 	for (i = 0; i < f->nprobs; i++)
-		fprintf(out, "%s: %s:%u: %s\n", prog, f->path, (unsigned)f->probs[i].line, f->probs[i].msg);
+		report_line(out, prog, f->path, f->probs[i].line, f->probs[i].msg);
 	for (i = 0; i < f->nruns; i++) {
 		const struct lrun *r = &f->runs[i];
 		for (k = 0; k < r->nprobs; k++) {
-			if (r->probs[k].line)
-				fprintf(out, "%s: %s:%u: %s\n", prog, f->path, (unsigned)r->probs[k].line,
-					r->probs[k].msg);
-			else
-				fprintf(out, "%s: %s: %s\n", prog, r->name, r->probs[k].msg);
+			uint32_t line = r->probs[k].line;
+			report_line(out, prog, line ? f->path : r->name, line ? (long)line : -1, r->probs[k].msg);
 		}
 		if (lrun_damaged(r) && !r->info.newer_schema)
-			fprintf(out, "%s: %s: %s\n", prog, r->name, lrun_state(r, st, sizeof st));
+			report_line(out, prog, r->name, -1, lrun_state(r, st, sizeof st));
 	}
 }
 

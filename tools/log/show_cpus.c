@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/log/smprec.h"
+#include "tools/lib/textsafe.h"
 
 #define LIST_EACH_MAX 16  /* CPUs listed one a line; more are grouped */
 #define LATENCY_ROWS 16   /* CPU rows of the latency table; past that, the failed ones */
@@ -21,9 +22,26 @@ static const char *num(char *b, size_t cap, const struct lr_node *n, int decimal
 	return fmt_num(b, cap, n, decimals);
 }
 
+/* The string, for comparing; `none` when n is not a string. */
 static const char *str_or(const struct lr_node *n, const char *none)
 {
 	return lr_str(n) ? lr_str(n) : none;
+}
+
+/* The string as shown (escaped into b), or `none`. */
+static const char *shown_str(char *b, size_t cap, const struct lr_node *n, const char *none)
+{
+	return lr_str(n) ? ts_strn(b, cap, n->str, n->len) : none;
+}
+
+/* "  (text)" after a line's figures, for a string member; nothing else. */
+static void aside(FILE *o, const struct lr_node *n)
+{
+	if (!lr_str(n))
+		return;
+	fputs("  (", o);
+	ts_write(o, n->str, n->len);
+	fputs(")", o);
 }
 
 /* "line 21 was damaged and left out" lines for a section, when any. */
@@ -74,24 +92,26 @@ static void topology_line(FILE *o, const struct smp_view *v)
 		return;
 	fprintf(o, "          %zu package%s, %zu core%s, %zu thread%s a core", packages, packages == 1 ? "" : "s",
 		cores, cores == 1 ? "" : "s", threads, threads == 1 ? "" : "s");
-	for (size_t t = 0; t < hybrid_types; t++)
-		fprintf(o, "%s%s x%zu", t ? ", " : "; core types ", types[t], type_n[t]);
+	for (size_t t = 0; t < hybrid_types; t++) {
+		fputs(t ? ", " : "; core types ", o);
+		ts_puts(o, types[t]);
+		fprintf(o, " x%zu", type_n[t]);
+	}
 	fputs("\n", o);
 }
 
 static void cpu_line(FILE *o, const struct smp_view *v, const struct lr_node *e)
 {
-	char b[6][40];
+	char b[6][40], type[64], state[64];
 	uint64_t cpu;
 	double x;
-	const char *why = lr_str(lr_get(e, "why"));
 	bool has_cpu = lr_uint(lr_get(e, "cpu"), &cpu);
 
 	snprintf(b[0], sizeof b[0], "%s/%s/%s", num(b[1], 12, lr_get(e, "package"), -1),
 		 num(b[2], 12, lr_get(e, "core"), -1), num(b[3], 12, lr_get(e, "thread"), -1));
 	fprintf(o, "  %4s %6s  %-13s %-9s %-12s %11s %5s", has_cpu ? num(b[4], 40, lr_get(e, "cpu"), -1) : "-",
-		num(b[5], 40, lr_get(e, "apic_id"), -1), b[0], str_or(lr_get(e, "core_type"), "-"),
-		str_or(lr_get(e, "state"), "?"), num(b[1], 40, lr_get(e, "startup_us"), -1),
+		num(b[5], 40, lr_get(e, "apic_id"), -1), b[0], shown_str(type, sizeof type, lr_get(e, "core_type"), "-"),
+		shown_str(state, sizeof state, lr_get(e, "state"), "?"), num(b[1], 40, lr_get(e, "startup_us"), -1),
 		num(b[2], 40, lr_get(e, "sipis"), -1));
 	if (v->percpu) {
 		bool ns = smp_percpu_value(v, "tsc_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
@@ -101,10 +121,9 @@ static void cpu_line(FILE *o, const struct smp_view *v, const struct lr_node *e)
 	}
 	if (v->latency) {
 		const struct lr_node *vd = has_cpu ? lr_at(lr_get(v->latency, "verdict"), cpu) : NULL;
-		fprintf(o, "  %s", str_or(vd, "-"));
+		fprintf(o, "  %s", shown_str(state, sizeof state, vd, "-"));
 	}
-	if (why)
-		fprintf(o, "  (%s)", why);
+	aside(o, lr_get(e, "why"));
 	fputs("\n", o);
 }
 
@@ -147,9 +166,8 @@ static const char *range_of(char *buf, size_t cap, const struct lr_node *first, 
 
 static void group_line(FILE *o, const struct lr_node *first, const struct lr_node *end, size_t n)
 {
-	char b[4][48], su[64];
+	char b[4][48], su[64], type[64], state[64];
 	double lo = INFINITY, hi = -INFINITY, x;
-	const char *why = lr_str(lr_get(first, "why"));
 	for (const struct lr_node *e = first; e != end; e = e->next)
 		if (lr_num(lr_get(e, "startup_us"), &x))
 			lo = x < lo ? x : lo, hi = x > hi ? x : hi;
@@ -159,10 +177,9 @@ static void group_line(FILE *o, const struct lr_node *first, const struct lr_nod
 		snprintf(su, sizeof su, "-");
 	fprintf(o, "  %-9s %5zu  %-11s %-7s %-9s %-12s %-21s %s", range_of(b[0], 48, first, end, "cpu"), n,
 		range_of(b[1], 48, first, end, "apic_id"), range_of(b[2], 48, first, end, "package"),
-		str_or(lr_get(first, "core_type"), "-"), str_or(lr_get(first, "state"), "?"), su,
-		range_of(b[3], 48, first, end, "sipis"));
-	if (why)
-		fprintf(o, "  (%s)", why);
+		shown_str(type, sizeof type, lr_get(first, "core_type"), "-"), shown_str(state, sizeof state, lr_get(first, "state"), "?"),
+		su, range_of(b[3], 48, first, end, "sipis"));
+	aside(o, lr_get(first, "why"));
 	fputs("\n", o);
 }
 
@@ -170,12 +187,15 @@ static void cpu_list(FILE *o, const struct smp_view *v)
 {
 	const struct lr_node *list = lr_get(v->cpus, "list"), *e, *g;
 	size_t n = list && list->kind == LR_ARR ? list->len : 0;
-	char b[3][32];
+	char b[3][32], apic[64];
 
 	fprintf(o, "cpus      %s listed, %s running (%s)", num(b[0], 32, lr_get(v->cpus, "count"), -1),
-		num(b[1], 32, lr_get(v->cpus, "started"), -1), str_or(lr_get(v->cpus, "apic"), "APIC mode unknown"));
-	if (lr_str(lr_get(v->cpus, "problem")))
-		fprintf(o, "; no other CPU started: %s", lr_str(lr_get(v->cpus, "problem")));
+		num(b[1], 32, lr_get(v->cpus, "started"), -1),
+		shown_str(apic, sizeof apic, lr_get(v->cpus, "apic"), "APIC mode unknown"));
+	if (lr_str(lr_get(v->cpus, "problem"))) {
+		fputs("; no other CPU started: ", o);
+		ts_puts(o, lr_str(lr_get(v->cpus, "problem")));
+	}
 	fputs("\n", o);
 	topology_line(o, v);
 	if (!n)
@@ -291,9 +311,11 @@ static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
 	if (sm.pairs_short)
 		fprintf(o, "          only %zu of %s pairs in the log (tsc_sync_pairs records missing)\n", sm.pairs,
 			num(b[0], 32, lr_get(s, "pairs_total"), -1));
-	if (!sm.consistent)
-		fprintf(o, "          the record's verdict disagrees with its pairs under its rule: %s\n",
-			str_or(lr_get(s, "rule"), "(no rule given)"));
+	if (!sm.consistent) {
+		fputs("          the record's verdict disagrees with its pairs under its rule: ", o);
+		ts_puts(o, str_or(lr_get(s, "rule"), "(no rule given)"));
+		fputs("\n", o);
+	}
 	/* The pairs that make it NOT synchronized, by name. */
 	for (size_t k = 0; (p = smp_pair_at(v, k)) && shown < PAIRS_SHOWN && (sm.outside || sm.warped); k++) {
 		int64_t off;
@@ -352,12 +374,14 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 		const struct lr_node *t = v->timers_on[i], *name = lr_get(t, "name");
 		const struct lr_node *cpu = lr_get(t, "cpu"), *boot = lr_str(name) ? lrun_timer(r, lr_str(name)) : NULL;
 		const struct lr_node *ent = NULL;
-		char on[64];
+		char on[128], type[64], shown_name[64];
 		uint64_t c;
 		if (lr_uint(cpu, &c))
 			ent = smp_cpu_entry(v, (long)c);
-		snprintf(on, sizeof on, "CPU %s (%s)", num(b[0], 32, cpu, -1), str_or(lr_get(ent, "core_type"), "?"));
-		fprintf(o, "  %-14s %16s %16s %10s%s\n", str_or(name, "?"), num(b[1], 32, lr_path(boot, "cost_ns.p50"), 1),
+		snprintf(on, sizeof on, "CPU %s (%s)", num(b[0], 32, cpu, -1),
+			 shown_str(type, sizeof type, lr_get(ent, "core_type"), "?"));
+		fprintf(o, "  %-14s %16s %16s %10s%s\n", shown_str(shown_name, sizeof shown_name, name, "?"),
+			num(b[1], 32, lr_path(boot, "cost_ns.p50"), 1),
 			on, num(b[0], 32, lr_path(t, "cost_ns.p50"), 1),
 			lr_true(lr_get(t, "healthy")) ? "" : "  not healthy");
 	}
@@ -416,11 +440,14 @@ static void contention(FILE *o, const struct smp_view *v)
 	fputs(overlap ? " overlap\n" : "\n", o);
 	for (size_t i = 0; i < v->ncontention; i++) {
 		const struct lr_node *c = v->contention[i], *lv = lr_get(c, "readers"), *e;
-		const char *name = str_or(lr_get(c, "counter"), "?");
+		char shown_name[64];
+		const char *name = shown_str(shown_name, sizeof shown_name, lr_get(c, "counter"), "?");
 		double p1 = 0, p, x;
 		bool first = true;
 		if (lr_str(lr_get(c, "refused"))) {
-			fprintf(o, "  %-10s refused: %s\n", name, lr_str(lr_get(c, "refused")));
+			fprintf(o, "  %-10s refused: ", name);
+			ts_puts(o, lr_str(lr_get(c, "refused")));
+			fputs("\n", o);
 			continue;
 		}
 		if (!lr_num(lr_get(smp_level(c, 1), "p50_ns"), &p1))
@@ -453,7 +480,7 @@ static void contention(FILE *o, const struct smp_view *v)
 static void latency_row(FILE *o, const struct lr_node *l, const char *label, size_t cpu)
 {
 	const struct lr_node *bins = lr_at(lr_get(l, "bins"), cpu);
-	char b[4][32];
+	char b[4][32], verdict[64];
 	double g, at;
 	fprintf(o, "  %5s", label);
 	for (size_t k = 0; k < 7; k++)
@@ -461,7 +488,7 @@ static void latency_row(FILE *o, const struct lr_node *l, const char *label, siz
 	fprintf(o, " %12s", lr_num(lr_at(lr_get(l, "max_gap_ns"), cpu), &g) ? (snprintf(b[1], 32, "%.1f", g / 1e3), b[1]) : "-");
 	fprintf(o, " %10s", lr_num(lr_at(lr_get(l, "max_gap_at_ns"), cpu), &at) ? (snprintf(b[2], 32, "%.3f", at / 1e6), b[2]) : "-");
 	fprintf(o, " %5s  %s\n", num(b[3], 32, lr_at(lr_get(l, "smi_delta"), cpu), -1),
-		str_or(lr_at(lr_get(l, "verdict"), cpu), "-"));
+		shown_str(verdict, sizeof verdict, lr_at(lr_get(l, "verdict"), cpu), "-"));
 }
 
 static void latency(FILE *o, const struct smp_view *v)
@@ -476,7 +503,9 @@ static void latency(FILE *o, const struct smp_view *v)
 	if (!l)
 		return;
 	if (lr_str(lr_get(l, "refused"))) {
-		fprintf(o, "latency   refused: %s\n", lr_str(lr_get(l, "refused")));
+		fputs("latency   refused: ", o);
+		ts_puts(o, lr_str(lr_get(l, "refused")));
+		fputs("\n", o);
 		return;
 	}
 	vd = lr_get(l, "verdict");
@@ -507,6 +536,7 @@ void show_cpus_text(FILE *o, const struct lrun *r)
 	struct smp_view *v = calloc(1, sizeof *v);
 	const struct lr_node *t = lrun_first(r, "tsc");
 	double hz = 0;
+	char b[64];
 
 	if (!v)
 		return;
@@ -519,7 +549,7 @@ void show_cpus_text(FILE *o, const struct lrun *r)
 	fputs("\n", o);
 	left_out(o, v, SMP_CPUS, "cpus");
 	if (v->cpus && !smp_multi(v) && v->count == 1)
-		fprintf(o, "cpus      1 CPU (%s)\n", str_or(lr_get(v->cpus, "apic"), "APIC mode unknown"));
+		fprintf(o, "cpus      1 CPU (%s)\n", shown_str(b, sizeof b, lr_get(v->cpus, "apic"), "APIC mode unknown"));
 	else if (v->cpus)
 		cpu_list(o, v);
 	if (!smp_multi(v)) { /* one CPU, or no record says more: only what was left out */

@@ -5,8 +5,10 @@
 #include <string.h>
 #include "tools/log/show_cpus.h"
 #include "tools/log/smprec.h"
+#include "tools/lib/textsafe.h"
 
-/* The records of `type` as written (exact numbers): the first one, or with
+/* The records of `type` as written (exact numbers, control characters as
+ * JSON escapes: tools/lib/textsafe.h): the first one, or with
  * `many` all in an array; on_cpu 0/1 keeps only those without/with a `cpu`
  * member, -1 all. */
 static void embed(FILE *o, const struct lrun *r, const char *key, const char *type, int many, int on_cpu)
@@ -20,7 +22,7 @@ static void embed(FILE *o, const struct lrun *r, const char *key, const char *ty
 		if (n++ && !many)
 			break;
 		fprintf(o, "%s", n > 1 ? "," : "");
-		fwrite(rec->text, 1, rec->len, o);
+		ts_json_copy(o, rec->text, rec->len);
 	}
 	fputs(many ? "]" : n ? "" : "null", o);
 }

@@ -14,6 +14,7 @@
 #include <string.h>
 #include "tools/common/json_out.h"
 #include "tools/log/verdict.h"
+#include "tools/lib/textsafe.h"
 
 static const char *const verdict_names[] = { "unknown", "reliable", "unreliable" };
 
@@ -298,24 +299,38 @@ void bare_verdict(const struct lrun *r, struct bare_verdict *v)
 	decide_cheapest(v);
 }
 
+/* One line of the verdicts: the indent, a label, then text that may quote the
+ * log (a hypervisor's name, a counter's), escaped. */
+static void verdict_line(FILE *o, const char *in, const char *label, const char *text, const char *end)
+{
+	fputs(in, o);
+	fputs(label, o);
+	ts_puts(o, text);
+	fputs(end, o);
+}
+
 void bare_verdict_print(FILE *o, const struct bare_verdict *v, const char *in)
 {
 	const struct verdict_cost *h = cost_of(v, "hpet"), *a = cost_of(v, "acpi-fast");
+	char label[64];
 
-	fprintf(o, "%sTSC: %s: %s.\n", in, tsc_verdict_name(v->tsc), v->reason);
-	fprintf(o, "%sLinux would use %s: %s.\n", in, v->linux_cs, v->linux_why);
-	fprintf(o, "%sFreeBSD would use %s: %s.\n", in, v->freebsd_tc, v->freebsd_why);
+	snprintf(label, sizeof label, "TSC: %s: ", tsc_verdict_name(v->tsc));
+	verdict_line(o, in, label, v->reason, ".\n");
+	verdict_line(o, in, "Linux would use ", v->linux_cs, ": ");
+	verdict_line(o, "", "", v->linux_why, ".\n");
+	verdict_line(o, in, "FreeBSD would use ", v->freebsd_tc, ": ");
+	verdict_line(o, "", "", v->freebsd_why, ".\n");
 	if (v->cheapest[0])
-		fprintf(o, "%sCheapest correct counter: %s.\n", in, v->cheapest_why);
+		verdict_line(o, in, "Cheapest correct counter: ", v->cheapest_why, ".\n");
 	else
-		fprintf(o, "%sCheapest correct counter: none (%s).\n", in, v->cheapest_why);
+		verdict_line(o, in, "Cheapest correct counter: none (", v->cheapest_why, ").\n");
 	if (h->healthy && a->healthy)
 		fprintf(o, "%sACPI-fast or HPET: %s is %.2f× cheaper here (%.1f ns against %.1f ns).\n", in,
 			h->p50_ns <= a->p50_ns ? "HPET" : "ACPI-fast",
 			h->p50_ns <= a->p50_ns ? a->p50_ns / h->p50_ns : h->p50_ns / a->p50_ns,
 			h->p50_ns <= a->p50_ns ? h->p50_ns : a->p50_ns, h->p50_ns <= a->p50_ns ? a->p50_ns : h->p50_ns);
 	for (int i = 0; i < v->nevidence; i++)
-		fprintf(o, "%s  - %s\n", in, v->evidence[i]);
+		verdict_line(o, in, "  - ", v->evidence[i], "\n");
 }
 
 void bare_verdict_json(FILE *o, const struct bare_verdict *v)

@@ -2,6 +2,7 @@
 #include "tools/stat/ministat_print.h"
 #include <stdlib.h>
 #include <string.h>
+#include "tools/lib/textsafe.h"
 
 /* ministat's seven, then more so a long table still tells its rows apart. */
 static const char symbols[] = "x+*%#@O&=$~^";
@@ -13,8 +14,12 @@ char ms_symbol(size_t i)
 
 void ms_legend(FILE *out, const struct ms_sorted *sets, size_t nsets)
 {
-	for (size_t i = 0; i < nsets; i++)
-		fprintf(out, "%c %s\n", ms_symbol(i), sets[i].name);
+	/* A name is a file's or a log's run: text from outside. */
+	for (size_t i = 0; i < nsets; i++) {
+		fprintf(out, "%c ", ms_symbol(i));
+		ts_puts(out, sets[i].name);
+		fputc('\n', out);
+	}
 }
 
 /* ---- the table and the test ---------------------------------------------- */
@@ -83,8 +88,9 @@ int ms_print(FILE *out, const struct ms_set *sets, size_t nsets, const struct ms
 			ms_difference(out, &d, conf);
 			tested = 1;
 		} else if (i > 0) {
-			fprintf(out, "No test: %s has fewer than 2 values\n",
-				st[0].n < 2 ? sets[0].name : sets[i].name);
+			fputs("No test: ", out);
+			ts_puts(out, st[0].n < 2 ? sets[0].name : sets[i].name);
+			fputs(" has fewer than 2 values\n", out);
 		}
 		if (res) {
 			res[i].st = st[i];
