@@ -146,6 +146,32 @@ code "import into someone else's database" 2 "$T" db import "$D/other.db" "$D/ba
 code "compare extra operand" 1 "$T" db compare "$DB" hpet acpi-fast tsc
 code "compare bad -c" 1 "$T" db compare -c 97 "$DB" hpet acpi-fast
 code "summary bad --by" 1 "$T" db summary "$DB" --by colour
+# --- hostile text from the store is shown escaped -------------------------------------
+# The real captures with every string made hostile (tests/tools/evil_log.py):
+# the store keeps them as they are, and what summary and compare print from
+# it holds no raw control character (tests/tools/evil_text.py).
+for f in bare os smp4; do python3 tests/tools/evil_log.py "$D/$f.log" "$D/evil-$f.log"; done
+ED=$D/evil.db
+code "import hostile logs" 0 "$T" db import "$ED" "$D/evil-bare.log" "$D/evil-os.log" "$D/evil-smp4.log"
+check "the store keeps the hostile brand as it was" \
+	"[ \"\$(sq "$ED" \"SELECT COUNT(*) FROM machines WHERE instr(cpu_brand, char(27, 93, 48, 59)) > 0\")\" -ge 1 ]" \
+	"$(sq "$ED" 'SELECT cpu_brand FROM machines' | od -c | head -5)"
+evil() { # [--json] what, times the payload's start is shown, times whole, then the command
+	j=
+	[ "$1" = --json ] && j=--json && shift
+	w=$1 m=$2 h=$3
+	shift 3
+	"$@" >"$D/evil.out" 2>"$D/evil.err"
+	python3 tests/tools/evil_text.py $j "$w" "$D/evil.out" "$m" "$h"
+	python3 tests/tools/evil_text.py "$w, stderr" "$D/evil.err" 0 0
+}
+evil "db summary" 5 5 "$T" db summary "$ED"
+evil --json "db summary --json" 5 5 "$T" db summary "$ED" --json
+for by in cpu vendor firmware; do
+	evil "db summary --by $by" 2 1 "$T" db summary "$ED" --by $by
+done
+evil "db compare -v" 1 1 "$T" db compare -v "$ED" tsc rdtscp
+
 code "import nothing" 1 "$T" db import "$DB"
 code "db unknown command" 1 "$T" db frobnicate
 code "db --help" 0 "$T" db --help

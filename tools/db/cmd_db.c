@@ -19,6 +19,7 @@
 #include "tools/db/query.h"
 #include "tools/db/store.h"
 #include "tools/log/logdir.h"
+#include "tools/lib/textsafe.h"
 
 static const char import_help[] =
 	"  Reads logs (a directory: every *.log below it, in name order) into the SQLite store DB,\n"
@@ -38,6 +39,14 @@ static const char compare_help[] =
 	"  -c LEVEL         confidence: 80, 90, 95 (default), 98, 99, 99.5\n"
 	"  --metric p50|mean  which per-round value\n"
 	"  --json           one JSON document;  -v  every machine\n";
+
+/* "tickprobe db: WHY" on stderr: a store's message can quote what it holds. */
+static void db_say(const char *why, const char *after)
+{
+	fputs("tickprobe db: ", stderr);
+	ts_puts(stderr, why);
+	fputs(after, stderr);
+}
 
 static void usage(FILE *f)
 {
@@ -97,7 +106,7 @@ static int db_import(int argc, char **argv)
 		return args_fail(&a, "--machine and --machine-from-dir exclude each other");
 	status = loglist_expand(&files, a.operands + 1, (size_t)a.noperands - 1, "tickprobe db");
 	if (store_open(&s, a.operands[0], true, why, sizeof why) != EXIT_CLEAN) {
-		fprintf(stderr, "tickprobe db: %s\n", why);
+		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
 	im = importer_new(&s, &o);
@@ -116,7 +125,7 @@ static int db_import(int argc, char **argv)
 		progress_show(&prog, "logs", (unsigned)t.files, (unsigned)files.n,
 			      t.files ? spent / (double)t.files * (double)(files.n - t.files) : -1, false);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
-			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
+			db_say(why, "; the last batch was not kept\n");
 			status = EXIT_UNREADABLE;
 			break;
 		}
@@ -125,7 +134,7 @@ static int db_import(int argc, char **argv)
 	}
 	if (status != EXIT_UNREADABLE || !why[0]) {
 		if (!importer_finish(im, why, sizeof why)) {
-			fprintf(stderr, "tickprobe db: %s; the last batch was not kept\n", why);
+			db_say(why, "; the last batch was not kept\n");
 			status = EXIT_UNREADABLE;
 		}
 	}
@@ -159,13 +168,16 @@ static void json_counters(const struct fleet_group *g)
 	printf("}");
 }
 
+/* The store's names come from logs: shown escaped (tools/lib/textsafe.h). */
 static void text_counters(const struct fleet_group *g)
 {
+	char name[256];
+
 	printf("  %-40s %8s %12s %10s %10s %10s\n", "counter", "machines", "median p50", "IQR", "min", "max");
 	for (size_t k = 0; k < g->ncounters; k++) {
 		const struct fleet_counter *c = &g->counters[k];
-		printf("  %-40s %8zu %12.1f %10.1f %10.1f %10.1f\n", c->name, c->machines, c->median, c->q3 - c->q1,
-		       c->min, c->max);
+		printf("  %-40s %8zu %12.1f %10.1f %10.1f %10.1f\n", ts_str(name, sizeof name, c->name), c->machines,
+		       c->median, c->q3 - c->q1, c->min, c->max);
 	}
 }
 
@@ -200,7 +212,7 @@ static int db_summary(int argc, char **argv)
 	if (c == ARGS_STOP)
 		return a.status;
 	if (store_open(&s, a.operands[0], false, why, sizeof why) != EXIT_CLEAN) {
-		fprintf(stderr, "tickprobe db: %s\n", why);
+		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
 	n = fleet_summary(&s, NULL, &all, why, sizeof why);
@@ -208,7 +220,7 @@ static int db_summary(int argc, char **argv)
 		ng = fleet_summary(&s, by, &groups, why, sizeof why);
 	store_close(&s);
 	if (n < 0 || ng < 0) {
-		fprintf(stderr, "tickprobe db: %s\n", why);
+		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
 	if (json) {
@@ -237,8 +249,9 @@ static int db_summary(int argc, char **argv)
 		if (!by)
 			text_counters(all);
 		for (int i = 0; i < ng; i++) {
-			printf("\n%s %s: %lld runs, %lld machines\n", by, groups[i].group ? groups[i].group : "(unknown)",
-			       groups[i].runs, groups[i].machines);
+			printf("\n%s ", by);
+			ts_puts(stdout, groups[i].group ? groups[i].group : "(unknown)");
+			printf(": %lld runs, %lld machines\n", groups[i].runs, groups[i].machines);
 			text_counters(&groups[i]);
 		}
 	}
@@ -289,12 +302,12 @@ static int db_compare(int argc, char **argv)
 		return a.status;
 	a_name = a.operands[1], b_name = a.operands[2];
 	if (store_open(&s, a.operands[0], false, why, sizeof why) != EXIT_CLEAN) {
-		fprintf(stderr, "tickprobe db: %s\n", why);
+		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
 	if (fleet_pair(&s, a_name, b_name, metric, ci, &r, why, sizeof why) < 0) {
 		store_close(&s);
-		fprintf(stderr, "tickprobe db: %s\n", why);
+		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
 	store_close(&s);
@@ -325,10 +338,12 @@ static int db_compare(int argc, char **argv)
 		if (r.too_few)
 			printf("  %zu more machines have both with fewer than 2 rounds on a side: not compared\n",
 			       r.too_few);
-		if (verbose)
-			for (size_t i = 0; i < r.n; i++)
-				printf("  %-40s %10.2f %10.2f %7.3f  %s\n", r.m[i].label, r.m[i].mean_a, r.m[i].mean_b,
-				       r.m[i].ratio, r.m[i].verdict < 0 ? "A faster" : r.m[i].verdict > 0 ? "B faster" : "-");
+		for (size_t i = 0; verbose && i < r.n; i++) {
+			char label[256];
+			printf("  %-40s %10.2f %10.2f %7.3f  %s\n", ts_str(label, sizeof label, r.m[i].label),
+			       r.m[i].mean_a, r.m[i].mean_b, r.m[i].ratio,
+			       r.m[i].verdict < 0 ? "A faster" : r.m[i].verdict > 0 ? "B faster" : "-");
+		}
 	}
 	pair_result_free(&r);
 	return EXIT_CLEAN;
