@@ -5,8 +5,10 @@
 # one page.  Its structure is checked with Python's html.parser, its
 # comparisons against `tickprobe compare`, and it is rendered by headless
 # chromium (screenshot pixels and the rendered DOM).  Then: hostile text in a
-# log is escaped, a damaged log gives exit 3 with the damage on the page, a
-# missing one exit 2.  Pages and screenshots stay in $BUILD/test-report.
+# log is escaped, on its page and on the fleet page of a store that holds it,
+# whose -o name is hostile too; a damaged log gives exit 3 with the damage on
+# the page, a missing one exit 2.  Pages and screenshots stay in
+# $BUILD/test-report.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
@@ -14,11 +16,12 @@ K=$BUILD/tickprobe.elf32
 OUT=$BUILD/test-report
 rm -rf "$OUT" && mkdir -p "$OUT"
 ABS=$(cd "$OUT" && pwd)
+ABS_T=$(cd "$(dirname "$T")" && pwd)/$(basename "$T")
 
 
 [ -x "$T" ] || { fail setup "$T is not built (make tool)"; exit 1; }
 [ -f "$K" ] || { fail setup "$K is not built (make kernel)"; exit 1; }
-for t in qemu-system-x86_64 python3 chromium; do
+for t in qemu-system-x86_64 python3 chromium sqlite3; do
 	command -v $t >/dev/null 2>&1 || { fail setup "$t not installed (make deps)"; exit 1; }
 done
 
@@ -113,6 +116,24 @@ python3 tests/tools/evil_log.py "$OUT/a.log" "$EVIL"
 "$T" report "$EVIL" -o "$OUT/evil.html" 2>"$OUT/evil.err"
 ok "hostile log is clean (exit 0)" $? "$(cat "$OUT/evil.err")"
 python3 tests/tools/evil_page.py "$OUT/evil.html"
+python3 tests/tools/evil_text.py "the hostile log's page" "$OUT/evil.html" 10 5
+
+# The fleet page of a store that holds hostile logs, under a hostile -o name:
+# the links are percent-encoded relative paths that still lead to the pages.
+python3 tests/tools/evil_log.py "$OUT/os.log" "$OUT/evil-os.log"
+"$T" db import "$OUT/evil.db" "$EVIL" "$OUT/evil-os.log" >"$OUT/evil.err" 2>&1
+ok "a store of the hostile logs" $? "$(cat "$OUT/evil.err")"
+machines=$(sqlite3 "$OUT/evil.db" 'SELECT COUNT(*) FROM machines')
+NAME=$(printf 'x"><svg onload=alert(1)>#?%%:\303\251')
+"$T" report --db "$OUT/evil.db" -o "$OUT/$NAME.html" 2>"$OUT/evil.err"
+ok "report --db -o a hostile name: exit 0" $? "$(cat "$OUT/evil.err")"
+python3 tests/tools/evil_page.py --fleet "$OUT/$NAME.html" "$machines"
+for f in "$OUT/$NAME-machines"/*.html; do
+	python3 tests/tools/evil_text.py "machine page $(basename "$f")" "$f" 1 1
+done
+(cd "$OUT" && "$ABS_T" report --db evil.db -o 'javascript:alert(document.domain)' 2>"$ABS/evil.err")
+ok "report --db -o javascript:...: exit 0" $? "$(cat "$OUT/evil.err")"
+python3 tests/tools/evil_page.py --fleet "$OUT/javascript:alert(document.domain)" "$machines"
 
 # --- damage, unreadable, usage -------------------------------------------------------------
 python3 tests/tools/damage_bit.py "$OUT/a.log" "$OUT/damaged.log"

@@ -18,6 +18,7 @@
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/report/html.h"
+#include "tools/lib/textsafe.h"
 
 /* The pairs that answer the questions tickprobe exists for: the seed's HPET
  * against ACPI-fast, and each clocksource's kernel path against its read. */
@@ -75,8 +76,11 @@ static void machine_table(FILE *o, const struct fleet_matrix *m, const char *pag
 	for (size_t r = 0; r < m->nrows; r++) {
 		const struct fleet_row *row = &m->rows[r];
 		fputs("<tr><td>", o);
-		if (pages_href)
-			fprintf(o, "<a href=\"%smachine-%lld.html\">", pages_href, row->machine_id);
+		if (pages_href) {
+			fputs("<a href=\"", o);
+			rp_url_path(o, pages_href);
+			fprintf(o, "machine-%lld.html\">", row->machine_id);
+		}
 		rp_esc(o, row->label ? row->label : "?");
 		fputs(pages_href ? "</a>" : "", o);
 		if (row->damaged_records)
@@ -303,6 +307,14 @@ static int machine_pages(struct store *s, const char *dir, const struct rp_fleet
 	return status;
 }
 
+/* A store's message on stderr, escaped: it can quote what the store holds. */
+static void say_why(const char *why)
+{
+	fputs("tickprobe report: ", stderr);
+	ts_puts(stderr, why);
+	fputc('\n', stderr);
+}
+
 int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, bool pages,
 		    const struct rp_fleet_options *opt)
 {
@@ -317,7 +329,7 @@ int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, 
 	 * keeps it in a file it deletes on close), not one in memory: 2,000
 	 * logs took 60 MB in memory and take 11 MB so, and the same page. */
 	if (store_open(&s, db ? db : "", !db, why, sizeof why) != EXIT_CLEAN) {
-		fprintf(stderr, "tickprobe report: %s\n", why);
+		say_why(why);
 		return EXIT_UNREADABLE;
 	}
 	if (!db) {
@@ -361,7 +373,7 @@ int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, 
 	}
 	mem = open_memstream(&page, &npage);
 	if (!mem || rp_fleet(&s, mem, &o, why, sizeof why) < 0) {
-		fprintf(stderr, "tickprobe report: %s\n", mem ? why : "out of memory");
+		say_why(mem ? why : "out of memory");
 		if (mem)
 			fclose(mem);
 		status = EXIT_UNREADABLE;

@@ -3,58 +3,47 @@
  * values, colours and counter keys.  The page's frame is page.c. */
 #include <string.h>
 #include "tools/report/html.h"
+#include "tools/lib/textsafe.h"
 
-static void put_byte(FILE *o, unsigned char c)
+/* HTML's five specials as entities: enough for text and for an attribute
+ * in double quotes alike. */
+static void html_char(FILE *o, char c)
 {
-	fprintf(o, "\\x%02x", c);
-}
-
-/* Length of the valid UTF-8 sequence at s (at most n bytes), 0 if none.
- * Overlong forms, surrogates and values above U+10FFFF are not valid. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t k;
-	if (c >= 0xc2 && c <= 0xdf)
-		k = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		k = 3, lo = c == 0xe0 ? 0xa0 : 0x80, hi = c == 0xed ? 0x9f : 0xbf;
-	else if (c >= 0xf0 && c <= 0xf4)
-		k = 4, lo = c == 0xf0 ? 0x90 : 0x80, hi = c == 0xf4 ? 0x8f : 0xbf;
-	else
-		return 0;
-	if (n < k || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < k; i++)
-		if (s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return k;
+	switch (c) {
+	case '&': fputs("&amp;", o); break;
+	case '<': fputs("&lt;", o); break;
+	case '>': fputs("&gt;", o); break;
+	case '"': fputs("&quot;", o); break;
+	case '\'': fputs("&#39;", o); break;
+	default: fputc(c, o); break;
+	}
 }
 
 void rp_esc_n(FILE *o, const char *str, size_t n)
 {
-	const unsigned char *s = (const unsigned char *)str;
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = s[i];
-		size_t k;
-		switch (c) {
-		case '&': fputs("&amp;", o); continue;
-		case '<': fputs("&lt;", o); continue;
-		case '>': fputs("&gt;", o); continue;
-		case '"': fputs("&quot;", o); continue;
-		case '\'': fputs("&#39;", o); continue;
-		default: break;
+	char esc[TS_ESC_MAX];
+	size_t i = 0;
+
+	while (i < n) {
+		size_t k = ts_plain(str + i, n - i);
+		for (size_t j = i; j < i + k; j++)
+			html_char(o, str[j]);
+		i += k;
+		if (i < n) {
+			i += ts_escape(str + i, n - i, TS_TEXT, esc);
+			fputs(esc, o);
 		}
-		if (c >= 0x20 && c < 0x7f) {
-			fputc(c, o);
-		} else if (c == '\t' || c == '\n') {
-			fputc(' ', o);
-		} else if (c >= 0x80 && (k = utf8_len(s + i, n - i))) {
-			fwrite(s + i, 1, k, o);
-			i += k - 1;
-		} else {
-			put_byte(o, c);
-		}
+	}
+}
+
+void rp_url_path(FILE *o, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; p && *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("-._~/", *p))
+			fputc(*p, o);
+		else
+			fprintf(o, "%%%02X", *p);
 	}
 }
 

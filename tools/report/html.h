@@ -39,10 +39,17 @@ struct rp_ctx {
 	const char *generated; /* "2025-01-31 12:00:00 UTC" */
 };
 
-/* HTML text: & < > " ' become entities; valid UTF-8 passes; control bytes
- * and bytes that are not UTF-8 are shown as \xNN. */
+/* Text for the page, in an element or in a double-quoted attribute: & < > "
+ * ' become entities; what tools/lib/textsafe.h escapes (control characters,
+ * bytes that are not UTF-8, C1 and bidirectional controls) is shown as \xNN
+ * or \uNNNN; other UTF-8 passes. */
 void rp_esc(FILE *o, const char *s);
 void rp_esc_n(FILE *o, const char *s, size_t n);
+/* A relative path for an href or src: every byte but ASCII letters, digits
+ * and - . _ ~ / percent-encoded, so that no name can close the attribute,
+ * add a query or fragment, or read as a scheme ("javascript:"); the result
+ * needs no other escaping inside double quotes. */
+void rp_url_path(FILE *o, const char *s);
 /* Any JSON value as compact escaped text: strings bare, numbers as written,
  * bools yes/no, arrays "a, b", objects "k: v; …".  `none` for NULL or null. */
 void rp_value(FILE *o, const struct lr_node *n, const char *none);
