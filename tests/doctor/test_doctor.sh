@@ -12,7 +12,8 @@
 # each) and given this machine's fingerprint by mkbare.py.  Each
 # combination's verdict, parameters and exit status are checked, and what
 # each wording was read as; then hostile input (a cut kernel log, control
-# bytes, another machine's bare log, damaged bare logs), and the same
+# bytes, terminal escapes in the kernel log and /proc/cmdline, another
+# machine's bare log, damaged bare logs), and the same
 # verdicts in show and report.  The doctor's whole text for the 2026 log with
 # the drifting HPET is kept as $OUT/closing-note.txt.
 # The Python that reads the answers is in the .py files beside this script
@@ -201,6 +202,15 @@ head -c 3000 /dev/urandom >"$OUT/junk.log"
 "$TP" doctor --no-measure --kernel-log "$OUT/k/k510-propolis.log" --sysfs "$OUT/k/k510-propolis.root" --bare "$OUT/junk.log" >/dev/null 2>"$OUT/junk.err"
 rc=$?
 if [ $rc -eq 2 ]; then pass "random bytes as the bare log: exit 2 ($(head -1 "$OUT/junk.err"))"; else fail "junk bare log" "exit $rc"; fi
+# Terminal escapes in the kernel log, /proc/cmdline and DMI: shown escaped
+# (tests/tools/evil_text.py), in the text and in the JSON.
+cp -r "$OUT/k/k618-clean.root" "$OUT/k/evil.root"
+printf '[    0.000000] Linux version 6.1.0\n[    1.700000] clocksource: Switched to clocksource hpet\033]0;PWNED\007\302\233x\n[    1.800000] clocksource: timekeeping watchdog on CPU1: Marking clocksource '"'"'tsc\033]0;PWNED\007'"'"' as unstable because the skew is too large:\n' >"$OUT/k/evil.log"
+printf 'BOOT_IMAGE=/vmlinuz root=/dev/sda1 tsc=reliable\033]0;PWNED\007 quiet\n' >"$OUT/k/evil.root/proc/cmdline"
+printf 'EvilCorp\033]0;PWNED\007\n' >"$OUT/k/evil.root/sys/class/dmi/id/sys_vendor"
+doctor evil evil none
+python3 tests/tools/evil_text.py "doctor: a hostile kernel log and command line" "$OUT/evil.txt" 4 0
+python3 tests/tools/evil_text.py --json "doctor --json: the same" "$OUT/evil.json" 4 0
 "$TP" doctor --no-measure --os-log "$OUT/k/k510-propolis.log" >/dev/null 2>&1
 rc=$?
 if [ $rc -eq 1 ]; then pass "--os-log with --no-measure: usage error, exit 1"; else fail "usage" "exit $rc"; fi

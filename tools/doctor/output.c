@@ -6,27 +6,15 @@
 #include <string.h>
 #include "tools/common/json_out.h"
 #include "tools/doctor/output.h"
+#include "tools/lib/textsafe.h"
 
-/* s, with bytes below 0x20, DEL and UTF-8's C1 controls (C2 80-9F) as \xNN. */
-static void put_safe(FILE *o, const char *s)
+/* LABEL, then text escaped (tools/lib/textsafe.h), then END: what the kernel
+ * log, sysfs, /proc/cmdline or a probe log said reaches the terminal only so. */
+static void said(FILE *o, const char *label, const char *text, const char *end)
 {
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p < 0x20 || *p == 0x7f) {
-			fprintf(o, "\\x%02x", *p);
-		} else if (*p == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f) {
-			fprintf(o, "\\x%02x\\x%02x", p[0], p[1]);
-			p++;
-		} else {
-			fputc(*p, o);
-		}
-	}
-}
-
-static void line_safe(FILE *o, const char *prefix, const char *s)
-{
-	fputs(prefix, o);
-	put_safe(o, s);
-	fputc('\n', o);
+	fputs(label, o);
+	ts_puts(o, text);
+	fputs(end, o);
 }
 
 static void params_text(FILE *o, const struct conclusion *c)
@@ -61,20 +49,18 @@ void doctor_print_text(FILE *o, const struct doctor_report *r)
 		c->tsc_wrongly_blamed ? " (wrongly blamed: another clock is off)" :
 		c->verdict == TV_RELIABLE && !strcmp(c->cause, "cpu-offset") ? " in the bare-metal run (the kernel has "
 		"seen the CPUs' TSCs drift apart since)" : "");
-	line_safe(o, "", c->summary);
-	fprintf(o, "Use clocksource: %s\n", c->clocksource);
+	said(o, "", c->summary, "\n");
+	said(o, "Use clocksource: ", c->clocksource, "\n");
 	params_text(o, c);
-	fprintf(o, "Gain: %s\n", c->gain[0] ? c->gain : "none measured");
+	said(o, "Gain: ", c->gain[0] ? c->gain : "none measured", "\n");
 	if (c->next_step[0])
-		fprintf(o, "Next: %s\n", c->next_step);
-	fputs("Bare-metal log: ", o);
-	put_safe(o, r->in->bare_path ? r->in->bare_path : "none");
-	fprintf(o, "%s%s\n", r->bare_note[0] ? ": " : "", r->bare_note);
+		said(o, "Next: ", c->next_step, "\n");
+	said(o, "Bare-metal log: ", r->in->bare_path ? r->in->bare_path : "none", r->bare_note[0] ? ": " : "");
+	said(o, "", r->bare_note, "\n");
 	fputs("Evidence:\n", o);
 	for (int i = 0; i < c->nevidence; i++)
-		line_safe(o, "  - ", c->evidence[i]);
-	fputs("Kernel log: ", o);
-	put_safe(o, k->source[0] ? k->source : "?");
+		said(o, "  - ", c->evidence[i], "\n");
+	said(o, "Kernel log: ", k->source[0] ? k->source : "?", "");
 	fprintf(o, ", %zu lines, %zu clocksource events\n", k->lines, k->n);
 	for (size_t i = 0; i < k->n; i++) {
 		const struct klog_event *e = &k->ev[i];
@@ -83,7 +69,7 @@ void doctor_print_text(FILE *o, const struct doctor_report *r)
 			snprintf(head, sizeof head, "  [%12.6f] %-17s ", e->ts, klog_kind_name(e->kind));
 		else
 			snprintf(head, sizeof head, "  [%12s] %-17s ", "-", klog_kind_name(e->kind));
-		line_safe(o, head, e->line);
+		said(o, head, e->line, "\n");
 	}
 }
 
