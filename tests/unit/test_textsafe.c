@@ -2,11 +2,17 @@
 /* tools/lib/textsafe.h: what text from outside looks like once printed.
  * Printable ASCII and well-formed UTF-8 pass; C0, DEL, C1, the separators,
  * the bidirectional controls and every byte outside well-formed UTF-8 come
- * out escaped, in text, in a cut buffer, in a CSV cell and in JSON. */
+ * out escaped, in text, in a cut buffer, in a CSV cell, in JSON and on the
+ * progress line. */
+#define _GNU_SOURCE /* posix_openpt and its kin */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <termios.h>
+#include <unistd.h>
 #include "tests/unit/check.h"
 #include "tools/common/json_out.h"
+#include "tools/common/progress.h"
 #include "tools/lib/json_parse.h"
 #include "tools/lib/textsafe.h"
 
@@ -134,6 +140,40 @@ static void json(void)
 	free(got);
 }
 
+/* The progress line on a terminal (a pty here) quotes a guest's counter
+ * name: escaped, and the only control it writes is its own \r. */
+static void progress_line(void)
+{
+	int m = posix_openpt(O_RDWR | O_NOCTTY);
+	int fd = m >= 0 && grantpt(m) == 0 && unlockpt(m) == 0 ? open(ptsname(m), O_RDWR | O_NOCTTY) : -1;
+	struct termios tio;
+	struct progress p;
+	char got[512], shown[1024];
+	ssize_t n = 0;
+	FILE *to;
+
+	if (fd < 0 || tcgetattr(fd, &tio) != 0) {
+		check(0, "progress line: no pty here");
+		return;
+	}
+	cfmakeraw(&tio);
+	tcsetattr(fd, TCSANOW, &tio);
+	to = fdopen(fd, "w");
+	progress_init(&p, "tickprobe qemu", to, false);
+	progress_show(&p, "x \x1b]0;P\a\xc2\x9b\xe2\x80\xae,", 3, 10, 5, true);
+	n = read(m, got, sizeof got - 1);
+	got[n > 0 ? n : 0] = 0;
+	check(n > 0 && !strcmp(got, "\rtickprobe qemu: x \\x1b]0;P\\x07\\u009b\\u202e, 3 of 10, about 5 s left"),
+	      "progress line: a hostile name escaped (%zd bytes: %s)", n, ts_str(shown, sizeof shown, got));
+	progress_show(&p, "a name of \x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b", 0, 0, -1, true);
+	n = read(m, got, sizeof got - 1);
+	got[n > 0 ? n : 0] = 0;
+	check(n == 78 && !strchr(got, 0x1b) && !memcmp(got + 75, "...", 3) && got[74] == 'b',
+	      "progress line: cut to 78 bytes after a whole escape (%zd bytes: %s)", n, ts_str(shown, sizeof shown, got));
+	fclose(to);
+	close(m);
+}
+
 int main(void)
 {
 	passes_through();
@@ -142,5 +182,6 @@ int main(void)
 	cuts();
 	csv();
 	json();
+	progress_line();
 	return check_done();
 }

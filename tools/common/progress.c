@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/common/progress.h"
+#include "tools/lib/textsafe.h"
 
 #define PROGRESS_MAX 78 /* one line of an 80-column terminal, cursor included */
 
@@ -23,7 +24,7 @@ void progress_init(struct progress *p, const char *who, FILE *to, bool quiet)
 
 void progress_show(struct progress *p, const char *what, unsigned n, unsigned total, double left_s, bool force)
 {
-	char line[256], count[32] = "", left[32] = "";
+	char raw[256], line[PROGRESS_MAX + 1], count[32] = "", left[32] = "";
 	double t;
 	size_t len;
 
@@ -39,10 +40,10 @@ void progress_show(struct progress *p, const char *what, unsigned n, unsigned to
 		snprintf(count, sizeof count, " %u", n);
 	if (left_s >= 0)
 		snprintf(left, sizeof left, ", about %.0f s left", left_s);
-	snprintf(line, sizeof line, "%s: %s%s%s", p->who, what, count, left);
-	len = strlen(line);
-	if (len > PROGRESS_MAX)
-		line[len = PROGRESS_MAX] = 0;
+	snprintf(raw, sizeof raw, "%s: %s%s%s", p->who, what, count, left);
+	/* `what` can quote a guest's log (a counter's name): escaped, and cut
+	 * to the line's width between characters, never inside one. */
+	len = strlen(ts_str(line, sizeof line, raw));
 	/* Spaces over what the last line had past this one's end. */
 	fprintf(p->to, "\r%s%*s", line, p->width > len ? (int)(p->width - len) : 0, "");
 	if (p->width > len)
