@@ -499,6 +499,30 @@ static bool want_two(char **f) { return !strcmp(f[NHPET], "2"); }
 static bool want_none(char **f) { return !strcmp(f[NHPET], "0"); }
 static bool want_32(char **f) { return !strcmp(f[EBITS], "32"); }
 
+/* A table file whose name carries a terminal escape: the problem that
+ * names it shows the name escaped (tools/lib/textsafe.h), never raw. */
+static void hostile_name(char *out, size_t cap)
+{
+	char dir[] = "/tmp/tickprobe-acpi.XXXXXX", file[128];
+	FILE *t;
+	int rc;
+
+	if (!mkdtemp(dir)) {
+		check(0, "cli: no temporary directory");
+		return;
+	}
+	snprintf(file, sizeof file, "%s/FACP\x1b]0;PWNED\a", dir);
+	if ((t = fopen(file, "wb"))) {
+		fputs("FACP", t);
+		fclose(t);
+	}
+	rc = run(dir, out, cap);
+	check(rc == 3 && !strchr(out, 0x1b) && !strchr(out, 0x07) && strstr(out, "FACP\\x1b]0;PWNED\\x07: truncated"),
+	      "cli: a table file named with an escape sequence: the name shown escaped, exit %d", rc);
+	remove(file);
+	rmdir(dir);
+}
+
 static void test_cli(void)
 {
 	static bool (*const wants[])(char **) = { want_trap, want_two, want_none, want_32 };
@@ -533,6 +557,7 @@ static void test_cli(void)
 	check(rc == 3 && strstr(out, "\"pm_timer\":null") && strstr(out, "\"hpet\":null") &&
 	      strstr(out, "FACP_bad_checksum.bin: bad checksum"), "cli: acpi --json corrupt/ -> exit %d, damage said", rc);
 	check(run(DATA "/no/such/dir", out, sizeof out) == 2, "cli: missing path -> exit 2");
+	hostile_name(out, sizeof out);
 	check(run("--bogus", out, sizeof out) == 1, "cli: unknown option -> exit 1");
 	check(run("--help", out, sizeof out) == 0 && strstr(out, "usage: tickprobe acpi"), "cli: --help -> exit 0");
 }

@@ -14,6 +14,7 @@
 #include "lib/json.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
+#include "tools/lib/textsafe.h"
 
 #define SYSFS_TABLES "/sys/firmware/acpi/tables"
 
@@ -102,7 +103,8 @@ static int slurp(const char *path, uint8_t **out, size_t *len)
 static void say_unreadable(const char *path)
 {
 	int e = errno;
-	fprintf(stderr, "tickprobe acpi: %s: %s%s\n", path,
+	char shown[512];
+	fprintf(stderr, "tickprobe acpi: %s: %s%s\n", ts_str(shown, sizeof shown, path),
 		e == EFBIG ? "longer than 1 MiB, not an ACPI table" : strerror(e),
 		e == EACCES && !strncmp(path, SYSFS_TABLES, strlen(SYSFS_TABLES))
 			? " (the tables are readable by root only)" : "");
@@ -124,9 +126,12 @@ static int add_file(const char *path, struct acpi_info *info)
 	if (strlen(name) >= sizeof where && strrchr(name, '/'))
 		name = strrchr(name, '/') + 1;
 	snprintf(where, sizeof where, "%s", name);
-	if (acpi_decode_table(buf, len, where, info) == ACPI_OTHER)
+	if (acpi_decode_table(buf, len, where, info) == ACPI_OTHER) {
+		char shown[512];
+		/* ACPI_OTHER: its signature is printable (acpi_printable_sig). */
 		fprintf(stderr, "tickprobe acpi: %s: a '%.4s' table, not FADT, HPET or MADT: skipped\n",
-			path, (const char *)buf);
+			ts_str(shown, sizeof shown, path), (const char *)buf);
+	}
 	free(buf);
 	return 0;
 }
@@ -211,8 +216,11 @@ static void print_human(const struct acpi_info *info)
 	print_madt(&info->madt);
 	if (info->nproblems)
 		printf("Problems:\n");
-	for (i = 0; i < info->nproblems; i++)
-		printf("  %s\n", info->problems[i]);
+	for (i = 0; i < info->nproblems; i++) { /* they name the table files */
+		fputs("  ", stdout);
+		ts_puts(stdout, info->problems[i]);
+		putchar('\n');
+	}
 	if (info->problems_dropped)
 		printf("  (%u more not kept)\n", info->problems_dropped);
 }
