@@ -112,6 +112,16 @@ static void test_timer(void)
 	      "timer: throughput over 0 cycles gets no reads_per_s; cost_ns still");
 	derived_free(&d);
 
+	/* A key with a quote and a control byte stays one key: the derived text
+	 * is JSON, and the log's keys go into it escaped. */
+	r = parse("{\"type\":\"timer\",\"cost_cycles\":{\"p50\\\":1e9,\\\"x\\u001b\":10,\"max\":20}}");
+	derived_add(&d, r, HZ);
+	c = lr_get(r, "cost_ns");
+	check(c && c->len == 2 && c->child && !strcmp(c->child->key, "p50\":1e9,\"x\x1b") && text_is(r, "cost_ns.max", "8.0") &&
+		      !lr_get(c, "p50"),
+	      "timer: a hostile key in cost_cycles is one key in cost_ns, nothing injected");
+	derived_free(&d);
+
 	/* Not measured: nothing to derive from. */
 	r = parse("{\"type\":\"timer\",\"name\":\"kvmclock\",\"present\":false,\"healthy\":false,"
 		  "\"reason\":\"not KVM\",\"samples\":0}");

@@ -25,7 +25,11 @@ static void cost_ns(struct text *t, const struct lr_node *cycles, double hz)
 	ch(t, "\"cost_ns\":{");
 	for (m = cycles->child; m; m = m->next)
 		if (m->key && lr_num(m, &v)) {
-			text_printf(t, first ? "\"%s\":%.1f" : ",\"%s\":%.1f", m->key, to_ns(v, hz));
+			/* The log's own key, as JSON: a quote in it must not end the name. */
+			if (!first)
+				text_putc(t, ',');
+			text_json_str(t, m->key, strlen(m->key));
+			text_printf(t, ":%.1f", to_ns(v, hz));
 			first = false;
 		}
 	ch(t, "}");
@@ -43,7 +47,10 @@ static void ns_columns(struct text *t, const struct lr_node *root, double hz, bo
 		snprintf(twin, sizeof twin, "%.*s_ns", (int)(k - 7), m->key);
 		if (lr_get(root, twin))
 			continue;
-		text_printf(t, *any ? ",\"%s\":[" : "\"%s\":[", twin);
+		if (*any)
+			text_putc(t, ',');
+		text_json_str(t, twin, strlen(twin));
+		ch(t, ":[");
 		*any = true;
 		for (const struct lr_node *e = m->child; e; e = e->next) {
 			if (lr_num(e, &v))

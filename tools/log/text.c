@@ -61,7 +61,7 @@ void text_printf(struct text *t, const char *fmt, ...)
 	t->len += (size_t)n;
 }
 
-static void json_string(struct text *t, const char *s, size_t n)
+void text_json_str(struct text *t, const char *s, size_t n)
 {
 	text_putc(t, '"');
 	for (size_t i = 0; i < n; i++) {
@@ -85,7 +85,7 @@ void text_json(struct text *t, const struct lr_node *n)
 	case LR_NULL: text_put(t, "null", 4); break;
 	case LR_BOOL: text_put(t, n->b ? "true" : "false", n->b ? 4 : 5); break;
 	case LR_NUM: num = fmt_num(b, sizeof b, n, -1), text_put(t, num, strlen(num)); break;
-	case LR_STR: json_string(t, n->str, n->len); break;
+	case LR_STR: text_json_str(t, n->str, n->len); break;
 	case LR_ARR:
 	case LR_OBJ:
 		text_putc(t, n->kind == LR_ARR ? '[' : '{');
@@ -93,7 +93,7 @@ void text_json(struct text *t, const struct lr_node *n)
 			if (c != n->child)
 				text_putc(t, ',');
 			if (n->kind == LR_OBJ) {
-				json_string(t, c->key, strlen(c->key));
+				text_json_str(t, c->key, strlen(c->key));
 				text_putc(t, ':');
 			}
 			text_json(t, c);
