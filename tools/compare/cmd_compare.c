@@ -69,7 +69,7 @@ static const struct args_spec compare_spec = {
 		"                  counter (its compare name: hpet, os:clock_gettime(MONOTONIC)@tsc)\n"
 		"  --thresholds FILE  \"COUNTER THRESHOLD\" a line, \"*\" for the default, # comments\n"
 		"  --format F      text (default), tap (TAP version 13) or junit (JUnit XML)\n"
-		"  -o FILE         the gate's output to FILE instead of stdout\n",
+		"  -o FILE         the gate's output to FILE instead of stdout\n" TS_HELP,
 	.shortopts = "c:o:",
 	.exits = "Exit status: 0 done (with --gate: passed), 1 usage error, 2 a log unreadable, 3 a log\n"
 		 "damaged but partly used, 4 with --gate: a counter regressed, or became unhealthy or absent.\n",

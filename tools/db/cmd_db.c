@@ -31,14 +31,14 @@ static const char import_help[] =
 static const char summary_help[] =
 	"  Per counter across machines: machines, median, IQR, min and max of their p50s.\n"
 	"  --by cpu|vendor|firmware|boot   one table per CPU brand, vendor, firmware or boot path\n"
-	"  --json                          one JSON document (docs/db.md)\n";
+	"  --json                          one JSON document (docs/db.md)\n" TS_HELP;
 static const char compare_help[] =
 	"  On every machine with both counters, Student's t on their per-round values: how many\n"
 	"  machines find A faster, B faster, or no difference, and the A/B ratio.  COUNTER is a\n"
 	"  hardware counter (hpet) or a clock call (clock_gettime(MONOTONIC)@hpet).\n"
 	"  -c LEVEL         confidence: 80, 90, 95 (default), 98, 99, 99.5\n"
 	"  --metric p50|mean  which per-round value\n"
-	"  --json           one JSON document;  -v  every machine\n";
+	"  --json           one JSON document;  -v  every machine\n" TS_HELP;
 
 /* "tickprobe db: WHY" on stderr: a store's message can quote what it holds. */
 static void db_say(const char *why, const char *after)

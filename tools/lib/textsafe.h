@@ -30,6 +30,12 @@
 
 #define TS_ESC_MAX 7 /* "\u2069" and its NUL */
 
+/* What the commands' --help says about it. */
+#define TS_HELP \
+	"  Text from a log or a store (names, messages) is shown with its control\n" \
+	"  characters escaped, ESC as \\x1b, U+009B as \\u009b (docs/log-format.md,\n" \
+	"  \"Text from a log, shown\").\n"
+
 enum ts_style {
 	TS_TEXT, /* a byte as \xNN */
 	TS_JSON, /* a byte as \u00NN, inside a JSON string */

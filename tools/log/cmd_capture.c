@@ -35,7 +35,9 @@ static const struct args_spec capture_spec = {
 	.synopsis = "DEVICE [--baud N] [-o FILE] [--timeout S]",
 	.help = "  Record the probe's serial output from DEVICE (e.g. /dev/ttyUSB0) into FILE\n"
 		"  (default capture-YYYYmmdd-HHMMSS.log) until the end record arrives or S\n"
-		"  seconds pass (default 900; 0 waits forever).  Baud default 115200, 8N1.\n",
+		"  seconds pass (default 900; 0 waits forever).  Baud default 115200, 8N1.\n"
+		"  FILE gets the bytes as they came; the progress line on stderr shows what\n"
+		"  the probe sent with its control characters escaped (\\x1b).\n",
 	.exits = "Exit status: 0 complete and undamaged, 1 usage, 2 cannot open, 3 damaged or partial.\n",
 	.shortopts = "o:",
 	.longopts = capture_options,

@@ -47,13 +47,15 @@ static const struct args_spec export_spec = {
 		"        carriage return gets a ' in front, so that a spreadsheet shows it as\n"
 		"        text and never runs it as a formula.  Numbers are left as the log\n"
 		"        wrote them, unquoted: a negative one (freq_ppm -3.2) stays a number.\n"
-		"  json  the run's good records, one per line, unchanged\n"
+		"  json  the run's good records, one per line, unchanged: byte for byte what\n"
+		"        the log holds, a log itself (its CRCs still hold), not text to show\n"
 		"  openmetrics, prometheus  each run's figures as metrics (OpenMetrics, or the\n"
 		"        text format node_exporter's textfile collector reads), labelled by log:\n"
 		"        read costs, the TSC verdict, a watch's rates, clock_gettime per clocksource\n"
 		"  --counter may be repeated or take a comma list; default: every counter.\n"
 		"  A DIR stands for every *.log below it; --latest takes only the newest log\n"
-		"  (of the DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks).\n",
+		"  (of the DIRs given, else of /boot/efi/tickprobe/logs and mounted sticks).\n"
+		"  Messages on stderr that quote a log show its control characters escaped.\n",
 	.longopts = export_options,
 	.operand = "LOG",
 	.min_operands = 0, /* LOG... or --latest: checked below */

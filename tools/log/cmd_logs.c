@@ -33,7 +33,7 @@ static const struct args_spec logs_spec = {
 		"  `tickprobe schedule` in /var/lib/tickprobe/logs.  One line a log:\n"
 		"  its number, the file's date, the machine, the run's status, and whether the\n"
 		"  log is complete and undamaged.  Read one with `tickprobe show FILE`, the\n"
-		"  newest with `tickprobe show --latest`.\n",
+		"  newest with `tickprobe show --latest`.\n" TS_HELP,
 	.exits = "Exit status: 0 listed (a damaged or cut-short log is a row that says so), 1 usage,\n"
 		 "2 a DIR or file that is not there or cannot be read (named on stderr), an empty\n"
 		 "DIR, or no log directory anywhere.\n",

@@ -36,7 +36,8 @@ static const struct args_spec show_spec = {
 		"  picks one.  A DIR stands for every *.log below it; --latest reads only the\n"
 		"  newest log of the DIRs given, or of the places a cable-less run leaves its\n"
 		"  logs (/boot/efi/tickprobe/logs, tickprobe/logs on a mounted stick).\n"
-		"  Problems go to stderr as FILE:LINE: reason.\n",
+		"  Problems go to stderr as FILE:LINE: reason.  --json writes the records as\n"
+		"  the log has them, a control character as a JSON escape (\\u001b).\n" TS_HELP,
 	.longopts = show_options,
 	.operand = "LOG",
 	.min_operands = 0, /* LOG... or --latest: checked below */

@@ -54,7 +54,10 @@ static const struct args_spec report_spec = {
 		"  -c LEVEL      confidence level 80, 90, 95 (default), 98, 99 or 99.5\n"
 		"  --title TEXT  the page's title (default \"tickprobe report\")\n"
 		"The page is written whenever some log has records, even when another log is\n"
-		"damaged or unreadable; the damage is shown on the page and on stderr.\n",
+		"damaged or unreadable; the damage is shown on the page and on stderr.\n"
+		"Every string from a log or a store is escaped for HTML, a control character\n"
+		"shown as \\x1b or \\u009b; the links to the machine pages are percent-encoded,\n"
+		"whatever FILE is called.\n",
 	.exits = "Exit status: 0 clean, 1 usage or the page could not be written, 2 a log was\n"
 		 "unreadable, 3 a log was damaged but partly used.\n",
 	.shortopts = "o:c:",
