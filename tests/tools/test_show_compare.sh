@@ -170,3 +170,17 @@ cap evil-a.log 20 2>"$D/evil.err"
 rc=$?
 ok "capture of a hostile log: exit 0" "$rc" "exit $rc: $(tail -c 300 "$D/evil.err")"
 python3 tests/tools/evil_text.py "capture's progress and verdict" "$D/evil.err" 0 0
+
+# tickprobe qemu's summary line quotes the guest's serial log: a stand-in
+# QEMU (--qemu) writes a hostile log and exits as the probe would, once
+# refusing the CPU, once with an end record whose status has raw escapes.
+printf '#!/bin/sh\nfor a in "$@"; do\n\tcase $a in file,id=ser0,path=*) cp "$GUEST_LOG" "${a#*path=}" ;; esac\ndone\nexit "$GUEST_EXIT"\n' \
+	>"$D/qemu.sh"
+chmod +x "$D/qemu.sh"
+printf 'tickprobe: this CPU cannot run tickprobe: it lacks \033]0;PWNED\007 SSE2\302\233\n' >"$D/refused.log"
+sed "s/\"status\":\"ok/\"status\":\"$(printf '\233\033')]0;PWNED$(printf '\007')/" "$D/a.log" >"$D/status.log"
+for g in refused:39 status:33; do
+	GUEST_LOG=$D/${g%%:*}.log GUEST_EXIT=${g#*:} "$T" qemu --kernel="$D/a.log" --qemu "$D/qemu.sh" \
+		-o "$D/guest.log" >/dev/null 2>"$D/evil.err"
+	python3 tests/tools/evil_text.py "qemu's summary of a hostile guest log (${g%%:*})" "$D/evil.err" 1 0
+done

@@ -20,6 +20,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/common/exit_codes.h"
+#include "tools/lib/textsafe.h"
 #include "tools/qemu/image.h"
 #include "tools/qemu/qemu.h"
 #include "tools/qemu/watch.h"
@@ -352,11 +353,15 @@ static int probe_run(struct probe_boot *b)
 		return QEMU_RC_MISSING;
 	}
 	rc = probe_outcome(r, status, stopped, unsupported, endstatus, msg, sizeof msg);
-	fprintf(stderr, "tickprobe qemu: %s | %s %s %s%s | %.1f s", msg, r->use_kernel ? "kernel" : r->cdrom ? "cd" : "disk",
-		r->firmware, r->machine, r->kvm ? " kvm" : r->icount ? " tcg icount" : " tcg", qemu_now() - t0);
-	if (bytes >= 0)
-		fprintf(stderr, " | log %s%s: %ld bytes, end %s", r->out ? "" : "(stdout)", r->out ? r->out : "", bytes,
-			*endstatus ? endstatus : "missing");
+	/* msg and the end status quote the guest's serial log: escaped. */
+	fputs("tickprobe qemu: ", stderr);
+	ts_puts(stderr, msg);
+	fprintf(stderr, " | %s %s %s%s | %.1f s", r->use_kernel ? "kernel" : r->cdrom ? "cd" : "disk", r->firmware,
+		r->machine, r->kvm ? " kvm" : r->icount ? " tcg icount" : " tcg", qemu_now() - t0);
+	if (bytes >= 0) {
+		fprintf(stderr, " | log %s%s: %ld bytes, end ", r->out ? "" : "(stdout)", r->out ? r->out : "", bytes);
+		ts_puts(stderr, *endstatus ? endstatus : "missing");
+	}
 	fprintf(stderr, "\n");
 	return rc;
 }
