@@ -122,4 +122,18 @@ python3 tests/tools/hybrid_report.py "$OUT/hybrid.html" "$OUT/hybrid.log"
 $CHECK wide "$OUT/a.log" "$OUT/wide.log" 256
 "$T" show "$OUT/wide.log" >"$OUT/wide.txt" 2>/dev/null
 python3 tests/tools/wide_show.py "$OUT/wide.txt"
+
+# --- hostile text in the multi-CPU records: shown escaped ------------------------------------------
+# Every string of the logs above made hostile (tests/tools/evil_log.py): CPU
+# states, core types, latency verdicts, contention counters, rules.
+for n in a skew hybrid wide; do
+	python3 tests/tools/evil_log.py "$OUT/$n.log" "$OUT/evil-$n.log"
+	"$T" show "$OUT/evil-$n.log" >"$OUT/evil-$n.txt" 2>"$OUT/evil-$n.err"
+	python3 tests/tools/evil_text.py "show, hostile $n" "$OUT/evil-$n.txt" 10 5
+	python3 tests/tools/evil_text.py "show, hostile $n, stderr" "$OUT/evil-$n.err" 0 0
+done
+"$T" compare "$OUT/evil-a.log" "$OUT/evil-skew.log" >"$OUT/evil-compare.txt" 2>&1
+python3 tests/tools/evil_text.py "compare, hostile CPU records" "$OUT/evil-compare.txt" 2 1
+"$T" report "$OUT/evil-a.log" "$OUT/evil-skew.log" "$OUT/evil-hybrid.log" -o "$OUT/evil.html" 2>/dev/null
+python3 tests/tools/evil_text.py "report, hostile CPU records" "$OUT/evil.html" 20 10
 rm -rf "$OUT"/chrome.*
