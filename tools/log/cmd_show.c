@@ -79,7 +79,7 @@ static const char *ns(char *b, size_t cap, const struct lr_node *t, const char *
 /* A string member whole, escaped, to stdout; `none` when it is not a string. */
 static void put_str(const struct lr_node *n, const char *none)
 {
-	if (lr_str(n))
+	if (n && lr_str(n))
 		ts_write(stdout, n->str, n->len);
 	else
 		fputs(none, stdout);
@@ -152,7 +152,7 @@ static void show_timers(const struct lrun *r)
 static const char *txt(const struct lr_node *n, char *b, size_t cap)
 {
 	const char *s = lr_str(n);
-	if (s)
+	if (n && s)
 		return ts_strn(b, cap, s, n->len);
 	if (n && n->kind == LR_BOOL)
 		return n->b ? "yes" : "no";

@@ -31,13 +31,13 @@ static const char *str_or(const struct lr_node *n, const char *none)
 /* The string as shown (escaped into b), or `none`. */
 static const char *shown_str(char *b, size_t cap, const struct lr_node *n, const char *none)
 {
-	return lr_str(n) ? ts_strn(b, cap, n->str, n->len) : none;
+	return n && lr_str(n) ? ts_strn(b, cap, n->str, n->len) : none;
 }
 
 /* "  (text)" after a line's figures, for a string member; nothing else. */
 static void aside(FILE *o, const struct lr_node *n)
 {
-	if (!lr_str(n))
+	if (!n || !lr_str(n))
 		return;
 	fputs("  (", o);
 	ts_write(o, n->str, n->len);
