@@ -153,9 +153,9 @@ code "summary bad --by" 1 "$T" db summary "$DB" --by colour
 for f in bare os smp4; do python3 tests/tools/evil_log.py "$D/$f.log" "$D/evil-$f.log"; done
 ED=$D/evil.db
 code "import hostile logs" 0 "$T" db import "$ED" "$D/evil-bare.log" "$D/evil-os.log" "$D/evil-smp4.log"
-check "the store keeps the hostile brand as it was" \
-	"[ \"\$(sq "$ED" \"SELECT COUNT(*) FROM machines WHERE instr(cpu_brand, char(27, 93, 48, 59)) > 0\")\" -ge 1 ]" \
-	"$(sq "$ED" 'SELECT cpu_brand FROM machines' | od -c | head -5)"
+n=$(sq "$ED" "SELECT COUNT(*) FROM machines WHERE instr(cpu_brand, char(27, 93, 48, 59, 80)) > 0")
+[ "$n" -ge 1 ]
+ok "the store keeps the hostile brand as it was" $? "$n machines: $(sq "$ED" 'SELECT cpu_brand FROM machines' | od -c | head -3)"
 evil() { # [--json] what, times the payload's start is shown, times whole, then the command
 	j=
 	[ "$1" = --json ] && j=--json && shift

@@ -174,6 +174,7 @@ python3 tests/tools/evil_text.py "capture's progress and verdict" "$D/evil.err" 
 # tickprobe qemu's summary line quotes the guest's serial log: a stand-in
 # QEMU (--qemu) writes a hostile log and exits as the probe would, once
 # refusing the CPU, once with an end record whose status has raw escapes.
+# shellcheck disable=SC2016 # the stand-in's own "$@" and variables
 printf '#!/bin/sh\nfor a in "$@"; do\n\tcase $a in file,id=ser0,path=*) cp "$GUEST_LOG" "${a#*path=}" ;; esac\ndone\nexit "$GUEST_EXIT"\n' \
 	>"$D/qemu.sh"
 chmod +x "$D/qemu.sh"
