@@ -73,11 +73,6 @@ size_t ts_plain(const char *s, size_t n)
 	return i;
 }
 
-bool ts_is_plain(const char *s, size_t n)
-{
-	return ts_plain(s, n) == n;
-}
-
 size_t ts_escape(const char *s, size_t n, enum ts_style style, char out[TS_ESC_MAX])
 {
 	const unsigned char *u = (const unsigned char *)s;

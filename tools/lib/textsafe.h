@@ -47,8 +47,6 @@ size_t ts_plain(const char *s, size_t n);
 /* s[0] (n > 0) starts what ts_plain stopped at: its escape into out, NUL-
  * terminated; returns how many bytes of s it stands for (1 to 3). */
 size_t ts_escape(const char *s, size_t n, enum ts_style style, char out[TS_ESC_MAX]);
-/* Nothing in s[0..n) needs escaping. */
-bool ts_is_plain(const char *s, size_t n);
 
 /* s[0..n), escaped, to o. */
 void ts_write(FILE *o, const char *s, size_t n);
@@ -56,8 +54,8 @@ void ts_write(FILE *o, const char *s, size_t n);
 void ts_puts(FILE *o, const char *s);
 
 /* s escaped into buf (cap >= 4), for a printf "%s" or a column: returns buf,
- * or NULL when s is NULL (so that a caller's default for a missing
- * string still applies).  Text that does not fit is cut after a whole escape or
+ * or NULL when s is NULL (so that a caller's default for a missing string
+ * still applies).  Text that does not fit is cut after a whole escape or
  * character and ends in "...". */
 const char *ts_str(char *buf, size_t cap, const char *s);
 const char *ts_strn(char *buf, size_t cap, const char *s, size_t n);

@@ -177,8 +177,8 @@ static void group_line(FILE *o, const struct lr_node *first, const struct lr_nod
 		snprintf(su, sizeof su, "-");
 	fprintf(o, "  %-9s %5zu  %-11s %-7s %-9s %-12s %-21s %s", range_of(b[0], 48, first, end, "cpu"), n,
 		range_of(b[1], 48, first, end, "apic_id"), range_of(b[2], 48, first, end, "package"),
-		shown_str(type, sizeof type, lr_get(first, "core_type"), "-"), shown_str(state, sizeof state, lr_get(first, "state"), "?"),
-		su, range_of(b[3], 48, first, end, "sipis"));
+		shown_str(type, sizeof type, lr_get(first, "core_type"), "-"),
+		shown_str(state, sizeof state, lr_get(first, "state"), "?"), su, range_of(b[3], 48, first, end, "sipis"));
 	aside(o, lr_get(first, "why"));
 	fputs("\n", o);
 }
