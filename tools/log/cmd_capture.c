@@ -91,9 +91,12 @@ static void track_text(struct progress *p, char *line, size_t *len, const char *
 			continue;
 		}
 		size_t k = lr_clean_line(line, *len);
-		if (k && line[0] != '{') {
-			k = k < sizeof p->text ? k : sizeof p->text - 1;
-			memcpy(p->text, line, k);
+		size_t from = 0;
+		while (from < k && line[from] == '\r') /* GRUB starts its lines with one */
+			from++;
+		if (from < k && line[from] != '{') {
+			k = k - from < sizeof p->text ? k - from : sizeof p->text - 1;
+			memcpy(p->text, line + from, k);
 			p->text[k] = 0;
 		}
 		*len = 0;
