@@ -78,7 +78,7 @@ def json_checks(what, text, marks, whole):
         except ValueError as e:
             report(False, what + ": valid JSON", str(e))
             return
-    report(True, what + ": valid JSON")
+    report(bool(docs), what + ": valid JSON", "no output")
     n = text.count(MARK_JSON)
     w = sum(DECODED in s for d in docs for s in strings(d))
     report(n >= marks, what + ": the hostile text written as JSON escapes (%d >= %d times)" % (n, marks),
