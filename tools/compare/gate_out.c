@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/compare/gate_check.h"
+#include "tools/lib/textsafe.h"
 
 const char *gate_verdict_name(int v)
 {
@@ -28,15 +29,31 @@ void gate_check_line(const struct gate_check *c, const struct gate_opts *o, char
 	}
 }
 
-/* s with control bytes as \xNN: text for a terminal. */
-static void put_safe(FILE *out, const char *s)
+/* s shown by the rule of tools/lib/textsafe.h (control characters as \xNN
+ * or \uNNNN, which TAP, YAML and XML all carry as text), with each format's
+ * own special characters replaced by what subst gives them. */
+static void put_escaped(FILE *out, const char *s, const char *(*subst)(char ch))
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\x%02x", ch);
-		else
-			fputc(ch, out);
+	size_t n = s ? strlen(s) : 0;
+	char esc[TS_ESC_MAX];
+
+	while (n) {
+		size_t plain = ts_plain(s, n), k;
+		for (size_t i = 0; i < plain; i++) {
+			const char *r = subst(s[i]);
+			if (r)
+				fputs(r, out);
+			else
+				fputc(s[i], out);
+		}
+		s += plain;
+		n -= plain;
+		if (!n)
+			break;
+		k = ts_escape(s, n, TS_TEXT, esc);
+		fputs(esc, out);
+		s += k;
+		n -= k;
 	}
 }
 
@@ -47,51 +64,45 @@ void gate_write_text(FILE *out, const struct lrun *base, const struct gate_check
 	const char *log = NULL;
 
 	fputs("tickprobe compare --gate: baseline ", out);
-	put_safe(out, base->name);
+	ts_puts(out, base->name);
 	fprintf(out, " (per-round %s, Student's t at %g%%)\n", o->metric, o->conf);
 	for (size_t i = 0; i < n; i++) {
 		if (!log || strcmp(log, c[i].log)) {
 			log = c[i].log;
 			fputs("  ", out);
-			put_safe(out, log);
+			ts_puts(out, log);
 			fputc('\n', out);
 		}
 		gate_check_line(&c[i], o, line, sizeof line);
 		fprintf(out, "    %-9s ", gate_verdict_name(c[i].verdict));
-		put_safe(out, line);
+		ts_puts(out, line);
 		fputc('\n', out);
 		failed += gate_failed(&c[i]);
 	}
 	fprintf(out, "%zu check(s), %zu failed: %s\n", n, failed, failed ? "REGRESSED" : "passed");
 }
 
-/* TAP's description: no line end, and '#' (a directive) and '\' escaped. */
-static void put_tap(FILE *out, const char *s)
+/* TAP's description: '#' (a directive) and '\' escaped. */
+static const char *tap_char(char ch)
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '#' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\x%02x", ch);
-		else
-			fputc(ch, out);
-	}
+	return ch == '#' ? "\\#" : ch == '\\' ? "\\\\" : NULL;
 }
 
-/* A YAML double-quoted scalar. */
+/* Inside a YAML double-quoted scalar. */
+static const char *yaml_char(char ch)
+{
+	return ch == '"' ? "\\\"" : ch == '\\' ? "\\\\" : NULL;
+}
+
+static void put_tap(FILE *out, const char *s)
+{
+	put_escaped(out, s, tap_char);
+}
+
 static void put_yaml(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '"' || ch == '\\')
-			fprintf(out, "\\%c", ch);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(out, "\\x%02x", ch);
-		else
-			fputc(ch, out);
-	}
+	put_escaped(out, s, yaml_char);
 	fputc('"', out);
 }
 
@@ -130,27 +141,28 @@ void gate_write_tap(FILE *out, const struct lrun *base, const struct gate_check 
 	}
 }
 
-/* XML character data or an attribute's value: the five escapes, and the
- * bytes XML 1.0 does not allow (C0 but tab, line feed, return) as '?'. */
+/* XML character data or an attribute's value: the five escapes. */
+static const char *xml_char(char ch)
+{
+	switch (ch) {
+	case '&':
+		return "&amp;";
+	case '<':
+		return "&lt;";
+	case '>':
+		return "&gt;";
+	case '"':
+		return "&quot;";
+	case '\'':
+		return "&apos;";
+	default:
+		return NULL;
+	}
+}
+
 static void put_xml(FILE *out, const char *s)
 {
-	for (; s && *s; s++) {
-		unsigned char ch = (unsigned char)*s;
-		if (ch == '&')
-			fputs("&amp;", out);
-		else if (ch == '<')
-			fputs("&lt;", out);
-		else if (ch == '>')
-			fputs("&gt;", out);
-		else if (ch == '"')
-			fputs("&quot;", out);
-		else if (ch == '\'')
-			fputs("&apos;", out);
-		else if ((ch < 0x20 && ch != '\t' && ch != '\n' && ch != '\r') || ch == 0x7f)
-			fputc('?', out);
-		else
-			fputc(ch, out);
-	}
+	put_escaped(out, s, xml_char);
 }
 
 static void junit_case(FILE *out, const struct gate_check *c, const struct gate_opts *o)
