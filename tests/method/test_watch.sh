@@ -44,3 +44,18 @@ check "the screen names the clock" "grep -q '^watch: the HPET runs 8000.0 ppm fa
 check "watch=25h and an unknown clock: both named as problems, no watch" \
 	"grep -q \"option watch: '25h' is not a duration up to 24h\" '$OUT/bad.log' &&
 	 grep -q \"option fault: 'drift:clock:5' is not drift:CLOCK:PPM\" '$OUT/bad.log' && ! grep -q '\"type\":\"watch' '$OUT/bad.log'"
+
+# The report plots them: the drifting HPET far from the other clocks, CPU 1's
+# offset stepping half-way.
+"$BUILD/tickprobe" report -o "$OUT/drift.html" "$OUT/drift.log" >/dev/null 2>&1
+"$PYTHON3" tests/method/watch_report_check.py "$OUT/drift.html" drift hpet
+"$BUILD/tickprobe" report -o "$OUT/step1.html" "$OUT/step1.log" >/dev/null 2>&1
+"$PYTHON3" tests/method/watch_report_check.py "$OUT/step1.html" step 1
+
+# compare sets the watches side by side and marks what differs from the first.
+"$BUILD/tickprobe" compare "$OUT/drift.log" "$OUT/none.log" "$OUT/slowpm.log" >"$OUT/compare.txt" 2>&1
+check "compare: the HPET's +8000 ppm of [1] marked in [2] and [3], the PM timer's -1500 in [3] only, the TSC nowhere" \
+	"grep -Eq '^  hpet +\+(7999\.9|8000\.0)[0-9]+ \+/- [0-9.]+ +\+?-?0\.0[0-9]+ \+/- [0-9.]+ \* +\+?-?0\.0[0-9]+ \+/- [0-9.]+ \*$' '$OUT/compare.txt' &&
+	 grep -Eq '^  pm_timer .*[0-9]  +[-+]0\.0[0-9]+ \+/- [0-9.]+  +-(1499\.9|1500\.0)[0-9]+ \+/- [0-9.]+ \*$' '$OUT/compare.txt' &&
+	 grep -E '^  tsc ' '$OUT/compare.txt' | grep -vq '\*'" \
+	"$(sed -n '/^Watch/,$p' "$OUT/compare.txt")"

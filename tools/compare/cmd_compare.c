@@ -17,6 +17,7 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/compare/contention.h"
+#include "tools/compare/watch.h"
 #include "tools/compare/gate.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
@@ -484,6 +485,7 @@ int cmd_compare(int argc, char **argv)
 		os_figures(logs, nlogs, co.metric, co.ci, co.conf);
 		os_overhead(logs, nlogs, co.metric, co.ci, co.conf);
 		compare_cpus(logs, nlogs, out_width());
+		compare_watches(logs, nlogs);
 		free(cells);
 	}
 	for (size_t i = 0; i < paths.n; i++)

@@ -26,7 +26,7 @@
 #define BAD "#b00020"
 #define SVG_STYLE "max-width:100%%;height:auto;border:1px solid #e0e0e8;background:#fcfcfe" /* in format strings */
 
-static void tick_text(char *b, size_t cap, double v)
+void rp_tick_text(char *b, size_t cap, double v)
 {
 	double a = fabs(v);
 	if (a >= 1e9)
@@ -109,7 +109,7 @@ void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 			double y = ymap(&a, s * val);
 			if (a.symlog && nt > 4 && d % 2)
 				continue; /* every other decade on a tall axis */
-			tick_text(lab, sizeof lab, s * val);
+			rp_tick_text(lab, sizeof lab, s * val);
 			fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#eceff4\"/>"
 				   "<text x=\"%d\" y=\"%.1f\">%s</text>", ML, y, ML + pw, y, ML - 6, y + 4, lab);
 		}
@@ -292,7 +292,7 @@ void rp_svg_contention(FILE *o, const struct rp_curve *curves, size_t n, const c
 				if (val > p.yhi * 1.0001)
 					continue;
 				y = py(&p, val);
-				tick_text(lab, sizeof lab, val);
+				rp_tick_text(lab, sizeof lab, val);
 				fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"%s\"/>"
 					   "<text x=\"%d\" y=\"%.1f\">%s</text>", ML, y, ML + p.pw, y,
 					m == 1 ? "#e3e3ea" : "#f2f2f6", ML - 6, y + 4, lab);
@@ -303,7 +303,7 @@ void rp_svg_contention(FILE *o, const struct rp_curve *curves, size_t n, const c
 			stepv *= p.yhi / stepv > 20 ? 5 : 2;
 		for (int k = 0; k * stepv <= p.yhi; k++) {
 			double val = k * stepv, y = py(&p, val);
-			tick_text(lab, sizeof lab, val);
+			rp_tick_text(lab, sizeof lab, val);
 			fprintf(o, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#e3e3ea\"/>"
 				   "<text x=\"%d\" y=\"%.1f\">%s</text>", ML, y, ML + p.pw, y, ML - 6, y + 4, lab);
 		}

@@ -58,6 +58,9 @@ void rp_num(FILE *o, const struct lr_node *n, int decimals);
 /* An unsigned integer in hex ("0x608"), or `none`. */
 void rp_hex(FILE *o, const struct lr_node *n, const char *none);
 
+/* An axis label: "2.5k", "-3M", "0.01" (cpus_svg.c). */
+void rp_tick_text(char *b, size_t cap, double v);
+
 /* The page's style sheet, shared with the fleet page. */
 const char *rp_css(void);
 

@@ -6,6 +6,7 @@
  * record the page does not know, shown raw, so nothing in a log goes unseen. */
 #include <string.h>
 #include "tools/report/cpus.h"
+#include "tools/report/watch.h"
 #include "tools/report/html.h"
 #include "tools/report/verdicts.h"
 
@@ -387,7 +388,7 @@ static int known_type(const char *ty)
 	for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
 		if (ty && !strcmp(ty, known[k]))
 			return 1;
-	return rp_cpus_type(ty);
+	return rp_cpus_type(ty) || rp_watch_type(ty);
 }
 
 /* exception, overflow, samples and anything newer: shown raw. */

@@ -14,6 +14,7 @@
 #include "tools/compare/lineup.h"
 #include "tools/report/cpus.h"
 #include "tools/report/html.h"
+#include "tools/report/watch.h"
 
 /* Problems listed per run before "… and N more": a capture of line noise can
  * hold thousands, and the page must stay readable (stderr has them all). */
@@ -34,6 +35,7 @@ static const struct {
 	{ "comparisons", "comparisons", has_comparisons, rp_compare },
 	{ "kernel-path", "kernel path", rp_has_lineup, rp_lineup },
 	{ "cpus", "CPUs", has_cpus, rp_cpus_page },
+	{ "watch", "watch", rp_has_watch, rp_watch_page },
 };
 
 static const char css[] =
