@@ -311,15 +311,10 @@ static void machines_text(struct collector *c, char *buf, size_t cap)
 /* Every event there is, as its line on stdout. */
 static void drain(struct collector *c, bool stopping)
 {
-	struct boot_event ev;
 	char line[1024];
 
-	while (boots_next_event(c->boots, progress_now(), stopping, &ev)) {
-		bool complete = finisher_take(c->fin, &ev, (double)c->o.incomplete_after, line, sizeof line);
-		if (ev.kind == EVENT_ENDED || ev.kind == EVENT_CUT)
-			boots_settle(c->boots, ev.boot, complete);
-		if (ev.fd >= 0)
-			close(ev.fd);
+	while (finisher_next(c->fin, c->boots, progress_now(), stopping, (double)c->o.incomplete_after, line,
+			     sizeof line)) {
 		if (c->o.quiet)
 			continue;
 		progress_clear(&c->prog);

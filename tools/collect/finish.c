@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "tools/common/exit_codes.h"
 #include "tools/common/xalloc.h"
 #include "tools/db/import.h"
@@ -117,7 +118,8 @@ static bool ended(struct finisher *f, const struct boot_event *ev, char *line, s
 	return complete;
 }
 
-bool finisher_take(struct finisher *f, const struct boot_event *ev, double incomplete_after, char *line, size_t cap)
+/* The event's line; for an EVENT_ENDED boot, true when the log is complete. */
+static bool take(struct finisher *f, const struct boot_event *ev, double incomplete_after, char *line, size_t cap)
 {
 	char held[64] = "";
 
@@ -142,4 +144,20 @@ bool finisher_take(struct finisher *f, const struct boot_event *ev, double incom
 		snprintf(line, cap, "%s %s: in progress when the collector stopped, %llu records kept%s", ev->machine,
 			 ev->file, (unsigned long long)ev->records, held);
 	return false;
+}
+
+bool finisher_next(struct finisher *f, struct boots *b, double now, bool stopping, double incomplete_after,
+		   char *line, size_t cap)
+{
+	struct boot_event ev;
+	bool complete;
+
+	if (!boots_next_event(b, now, stopping, &ev))
+		return false;
+	complete = take(f, &ev, incomplete_after, line, cap);
+	if (ev.kind == EVENT_ENDED || ev.kind == EVENT_CUT)
+		boots_settle(b, ev.boot, complete);
+	if (ev.fd >= 0)
+		close(ev.fd);
+	return true;
 }

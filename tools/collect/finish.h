@@ -21,10 +21,14 @@ struct finisher;
  * only; log_bytes: the per-boot limit, for the lines.  NULL with why when
  * the store cannot be opened. */
 struct finisher *finisher_open(const char *dir, const char *db, uint64_t log_bytes, char *why, size_t cap);
-/* The event's line as the collector prints it ("52-54-00-12-34-56
- * 0003.log: complete, 97 records, imported") into line; for an
- * EVENT_ENDED boot, true when the log is complete. */
-bool finisher_take(struct finisher *f, const struct boot_event *ev, double incomplete_after, char *line, size_t cap);
+/* The table's next event (boots_next_event: now, stopping) taken, the
+ * table told what became of an ended boot (boots_settle), the event's
+ * descriptor closed: true with its line as the collector prints it
+ * ("52-54-00-12-34-56 0003.log: complete, 97 records, imported"), false
+ * when there is none.  The main thread's loop, and the fuzz harness's
+ * (tests/fuzz/fuzz_collect.c). */
+bool finisher_next(struct finisher *f, struct boots *b, double now, bool stopping, double incomplete_after,
+		   char *line, size_t cap);
 void finisher_close(struct finisher *f);
 
 #endif

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The HTTP transport (http.h): libmicrohttpd does all of HTTP; this file
- * says what each request gets.
+/* The HTTP transport (http.h): libmicrohttpd does all of HTTP; request.c
+ * says what each request gets, and this file hands it the pieces.
  *
  * One polling thread (MHD's own, epoll) calls every handler here, so the
- * record check's scratch is this part's alone; the per-boot table has its
- * own lock.  MHD bounds what it can: connections (--max-connections),
- * silence (COLLECT_IDLE_S), each connection's header memory
- * (COLLECT_CONN_MEMORY).  MHD's timeout restarts at every byte, so a
+ * record check's scratch (struct intake) is this part's alone; the per-boot
+ * table has its own lock.  MHD bounds what it can: connections
+ * (--max-connections), silence (COLLECT_IDLE_S), each connection's header
+ * memory (COLLECT_CONN_MEMORY).  MHD's timeout restarts at every byte, so a
  * sender trickling a byte a second would hold its connection for ever: the
  * main thread's watch (http_watch) cuts every connection whose request is
  * not whole COLLECT_REQUEST_S seconds after the connection opened or its
@@ -20,9 +20,7 @@
 #include <string.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
-#include "tools/collect/boots.h"
-#include "tools/collect/record.h"
-#include "tools/collect/sender.h"
+#include "tools/collect/request.h"
 #include "tools/common/progress.h"
 #include "tools/common/xalloc.h"
 
@@ -35,42 +33,31 @@ struct watched {
 
 struct http {
 	struct MHD_Daemon *d;
-	const struct collect_options *o;
-	struct boots *boots;
-	struct collect_counts *counts;
-	struct record_check rc; /* MHD's thread only */
+	struct intake in;       /* MHD's thread only, but for the counts */
 	pthread_mutex_t lock;   /* the watch list, shared with the main thread */
 	struct watched *watch;
 	char said[200];         /* MHD's last message, for a start that fails */
 };
 
-struct request {
-	struct sender who; /* checked from the headers before the body is read */
-	char *body;
-	size_t len, cap;
-	bool too_big;  /* streamed past --max-body: the rest is dropped unread */
-	bool answered; /* refused before the body */
-};
-
-static enum MHD_Result answer(struct MHD_Connection *conn, unsigned status, const char *why, bool close)
+static enum MHD_Result answer(struct MHD_Connection *conn, const struct answer *a)
 {
 	struct MHD_Response *r;
 	enum MHD_Result rc;
-	char text[320];
+	char text[sizeof a->why + 1];
 
-	snprintf(text, sizeof text, "%s\n", why ? why : "");
-	r = MHD_create_response_from_buffer(status == MHD_HTTP_NO_CONTENT ? 0 : strlen(text), text,
+	snprintf(text, sizeof text, "%s\n", a->why);
+	r = MHD_create_response_from_buffer(a->status == HTTP_NO_CONTENT ? 0 : strlen(text), text,
 					    MHD_RESPMEM_MUST_COPY);
 	if (!r)
 		return MHD_NO;
-	if (status != MHD_HTTP_NO_CONTENT)
+	if (a->status != HTTP_NO_CONTENT)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "text/plain");
-	if (status == MHD_HTTP_METHOD_NOT_ALLOWED)
+	if (a->status == HTTP_METHOD_NOT_ALLOWED)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "POST");
 	/* Refused before its body was read: the body is not read at all. */
-	if (close)
+	if (a->close)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
-	rc = MHD_queue_response(conn, status, r);
+	rc = MHD_queue_response(conn, a->status, r);
 	MHD_destroy_response(r);
 	return rc;
 }
@@ -90,152 +77,41 @@ static uint32_t client_address(struct MHD_Connection *conn)
 	return ((const struct sockaddr_in *)(const void *)sa)->sin_addr.s_addr;
 }
 
-/* What can be said from the headers alone: 0 when the body is wanted, with
- * rq->who the checked sender (tools/collect/sender.h). */
-static unsigned before_body(struct http *h, struct MHD_Connection *conn, const char *method, struct request *rq,
-			    const char **why)
-{
-	const char *length = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH);
-	int verdict;
-
-	if (strcmp(method, MHD_HTTP_METHOD_POST)) {
-		*why = "records are POSTed";
-		return MHD_HTTP_METHOD_NOT_ALLOWED;
-	}
-	verdict = sender_check(h->o, header(conn, "X-Tickprobe-Machine"), header(conn, "X-Tickprobe-Boot"),
-			       header(conn, "X-Tickprobe-Token"), header(conn, "X-Tickprobe-Hello") != NULL,
-			       client_address(conn), &rq->who, why);
-	if (verdict == SENDER_REFUSED) {
-		collect_count(&h->counts->http_refused);
-		return MHD_HTTP_FORBIDDEN;
-	}
-	if (verdict != SENDER_OK) {
-		collect_count(&h->counts->http_bad);
-		return MHD_HTTP_BAD_REQUEST;
-	}
-	if (length && strtoull(length, NULL, 10) > (unsigned long long)h->o->max_body) {
-		collect_count(&h->counts->http_too_large);
-		*why = "body over the collector's --max-body";
-		return MHD_HTTP_CONTENT_TOO_LARGE;
-	}
-	return 0;
-}
-
-/* One line of the body: 0 taken, else the status it earns. */
-static unsigned one_record(struct http *h, const struct sender *who, char *s, size_t n, char *why, size_t cap)
-{
-	struct record_info info;
-
-	if (!record_check(&h->rc, s, &n, &info, why, cap))
-		return MHD_HTTP_BAD_REQUEST;
-	switch (boots_take(h->boots, who, info.seq, info.is_end, s, n, progress_now())) {
-	case TAKE_STORED:
-	case TAKE_HELD:
-	case TAKE_DUPLICATE:
-		return 0;
-	case TAKE_MIXED:
-		snprintf(why, cap, "boot %s is another machine's", who->boot);
-		return MHD_HTTP_BAD_REQUEST;
-	case TAKE_PAST_END:
-		snprintf(why, cap, "seq %llu is past the boot's end record", (unsigned long long)info.seq);
-		return MHD_HTTP_BAD_REQUEST;
-	case TAKE_FAILED:
-		boots_error(h->boots, why, cap);
-		return MHD_HTTP_SERVICE_UNAVAILABLE;
-	case TAKE_CUT:
-		snprintf(why, cap, "the boot's log reached the collector's --max-log-bytes: it is kept as it is");
-		return MHD_HTTP_CONTENT_TOO_LARGE;
-	case TAKE_SOURCE:
-		snprintf(why, cap, "too many boots in progress from this address (--max-boots-per-source)");
-		return MHD_HTTP_SERVICE_UNAVAILABLE;
-	default:
-		snprintf(why, cap, "too busy: the bound on records held out of order, or on boots in progress");
-		return MHD_HTTP_SERVICE_UNAVAILABLE;
-	}
-}
-
-/* The whole body: every line a record; a bad one is dropped and makes the
- * answer 400, the good ones beside it are kept.  An empty body is a hello. */
-static enum MHD_Result take_body(struct http *h, struct MHD_Connection *conn, struct request *rq)
-{
-	unsigned status = MHD_HTTP_NO_CONTENT, rc;
-	char why[256] = "", line_why[256];
-	char *s = rq->body, *end = rq->body + rq->len;
-
-	if (!rq->len) {
-		if (!rq->who.hello) {
-			collect_count(&h->counts->http_bad);
-			return answer(conn, MHD_HTTP_BAD_REQUEST, "empty body", false);
-		}
-		if (boots_hello(h->boots, &rq->who, progress_now()))
-			return answer(conn, MHD_HTTP_NO_CONTENT, NULL, false);
-		collect_count(&h->counts->http_busy);
-		return answer(conn, MHD_HTTP_SERVICE_UNAVAILABLE,
-			      "too busy: the bound on boots in progress, in all or from this address", false);
-	}
-	for (; s < end; s++) { /* a line at a time; an empty one (the last "\n", "\r\n") is no record */
-		char *nl = memchr(s, '\n', (size_t)(end - s));
-		char *stop = nl ? nl : end;
-		if (stop - s > 1 || (stop - s == 1 && *s != '\r')) {
-			rc = one_record(h, &rq->who, s, (size_t)(stop - s), line_why, sizeof line_why);
-			if (rc && (status == MHD_HTTP_NO_CONTENT || rc == MHD_HTTP_BAD_REQUEST)) {
-				status = rc;
-				snprintf(why, sizeof why, "%s", line_why);
-			}
-		}
-		s = stop;
-	}
-	if (status == MHD_HTTP_BAD_REQUEST)
-		collect_count(&h->counts->http_bad);
-	else if (status == MHD_HTTP_SERVICE_UNAVAILABLE)
-		collect_count(&h->counts->http_busy);
-	return answer(conn, status, why, false);
-}
-
+/* MHD calls this once with the head, once per piece of the body, and once
+ * when the body is whole: request.c decides, this only reads and answers. */
 static enum MHD_Result on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				  const char *version, const char *upload, size_t *upload_size, void **req_cls)
 {
 	struct http *h = cls;
 	struct request *rq = *req_cls;
-	const char *why = NULL;
-	unsigned status;
+	struct answer a;
 
-	(void)url, (void)version;
+	(void)url;
+	(void)version;
 	if (!rq) {
+		struct request_head head = {
+			.method = method,
+			.machine = header(conn, "X-Tickprobe-Machine"),
+			.boot = header(conn, "X-Tickprobe-Boot"),
+			.token = header(conn, "X-Tickprobe-Token"),
+			.hello = header(conn, "X-Tickprobe-Hello"),
+			.length = header(conn, MHD_HTTP_HEADER_CONTENT_LENGTH),
+			.source = client_address(conn),
+		};
 		*req_cls = rq = xrealloc(NULL, sizeof *rq);
-		memset(rq, 0, sizeof *rq);
-		collect_count(&h->counts->http_requests);
-		status = before_body(h, conn, method, rq, &why);
-		if (status) {
-			rq->answered = true;
-			return answer(conn, status, why, true);
-		}
+		if (!request_start(&h->in, &head, rq, &a))
+			return answer(conn, &a);
 		return MHD_YES;
 	}
 	if (*upload_size) {
-		if (!rq->answered && !rq->too_big && rq->len + *upload_size <= (size_t)h->o->max_body) {
-			if (rq->len + *upload_size > rq->cap) {
-				rq->cap = rq->len + *upload_size > 2 * rq->cap ? rq->len + *upload_size : 2 * rq->cap;
-				rq->body = xrealloc(rq->body, rq->cap);
-			}
-			memcpy(rq->body + rq->len, upload, *upload_size);
-			rq->len += *upload_size;
-		} else if (!rq->too_big) { /* a body without a length, past the bound: never kept */
-			rq->too_big = true;
-			free(rq->body);
-			rq->body = NULL;
-			rq->len = rq->cap = 0;
-		}
+		request_body(&h->in, rq, upload, *upload_size);
 		*upload_size = 0;
 		return MHD_YES;
 	}
 	if (rq->answered)
 		return MHD_YES;
-	if (rq->too_big) {
-		collect_count(&h->counts->http_too_large);
-		return answer(conn, MHD_HTTP_CONTENT_TOO_LARGE, "body over the collector's --max-body", true);
-	}
-	return take_body(h, conn, rq);
+	request_end(&h->in, rq, progress_now(), &a);
+	return answer(conn, &a);
 }
 
 static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls, enum MHD_RequestTerminationCode why)
@@ -247,7 +123,7 @@ static void on_completed(void *cls, struct MHD_Connection *conn, void **req_cls,
 
 	(void)why;
 	if (rq)
-		free(rq->body);
+		request_free(rq);
 	free(rq);
 	*req_cls = NULL;
 	if (w) {
@@ -294,7 +170,7 @@ void http_watch(struct http *h, double now)
 		if (!w->cut && now - w->since > COLLECT_REQUEST_S) {
 			w->cut = true;
 			shutdown(w->fd, SHUT_RDWR); /* MHD reads the end and closes it */
-			collect_count(&h->counts->http_slow);
+			collect_count(&h->in.counts->http_slow);
 		}
 	pthread_mutex_unlock(&h->lock);
 }
@@ -318,9 +194,9 @@ struct http *http_start(int listen_fd, const struct collect_options *o, struct b
 	struct http *h = xrealloc(NULL, sizeof *h);
 
 	memset(h, 0, sizeof *h);
-	h->o = o;
-	h->boots = boots;
-	h->counts = counts;
+	h->in.o = o;
+	h->in.boots = boots;
+	h->in.counts = counts;
 	pthread_mutex_init(&h->lock, NULL);
 	h->d = MHD_start_daemon(MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG, 0, NULL, NULL, on_request, h,
 				MHD_OPTION_LISTEN_SOCKET, listen_fd,
@@ -345,7 +221,7 @@ void http_stop(struct http *h)
 	if (!h)
 		return;
 	MHD_stop_daemon(h->d); /* joins its thread; every connection closed (on_connection frees its watch) */
-	record_check_free(&h->rc);
+	record_check_free(&h->in.rc);
 	pthread_mutex_destroy(&h->lock);
 	free(h);
 }
