@@ -22,13 +22,19 @@
 FUZZ_CC        ?= clang
 FUZZ_SECONDS   ?= 60
 FUZZ_DIR       := $(BUILD)/fuzz
-FUZZ_HARNESSES := acpi logread madt ministat options presets
+FUZZ_HARNESSES := acpi collect logread madt ministat options presets
 FUZZ_DATA      := tests/data
 FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -I$(abspath $(BUILD))/gen -fno-math-errno -fno-omit-frame-pointer \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(FUZZ_SANITIZE)
-# What the harnesses reach: the core, the log loader and the stat input reader.
-FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/log/logset.c tools/log/derived.c tools/log/text.c tools/common/xalloc.c tools/stat/input.c
+# What the harnesses reach: the core, the log loader and the stat input reader;
+# the collector's handling of requests and datagrams, its table and its
+# importer (all but its threads, sockets and libmicrohttpd: http.c, syslog.c).
+FUZZ_COLLECT_SRC := $(addprefix tools/collect/,boots.c boots_events.c boots_file.c datagram.c finish.c net.c \
+	record.c request.c sender.c spool.c) tools/common/private_dir.c \
+	$(addprefix tools/db/,decode.c import.c import_stream.c store.c)
+FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/log/logset.c tools/log/derived.c tools/log/text.c \
+	tools/common/xalloc.c tools/stat/input.c $(FUZZ_COLLECT_SRC)
 FUZZ_LIB_OBJ   := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_STAMP     := $(FUZZ_DIR)/seeds/.stamp
@@ -52,7 +58,10 @@ $(FUZZ_DIR)/libfuzzcore.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libfuzzcore.a
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libfuzzcore.a -lm
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_DIR)/libfuzzcore.a -lm $(FUZZ_LDLIBS)
+
+# The collector's harness stores what it imports in SQLite, deflated.
+$(FUZZ_DIR)/fuzz_collect: FUZZ_LDLIBS := -lsqlite3 -lz -lpthread
 
 # A real capture: the quick preset boots in well under a second under TCG;
 # exit 33 is the probe's normal isa-debug-exit.  Skipped without an image or

@@ -13,8 +13,12 @@ mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]
                     with fuzz_logread.c's three setup bytes in front
   OUTDIR/ministat/  the reference data sets, two option bytes in front
   OUTDIR/options/   every preset line of image/presets.cfg
+  OUTDIR/collect/   real logs' records sent to the collector as probes send
+                    them, over HTTP and syslog, in order and not, with and
+                    without a token, cut at the size limit, and a flood of
+                    forged datagrams before a hello (fuzz_collect.c's format)
 """
-import csv, os, struct, sys
+import csv, os, struct, sys, zlib
 
 if len(sys.argv) < 3:
     sys.exit('usage: mkseeds.py OUTDIR DATA [QEMU_LOG] [FIXTURE_DIR]')
@@ -187,3 +191,72 @@ if os.path.exists(presets):
         if ':' in line and not line.startswith('#'):
             name, opts = line.split(':', 1)
             put('options', 'preset-' + name.strip(), opts.strip().encode())
+
+# ---- collect ----------------------------------------------------------------
+# fuzz_collect.c's operations; a sender's machine and boot as the probe names them.
+MACHINE, BOOT = b'52-54-00-12-34-56', b'52-54-00-12-34-56-0000000000001000'
+
+
+def http(body, machine=MACHINE, boot=BOOT, token=None, hello=False, length=True, piece=0, src=None):
+    flags = 1 | 2 * (machine is not None) | 4 * (boot is not None) | 8 * (token is not None) | 16 * hello
+    flags |= 32 * length | 64 * (src is not None)
+    op = bytes([ord('H'), flags])
+    for value in (machine, boot, token, b'%d' % len(body) if length else None):
+        if value is not None:
+            op += value + b'\n'
+    if src is not None:
+        op += bytes([src])
+    return op + struct.pack('>H', len(body)) + body + bytes([piece])
+
+
+def datagram(seq, rec, pas=b'first', machine=MACHINE, boot=BOOT, token=None, src=1):
+    sd = b'[tickprobe@32473 seq="%d"%s]' % (seq, b' token="%s"' % token if token else b'')
+    msg = b'<134>1 - %s tickprobe %s %s %s %s' % (machine, boot, pas, sd, rec)
+    return b'U' + bytes([src]) + struct.pack('>H', len(msg)) + msg
+
+
+def tick(seconds):
+    return b'R' + bytes([seconds])
+
+
+def record_lines(name):
+    return [line.rstrip(b'\r') for line in read(os.path.join(data, 'logs', 'schema1', name)).split(b'\n')
+            if line.startswith(b'{')]
+
+
+recs = {p: record_lines(p) for p in listdir(os.path.join(data, 'logs', 'schema1')) if p.endswith('.log')}
+for name, lines in sorted(recs.items()):
+    short = name[:-4]
+    # In order, a POST a record after the hello; imported (setup bit 1).
+    put('collect', 'http-' + short, b'\x02' + http(b'', hello=True) + b''.join(http(r) for r in lines) + tick(1))
+    # Six records a body, out of order, handed over in 64-byte pieces.
+    order = list(range(len(lines)))
+    order = order[1::2] + order[::2]
+    bodies = [b'\n'.join(lines[i] for i in order[k:k + 6]) + b'\n' for k in range(0, len(order), 6)]
+    put('collect', 'http-shuffled-' + short, b'\x00' + b''.join(http(b, piece=1) for b in bodies) + tick(1))
+    # Syslog: the first pass loses one in five, the second brings them all.
+    first = b''.join(datagram(i, r) for i, r in enumerate(lines) if i % 5 != 4)
+    again = b''.join(datagram(i, r, b'again') for i, r in enumerate(lines))
+    put('collect', 'syslog-' + short, b'\x02' + first + tick(1) + again + tick(1))
+# A token: missing, wrong, then right; every record in one body.
+lines = recs['os-quick.log']
+whole = b'\n'.join(lines)
+put('collect', 'token', b'\x03' + http(whole) + http(whole, token=b'T0ken!') +
+    datagram(0, lines[0], token=b'wrong') + http(whole, token=b'T0ken') + tick(1))
+# A log past --max-log-bytes 4096: cut, and imported as far as it goes.
+put('collect', 'cut', b'\x0a' + b''.join(http(r) for r in lines) + tick(1))
+# Bodies over --max-body 1024, with and without their length.
+put('collect', 'body-bound', b'\x10' + http(whole) + http(whole, length=False, piece=4) + http(lines[0]))
+# Silent past --incomplete-after 5 s, then heard from again.
+put('collect', 'silent', b'\x20' + b''.join(http(r) for r in lines[:5]) + tick(9) +
+    b''.join(http(r) for r in lines[5:]) + tick(1))
+# Forged datagrams, each its own boot from one of 250 addresses, more than
+# the table holds: then a probe's hello and log, which make room.
+note = b'{"type":"note","seq":1'
+note += b',"crc":"%08x"}' % (zlib.crc32(note) & 0xFFFFFFFF)
+flood = b''.join(datagram(1, note, machine=b'f%d' % i, boot=b'f%d' % i, src=2 + i % 250) for i in range(1090))
+put('collect', 'flood', b'\x00' + flood + http(b'', hello=True, src=1) + b''.join(http(r, src=1) for r in lines))
+# --max-boots-per-source 2: a third boot from one address is turned away.
+put('collect', 'per-source', b'\x04' + b''.join(datagram(1, note, machine=b'f%d' % i, boot=b'f%d' % i, src=9)
+                                              for i in range(3)) +
+    http(b'', hello=True, boot=b'b3', src=9) + http(b'', hello=True, boot=b'b4', src=10))

@@ -12,10 +12,12 @@ HERE=$(dirname "$0")
 FD=$BUILD/fuzz
 bad=0
 
-# Longest input per harness: a table set or a whole quick-preset log fits.
+# Longest input per harness: a table set or a whole quick-preset log fits;
+# for collect, more forged datagrams than the collector's table holds.
 max_len() {
 	case $1 in
 	acpi) echo 16384 ;;
+	collect) echo 131072 ;;
 	logread) echo 32768 ;;
 	ministat) echo 8192 ;;
 	*) echo 1024 ;;
@@ -38,7 +40,9 @@ for h in "$@"; do
 	done
 	start=$(date +%s)
 	# shellcheck disable=SC2086
-	ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
+	# TMPDIR: where a harness keeps files (fuzz_collect's logs), under BUILD.
+	mkdir -p "$FD/tmp"
+	TMPDIR=$FD/tmp ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		"$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 \
 		-rss_limit_mb=2048 -max_len="$(max_len "$h")" \
 		-artifact_prefix="$FD/crash-$h-" $dirs >"$log" 2>&1

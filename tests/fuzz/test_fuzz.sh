@@ -20,4 +20,4 @@ if ! flock "$BUILD/.make.lock" make -s fuzz-build BUILD="$BUILD" >"$BUILD/fuzz-b
 	fail "fuzz: harness build failed: $(grep -m1 -E 'error|Error' "$BUILD/fuzz-build.log")"
 	exit 1
 fi
-sh "$HERE/run_fuzz.sh" "$BUILD" "${FUZZ_SECONDS:-5}" acpi logread madt ministat options presets
+sh "$HERE/run_fuzz.sh" "$BUILD" "${FUZZ_SECONDS:-5}" acpi collect logread madt ministat options presets

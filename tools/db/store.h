@@ -28,7 +28,8 @@ struct store {
 int store_open(struct store *s, const char *path, bool create, char *why, size_t cap);
 /* The same for a program that may run as root (the collector): created
  * when new, refused when its directory is writable by another user or not
- * this user's, and never opened through a symbolic link. */
+ * this user's, and never opened through a symbolic link (":memory:", which
+ * has no directory, is SQLite's store in memory). */
 int store_open_private(struct store *s, const char *path, char *why, size_t cap);
 void store_close(struct store *s);
 
