@@ -6,6 +6,7 @@
  * in the log directory (the loopback test, tests/net/test_collect.sh,
  * cannot reach all of them). */
 #include <fcntl.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,9 +15,11 @@
 #include "lib/crc32.h"
 #include "tests/unit/check.h"
 #include "tools/collect/boots.h"
+#include "tools/collect/boots_state.h"
 #include "tools/collect/record.h"
 #include "tools/collect/sender.h"
 #include "tools/collect/spool.h"
+#include "tools/lib/logread.h"
 
 #define M "52-54-00-12-34-56"
 #define ADDR 0x0100007fu /* 127.0.0.1 */
@@ -275,6 +278,15 @@ static void disk(const char *dir)
 	      "a --dir others can write is refused: %s", why);
 }
 
+/* docs/collect.md's bound on the table's own memory, by design: every boot
+ * in progress and every one remembered, with malloc's header, and the table. */
+static void bookkeeping(void)
+{
+	size_t most = (BOOTS_ACTIVE_MAX + BOOTS_KEPT_MAX) * (sizeof(struct boot) + 16) + sizeof(struct boots);
+
+	check(most < 6u << 20, "the table's bookkeeping at its fullest: %zu bytes, under the documented 6 MiB", most);
+}
+
 static void senders(void)
 {
 	struct collect_options o;
@@ -293,6 +305,45 @@ static void senders(void)
 	check(sender_check(&o, M, M "-1", "wrong", false, ADDR, &s, &why) == SENDER_REFUSED, "a wrong token: refused");
 	check(sender_check(&o, NULL, NULL, NULL, true, ADDR, &s, &why) == SENDER_REFUSED,
 	      "no token and no names: refused for the token first");
+}
+
+/* A line with a good crc of n bytes: dense numbers, a node per two bytes. */
+static char *dense(size_t n)
+{
+	char *s = malloc(n + 1);
+	size_t k = (size_t)snprintf(s, n + 1, "{\"type\":\"x\",\"seq\":1,\"v\":[1");
+
+	while (k + 24 < n) {
+		s[k++] = ',';
+		s[k++] = '1';
+	}
+	k += (size_t)snprintf(s + k, n + 1 - k, "]");
+	snprintf(s + k, n + 1 - k, ",\"crc\":\"%08x\"}", crc32_update(0, s, k));
+	return s;
+}
+
+/* However large --max-body is, the check's memory is the log reader's:
+ * a line past LR_LINE_MAX is refused unparsed, and the node pool never
+ * grows past the reader's, which no longer record fits. */
+static void long_lines(struct record_check *rc)
+{
+	struct record_info info;
+	char why[160], *s = dense(600 * 1024);
+	size_t n = strlen(s), pool;
+	bool taken = record_check(rc, s, &n, &info, why, sizeof why);
+
+	pool = malloc_usable_size(rc->nodes);
+	check(!taken && pool < (RECORD_NODES_MAX + 64) * sizeof *rc->nodes,
+	      "a 600 KiB record of 300 Ki numbers: refused (%s), the node pool %zu bytes, not past the reader's", why,
+	      pool);
+	free(s);
+	s = dense(LR_LINE_MAX + 4096);
+	n = strlen(s);
+	check(!record_check(rc, s, &n, &info, why, sizeof why) && strstr(why, "no record is longer"),
+	      "a line past the reader's 1 MiB: refused unparsed (%s)", why);
+	check(malloc_usable_size(rc->nodes) < (RECORD_NODES_MAX + 64) * sizeof *rc->nodes,
+	      "... and the node pool did not grow for it");
+	free(s);
 }
 
 static void record_checks(void)
@@ -314,6 +365,7 @@ static void record_checks(void)
 	strcpy(line, "{\"type\":\"x\",\"seq\":1}");
 	n = strlen(line);
 	check(!record_check(&rc, line, &n, &info, why, sizeof why), "no crc member: %s", why);
+	long_lines(&rc);
 	check(record_name_ok(M, 64) && !record_name_ok("../x", 64) && !record_name_ok(".hidden", 64) &&
 		      !record_name_ok("", 64) && !record_name_ok("a/b", 64) && !record_name_ok("abcde", 4),
 	      "names: a MAC yes; a path, a dot first, empty, a slash, too long no");
@@ -333,6 +385,7 @@ int main(void)
 	bounds(dir);
 	eviction(dir);
 	disk(dir);
+	bookkeeping();
 	senders();
 	record_checks();
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

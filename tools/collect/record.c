@@ -15,6 +15,10 @@ bool record_check(struct record_check *rc, char *s, size_t *n, struct record_inf
 	int crc;
 
 	*n = lr_clean_line(s, *n);
+	if (*n > LR_LINE_MAX) {
+		snprintf(why, cap, "a line of %zu bytes: no record is longer than %u", *n, LR_LINE_MAX);
+		return false;
+	}
 	if (!*n || s[0] != '{') {
 		snprintf(why, cap, "not a record (a record is one JSON object)");
 		return false;
@@ -28,13 +32,15 @@ bool record_check(struct record_check *rc, char *s, size_t *n, struct record_inf
 		snprintf(why, cap, "bad record crc (stored %08x, computed %08x)", stored, computed);
 		return false;
 	}
-	/* The pool logset.c gives a record of this length: a node per two bytes. */
+	/* A node per two bytes, as logset.c gives a record it keeps, up to its
+	 * reader's pool. */
 	if (*n > rc->cap) {
-		rc->nodes = xrealloc(rc->nodes, (*n / 2 + 8) * sizeof *rc->nodes);
+		rc->nnodes = *n / 2 + 8 < RECORD_NODES_MAX ? *n / 2 + 8 : RECORD_NODES_MAX;
+		rc->nodes = xrealloc(rc->nodes, rc->nnodes * sizeof *rc->nodes);
 		rc->strs = xrealloc(rc->strs, *n + 16);
 		rc->cap = *n;
 	}
-	lr_doc_init(&doc, rc->nodes, rc->cap / 2 + 8, rc->strs, rc->cap + 16);
+	lr_doc_init(&doc, rc->nodes, rc->nnodes, rc->strs, rc->cap + 16);
 	root = lr_parse(&doc, s, *n);
 	type = root && root->kind == LR_OBJ ? root->child : NULL;
 	seq = type ? type->next : NULL;

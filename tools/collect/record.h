@@ -3,7 +3,8 @@
  * own rules (tools/lib/logread.h): its `crc` member, then a JSON object
  * whose first members are "type" and "seq".  Each receiving thread owns one
  * struct record_check: the parse needs a node pool, grown to the largest
- * record seen (never past the body bound). */
+ * record seen, never past the reader's bounds (LR_LINE_MAX bytes,
+ * RECORD_NODES_MAX nodes), whatever --max-body allows. */
 #ifndef TOOLS_COLLECT_RECORD_H
 #define TOOLS_COLLECT_RECORD_H
 
@@ -12,10 +13,15 @@
 #include <stdint.h>
 #include "tools/lib/json_parse.h"
 
+/* The node pool of the log reader's own (tools/log/logset.c): a record
+ * that needs more is one no reader takes, so the check needs no more. */
+#define RECORD_NODES_MAX (128u * 1024u)
+
 struct record_check {
 	struct lr_node *nodes;
 	char *strs;
-	size_t cap; /* bytes of record the pool is sized for */
+	size_t cap;    /* bytes of record the pool is sized for (at most LR_LINE_MAX) */
+	size_t nnodes; /* nodes in it (at most RECORD_NODES_MAX) */
 };
 
 struct record_info {
