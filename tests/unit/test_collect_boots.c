@@ -187,6 +187,27 @@ static void bounds(const char *dir)
 	boots_free(b);
 }
 
+/* A boot whose end is written is no longer in progress from its address,
+ * however long the main thread takes to import it: four of them waiting
+ * for their import leave room at --max-boots-per-source 4. */
+static void ended_not_in_progress(const char *dir)
+{
+	struct boots *b = table(dir, 1u << 30, 4);
+	char id[64];
+	struct log l;
+	int r = TAKE_STORED;
+
+	make_log(&l, 1);
+	for (unsigned k = 0; k < 4; k++) {
+		snprintf(id, sizeof id, "%s-ended-%u", M, k);
+		r = take(b, id, l.lines[0], 1) == TAKE_STORED ? take(b, id, l.lines[1], 1) : -1;
+	}
+	check(r == TAKE_STORED, "four boots from one address, each ended, none imported yet");
+	check(take(b, M "-fifth", l.lines[0], 1) == TAKE_STORED,
+	      "a fifth from that address is taken at --max-boots-per-source 4");
+	boots_free(b);
+}
+
 /* Boots that never said hello (syslog's, which anyone can forge) cannot
  * lock out one that does. */
 static void eviction(const char *dir)
@@ -205,6 +226,7 @@ static void eviction(const char *dir)
 	}
 	check(r == TAKE_SOURCE && k == 5, "one address: a fifth boot in progress is refused at --max-boots-per-source 4");
 	boots_free(b);
+	ended_not_in_progress(dir);
 	b = table(dir, 1u << 30, 4);
 	for (k = 0, r = TAKE_HELD; k < BOOTS_ACTIVE_MAX && r == TAKE_HELD; k++) {
 		snprintf(id, sizeof id, "%s-n%u", M, k);

@@ -165,12 +165,14 @@ bool table_evict(struct boots *b, const struct boot *keep, bool holding)
 	return true;
 }
 
+/* The boots in progress from one address: not those whose end is written
+ * and which wait for the main thread's import, however long that takes. */
 static unsigned from_source(const struct boots *b, uint32_t source)
 {
 	unsigned n = 0;
 
 	for (const struct boot *x = b->active.head; x; x = x->next)
-		n += x->source == source;
+		n += x->source == source && x->state == ST_RECEIVING;
 	return n;
 }
 
