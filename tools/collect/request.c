@@ -67,7 +67,7 @@ void request_body(struct intake *in, struct request *rq, const void *data, size_
 {
 	size_t max = (size_t)in->o->max_body, want = rq->len + n;
 
-	if (rq->answered || rq->too_big)
+	if (rq->answered || rq->too_big || !n)
 		return;
 	if (n > max || want > max) { /* a body without a length, past the bound: never kept */
 		rq->too_big = true;
@@ -166,6 +166,8 @@ void request_end(struct intake *in, struct request *rq, double now, struct answe
 	}
 	if (a->status == HTTP_BAD_REQUEST)
 		collect_count(&in->counts->http_bad);
+	else if (a->status == HTTP_CONTENT_TOO_LARGE) /* past the boot's --max-log-bytes */
+		collect_count(&in->counts->http_too_large);
 	else if (a->status == HTTP_SERVICE_UNAVAILABLE)
 		collect_count(&in->counts->http_busy);
 }
