@@ -7,7 +7,8 @@
 #   make fuzz-build              only build them, into $(BUILD)/fuzz/
 #   make sanitize                the unit tests built with ASan + UBSan into
 #                                $(BUILD)/asan/tests/ (tests/fuzz/test_sanitize.sh
-#                                runs them as part of make check)
+#                                runs them as part of make check); the collector
+#                                so built is $(BUILD)/asan/tickprobe-collect
 #
 # The harnesses and everything they call are compiled here with clang and the
 # sanitizers: the gcc-built $(BUILD)/host/*.a carry no coverage instrumentation.
@@ -104,10 +105,20 @@ $(SAN_DIR)/probe/options.o: $(PRESETS_TABLE)
 
 # test_acpi runs the tool it sits beside ($(SAN_DIR)/tests/../tickprobe), so
 # the command line is checked under the sanitizers too.
-sanitize: $(SAN_TESTS) $(SAN_DIR)/tickprobe
+sanitize: $(SAN_TESTS) $(SAN_DIR)/tickprobe $(SAN_DIR)/tickprobe-collect
 
 $(SAN_DIR)/tickprobe: tools/tickprobe.c $(SAN_DIR)/libsan.a
 	$(SAN_CC) $(SAN_CFLAGS) -o $@ $< $(SAN_DIR)/libsan.a $(HOST_LDLIBS)
+
+# The collector under the sanitizers, and the fast sender beside it, for the
+# soak test (tests/net/test_collect_soak.sh); the sender is built plain, as
+# tests/bench/collect.sh uses it: it must not be what limits the collector.
+$(SAN_DIR)/tickprobe-collect: tools/tickprobe-collect.c $(SAN_DIR)/libsan.a
+	$(SAN_CC) $(SAN_CFLAGS) -o $@ $< $(SAN_DIR)/libsan.a $(HOST_LDLIBS)
+
+$(BUILD)/bench/collect_send: tests/bench/collect_send.c lib/crc32.c lib/crc32.h
+	@mkdir -p $(dir $@)
+	$(CC) $(HOST_CFLAGS) -o $@ tests/bench/collect_send.c lib/crc32.c -lpthread
 
 $(SAN_DIR)/%.o: %.c
 	@mkdir -p $(dir $@)
