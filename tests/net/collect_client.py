@@ -7,7 +7,8 @@ wire format: docs/collect.md) and check what it kept.
 
 READY-FILE is the collector's --ready-file (http=ADDR:PORT syslog=ADDR:PORT),
 DIR its --dir.  Each scenario prints PASS:/FAIL: lines (tests/lib/check.sh
-counts them).  The records are real logs' record lines (tests/data/logs/);
+counts them).  With TICKPROBE_TOKEN in the environment every sender gives
+that token, but where a scenario gives its own or none on purpose.  The records are real logs' record lines (tests/data/logs/);
 a sender's own copy is made distinct by a tag in the begin record's cmdline,
 with every crc, and the end record's crc32, computed again.
 """
@@ -24,6 +25,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, "..", "data", "logs", "schema1")
 SOURCES = ("q35-uefi-default.log", "q35-bios-default.log")
 CRC_TAIL = len(',"crc":"xxxxxxxx"}')
+TOKEN = os.environ.get("TICKPROBE_TOKEN") or None
+DEFAULT = object()  # a sender's token when none is given: TOKEN
+
+
+def token_headers():
+    return {"X-Tickprobe-Token": TOKEN} if TOKEN else {}
 
 
 def ok(name, cond, detail=""):
@@ -93,7 +100,8 @@ def boot_of(machine, i):
 class Sender:
     """One probe over HTTP: its own keep-alive connection."""
 
-    def __init__(self, addr, machine, boot, token=None):
+    def __init__(self, addr, machine, boot, token=DEFAULT):
+        token = TOKEN if token is DEFAULT else token
         self.conn = http.client.HTTPConnection(addr[0], addr[1], timeout=30)
         self.headers = {"X-Tickprobe-Machine": machine, "X-Tickprobe-Boot": boot,
                         "Content-Type": "application/json"}
@@ -118,7 +126,8 @@ class RawSender:
     """The same requests, written whole on a socket and the answer's status
     line read back: a tenth of http.client's cost, for the benchmark."""
 
-    def __init__(self, addr, machine, boot, token=None):
+    def __init__(self, addr, machine, boot, token=DEFAULT):
+        token = TOKEN if token is DEFAULT else token
         self.sock = socket.create_connection(addr, timeout=30)
         self.head = ("POST /log HTTP/1.1\r\nHost: collector\r\nContent-Type: application/json\r\n"
                      "X-Tickprobe-Machine: %s\r\nX-Tickprobe-Boot: %s\r\n%s" %
@@ -158,7 +167,8 @@ def same_file(name, path, recs):
     return ok(name, got == expected(recs), "%s: %d bytes, %d expected" % (path, len(got), len(expected(recs))))
 
 
-def syslog_datagram(machine, boot, pas, seq, rec, token=None):
+def syslog_datagram(machine, boot, pas, seq, rec, token=DEFAULT):
+    token = TOKEN if token is DEFAULT else token
     sd = '[tickprobe@32473 seq="%d"%s]' % (seq, ' token="%s"' % token if token else "")
     return ("<134>1 - %s tickprobe %s %s %s " % (machine, boot, pas, sd)).encode() + rec
 
@@ -293,7 +303,8 @@ def garbage(p, d, args):
     ok("garbage: no body is 400", s.post(b"") == 400)
     s.close()
     c = http.client.HTTPConnection(*p["http"], timeout=10)
-    c.request("POST", "/log", body=rec, headers={"X-Tickprobe-Machine": "../../etc", "X-Tickprobe-Boot": "b"})
+    c.request("POST", "/log", body=rec, headers=dict(token_headers(), **{"X-Tickprobe-Machine": "../../etc",
+                                                                       "X-Tickprobe-Boot": "b"}))
     r = c.getresponse()
     r.read()
     ok("garbage: a machine name that is a path is 400", r.status == 400, str(r.status))
@@ -322,10 +333,12 @@ def vm(pid, key):
 
 
 def big(p, d, args):
-    """A 100 MB body: refused at once by its length; streamed, never kept."""
+    """A 100 MB body: refused at once by its length; streamed, never kept.
+    PID 0: the collector's memory is not looked at (others send beside it)."""
     pid = int(args[0])
-    before = vm(pid, "VmHWM")
+    before = vm(pid, "VmHWM") if pid else 0
     head = b"POST /log HTTP/1.1\r\nHost: x\r\nX-Tickprobe-Machine: m\r\nX-Tickprobe-Boot: m-1\r\n"
+    head += b"".join(b"%s: %s\r\n" % (k.encode(), v.encode()) for k, v in token_headers().items())
     chunk = b"x" * 65536
     for mode in ("Content-Length", "chunked"):
         s = socket.create_connection(p["http"], timeout=30)
@@ -351,6 +364,8 @@ def big(p, d, args):
         if mode == "Content-Length":
             ok("a 100 MB body with its length is refused before it is read", sent < 100 << 20,
                "%d bytes were taken" % sent)
+    if not pid:
+        return
     after = vm(pid, "VmHWM")
     ok("the collector's peak memory grew under 8 MiB with the 100 MB bodies (VmHWM %d -> %d kB)" % (before, after),
        0 < after - before + 1 and after - before < 8192, "%d kB" % (after - before))
@@ -426,7 +441,7 @@ def part(p, d, args):
     the token if one is given."""
     machine, k = args[0], int(args[1])
     recs = retag(records(SOURCES[1]), machine)
-    s = Sender(p["http"], machine, boot_of(machine, 6), args[2] if len(args) > 2 else None)
+    s = Sender(p["http"], machine, boot_of(machine, 6), args[2] if len(args) > 2 else DEFAULT)
     codes = {s.post(r) for r in recs[:k]}
     s.close()
     ok("a boot cut short after %d records: taken" % k, codes == {204}, str(codes))
@@ -461,13 +476,13 @@ def crash(p, d, args):
     it reached the per-boot table with NULL names and killed the collector."""
     rec = records(SOURCES[0])[0]
     c = http.client.HTTPConnection(*p["http"], timeout=10)
-    c.request("POST", "/log", body=rec, headers={"X-Tickprobe-Hello": "1"})
+    c.request("POST", "/log", body=rec, headers=dict(token_headers(), **{"X-Tickprobe-Hello": "1"}))
     r = c.getresponse()
     r.read()
     c.close()
     ok("a hello with a record and no machine or boot is 400", r.status == 400, str(r.status))
     c = http.client.HTTPConnection(*p["http"], timeout=10)
-    c.request("POST", "/log", body=b"", headers={"X-Tickprobe-Hello": "1"})
+    c.request("POST", "/log", body=b"", headers=dict(token_headers(), **{"X-Tickprobe-Hello": "1"}))
     r = c.getresponse()
     r.read()
     c.close()
@@ -529,23 +544,76 @@ def biglog(p, d, args):
 
 
 def cut(p, d, args):
-    """A log longer than --max-log-bytes: the records past it are 413, the
-    file stops at the limit on a whole record."""
+    """A log longer than --max-log-bytes, PER records a body (default 1):
+    the body with the record that would cross it and every later one are
+    413, and the file stops at the limit on a whole record: the longest run
+    of the log's first records that fits."""
     limit, machine = int(args[0]), args[1]
-    recs = retag(records(SOURCES[0]), machine, 3 * limit // 330)
+    per = int(args[2]) if len(args) > 2 else 1
+    base = records(SOURCES[0])
+    recs = retag(base, machine, 2 * limit // len(retag(base, machine, 1)[-2]))  # twice the limit
     s = Sender(p["http"], machine, boot_of(machine, 11))
-    codes = [s.post(r) for r in recs]
+    codes = [s.post(b"\n".join(recs[k:k + per])) for k in range(0, len(recs), per)]
     s.close()
     first = codes.index(413) if 413 in codes else -1
-    ok("a log past --max-log-bytes %d: the records from the one that would cross it are 413" % limit,
+    ok("a log past --max-log-bytes %d: the bodies from the one that would cross it are 413" % limit,
        first > 0 and set(codes[:first]) == {204} and set(codes[first:]) == {413}, str(sorted(set(codes))))
-    same_file("a log past the limit: the file holds the records before it", log_file(d, machine), recs[:first])
-    ok("a log past the limit: the file is within it", os.path.getsize(log_file(d, machine)) <= limit)
+    fits, size = 0, 0
+    while fits < len(recs) and size + len(recs[fits]) + 1 <= limit:
+        size += len(recs[fits]) + 1
+        fits += 1
+    same_file("a log past the limit: the file holds the %d records that fit" % fits, log_file(d, machine),
+              recs[:fits])
+
+
+def link(p, d, args):
+    """A machine's folder that someone swapped for a link to elsewhere: its
+    boot is refused (503), the files where it points untouched."""
+    machine, victim = args[0], args[1]
+    os.makedirs(victim, exist_ok=True)
+    target = os.path.join(victim, "0000.log")
+    with open(target, "w") as f:
+        f.write("secret\n")
+    os.chmod(target, 0o600)
+    os.symlink(victim, os.path.join(d, machine))
+    recs = retag(records(SOURCES[0]), machine)
+    s = Sender(p["http"], machine, boot_of(machine, 12))
+    codes = [s.post(recs[0]), s.post(recs[0])]  # record 0 makes the log; the sender tries again
+    s.close()
+    ok("a machine folder that is a link: its record 0 is 503, each time", codes == [503, 503], str(codes))
+    ok("a machine folder that is a link: not followed, the file it points at untouched",
+       open(target).read() == "secret\n" and os.listdir(victim) == ["0000.log"], str(os.listdir(victim)))
+
+
+def expect(p, d, args):
+    """The logs a sender wrote as it expects them stored (collect_send
+    --expect EXPECT: EXPECT/MACHINE.log): each is DIR/MACHINE/0000.log byte
+    for byte, and the collector's output (OUT) says it is complete and
+    imported."""
+    where, out = args[0], args[1]
+    done = set()
+    for line in open(out):
+        words = line.split(" ")
+        if len(words) > 3 and words[1] == "0000.log:" and words[2] == "complete," and \
+                line.rstrip("\n").endswith(" records, imported"):
+            done.add(words[0])
+    wrong = []
+    names = sorted(n[:-4] for n in os.listdir(where) if n.endswith(".log"))
+    for m in names:
+        try:
+            same = open(os.path.join(where, m + ".log"), "rb").read() == open(log_file(d, m), "rb").read()
+        except OSError as e:
+            same = False
+            wrong.append("%s: %s" % (m, e))
+        if not same or m not in done:
+            wrong.append("%s: %s" % (m, "not complete and imported" if same else "not the log sent"))
+    ok("the %d logs sent: each whole, complete and imported" % len(names), names and not wrong, "; ".join(wrong[:5]))
 
 
 SCENARIOS = {"one": one, "shuffled": shuffled, "syslog": syslog_drop, "many": many, "garbage": garbage,
              "big": big, "slow": slow, "token": token, "part": part,
-             "prefixes": prefixes, "crash": crash, "flood": flood, "biglog": biglog, "cut": cut}
+             "prefixes": prefixes, "crash": crash, "flood": flood, "biglog": biglog, "cut": cut, "link": link,
+             "expect": expect}
 
 if __name__ == "__main__":
     SCENARIOS[sys.argv[1]](ports(sys.argv[2]), sys.argv[3], sys.argv[4:])
