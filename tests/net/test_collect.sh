@@ -211,6 +211,22 @@ check "collector E: the 20 MB log complete and imported" \
 	"grep -qE '^52-54-00-00-03-01 0000.log: complete, [0-9]+ records, imported$' '$D/E.out'" "$(cat "$D/E.out")"
 check "collector E: its records in the store" \
 	"[ \"\$(sqlite3 '$D/E.db' 'SELECT records FROM runs')\" -gt 60000 ]" "$(sqlite3 "$D/E.db" 'SELECT records FROM runs')"
+# tickprobe db import reads a long log as the collector does, in two
+# streamed passes, in its turn among the short ones it loads ahead: its
+# memory does not grow with the log either, and it stores the same.
+"$PYTHON3" -c 'import resource, subprocess, sys
+out = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, text=True)
+print(out.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, out.stdout.strip())' \
+	"$T" db import -q "$D/E2.db" "$D/A" "$D/E" --machine-from-dir >"$D/E2.out"
+read -r rc rss rest <"$D/E2.out"
+echo "INFO: tickprobe db import of collector A's 205 logs and the 21.8 MB log: peak memory (ru_maxrss) $rss kB"
+check "tickprobe db import of 205 short logs and the 20 MB one: exit 3 (one cut short), every run imported" \
+	"[ '$rc' = 3 ] && grep -q '206 runs: 206 imported' '$D/E2.out'" "exit $rc: $rest"
+check "... its peak memory under 64 MiB ($rss kB)" "[ '$rss' -lt 65536 ]" "$rss kB"
+check "... and the long log's run is what the collector stored" \
+	"[ \"\$(sqlite3 '$D/E2.db' \"SELECT content_key, records, log_bytes FROM runs WHERE records > 60000\")\" = \
+	   \"\$(sqlite3 '$D/E.db' 'SELECT content_key, records, log_bytes FROM runs')\" ]" \
+	"$(sqlite3 "$D/E2.db" 'SELECT content_key, records, log_bytes FROM runs WHERE records > 60000')"
 
 # --- the log directory, the store and the token, as an attacker or operator finds them --
 mkdir -p "$D/open" && chmod 0777 "$D/open"

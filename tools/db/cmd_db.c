@@ -15,6 +15,7 @@
 #include "tools/commands.h"
 #include "tools/common/progress.h"
 #include "tools/common/args.h"
+#include "tools/common/xalloc.h"
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/db/store.h"
@@ -79,6 +80,9 @@ static int db_import(int argc, char **argv)
 	struct ahead *ahead;
 	struct ahead_work work;
 	struct logfile *f;
+	char **loaded;
+	size_t nloaded = 0;
+	bool *streamed;
 	struct progress prog;
 	double t0;
 	void *made;
@@ -109,9 +113,17 @@ static int db_import(int argc, char **argv)
 		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
+	/* The long logs streamed in their turn, the others loaded ahead. */
+	streamed = xrealloc(NULL, (files.n + 1) * sizeof *streamed);
+	loaded = xrealloc(NULL, (files.n + 1) * sizeof *loaded);
+	for (size_t i = 0; i < files.n; i++) {
+		streamed[i] = importer_streams(files.paths[i]);
+		if (!streamed[i])
+			loaded[nloaded++] = files.paths[i];
+	}
 	im = importer_new(&s, &o);
 	work = importer_work(im);
-	ahead = ahead_start(files.paths, files.n, &work);
+	ahead = ahead_start(loaded, nloaded, &work);
 	if (!im || !ahead) {
 		fprintf(stderr, "tickprobe db: out of memory\n");
 		exit(EXIT_UNREADABLE);
@@ -119,9 +131,16 @@ static int db_import(int argc, char **argv)
 	why[0] = 0; /* set by the importer only when the store itself fails */
 	progress_init(&prog, "tickprobe db import", stderr, o.quiet);
 	t0 = progress_now();
-	while ((f = ahead_next(ahead, &made))) {
-		int rc = importer_logfile(im, f, made, &t, why, sizeof why);
-		double spent = progress_now() - t0;
+	for (size_t i = 0; i < files.n; i++) {
+		double spent;
+		int rc;
+		if (streamed[i])
+			rc = importer_file(im, files.paths[i], &t, why, sizeof why);
+		else if ((f = ahead_next(ahead, &made)))
+			rc = importer_logfile(im, f, made, &t, why, sizeof why);
+		else
+			break;
+		spent = progress_now() - t0;
 		progress_show(&prog, "logs", (unsigned)t.files, (unsigned)files.n,
 			      t.files ? spent / (double)t.files * (double)(files.n - t.files) : -1, false);
 		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
@@ -140,6 +159,8 @@ static int db_import(int argc, char **argv)
 	}
 	progress_clear(&prog);
 	ahead_stop(ahead);
+	free(streamed);
+	free(loaded);
 	importer_free(im);
 	store_close(&s);
 	printf("tickprobe db: %llu files, %llu runs: %llu imported, %llu already in the store, "

@@ -174,7 +174,8 @@ static bool stored_already(sqlite3_stmt *known, const struct lrun *r, const char
 		sqlite3_reset(known);
 		sqlite3_clear_bindings(known);
 	}
-	free(mkey), free(ckey);
+	free(mkey);
+	free(ckey);
 	return found;
 }
 

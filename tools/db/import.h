@@ -41,10 +41,23 @@ struct ahead_work importer_work(struct importer *im);
  * read.  name: the log's name in messages and the runs' source (and, with
  * machine_from_dir, the machine's name from its directory).  f gets the
  * first pass's verdicts, with each run's first begin, machine, acpi, tsc
- * and end records (logfile_stream); the caller frees it.  Returns the worst
- * exit status, as importer_logfile. */
+ * and end records (logfile_stream); the caller frees it.  What is pending
+ * is committed first: the log's runs are a transaction of their own, which
+ * a log that changes while it is read takes back (EXIT_UNREADABLE, its
+ * why in f->why).  Returns the worst exit status, as importer_logfile, why
+ * set only when the store failed. */
 int importer_stream(struct importer *im, int fd, const char *name, struct logfile *f, struct import_totals *t,
 		    char *why, size_t cap);
+/* A log longer than this is imported streamed (importer_file); shorter
+ * ones, the many logs of a fleet, are loaded whole on a thread of their
+ * own (tools/db/ahead.h), so that `db import`'s memory is bounded by this
+ * bound times the files loaded ahead, whatever the logs' lengths. */
+#define IMPORT_LOAD_MAX (256 * 1024)
+/* true when path is a file longer than IMPORT_LOAD_MAX. */
+bool importer_streams(const char *path);
+/* path opened and imported by importer_stream; returns as it does (a file
+ * that cannot be opened: EXIT_UNREADABLE, said unless quiet). */
+int importer_file(struct importer *im, const char *path, struct import_totals *t, char *why, size_t cap);
 /* Commits what is pending; false with why on a store error. */
 bool importer_finish(struct importer *im, char *why, size_t cap);
 void importer_free(struct importer *im);

@@ -6,14 +6,17 @@
  * which then goes into the run's row through SQLite's incremental blob
  * writes.  Nothing held grows with the log's length. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include "lib/crc32.h"
 #include "tools/commands.h"
 #include "tools/common/xalloc.h"
 #include "tools/db/import_run.h"
+#include "tools/lib/textsafe.h"
 
 #define BLOB_CHUNK (64u * 1024u)
 
@@ -51,7 +54,8 @@ struct writer {
 	FILE *zf;                    /* the deflated text; NULL: the run keeps none */
 	uint64_t text_bytes;
 	int status;
-	bool failed;                 /* a store error: the rest is read, not written */
+	bool failed;                 /* a store error, or the file changed: the rest is read, not written */
+	bool changed;                /* the second pass found more runs than the first */
 	unsigned char out[BLOB_CHUNK]; /* deflate's output, on its way to zf */
 	char *why;
 	size_t cap;
@@ -157,7 +161,7 @@ static void run_open(struct writer *w, uint32_t index)
 	if (w->failed)
 		return;
 	if (index > w->heads->nruns || index > w->crcs->n) {
-		snprintf(w->why, w->cap, "%s changed while it was imported", w->heads->path);
+		w->changed = true;
 		fail(w);
 		return;
 	}
@@ -214,6 +218,20 @@ static bool same_file(const struct logfile *a, const struct logfile *b)
 	return true;
 }
 
+/* What went wrong with the file itself, not the store: the file's verdict,
+ * said as the first pass's problems are. */
+static int file_failed(struct importer *im, struct logfile *f, const char *path, const char *what)
+{
+	f->status = EXIT_UNREADABLE;
+	snprintf(f->why, sizeof f->why, "%s", what);
+	if (!im->o.quiet) { /* a path is shown escaped, as every text from outside */
+		fputs("tickprobe db: ", stderr);
+		ts_puts(stderr, path);
+		fprintf(stderr, ": %s\n", what);
+	}
+	return EXIT_UNREADABLE;
+}
+
 int importer_stream(struct importer *im, int fd, const char *name, struct logfile *f, struct import_totals *tot,
 		    char *why, size_t cap)
 {
@@ -226,12 +244,13 @@ int importer_stream(struct importer *im, int fd, const char *name, struct logfil
 	logfile_stream(f, fd, name, head_types, crc_each, &crcs);
 	if (!im->o.quiet)
 		logfile_report(f, stderr, "tickprobe db");
-	if (f->status == EXIT_UNREADABLE) {
+	if (f->status == EXIT_UNREADABLE || lseek(fd, 0, SEEK_SET) < 0) {
 		free(crcs.crc);
-		return EXIT_UNREADABLE;
+		return f->status == EXIT_UNREADABLE ? EXIT_UNREADABLE : file_failed(im, f, name, "cannot read it again");
 	}
-	if (lseek(fd, 0, SEEK_SET) < 0) {
-		snprintf(why, cap, "%s: cannot read it again: %s", name, strerror(errno));
+	/* Its runs are a transaction apart from other files': a file that
+	 * changes while it is read takes back only its own. */
+	if (im->pending && !importer_finish(im, why, cap)) {
 		free(crcs.crc);
 		return EXIT_UNREADABLE;
 	}
@@ -242,7 +261,7 @@ int importer_stream(struct importer *im, int fd, const char *name, struct logfil
 	logfile_stream(&again, fd, name, NULL, put_each, &w);
 	run_close(&w);
 	if (!w.failed && !same_file(f, &again)) {
-		snprintf(why, cap, "%s changed while it was imported", name);
+		w.changed = true;
 		fail(&w);
 	}
 	if (w.failed && im->open) {
@@ -250,8 +269,33 @@ int importer_stream(struct importer *im, int fd, const char *name, struct logfil
 		im->open = false;
 		im->pending = 0;
 	}
+	if (w.changed)
+		w.status = file_failed(im, f, name, "changed while it was imported: its runs not yet committed are not kept");
 	logfile_free(&again);
 	free(dir);
 	free(crcs.crc);
 	return w.status;
+}
+
+bool importer_streams(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && st.st_size > IMPORT_LOAD_MAX;
+}
+
+int importer_file(struct importer *im, const char *path, struct import_totals *tot, char *why, size_t cap)
+{
+	struct logfile f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0) {
+		memset(&f, 0, sizeof f);
+		tot->files++;
+		return file_failed(im, &f, path, strerror(errno));
+	}
+	rc = importer_stream(im, fd, path, &f, tot, why, cap);
+	logfile_free(&f);
+	close(fd);
+	return rc;
 }

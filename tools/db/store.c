@@ -89,8 +89,10 @@ static int user_version(sqlite3 *db, int *v)
 	if (rc != SQLITE_OK)
 		return rc;
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*v = sqlite3_column_int(st, 0), rc = SQLITE_OK;
+	if (rc == SQLITE_ROW) {
+		*v = sqlite3_column_int(st, 0);
+		rc = SQLITE_OK;
+	}
 	sqlite3_finalize(st);
 	return rc;
 }
