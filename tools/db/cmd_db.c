@@ -59,6 +59,64 @@ static void usage(FILE *f)
 
 /* ---- import ----------------------------------------------------------------- */
 
+/* The logs in order: a long one streamed in its turn (importer_file), the
+ * others loaded ahead on a second thread (tools/db/ahead.h).  The worst
+ * status; a store failure stops it, said on stderr. */
+static int import_all(struct importer *im, const struct loglist *files, bool quiet, struct import_totals *t)
+{
+	struct ahead_work work = importer_work(im);
+	bool *streamed = xrealloc(NULL, (files->n + 1) * sizeof *streamed);
+	char **loaded = xrealloc(NULL, (files->n + 1) * sizeof *loaded), why[512] = "";
+	size_t nloaded = 0;
+	struct ahead *ahead;
+	struct logfile *f;
+	struct progress prog;
+	int status = EXIT_CLEAN;
+	double t0;
+	void *made;
+
+	for (size_t i = 0; i < files->n; i++) {
+		streamed[i] = importer_streams(files->paths[i]);
+		if (!streamed[i])
+			loaded[nloaded++] = files->paths[i];
+	}
+	if (!(ahead = ahead_start(loaded, nloaded, &work))) {
+		fprintf(stderr, "tickprobe db: out of memory\n");
+		exit(EXIT_UNREADABLE);
+	}
+	progress_init(&prog, "tickprobe db import", stderr, quiet);
+	t0 = progress_now();
+	for (size_t i = 0; i < files->n; i++) {
+		double spent;
+		int rc;
+		if (streamed[i])
+			rc = importer_file(im, files->paths[i], t, why, sizeof why);
+		else if ((f = ahead_next(ahead, &made)))
+			rc = importer_logfile(im, f, made, t, why, sizeof why);
+		else
+			break;
+		spent = progress_now() - t0;
+		progress_show(&prog, "logs", (unsigned)t->files, (unsigned)files->n,
+			      t->files ? spent / (double)t->files * (double)(files->n - t->files) : -1, false);
+		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
+			db_say(why, "; the last batch was not kept\n");
+			status = EXIT_UNREADABLE;
+			break;
+		}
+		status = exit_worse(status, rc);
+		why[0] = 0; /* set by the importer only when the store itself fails */
+	}
+	if ((status != EXIT_UNREADABLE || !why[0]) && !importer_finish(im, why, sizeof why)) {
+		db_say(why, "; the last batch was not kept\n");
+		status = EXIT_UNREADABLE;
+	}
+	progress_clear(&prog);
+	ahead_stop(ahead);
+	free(streamed);
+	free(loaded);
+	return status;
+}
+
 static int db_import(int argc, char **argv)
 {
 	enum { OPT_MACHINE = ARGS_OPT_FIRST, OPT_FROM_DIR, OPT_BATCH, OPT_QUIET };
@@ -77,15 +135,6 @@ static int db_import(int argc, char **argv)
 	struct loglist files = { 0 };
 	struct store s;
 	struct importer *im;
-	struct ahead *ahead;
-	struct ahead_work work;
-	struct logfile *f;
-	char **loaded;
-	size_t nloaded = 0;
-	bool *streamed;
-	struct progress prog;
-	double t0;
-	void *made;
 	struct args a;
 	char why[512];
 	long batch;
@@ -113,54 +162,12 @@ static int db_import(int argc, char **argv)
 		db_say(why, "\n");
 		return EXIT_UNREADABLE;
 	}
-	/* The long logs streamed in their turn, the others loaded ahead. */
-	streamed = xrealloc(NULL, (files.n + 1) * sizeof *streamed);
-	loaded = xrealloc(NULL, (files.n + 1) * sizeof *loaded);
-	for (size_t i = 0; i < files.n; i++) {
-		streamed[i] = importer_streams(files.paths[i]);
-		if (!streamed[i])
-			loaded[nloaded++] = files.paths[i];
-	}
 	im = importer_new(&s, &o);
-	work = importer_work(im);
-	ahead = ahead_start(loaded, nloaded, &work);
-	if (!im || !ahead) {
+	if (!im) {
 		fprintf(stderr, "tickprobe db: out of memory\n");
 		exit(EXIT_UNREADABLE);
 	}
-	why[0] = 0; /* set by the importer only when the store itself fails */
-	progress_init(&prog, "tickprobe db import", stderr, o.quiet);
-	t0 = progress_now();
-	for (size_t i = 0; i < files.n; i++) {
-		double spent;
-		int rc;
-		if (streamed[i])
-			rc = importer_file(im, files.paths[i], &t, why, sizeof why);
-		else if ((f = ahead_next(ahead, &made)))
-			rc = importer_logfile(im, f, made, &t, why, sizeof why);
-		else
-			break;
-		spent = progress_now() - t0;
-		progress_show(&prog, "logs", (unsigned)t.files, (unsigned)files.n,
-			      t.files ? spent / (double)t.files * (double)(files.n - t.files) : -1, false);
-		if (rc == EXIT_UNREADABLE && why[0]) { /* the store failed: stop, nothing half-kept */
-			db_say(why, "; the last batch was not kept\n");
-			status = EXIT_UNREADABLE;
-			break;
-		}
-		status = exit_worse(status, rc);
-		why[0] = 0;
-	}
-	if (status != EXIT_UNREADABLE || !why[0]) {
-		if (!importer_finish(im, why, sizeof why)) {
-			db_say(why, "; the last batch was not kept\n");
-			status = EXIT_UNREADABLE;
-		}
-	}
-	progress_clear(&prog);
-	ahead_stop(ahead);
-	free(streamed);
-	free(loaded);
+	status = exit_worse(status, import_all(im, &files, o.quiet, &t));
 	importer_free(im);
 	store_close(&s);
 	printf("tickprobe db: %llu files, %llu runs: %llu imported, %llu already in the store, "
