@@ -25,9 +25,9 @@ struct rig {
 	struct intake in;
 };
 
-static void rig_start(struct rig *r, const char *dir, const char *token)
+static void rig_start(struct rig *r, const char *dir, const char *token, uint64_t log_bytes)
 {
-	struct boots_limits lim = { 1u << 20, 256, 600 };
+	struct boots_limits lim = { log_bytes, 256, 600 };
 	char why[300];
 	int fd = spool_open(dir, why, sizeof why);
 
@@ -88,7 +88,7 @@ static void heads(const char *dir)
 	struct answer a;
 	char line[128];
 
-	rig_start(&r, dir, NULL);
+	rig_start(&r, dir, NULL, 1u << 20);
 	rec(line, sizeof line, 0);
 	/* The curl line: a hello, a record, no machine or boot. */
 	a = post(&r, (struct request_head){ .hello = "1" }, line);
@@ -125,7 +125,7 @@ static void tokens(const char *dir)
 	struct answer a;
 	char line[128];
 
-	rig_start(&r, dir, "s3cret");
+	rig_start(&r, dir, "s3cret", 1u << 20);
 	rec(line, sizeof line, 0);
 	a = post(&r, (struct request_head){ .machine = M, .boot = B "x" }, line);
 	check(a.status == HTTP_FORBIDDEN && a.close && stored(&r) == 0, "no token: 403, nothing stored (%u)", a.status);
@@ -147,7 +147,7 @@ static void bodies(const char *dir)
 	struct rig r;
 	bool within = true;
 
-	rig_start(&r, dir, NULL);
+	rig_start(&r, dir, NULL, 1u << 20);
 	/* Streamed without a length, a piece at a time: never held past the bound. */
 	memset(body, 'x', sizeof body);
 	request_start(&r.in, &h, &rq, &a);
@@ -172,6 +172,26 @@ static void bodies(const char *dir)
 	rig_stop(&r);
 }
 
+/* A record that would take the boot's log past --max-log-bytes is 413,
+ * and counted with the bodies too large. */
+static void cut(const char *dir)
+{
+	struct request_head h = { .method = "POST", .machine = M, .boot = B "c" };
+	struct answer a = { 0 };
+	char line[128];
+	unsigned seq;
+	struct rig r;
+
+	rig_start(&r, dir, NULL, 200);
+	for (seq = 0; seq < 10 && a.status != HTTP_CONTENT_TOO_LARGE; seq++)
+		a = post(&r, h, rec(line, sizeof line, seq));
+	check(a.status == HTTP_CONTENT_TOO_LARGE && seq == 5 && stored(&r) == 4,
+	      "a log at --max-log-bytes 200: its fifth record is 413 (%u %s)", a.status, a.why);
+	check(r.counts.http_too_large == 1, "... and counted as too large (%llu)",
+	      (unsigned long long)r.counts.http_too_large);
+	rig_stop(&r);
+}
+
 static int send_datagram(struct rig *r, const char *text)
 {
 	char buf[512];
@@ -184,9 +204,9 @@ static int send_datagram(struct rig *r, const char *text)
 static void datagrams(const char *dir)
 {
 	struct rig r;
-	char line[128], d[512];
+	char line[128], end[128], d[512];
 
-	rig_start(&r, dir, "tok");
+	rig_start(&r, dir, "tok", 1u << 20);
 	rec(line, sizeof line, 0);
 	snprintf(d, sizeof d, "<134>1 - %s tickprobe %sz first [tickprobe@32473 seq=\"0\" token=\"tok\"] %s", M, B, line);
 	check(send_datagram(&r, d) == DATAGRAM_TAKEN && stored(&r) == 1, "a datagram as the probe sends it: taken");
@@ -211,6 +231,13 @@ static void datagrams(const char *dir)
 		      r.counts.syslog_refused == 2,
 	      "nothing more stored; 9 datagrams, %llu bad, %llu refused", (unsigned long long)r.counts.syslog_bad,
 	      (unsigned long long)r.counts.syslog_refused);
+	snprintf(end, sizeof end, "{\"type\":\"end\",\"seq\":1,\"records\":1");
+	snprintf(end + strlen(end), sizeof end - strlen(end), ",\"crc\":\"%08x\"}", crc32_update(0, end, strlen(end)));
+	snprintf(d, sizeof d, "<134>1 - %s tickprobe %sz first [tickprobe@32473 seq=\"1\" token=\"tok\"] %s", M, B, end);
+	check(send_datagram(&r, d) == DATAGRAM_TAKEN, "the boot's end record: taken");
+	snprintf(d, sizeof d, "<134>1 - %s tickprobe %sz first [tickprobe@32473 seq=\"2\" token=\"tok\"] %s", M, B,
+		 rec(line, sizeof line, 2));
+	check(send_datagram(&r, d) == DATAGRAM_BAD && r.counts.syslog_bad == 6, "a record past the end: bad, counted");
 	rig_stop(&r);
 }
 
@@ -226,6 +253,7 @@ int main(void)
 	heads(dir);
 	tokens(dir);
 	bodies(dir);
+	cut(dir);
 	datagrams(dir);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	if (system(cmd))
