@@ -45,7 +45,7 @@ bool watch_channel_parse(const char *line, struct watch_channel_msg *m)
 
 	tp_memset(m, 0, sizeof *m);
 	if (!tp_memcmp(line, "event ", 6) && (p = take_id(line + 6, &m->id)) && *p == ' ') {
-		for (p++; name_char(p[n]) && n < WATCH_EVENT_NAME - 1; n++)
+		for (p++; n < WATCH_EVENT_NAME - 1 && name_char(p[n]); n++)
 			m->name[n] = p[n];
 		m->name[n] = 0;
 		m->kind = WATCH_CHANNEL_EVENT;

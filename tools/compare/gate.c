@@ -243,7 +243,7 @@ int gate_files(const char *base, const char *new_log, const struct gate_opts *o,
 {
 	struct logfile b, n;
 	const struct lrun *nr;
-	FILE *out = stdout;
+	FILE *out;
 	int rc = EXIT_UNREADABLE;
 
 	logfile_load(&b, base);
@@ -251,7 +251,7 @@ int gate_files(const char *base, const char *new_log, const struct gate_opts *o,
 	if (b.status == EXIT_UNREADABLE || !b.nruns || n.status == EXIT_UNREADABLE || !n.nruns) {
 		fprintf(stderr, "tickprobe: the gate: %s: %s\n", b.nruns ? new_log : base,
 			b.nruns ? (n.why[0] ? n.why : "no run") : (b.why[0] ? b.why : "no run"));
-	} else if (out_path && !(out = fopen(out_path, "w"))) {
+	} else if (!(out = out_path ? fopen(out_path, "w") : stdout)) {
 		fprintf(stderr, "tickprobe: the gate: %s: %s\n", out_path, strerror(errno));
 	} else {
 		nr = &n.runs[n.nruns - 1];
