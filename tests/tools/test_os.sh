@@ -10,6 +10,7 @@ TP=$BUILD/tickprobe
 T=$(mktemp -d /tmp/tickprobe-test-os.XXXXXX)
 trap 'rm -rf "$T"' EXIT
 CSDIR=sys/devices/system/clocksource/clocksource0
+RECORD=run/tickprobe/clocksource.restore
 
 
 # fake NAME AVAILABLE CURRENT: a fake root in $T/NAME
@@ -19,6 +20,13 @@ fake() {
 	printf '%s\n' "$3" >"$T/$1/$CSDIR/current_clocksource"
 }
 current() { cat "$T/$1/$CSDIR/current_clocksource"; }
+# signum NAME: the signal's number on Linux x86-64 (dash's kill -l takes no name)
+signum() {
+	case $1 in
+	HUP) echo 1 ;; INT) echo 2 ;; QUIT) echo 3 ;; KILL) echo 9 ;; USR1) echo 10 ;; USR2) echo 12 ;;
+	ALRM) echo 14 ;; TERM) echo 15 ;; XCPU) echo 24 ;; VTALRM) echo 26 ;; PROF) echo 27 ;;
+	esac
+}
 
 # The log checker: every record's crc, seq order, the end record's count and
 # crc32, unique names.  Prints "ok" or what is wrong.
@@ -57,17 +65,23 @@ if [ "$(id -u)" -ne 0 ]; then
 	rc=$?
 	ok "os --switch without root exits 1" $([ $rc -eq 1 ] && grep -q 'needs root' "$T/noroot.err"; echo $?) "exit $rc"
 else
-	for sig in INT TERM; do
+	# Every signal that ends a process by default restores (signal(7)'s
+	# Term and Core; the unit test test_cs_run sends the real-time ones
+	# too), removes the restore record, and the process still dies of it.
+	# QUIT's core file is not wanted here.
+	ulimit -c 0
+	for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF; do
 		fake "sig$sig" "tsc hpet acpi_pm" tsc
 		run_bg "$T/sig$sig.log" "$T/sig$sig.err" --switch --sysfs-root "$T/sig$sig"
 		if wait_switch "sig$sig"; then
 			kill -$sig $PID
 			wait $PID
 			rc=$?
-			if [ $sig = INT ]; then want=130; else want=143; fi # 128 + 2, 128 + 15
+			want=$((128 + $(signum $sig)))
 			ok "SIG$sig mid-run: the process dies of the signal" $([ $rc -eq $want ]; echo $?) "exit $rc, want $want"
-			ok "SIG$sig mid-run: the original clocksource is back" $([ "$(current "sig$sig")" = tsc ]; echo $?) \
-				"current_clocksource reads '$(current "sig$sig")'"
+			ok "SIG$sig mid-run: the original clocksource is back, the restore record gone" \
+				$([ "$(current "sig$sig")" = tsc ] && [ ! -e "$T/sig$sig/$RECORD" ]; echo $?) \
+				"current_clocksource reads '$(current "sig$sig")'; $(ls "$T/sig$sig/run/tickprobe" | tr '\n' ' ')"
 			ok "SIG$sig mid-run: stderr reports the interruption and the restore" \
 				$(grep -q "interrupted by SIG$sig; clocksource restored to 'tsc'" "$T/sig$sig.err"; echo $?) \
 				"$(tail -1 "$T/sig$sig.err")"
@@ -133,6 +147,129 @@ else
 	ok "tsc-early withdrawn mid-run: restore record (now tsc) and tsc measured once it appeared" \
 		$([ "$r" = ok ]; echo $?) "$r"
 
+	# SIGKILL cannot be caught: the restore record written before the first
+	# switch says what to put back.  `os --restore` does, and says so; a
+	# second --restore has nothing to do; a run without --switch notes a
+	# record it finds.
+	fake kill "tsc hpet acpi_pm" tsc
+	run_bg "$T/kill.log" "$T/kill.err" --switch --sysfs-root "$T/kill"
+	if wait_switch kill; then
+		kill -KILL $PID
+		{ wait $PID; } 2>/dev/null
+		left=$(current kill)
+		ok "SIGKILL mid-run: the restore record is there, naming tsc and the killed process" \
+			$(grep -qx "original tsc" "$T/kill/$RECORD" && grep -qx "pid $PID" "$T/kill/$RECORD"; echo $?) \
+			"$(tr '\n' ' ' <"$T/kill/$RECORD" 2>&1)"
+		"$TP" os --quick --sysfs-root "$T/kill" -o "$T/kill-look.log" 2>"$T/kill-look.err"
+		ok "SIGKILL: a run without --switch says the clocksource in use is not the system's, and what to run" \
+			$(grep -q "process $PID switched the clocksource and ended without putting 'tsc' back.*tickprobe os --restore" \
+				"$T/kill-look.err" && grep -q '"clocksource_problem":"process '"$PID"' switched' "$T/kill-look.log"; echo $?) \
+			"$(grep note "$T/kill-look.err")"
+		"$TP" os --restore --sysfs-root "$T/kill" >"$T/restore.out" 2>"$T/restore.err"
+		rc=$?
+		ok "os --restore after SIGKILL: exit 0, tsc back, the record gone, said" \
+			$([ $rc -eq 0 ] && [ "$(current kill)" = tsc ] && [ ! -e "$T/kill/$RECORD" ] &&
+				grep -q "restore record: process $PID switched the clocksource and ended without putting it back (killed?); '$left' was in use; 'tsc' is back" "$T/restore.err"; echo $?) \
+			"exit $rc: $(cat "$T/restore.err")"
+		"$TP" os --restore --sysfs-root "$T/kill" >"$T/restore2.out" 2>"$T/restore2.err"
+		rc=$?
+		ok "os --restore with nothing to restore: exit 0, says so" \
+			$([ $rc -eq 0 ] && grep -q 'nothing to restore' "$T/restore2.err"; echo $?) "exit $rc: $(cat "$T/restore2.err")"
+	else
+		kill $PID 2>/dev/null
+		{ wait $PID; } 2>/dev/null
+		fail "SIGKILL mid-run" "the fake clocksource was never switched"
+	fi
+
+	# A stale record found by the next --switch: restored first, said, and the
+	# run measures from the true original.
+	run_bg "$T/kill2.log" "$T/kill2.err" --switch --sysfs-root "$T/kill"
+	if wait_switch kill; then
+		kill -KILL $PID
+		{ wait $PID; } 2>/dev/null
+		"$TP" os --quick --switch --sysfs-root "$T/kill" -o "$T/after-kill.log" 2>"$T/after-kill.err"
+		rc=$?
+		ok "--switch after a SIGKILLed one: restores first and says so, then runs from tsc" \
+			$([ $rc -eq 0 ] && grep -q "restore record: process $PID switched the clocksource and ended without putting it back" "$T/after-kill.err" &&
+				grep -q '"current_clocksource":"tsc"' "$T/after-kill.log" && [ "$(current kill)" = tsc ] &&
+				[ ! -e "$T/kill/$RECORD" ]; echo $?) \
+			"exit $rc: $(grep 'restore record' "$T/after-kill.err"); current $(current kill)"
+	else
+		kill $PID 2>/dev/null
+		{ wait $PID; } 2>/dev/null
+		fail "a stale record" "the fake clocksource was never switched"
+	fi
+
+	# Two switchers, and the doctor, at once: the lock makes the later ones
+	# wait (and say so), so each starts from tsc and tsc is left.  Without
+	# it the second took the first's hpet for the original.  One that will
+	# not wait (--lock-wait 0) is refused, and changes nothing.
+	fake two "tsc hpet acpi_pm" tsc
+	: >"$T/empty-klog"
+	run_bg "$T/two-a.log" "$T/two-a.err" --switch --sysfs-root "$T/two"
+	A=$PID
+	if wait_switch two; then
+		"$TP" os --quick --switch --lock-wait 0 --sysfs-root "$T/two" -o "$T/two-c.log" 2>"$T/two-c.err"
+		rc=$?
+		ok "a second switcher with --lock-wait 0: exit 1, names the holder, writes no log" \
+			$([ $rc -eq 1 ] && grep -q "process $A is switching clocksources.*gave up after 0 s" "$T/two-c.err" &&
+				[ ! -s "$T/two-c.log" ]; echo $?) "exit $rc: $(cat "$T/two-c.err")"
+		"$TP" os --quick --switch --lock-wait 120 --sysfs-root "$T/two" -o "$T/two-b.log" 2>"$T/two-b.err" &
+		B=$!
+		"$TP" doctor --json --sysfs "$T/two" --kernel-log "$T/empty-klog" >"$T/two-d.json" 2>"$T/two-d.err" &
+		D=$!
+		wait $A
+		rca=$?
+		wait $B
+		rcb=$?
+		wait $D
+		rcd=$?
+		ok "two switchers: both exit 0; the second waited for the first and said so" \
+			$([ $rca -eq 0 ] && [ $rcb -eq 0 ] && grep -q "process $A is switching clocksources.*waiting up to 120 s" "$T/two-b.err"; echo $?) \
+			"exits $rca $rcb: $(grep -i 'switching' "$T/two-b.err")"
+		ok "two switchers: the second's original is tsc (not the first's choice), and tsc is left" \
+			$(grep -q '"current_clocksource":"tsc"' "$T/two-b.log" && [ "$(current two)" = tsc ] && [ ! -e "$T/two/$RECORD" ]; echo $?) \
+			"$(grep -o '"current_clocksource":"[^"]*"' "$T/two-b.log"); current $(current two)"
+		ok "doctor (root) with --sysfs: its measurement waited for the lock in the tree's run/, said so, and measured it" \
+			$([ $rcd -ne 2 ] && [ $rcd -ne 1 ] && grep -q "^tickprobe doctor: process [0-9]* is switching clocksources" "$T/two-d.err" &&
+				python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["costs_ns"]; sys.exit(sorted(c) != ["acpi_pm","hpet","tsc"])' "$T/two-d.json"; echo $?) \
+			"exit $rcd: $(head -c 300 "$T/two-d.err")"
+	else
+		kill $A 2>/dev/null
+		wait $A
+		fail "two switchers" "the fake clocksource was never switched"
+	fi
+
+	# The doctor finds a stale record too, and says it put the original back.
+	fake dockill "tsc hpet" tsc
+	run_bg "$T/dockill.log" "$T/dockill.err" --switch --sysfs-root "$T/dockill"
+	if wait_switch dockill; then
+		kill -KILL $PID
+		{ wait $PID; } 2>/dev/null
+		"$TP" doctor --json --sysfs "$T/dockill" --kernel-log "$T/empty-klog" >"$T/dockill.json" 2>"$T/dockill-d.err"
+		rc=$?
+		ok "doctor (root) after a SIGKILLed switcher: the original put back first, said on stderr" \
+			$([ $rc -ne 1 ] && [ $rc -ne 2 ] && grep -q "^tickprobe doctor: restore record: process $PID switched the clocksource.*'tsc' is back" "$T/dockill-d.err" &&
+				[ "$(current dockill)" = tsc ] && [ ! -e "$T/dockill/$RECORD" ]; echo $?) "exit $rc: $(cat "$T/dockill-d.err")"
+	else
+		kill $PID 2>/dev/null
+		{ wait $PID; } 2>/dev/null
+		fail "doctor after SIGKILL" "the fake clocksource was never switched"
+	fi
+
+	# A run directory another user could write is refused before any switch.
+	fake openrun "tsc hpet" tsc
+	mkdir -p "$T/openrun/run/tickprobe" && chmod 0777 "$T/openrun/run/tickprobe"
+	"$TP" os --quick --switch --sysfs-root "$T/openrun" -o "$T/openrun.log" 2>"$T/openrun.err"
+	rc=$?
+	ok "--switch with a run/tickprobe others can write: exit 1, says why, nothing switched" \
+		$([ $rc -eq 1 ] && grep -q 'can be written by other users' "$T/openrun.err" && [ "$(current openrun)" = tsc ]; echo $?) \
+		"exit $rc: $(cat "$T/openrun.err")"
+	"$TP" os --restore --switch --sysfs-root "$T/openrun" 2>"$T/restore-usage.err"
+	rc=$?
+	ok "--restore with other options: usage error" $([ $rc -eq 1 ] && grep -q -- '--restore goes alone' "$T/restore-usage.err"; echo $?) \
+		"exit $rc: $(cat "$T/restore-usage.err")"
+
 	# Refusals before anything is switched.
 	fake refuse "tsc hpet" tsc
 	"$TP" os --switch --clocksource nosuch --sysfs-root "$T/refuse" -o "$T/refuse.log" 2>"$T/refuse.err"
@@ -146,6 +283,11 @@ else
 		rc=$?
 		ok "--switch as an ordinary user: exit 1 with a clear error" \
 			$([ $rc -eq 1 ] && grep -q 'needs root' "$T/nobody.err"; echo $?) "exit $rc: $(cat "$T/nobody.err")"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$TP" os --restore --sysfs-root "$T/refuse" 2>"$T/nobody2.err"
+		rc=$?
+		ok "--restore as an ordinary user: exit 1 with a clear error" \
+			$([ $rc -eq 1 ] && grep -q -- '--restore writes current_clocksource and needs root' "$T/nobody2.err"; echo $?) \
+			"exit $rc: $(cat "$T/nobody2.err")"
 	fi
 fi
 

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include "tests/unit/check.h"
 #include "tools/os/clocksource.h"
+#include "tools/os/cs_run.h"
 
 static char base[256];
 
@@ -38,6 +39,20 @@ static void tree(const char *name, const char *avail, const char *cur, char *roo
 		fputs(cur, f);
 		fclose(f);
 	}
+}
+
+/* The tree's run directory (for the restore record), held; -1 on failure.
+ * Left open: one a tree, for the life of this test program. */
+static int run_dir(const char *root)
+{
+	struct os_cs_run r;
+	char why[OS_CS_PATH + 200];
+
+	if (os_run_open(root, true, &r, why, sizeof why) != 0) {
+		check(0, "the run directory of %s: %s", root, why);
+		return -1;
+	}
+	return r.dir_fd;
 }
 
 static void file_text(const struct os_clocksources *cs, char *out, size_t cap)
@@ -155,7 +170,7 @@ static void test_switch(void)
 	file_text(&cs, text, sizeof text);
 	check(rc == -1 && !strcmp(text, "tsc\n"), "switch: refused before the guard is armed ('%s')", err);
 
-	os_cs_guard_arm(&cs, -1);
+	os_cs_guard_arm(&cs, run_dir(root), -1);
 	check(!os_cs_switched(), "switch: nothing switched after arming");
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	file_text(&cs, text, sizeof text);
@@ -216,7 +231,7 @@ static void test_withdrawn(void)
 
 	tree("early", "tsc-early hpet acpi_pm\n", "tsc-early\n", root, sizeof root);
 	os_cs_discover(root, &cs);
-	os_cs_guard_arm(&cs, -1);
+	os_cs_guard_arm(&cs, run_dir(root), -1);
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	check(rc == 0, "withdrawn: switched from tsc-early to hpet ('%s')", rc ? err : "");
 	set_available(&cs, "tsc hpet acpi_pm\n");
@@ -231,7 +246,7 @@ static void test_withdrawn(void)
 	/* Still available: the original, and nothing said about a choice. */
 	tree("kept", "tsc-early hpet\n", "tsc-early\n", root, sizeof root);
 	os_cs_discover(root, &cs);
-	os_cs_guard_arm(&cs, -1);
+	os_cs_guard_arm(&cs, run_dir(root), -1);
 	os_cs_switch(&cs, "hpet", err, sizeof err);
 	rc = os_cs_restore(err, sizeof err);
 	file_text(&cs, text, sizeof text);
@@ -244,7 +259,7 @@ static void test_withdrawn(void)
 	 * the original written back. */
 	tree("gone", "acpi_pm hpet\n", "acpi_pm\n", root, sizeof root);
 	os_cs_discover(root, &cs);
-	os_cs_guard_arm(&cs, -1);
+	os_cs_guard_arm(&cs, run_dir(root), -1);
 	os_cs_switch(&cs, "hpet", err, sizeof err);
 	set_available(&cs, "hpet tsc\n");
 	rc = os_cs_restore(err, sizeof err);
@@ -282,7 +297,7 @@ static void test_withdrawn(void)
 		if (pid == 0) {
 			int devnull = open("/dev/null", O_WRONLY);
 			dup2(devnull, 2);
-			os_cs_guard_arm(&cs, -1);
+			os_cs_guard_arm(&cs, run_dir(root), -1);
 			if (os_cs_switch(&cs, "hpet", err, sizeof err) != 0)
 				_exit(3);
 			set_available(&cs, "tsc hpet\n");
@@ -311,7 +326,7 @@ static void test_signal(void)
 	if (pid == 0) {
 		int devnull = open("/dev/null", O_WRONLY);
 		dup2(devnull, 2); /* the handler's message is not this test's output */
-		os_cs_guard_arm(&cs, -1);
+		os_cs_guard_arm(&cs, run_dir(root), -1);
 		if (os_cs_switch(&cs, "hpet", err, sizeof err) != 0)
 			_exit(3);
 		raise(SIGTERM);

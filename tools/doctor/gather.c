@@ -4,6 +4,7 @@
 #include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -234,31 +235,93 @@ int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap
 	return 0;
 }
 
-int costs_measure(struct host_costs *c, char *why, size_t cap)
+/* One line of the measuring child's stderr: the restore record's and the
+ * lock's lines passed on at once (why the doctor waits, what it put back),
+ * and the last one kept, for the reason when the child fails. */
+static void child_line(const char *line, char *last, size_t cap)
 {
-	char tmp[] = "/tmp/tickprobe-doctor-XXXXXX";
-	int fd = mkstemp(tmp), status = 0, rc;
+	static const char prefix[] = "tickprobe os: ";
+	const char *text = line + sizeof prefix - 1;
+
+	if (strncmp(line, prefix, sizeof prefix - 1))
+		return;
+	if (!strncmp(text, "restore record", 14) || strstr(text, "is switching clocksources"))
+		fprintf(stderr, "tickprobe doctor: %s\n", text);
+	snprintf(last, cap, "%.*s", (int)cap - 1, text);
+}
+
+/* The child's stderr, line by line, to its end (the child's). */
+static void child_words(int fd, char *last, size_t cap)
+{
+	char buf[4096], line[600];
+	size_t n = 0;
+	ssize_t r;
+
+	last[0] = 0;
+	while ((r = read(fd, buf, sizeof buf)) != 0) {
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			break;
+		for (ssize_t i = 0; i < r; i++) {
+			if (buf[i] != '\n' && n + 1 < sizeof line)
+				line[n++] = buf[i];
+			if (buf[i] != '\n')
+				continue;
+			line[n] = 0;
+			n = 0;
+			child_line(line, last, cap);
+		}
+	}
+}
+
+/* The child: `tickprobe os --quick` itself, into tmp, on root's tree, its
+ * stderr into err_fd. */
+static void measure_child(const char *tmp, const char *root, int err_fd)
+{
+	char *argv[8];
+	int k = 0, null = open("/dev/null", O_WRONLY);
+
+	argv[k++] = "os";
+	argv[k++] = "--quick";
+	argv[k++] = "-o";
+	argv[k++] = (char *)tmp;
+	if (root) {
+		argv[k++] = "--sysfs-root";
+		argv[k++] = (char *)root;
+	}
+	if (geteuid() == 0)
+		argv[k++] = "--switch";
+	argv[k] = NULL;
+	if (null >= 0)
+		dup2(null, 1);
+	dup2(err_fd, 2);
+	_exit(cmd_os(k, argv));
+}
+
+int costs_measure(struct host_costs *c, const char *root, char *why, size_t cap)
+{
+	char tmp[] = "/tmp/tickprobe-doctor-XXXXXX", last[400] = "";
+	int fd = mkstemp(tmp), status = 0, rc, words[2];
 	pid_t pid;
 
-	if (fd < 0) {
-		snprintf(why, cap, "cannot make a temporary file: %s", strerror(errno));
+	if (fd < 0 || pipe2(words, O_CLOEXEC) != 0) {
+		snprintf(why, cap, "cannot make a temporary file or pipe: %s", strerror(errno));
+		if (fd >= 0)
+			unlink(tmp);
 		return EXIT_UNREADABLE;
 	}
 	close(fd);
 	fflush(NULL);
-	if ((pid = fork()) == 0) {
-		/* The child is `tickprobe os` itself: its log in tmp, its words
-		 * (stderr) kept off the doctor's output. */
-		char *argv[] = { "os", "--quick", "-o", tmp, geteuid() == 0 ? "--switch" : NULL, NULL };
-		int null = open("/dev/null", O_WRONLY);
-		if (null >= 0) {
-			dup2(null, 1);
-			dup2(null, 2);
-		}
-		_exit(cmd_os(geteuid() == 0 ? 5 : 4, argv));
-	}
+	if ((pid = fork()) == 0)
+		measure_child(tmp, root, words[1]);
+	close(words[1]);
+	if (pid > 0)
+		child_words(words[0], last, sizeof last);
+	close(words[0]);
 	if (pid < 0 || waitpid(pid, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-		snprintf(why, cap, "tickprobe os --quick did not finish (status %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+		snprintf(why, cap, "tickprobe os --quick did not finish (status %d)%s%s",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : -1, last[0] ? ": " : "", last);
 		unlink(tmp);
 		return EXIT_UNREADABLE;
 	}

@@ -56,9 +56,11 @@ struct host_costs {
 /* clock_gettime(CLOCK_MONOTONIC)'s p50 per clocksource from a `tickprobe os`
  * log.  Returns 0, or EXIT_UNREADABLE with why. */
 int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap);
-/* A short `tickprobe os --quick` (with --switch as root) into a temporary
- * file, then costs_from_log.  Returns 0, or EXIT_UNREADABLE with why. */
-int costs_measure(struct host_costs *c, char *why, size_t cap);
+/* A short `tickprobe os --quick` (with --switch as root, on root's tree:
+ * NULL for /) into a temporary file, then costs_from_log.  Its lines about
+ * the switch lock and a restore record are passed on to stderr.  Returns 0,
+ * or EXIT_UNREADABLE with why (the child's last word when it failed). */
+int costs_measure(struct host_costs *c, const char *root, char *why, size_t cap);
 /* `tickprobe os --watch SECONDS` (with --raw-io as root) into tmp, a
  * mkstemp template; its stderr (the watch's lines) is the doctor's.  0, or
  * EXIT_UNREADABLE with why. */

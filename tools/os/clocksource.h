@@ -8,14 +8,20 @@
  * where <root> is "/" except in tests, which point it at a fake tree (there
  * current_clocksource is a plain file, so a switch "takes" by construction).
  *
- * A switch arms a guard first: the original name and the file's path are kept
- * in static storage, and SIGINT, SIGTERM, SIGHUP, SIGQUIT and the fault
- * signals get a handler that writes the original back with open/write/close
- * (all async-signal-safe), says so on stderr, and re-raises the signal with
- * its default action.  os_cs_restore() does the same on normal and error
- * paths.  A SIGINT, SIGQUIT or SIGHUP that was ignored when the guard was
- * armed stays ignored (it cannot end the run).  SIGKILL cannot be caught;
- * nothing can restore after it. */
+ * A switch arms a guard first (cs_guard.c): the original name and the
+ * file's path are kept in static storage, and every signal that can be
+ * caught and whose default action ends the process (signal(7)'s "Term" and
+ * "Core": SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM,
+ * SIGXCPU, SIGVTALRM, SIGPROF, the fault signals, the real-time signals, …)
+ * gets a handler that writes the original back with open/write/close (all
+ * async-signal-safe), removes the restore record, says so on stderr, and
+ * re-raises the signal with its default action.  os_cs_restore() does the
+ * same on normal and error paths.  A signal that was ignored when the guard
+ * was armed stays ignored: it cannot end the run (`tickprobe os` ignores
+ * SIGPIPE and SIGXFSZ itself, so that a closed pipe or a full disk is an
+ * error it reports and restores after).  SIGKILL cannot be caught: the
+ * restore record (cs_run.h), written before the first switch, lets the next
+ * switcher or `tickprobe os --restore` put the original back. */
 #ifndef TOOLS_OS_CLOCKSOURCE_H
 #define TOOLS_OS_CLOCKSOURCE_H
 
@@ -36,6 +42,9 @@ struct os_clocksources {
 	char problem[OS_CS_PATH + 200];       /* why discovery failed, or a note ("" when none) */
 };
 
+/* The characters that separate names in the kernel's lists. */
+bool os_cs_space(char c);
+
 /* Split a whitespace-separated list (spaces, tabs, newlines, any amount) into
  * names.  Returns how many were kept (at most max); *dropped counts the rest
  * and names of OS_CS_NAME or more characters. */
@@ -50,13 +59,19 @@ int os_cs_discover(const char *root, struct os_clocksources *cs);
 /* Read current_clocksource of the directory cs->dir, trimmed. 0 or -1. */
 int os_cs_read_current(const struct os_clocksources *cs, char *out, size_t cap);
 
+/* Whether name is one of cs's available clocksources. */
+bool os_cs_listed(const struct os_clocksources *cs, const char *name);
+
 /* Remember cs->current as the original and install the signal handlers.
- * log_fd (or -1) also gets a one-line human note if a signal ends the run. */
-void os_cs_guard_arm(const struct os_clocksources *cs, int log_fd);
+ * run_fd: the run directory (cs_run.h) the restore record goes in, held
+ * and locked by the caller; -1 allows no switch.  log_fd (or -1) also gets
+ * a one-line human note if a signal ends the run. */
+void os_cs_guard_arm(const struct os_clocksources *cs, int run_fd, int log_fd);
 
 /* Write name to current_clocksource and read it back.  Returns 0 when it
  * took, -1 otherwise with err filled ("…reads back 'tsc'").  The guard must be
- * armed first (the switch is refused otherwise). */
+ * armed first, and the first switch writes the restore record before it
+ * touches current_clocksource (the switch is refused otherwise). */
 int os_cs_switch(const struct os_clocksources *cs, const char *name, char *err, size_t errcap);
 
 /* Put the system back as the kernel would have it: the original if a
@@ -79,7 +94,14 @@ int os_cs_refresh(struct os_clocksources *cs);
 bool os_cs_switched(void);
 
 /* Restore (if needed and not already tried and reported) and put the
- * default signal actions back. */
+ * signal actions back as they were. */
 void os_cs_guard_disarm(void);
+
+/* After a switcher that ended without restoring (a restore record found,
+ * its lock free): put original back in cs's tree as os_cs_restore() would,
+ * and remove the record from run_fd.  Not while the guard is armed.  0 with
+ * msg saying what was in use and what is now, or -1 with msg saying why
+ * (the record then stays). */
+int os_cs_recover(const struct os_clocksources *cs, int run_fd, const char *original, char *msg, size_t cap);
 
 #endif

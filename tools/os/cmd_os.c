@@ -3,9 +3,10 @@
  * in the probe's log format (docs/log-format.md, "OS-side records").
  *
  * Unprivileged by default and measuring only the current clocksource; with
- * --switch (root) each available clocksource in turn, the original always put
- * back (tools/os/clocksource.h).  Raw counter reads that need I/O privilege only
- * with --raw-io. */
+ * --switch (root) each available clocksource in turn, one switcher at a time,
+ * the original always put back (tools/os/clocksource.h, tools/os/cs_run.h);
+ * --restore puts back what a killed switcher left.  Raw counter reads that
+ * need I/O privilege only with --raw-io. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
 #include "tools/os/clocksource.h"
+#include "tools/os/cs_run.h"
 #include "tools/os/ctxsw.h"
 #include "tools/os/machine.h"
 #include "tools/os/options.h"
@@ -130,6 +132,7 @@ struct session {
 	struct log_out out;
 	struct log lg;
 	struct os_clocksources cs;
+	struct os_cs_run run;      /* --switch: the lock held, the restore record's directory */
 	char todo[OS_CS_MAX][OS_CS_NAME];
 	int ntodo, later[OS_CS_MAX], nlater, cpu, unhealthy;
 	struct os_machine m;
@@ -154,6 +157,14 @@ static int choose(struct session *s)
 		snprintf(cs->current, sizeof cs->current, "unknown");
 	} else if (cs->problem[0])
 		fprintf(stderr, "tickprobe os: note: %s\n", cs->problem);
+	if (!o->do_switch) {
+		char note[sizeof cs->problem];
+		os_run_peek(o->root, note, sizeof note);
+		if (note[0])
+			fprintf(stderr, "tickprobe os: note: %s\n", note);
+		if (note[0] && !cs->problem[0])
+			snprintf(cs->problem, sizeof cs->problem, "%s", note);
+	}
 	if (o->only && !o->do_switch && strcmp(o->only, cs->current)) {
 		fprintf(stderr, "tickprobe os: --clocksource %s needs --switch (the current one is %s)\n", o->only,
 			cs->current);
@@ -197,7 +208,7 @@ static int prepare(struct session *s)
 	 * not kill the process. */
 	signal(SIGPIPE, SIG_IGN);
 	signal(SIGXFSZ, SIG_IGN);
-	os_cs_guard_arm(&s->cs, isatty(s->out.fd) ? -1 : s->out.fd);
+	os_cs_guard_arm(&s->cs, s->o.do_switch ? s->run.dir_fd : -1, isatty(s->out.fd) ? -1 : s->out.fd);
 	return -1;
 }
 
@@ -389,6 +400,57 @@ static int run(struct session *s, int argc, char **argv)
 	return rc == EXIT_USAGE ? EXIT_USAGE : EXIT_CLEAN;
 }
 
+/* A restore record whose switcher ended without restoring (the lock is
+ * ours, so it is not at work): its original put back, said.  asked: for
+ * --restore, where no record is no error.  -1 to go on, or the exit status. */
+static int recover(const char *root, const struct os_cs_run *run, bool asked)
+{
+	static struct os_clocksources cs;
+	char why[OS_CS_PATH + 400];
+	struct os_cs_record rec;
+	int found = os_cs_record_read(run->dir_fd, &rec, why, sizeof why);
+
+	if (found < 0) {
+		fprintf(stderr, "tickprobe os: restore record: %s/" OS_CS_RECORD " cannot be used (%s): check "
+				"current_clocksource, then remove the file by hand\n", run->dir, why);
+		return EXIT_USAGE;
+	}
+	if (!found) {
+		if (asked)
+			fprintf(stderr, "tickprobe os: nothing to restore: no restore record in %s\n", run->dir);
+		return asked ? EXIT_CLEAN : -1;
+	}
+	if (os_cs_discover(root, &cs) < 0) {
+		fprintf(stderr, "tickprobe os: restore record: process %ld left '%s' to put back, but %s\n", rec.pid,
+			rec.original, cs.problem);
+		return EXIT_USAGE;
+	}
+	found = os_cs_recover(&cs, run->dir_fd, rec.original, why, sizeof why);
+	fprintf(stderr, "tickprobe os: restore record: process %ld switched the clocksource and ended without "
+			"putting it back (killed?); %s\n", rec.pid, why);
+	if (found != 0)
+		return EXIT_USAGE;
+	return asked ? EXIT_CLEAN : -1;
+}
+
+/* The run directory open and the lock held; -1 to go on, or the exit status. */
+static int take_lock(const struct os_opts *o, struct os_cs_run *run, bool create)
+{
+	char why[OS_CS_PATH + 400];
+	int rc = os_run_open(o->root, create, run, why, sizeof why);
+
+	if (rc == 1) {
+		fprintf(stderr, "tickprobe os: nothing to restore: no %s\n", run->dir);
+		return EXIT_CLEAN;
+	}
+	if (rc != 0 || os_run_lock(run, o->lock_wait, why, sizeof why) != 0) {
+		fprintf(stderr, "tickprobe os: %s; nothing was switched\n", why);
+		os_run_close(run);
+		return EXIT_USAGE;
+	}
+	return -1;
+}
+
 int cmd_os(int argc, char **argv)
 {
 	static struct session s; /* large: the clocksources, the log writer */
@@ -396,18 +458,26 @@ int cmd_os(int argc, char **argv)
 
 	memset(&s, 0, sizeof s);
 	s.out.fd = 1;
+	s.run.dir_fd = -1;
+	s.run.lock_fd = -1;
 	if ((rc = os_options_parse(argc, argv, &s.o)) >= 0)
 		return rc;
 #if !defined(__x86_64__)
 	fprintf(stderr, "tickprobe os: x86-64 only\n");
 	return EXIT_USAGE;
 #endif
-	if (s.o.do_switch && geteuid() != 0) {
-		fprintf(stderr, "tickprobe os: --switch writes current_clocksource and needs root; "
-				"without it the current clocksource is measured\n");
+	if ((s.o.do_switch || s.o.restore) && geteuid() != 0) {
+		fprintf(stderr, "tickprobe os: %s writes current_clocksource and needs root%s\n",
+			s.o.restore ? "--restore" : "--switch",
+			s.o.restore ? "" : "; without it the current clocksource is measured");
 		return EXIT_USAGE;
 	}
-	if ((rc = choose(&s)) >= 0 || (rc = prepare(&s)) >= 0)
+	if ((s.o.do_switch || s.o.restore) && (rc = take_lock(&s.o, &s.run, s.o.do_switch)) >= 0)
 		return rc;
-	return run(&s, argc, argv);
+	if (s.o.restore || s.o.do_switch)
+		rc = recover(s.o.root, &s.run, s.o.restore);
+	if (rc < 0 && (rc = choose(&s)) < 0 && (rc = prepare(&s)) < 0)
+		rc = run(&s, argc, argv);
+	os_run_close(&s.run);
+	return rc;
 }

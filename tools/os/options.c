@@ -6,11 +6,13 @@
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/os/calls.h"
+#include "tools/os/cs_run.h"
 #include "tools/os/options.h"
 #include "probe/options.h"
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
-       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE, OPT_PROMETHEUS };
+       OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE, OPT_PROMETHEUS, OPT_RESTORE,
+       OPT_LOCK_WAIT };
 
 static const struct option os_options[] = {
 	{ "rounds", required_argument, NULL, OPT_ROUNDS },
@@ -25,6 +27,8 @@ static const struct option os_options[] = {
 	{ "watch", required_argument, NULL, OPT_WATCH },
 	{ "watch-fake", required_argument, NULL, OPT_WATCH_FAKE },
 	{ "prometheus", required_argument, NULL, OPT_PROMETHEUS },
+	{ "restore", no_argument, NULL, OPT_RESTORE },
+	{ "lock-wait", required_argument, NULL, OPT_LOCK_WAIT },
 	ARGS_OPTIONS_END
 };
 
@@ -39,7 +43,15 @@ static const struct args_spec os_spec = {
 		"  --samples N        calls measured per clock call, over all rounds (default 100000)\n"
 		"  --quick            smaller counts everywhere (a fraction of a second)\n"
 		"  --switch           measure every available clocksource in turn (root only);\n"
-		"                     the original is always put back, also on SIGINT/SIGTERM\n"
+		"                     the original is always put back, also on any signal that\n"
+		"                     would end the run; one switcher at a time (a lock in\n"
+		"                     /run/tickprobe), and a restore record there that the next\n"
+		"                     switcher or --restore uses after a SIGKILL\n"
+		"  --restore          only put back the clocksource that a switcher killed before\n"
+		"                     it could restore left in use (its restore record), then\n"
+		"                     exit (root only); nothing to do: exit 0\n"
+		"  --lock-wait S      --switch and --restore wait up to S seconds (default 30; 0:\n"
+		"                     not at all) while another switcher runs, then refuse\n"
 		"  --clocksource NAME with --switch: measure only NAME\n"
 		"  --raw-io           also read the ACPI PM timer and the HPET directly (root only)\n"
 		"  --threads N        also time clock_gettime while 1, 2, 4 ... N threads on as many\n"
@@ -58,7 +70,8 @@ static const struct args_spec os_spec = {
 		"                     collector (the directory it reads), replacing FILE\n"
 		"                     whole: the current clocksource, clock_gettime's cost per\n"
 		"                     clocksource, the TSC's rate, a watch's rates and drifts\n"
-		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) under DIR, not / (tests)\n"
+		"  --sysfs-root DIR   read sys/ (clocksources, ACPI tables) and keep run/tickprobe\n"
+		"                     (the lock, the restore record) under DIR, not / (tests)\n"
 		"  -q, --quiet        no progress line (it shows only when stderr is a terminal)\n"
 		"  --help             this text\n\n"
 		"Without --switch only the current clocksource is measured and nothing is changed.\n",
@@ -76,9 +89,16 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 
 	memset(o, 0, sizeof *o);
 	o->root = "/";
+	o->lock_wait = OS_LOCK_WAIT_DEFAULT;
 	args_start(a, &os_spec, argc, argv);
 	while ((c = args_next(a)) > 0) {
-		if (c == OPT_SWITCH)
+		if (c != OPT_RESTORE && c != OPT_LOCK_WAIT && c != OPT_SYSFS_ROOT && c != 'q' && c != OPT_QUIET)
+			o->others++;
+		if (c == OPT_RESTORE)
+			o->restore = true;
+		else if (c == OPT_LOCK_WAIT && args_double(a, 0, 3600, &o->lock_wait))
+			return EXIT_USAGE;
+		else if (c == OPT_SWITCH)
 			o->do_switch = true;
 		else if (c == OPT_RAW_IO)
 			o->raw_io = true;
@@ -128,15 +148,9 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 		return args_fail(a, "--watch watches the clocks as they are: it does not go with --switch");
 	if (o->watch_fake && !o->watch_s)
 		return args_fail(a, "--watch-fake goes with --watch");
+	if (o->restore && o->others)
+		return args_fail(a, "--restore goes alone (with --sysfs-root and --lock-wait only)");
 	return -1;
-}
-
-bool os_cs_listed(const struct os_clocksources *cs, const char *name)
-{
-	for (int i = 0; i < cs->n; i++)
-		if (!strcmp(cs->available[i], name))
-			return true;
-	return false;
 }
 
 void os_write_begin(struct log *l, int argc, char **argv, const struct os_opts *o,

@@ -15,6 +15,9 @@ struct os_opts {
 	struct os_params p;
 	struct os_cpus cpus;   /* allowed before this process pins itself */
 	bool do_switch, raw_io, quick, quiet;
+	bool restore;          /* --restore: only put back what a killed switcher left */
+	int others;            /* options given that --restore does not take */
+	double lock_wait;      /* --lock-wait: seconds to wait for another switcher */
 	const char *only;      /* --clocksource */
 	const char *root;      /* --sysfs-root */
 	const char *out;       /* -o */
@@ -27,9 +30,6 @@ struct os_opts {
 /* -1 to go on and measure, or the exit status to stop with (after --help,
  * or a usage error said). */
 int os_options_parse(int argc, char **argv, struct os_opts *o);
-
-/* Whether name is one of cs's available clocksources. */
-bool os_cs_listed(const struct os_clocksources *cs, const char *name);
 
 /* The begin record: the command line, the kernel, the clocksources, the
  * options; todo: the ntodo clocksources to be measured, cpu: the one pinned. */
