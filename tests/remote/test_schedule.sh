@@ -38,8 +38,9 @@ S --preset quick --dry-run >"$D/dry.out" 2>&1; rc=$?
 if [ $rc = 0 ] && vars | cmp -s - "$D/vars.before" && [ -z "$(ls -A "$D/state")" ] &&
 	grep -q "^  would write Boot0003 (a new entry, 186 bytes): \"tickprobe\" HD(1,GPT,$(echo $PART | tr A-Z a-z),0x800,0x10000)/\\\\EFI\\\\tickprobe\\\\tickprobe.efi, options \"preset=quick after=reboot\"$" "$D/dry.out" &&
 	grep -q '^  would write BootNext: 0003 (the next boot only; BootOrder is left as it is: 0000,0001,0002)$' "$D/dry.out" &&
-	grep -q '^  would record what was done in ' "$D/dry.out"; then
-	pass "--dry-run: prints the Boot0003, BootNext and record steps; no variable and no file changed"
+	grep -q '^  would record what is to be done in .*, before any of it$' "$D/dry.out" &&
+	[ "$(grep -n 'would record' "$D/dry.out" | cut -d: -f1)" -lt "$(grep -n 'would write Boot0003' "$D/dry.out" | cut -d: -f1)" ]; then
+	pass "--dry-run: prints the record step first, then Boot0003 and BootNext; no variable and no file changed"
 else
 	fail "--dry-run: exit $rc: $(head -n 4 "$D/dry.out" | tr '\n' ' ')"
 fi
@@ -79,6 +80,56 @@ if [ $rc = 0 ] && grep -q 'nothing to cancel' "$D/c2.out"; then
 	pass "--cancel with nothing scheduled: says so, exit 0"
 else
 	fail "--cancel again: exit $rc"
+fi
+
+# --- transactional: the record first, and a failed step undone ----------------------
+# The record cannot be written (its temporary file's name is taken by a
+# directory; or the state directory is a file): nothing changes.
+mkdir "$D/state/schedule.state.new"
+S --preset quick >"$D/nostate.out" 2>&1; rc=$?
+rmdir "$D/state/schedule.state.new"
+: >"$D/state-file"
+"$T" schedule --efivars "$D/efivars" --esp "$D/esp" --disk "$D/disk.img" --partition 1 --state-dir "$D/state-file" \
+	>"$D/nostate2.out" 2>&1; rc2=$?
+if [ $rc = 2 ] && [ $rc2 = 2 ] && vars | cmp -s - "$D/vars.before" && [ ! -e "$st" ] &&
+	grep -q 'cannot write .*/schedule.state: .*; nothing was changed' "$D/nostate.out" && grep -q 'Not a directory' "$D/nostate2.out"; then
+	pass "a record that cannot be written: exit 2, no variable written (no Boot0003, no BootNext), says nothing was changed"
+else
+	fail "record unwritable: exits $rc $rc2; Boot0003 $([ -e "$D/efivars/Boot0003-$G" ] && echo set || echo unset), BootNext $([ -e "$D/efivars/BootNext-$G" ] && echo set || echo unset): $(tail -n 2 "$D/nostate.out" | tr '\n' ' ')"
+	rm -f "$D/efivars/Boot0003-$G" "$D/efivars/BootNext-$G"
+fi
+# A state directory another user can write is not trusted, for --cancel either.
+mkdir -p "$D/state-open" && chmod 0777 "$D/state-open"
+"$T" schedule --efivars "$D/efivars" --esp "$D/esp" --disk "$D/disk.img" --partition 1 --state-dir "$D/state-open" \
+	>"$D/openstate.out" 2>&1; rc=$?
+printf 'method=efi\nentry=0000\nentry_created=yes\n' >"$D/state-open/schedule.state"
+"$T" schedule --cancel --efivars "$D/efivars" --state-dir "$D/state-open" >"$D/openstate-c.out" 2>&1; rc2=$?
+if [ $rc = 2 ] && [ $rc2 = 2 ] && vars | cmp -s - "$D/vars.before" && grep -q 'can be written by other users' "$D/openstate.out" &&
+	grep -q 'can be written by other users' "$D/openstate-c.out"; then
+	pass "a state directory others can write: schedule and --cancel refuse it (a planted record removes no Boot0000), nothing changed"
+else
+	fail "state directory others can write: exits $rc $rc2: $(tail -n 1 "$D/openstate-c.out")"
+fi
+# BootNext cannot be written: the entry made a step before is removed again.
+mkdir "$D/efivars/BootNext-$G"
+S --preset quick >"$D/nonext.out" 2>&1; rc=$?
+rmdir "$D/efivars/BootNext-$G"
+if [ $rc = 2 ] && vars | cmp -s - "$D/vars.before" && [ ! -e "$st" ] && grep -q 'undoing what was done' "$D/nonext.out" &&
+	grep -q '^  remove Boot0003 (schedule made it)$' "$D/nonext.out" && grep -q 'undone: nothing of this schedule is left' "$D/nonext.out"; then
+	pass "BootNext not writable: exit 2, Boot0003 removed again, the record gone, the variables as before"
+else
+	fail "BootNext not writable: exit $rc: $(tr '\n' ' ' <"$D/nonext.out" | cut -c1-400)"
+fi
+# The record lost: --cancel still finds BootNext and the entry schedule made.
+S --preset quick >/dev/null 2>&1
+rm -f "$st"
+S --cancel >"$D/lost.out" 2>&1; rc=$?
+if [ $rc = 0 ] && vars | cmp -s - "$D/vars.before" && grep -q 'no record in' "$D/lost.out" &&
+	grep -q '^  remove BootNext (it names Boot0003, tickprobe.s entry)$' "$D/lost.out" &&
+	grep -q '^  remove Boot0003 (tickprobe.s entry, outside BootOrder' "$D/lost.out"; then
+	pass "--cancel without its record: finds BootNext naming tickprobe's Boot0003 and the entry, removes both; the variables as before"
+else
+	fail "--cancel without a record: exit $rc: $(tr '\n' ' ' <"$D/lost.out" | cut -c1-400)"
 fi
 
 # --- an entry of an earlier install is reused; a BootNext set before comes back -----
@@ -146,6 +197,26 @@ if [ $rc = 0 ] && [ -z "$(grub-editenv "$D/boot/grub/grubenv" list)" ] && [ ! -e
 	pass "GRUB --cancel: next_entry and tickprobe_once unset"
 else
 	fail "GRUB --cancel: exit $rc: $(grub-editenv "$D/boot/grub/grubenv" list | tr '\n' ' ')"
+fi
+# grub-editenv failing to set tickprobe_once after grub-reboot set next_entry:
+# next_entry is unset again (the real grub-editenv for everything else).
+mkdir -p "$D/failbin"
+printf '#!/bin/sh\ncase "$*" in *"set tickprobe_once="*) echo "grub-editenv: test failure" >&2; exit 1 ;; esac\nexec %s "$@"\n' \
+	"$(command -v grub-editenv)" >"$D/failbin/grub-editenv"
+chmod +x "$D/failbin/grub-editenv"
+PATH="$D/failbin:$PATH" GS --preset quick >"$D/gfail.out" 2>&1; rc=$?
+if [ $rc = 2 ] && [ -z "$(grub-editenv "$D/boot/grub/grubenv" list)" ] && [ ! -e "$st" ] && grep -q 'undone: nothing of this schedule is left' "$D/gfail.out"; then
+	pass "GRUB: tickprobe_once not writable after grub-reboot: exit 2, next_entry unset again, the record gone"
+else
+	fail "GRUB with a failing grub-editenv: exit $rc: env $(grub-editenv "$D/boot/grub/grubenv" list | tr '\n' ' '): $(tr '\n' ' ' <"$D/gfail.out" | cut -c1-300)"
+fi
+GS >/dev/null 2>&1
+rm -f "$st"
+GS --cancel >"$D/glost.out" 2>&1; rc=$?
+if [ $rc = 0 ] && [ -z "$(grub-editenv "$D/boot/grub/grubenv" list)" ] && grep -q 'no record in' "$D/glost.out"; then
+	pass "GRUB --cancel without its record: next_entry and tickprobe_once found and unset"
+else
+	fail "GRUB --cancel without a record: exit $rc: $(grub-editenv "$D/boot/grub/grubenv" list | tr '\n' ' ')"
 fi
 GS >/dev/null 2>&1
 "$T" schedule --uninstall --efivars "$D/no-efivars" --boot-directory "$D/boot" --state-dir "$D/state" >/dev/null 2>&1; rc=$?
@@ -230,4 +301,51 @@ if [ "$(id -u)" = 0 ] && command -v unshare >/dev/null 2>&1; then
 		fail "logs/show --latest: unshare $rc: $(cat "$D/both.err" "$D/both.logs" 2>/dev/null | head -n 6 | tr '\n' ' ')"
 	fi
 fi
+# --- --after-boot retries an import that failed; its files are never reached through links --
+# The store unusable (a file that is no SQLite database): the log is not
+# taken, and the next run, with the store usable again, imports it.
+fresh
+cp "$BARE" "$D/esp/tickprobe/logs/0005.log"
+echo "not a database" >"$D/state/fleet.db"
+AB >"$D/retry1.out" 2>&1; rc=$?
+taken=$(cat "$D/state/collected" 2>/dev/null)
+rm "$D/state/fleet.db"
+AB >"$D/retry2.out" 2>&1; rc2=$?
+runs=$(sqlite3 "$D/state/fleet.db" 'select count(*) from runs' 2>&1)
+if [ $rc = 2 ] && grep -q 'tried again at the next run' "$D/retry1.out" && [ -z "$taken" ] &&
+	[ $rc2 = 0 ] && grep -q "1 new log imported into $D/state/fleet.db\$" "$D/retry2.out" && [ "$runs" = 1 ] &&
+	grep -qx '0005.log [0-9]*' "$D/state/collected"; then
+	pass "--after-boot: a log whose import failed (store unusable) is not marked taken; the next run imports it (fleet.db: 1 run)"
+else
+	fail "--after-boot retry: exits $rc $rc2, runs '$runs': $(tr '\n' ' ' <"$D/retry1.out" | cut -c1-200) | $(tr '\n' ' ' <"$D/retry2.out" | cut -c1-200)"
+fi
+# Links planted in the state directory are replaced, never written through.
+abs() { case $1 in /*) echo "$1" ;; *) echo "$(pwd)/$1" ;; esac; }
+fresh
+cp "$BARE" "$D/esp/tickprobe/logs/0006.log"
+mkdir -p "$D/state/logs"
+echo "precious" >"$D/precious"
+ln -s "$(abs "$D/precious")" "$D/state/logs/0006.log"
+ln -s "$(abs "$D/precious")" "$D/state/latest.txt.new"
+ln -s "$(abs "$D/precious")" "$D/state/logs/os-0006.log.new"
+AB >"$D/links.out" 2>&1; rc=$?
+if [ $rc = 0 ] && [ "$(cat "$D/precious")" = precious ] && [ ! -L "$D/state/logs/0006.log" ] &&
+	cmp -s "$BARE" "$D/state/logs/0006.log" && [ -f "$D/state/latest.txt" ] && [ ! -L "$D/state/latest.txt" ] &&
+	[ -f "$D/state/logs/os-0006.log" ] && [ ! -e "$D/state/latest.txt.new" ]; then
+	pass "--after-boot: links planted as the copy, latest.txt.new and the os log's temporary are replaced; their target untouched"
+else
+	fail "--after-boot with planted links: exit $rc; target now '$(head -c 60 "$D/precious")'; $(ls -l "$D/state/logs" | tr '\n' ' ' | cut -c1-300)"
+fi
+# A state directory another user can write is refused.
+fresh
+cp "$BARE" "$D/esp/tickprobe/logs/0007.log"
+chmod 0777 "$D/state"
+AB >"$D/open.out" 2>&1; rc=$?
+chmod 0755 "$D/state"
+if [ $rc = 2 ] && grep -q 'can be written by other users' "$D/open.out" && [ -z "$(ls -A "$D/state")" ]; then
+	pass "--after-boot: a state directory others can write is refused, exit 2, nothing written in it"
+else
+	fail "--after-boot with an open state directory: exit $rc: $(head -c 300 "$D/open.out")"
+fi
+
 echo "test_schedule: $(( ($(date +%s%3N) - T0) / 1000 )) s"

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The boot after the probe's: import, measure the kernel, compare (afterboot.h). */
+/* The boot after the probe's: take the new logs, measure the kernel,
+ * compare (afterboot.h). */
 #define _GNU_SOURCE
 #include "tools/schedule/afterboot.h"
-#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,68 +14,18 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/log/logdir.h"
+#include "tools/common/private_dir.h"
 #include "tools/qemu/qemu.h"
 #include "tools/schedule/esp.h"
 #include "tools/schedule/steps.h"
 
 #define OS_ARGS_MAX 16
 
-static bool is_log(const char *name)
-{
-	size_t n = strlen(name);
-	return n > 4 && name[0] != '.' && !strcmp(name + n - 4, ".log");
-}
-
-static long long size_of(const char *path)
-{
-	struct stat st;
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (long long)st.st_size : -1;
-}
-
-/* "NAME SIZE" is in the seen list: that log, at that size, was imported. */
-static bool seen(const char *list, const char *name, long long size)
-{
-	char line[PATH_MAX + 32], want[PATH_MAX + 32];
-	bool found = false;
-	FILE *f = fopen(list, "r");
-
-	if (!f)
-		return false;
-	snprintf(want, sizeof want, "%s %lld\n", name, size);
-	while (!found && fgets(line, sizeof line, f))
-		found = !strcmp(line, want);
-	fclose(f);
-	return found;
-}
-
-static int by_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
-
-/* The logs of dir not in the seen list, in name order. */
-static void new_logs(const char *dir, const char *list, struct loglist *out)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char path[PATH_MAX + 300];
-
-	if (!d)
-		return;
-	/* cppcheck-suppress readdirCalled ; one thread reads this directory */
-	while ((e = readdir(d))) {
-		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-		if (is_log(e->d_name) && size_of(path) >= 0 && !seen(list, e->d_name, size_of(path)))
-			loglist_push(out, path);
-	}
-	closedir(d);
-	if (out->n)
-		qsort(out->paths, out->n, sizeof *out->paths, by_name);
-}
-
 /* This program, run again with args; its output to out (NULL: ours). */
 static int self(char **args, const char *out, double timeout)
 {
 	char exe[PATH_MAX];
-	char *argv[OS_ARGS_MAX + 8 + 64];
+	char *argv[OS_ARGS_MAX + 8];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
 	int k = 0, intr, st;
 
@@ -89,116 +40,107 @@ static int self(char **args, const char *out, double timeout)
 	return st < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 
-static int import(const struct schedule *s, const struct loglist *logs, const struct after_boot *a)
+/* A new file name.new in dir_fd for a child to write: its descriptor (left
+ * open across exec, for the child), and in path a name for it that the
+ * child opens without a path through the state directory. */
+static int child_file(int dir_fd, const char *name, char *path, size_t cap)
 {
-	char db[PATH_MAX];
-	char *args[64 + 4];
-	int k, rc = 0;
+	char tmp[NAME_MAX + 16];
+	int fd;
 
-	snprintf(db, sizeof db, "%s/fleet.db", s->state_dir);
-	/* a batch of 60 a call: the ESP holds about 500 logs at most */
-	for (size_t i = 0; i < logs->n && rc != -1; i += 60) {
-		k = 0;
-		args[k++] = "db", args[k++] = "import", args[k++] = "-q", args[k++] = db;
-		for (size_t j = i; j < logs->n && j < i + 60; j++)
-			args[k++] = logs->paths[j];
-		args[k] = NULL;
-		int r = self(args, NULL, a->import_timeout);
-		rc = r < 0 || r == EXIT_UNREADABLE || r == EXIT_USAGE ? -1 : rc;
-	}
-	printf("tickprobe schedule --after-boot: %zu new log%s imported into %s%s\n", logs->n, logs->n == 1 ? "" : "s",
-	       db, rc ? " (the import failed: see above)" : "");
-	return rc ? EXIT_UNREADABLE : 0;
+	snprintf(tmp, sizeof tmp, "%s.new", name);
+	unlinkat(dir_fd, tmp, 0);
+	fd = openat(dir_fd, tmp, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW, 0644);
+	snprintf(path, cap, "/proc/self/fd/%d", fd);
+	return fd;
 }
 
-/* tickprobe os with the unit's options into os_log; 0 or a status. */
-static int measure_os(const struct after_boot *a, const char *os_log)
+/* name.new renamed over name (done) or removed. */
+static bool child_done(int dir_fd, int fd, const char *name, bool keep)
 {
-	char opts[256], tmp[PATH_MAX + 400], *args[OS_ARGS_MAX + 4], *save = NULL;
-	int k = 0, rc;
+	char tmp[NAME_MAX + 16];
 
+	snprintf(tmp, sizeof tmp, "%s.new", name);
+	close(fd);
+	if (keep && renameat(dir_fd, tmp, dir_fd, name) == 0)
+		return true;
+	unlinkat(dir_fd, tmp, 0);
+	return false;
+}
+
+/* tickprobe os with the unit's options into logs/name; 0 or a status. */
+static int measure_os(const struct schedule *s, int logs_fd, const char *name, const struct after_boot *a)
+{
+	char opts[256], out[64], *args[OS_ARGS_MAX + 4], *save = NULL;
+	int k = 0, rc, fd = child_file(logs_fd, name, out, sizeof out);
+
+	if (fd < 0) {
+		fprintf(stderr, "tickprobe schedule --after-boot: cannot write logs/%s: %s\n", name, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
 	snprintf(opts, sizeof opts, "%s", a->os_options);
 	args[k++] = "os";
 	for (char *w = strtok_r(opts, " \t", &save); w && k < OS_ARGS_MAX; w = strtok_r(NULL, " \t", &save))
 		args[k++] = w;
-	snprintf(tmp, sizeof tmp, "%s.new", os_log);
-	args[k++] = "-o", args[k++] = tmp, args[k] = NULL;
+	args[k++] = "-o";
+	args[k++] = out;
+	args[k] = NULL;
 	rc = self(args, NULL, a->os_timeout);
-	if (rc == 0 && rename(tmp, os_log) == 0) {
-		printf("tickprobe schedule --after-boot: tickprobe os %s: %s\n", a->os_options, os_log);
+	if (child_done(logs_fd, fd, name, rc == 0)) {
+		printf("tickprobe schedule --after-boot: tickprobe os %s: %s/logs/%s\n", a->os_options, s->state_dir, name);
 		return 0;
 	}
-	unlink(tmp);
 	fprintf(stderr, "tickprobe schedule --after-boot: tickprobe os %s %s\n", a->os_options,
 		rc < 0 ? "was stopped or did not start (a timeout?)" : "failed");
 	return EXIT_UNREADABLE;
 }
 
-/* STATE/latest.txt: which two logs, then their comparison. */
-static int write_latest(const struct schedule *s, const char *bare, const char *os_log, const struct after_boot *a)
+/* latest.txt.new: the head, then the comparison (read from cmp_fd). */
+static bool compose_latest(int state_fd, int cmp_fd, const char *head, size_t n)
 {
-	char latest[PATH_MAX], tmp[PATH_MAX + 8], out[PATH_MAX + 8], buf[8192];
-	struct utsname u;
-	FILE *f, *c;
-	size_t n;
-	int rc;
-	char *args[] = { "compare", (char *)bare, (char *)os_log, NULL };
+	int fd;
+	bool ok;
 
-	snprintf(latest, sizeof latest, "%s/latest.txt", s->state_dir);
-	snprintf(tmp, sizeof tmp, "%s.new", latest);
-	snprintf(out, sizeof out, "%s.cmp", latest);
+	unlinkat(state_fd, "latest.txt.new", 0);
+	fd = openat(state_fd, "latest.txt.new", O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	ok = write(fd, head, n) == (ssize_t)n && lseek(cmp_fd, 0, SEEK_SET) == 0 && ab_copy(cmp_fd, fd);
+	if (close(fd) != 0)
+		ok = false;
+	if (ok && renameat(state_fd, "latest.txt.new", state_fd, "latest.txt") == 0)
+		return true;
+	unlinkat(state_fd, "latest.txt.new", 0);
+	return false;
+}
+
+/* STATE/latest.txt: which two logs, then their comparison. */
+static int write_latest(const struct schedule *s, int state_fd, const char *bare, const char *os_log,
+			const struct after_boot *a)
+{
+	char out[64], head[PATH_MAX * 2 + 400];
+	char *args[] = { "compare", (char *)bare, (char *)os_log, NULL };
+	struct utsname u;
+	int fd = child_file(state_fd, "latest.cmp", out, sizeof out), rc, n;
+	bool ok;
+
+	if (fd < 0) {
+		fprintf(stderr, "tickprobe schedule --after-boot: cannot write in %s: %s\n", s->state_dir, strerror(errno));
+		return EXIT_UNREADABLE;
+	}
 	rc = self(args, out, a->os_timeout);
 	uname(&u);
-	if (!(f = fopen(tmp, "w")))
-		return EXIT_UNREADABLE;
-	fprintf(f, "tickprobe: the probe's log %s (bare metal) against %s (Linux %s, the boot after)\n"
-		   "tickprobe compare: exit %d\n\n", bare, os_log, u.release, rc);
-	if ((c = fopen(out, "r"))) {
-		while ((n = fread(buf, 1, sizeof buf, c)) > 0)
-			fwrite(buf, 1, n, f);
-		fclose(c);
-	}
-	unlink(out);
-	if (fclose(f) != 0 || rename(tmp, latest) != 0) {
-		fprintf(stderr, "tickprobe schedule --after-boot: cannot write %s: %s\n", latest, strerror(errno));
+	n = snprintf(head, sizeof head, "tickprobe: the probe's log %s (bare metal) against %s (Linux %s, the boot "
+		     "after)\ntickprobe compare: exit %d\n\n", bare, os_log, u.release, rc);
+	ok = n > 0 && (size_t)n < sizeof head && compose_latest(state_fd, fd, head, (size_t)n);
+	child_done(state_fd, fd, "latest.cmp", false);
+	if (!ok) {
+		fprintf(stderr, "tickprobe schedule --after-boot: cannot write %s/latest.txt: %s\n", s->state_dir,
+			strerror(errno ? errno : EIO));
 		return EXIT_UNREADABLE;
 	}
-	printf("tickprobe schedule --after-boot: the comparison: %s\n", latest);
+	printf("tickprobe schedule --after-boot: the comparison: %s/latest.txt\n", s->state_dir);
 	return rc == 0 || rc == EXIT_DAMAGED ? 0 : EXIT_UNREADABLE;
-}
-
-/* A copy of each new log in STATE/logs, for users other than root: a
- * Debian ESP is mounted umask=0077. */
-static void copy_logs(const struct schedule *s, const struct loglist *logs)
-{
-	char buf[65536], dest[PATH_MAX + 300];
-	size_t n;
-
-	for (size_t i = 0; i < logs->n; i++) {
-		FILE *in = fopen(logs->paths[i], "rb"), *out;
-		snprintf(dest, sizeof dest, "%s/logs/%s", s->state_dir, strrchr(logs->paths[i], '/') + 1);
-		if (!in)
-			continue;
-		if ((out = fopen(dest, "wb"))) {
-			while ((n = fread(buf, 1, sizeof buf, in)) > 0)
-				fwrite(buf, 1, n, out);
-			if (fclose(out) != 0)
-				fprintf(stderr, "tickprobe schedule --after-boot: cannot copy %s to %s\n", logs->paths[i], dest);
-		}
-		fclose(in);
-	}
-}
-
-static void mark_seen(const char *list, const struct loglist *logs)
-{
-	FILE *f = fopen(list, "a");
-	if (!f)
-		return;
-	for (size_t i = 0; i < logs->n; i++) {
-		const char *b = strrchr(logs->paths[i], '/');
-		fprintf(f, "%s %lld\n", b ? b + 1 : logs->paths[i], size_of(logs->paths[i]));
-	}
-	fclose(f);
 }
 
 /* A schedule whose boot has happened (BootNext or next_entry gone: the
@@ -206,51 +148,107 @@ static void mark_seen(const char *list, const struct loglist *logs)
  * does not undo a later change of someone else's. */
 static void forget_used_schedule(const struct schedule *s)
 {
-	char state[PATH_MAX], method[16], entry[16], next[256];
+	struct schedule quiet = *s;
+	struct sched_record r;
+	char method[16], entry[16], next[256];
 	bool used;
 
-	schedule_state_path(s, state, sizeof state);
-	if (!schedule_state_get(state, "method", method, sizeof method))
+	if (state_load(s, &r) != 1 || !record_get(&r, "method", method, sizeof method))
 		return;
 	if (!strcmp(method, "efi")) {
-		schedule_state_get(state, "entry", entry, sizeof entry);
+		record_get(&r, "entry", entry, sizeof entry);
 		used = efi_boot_next(s) != (int)strtol(entry, NULL, 16);
 	} else {
 		grub_next_entry(s, next, sizeof next);
 		used = strcmp(next, SCHEDULE_GRUB_ENTRY) != 0;
 	}
-	if (used && unlink(state) == 0)
-		printf("tickprobe schedule --after-boot: the scheduled boot has happened; %s removed\n", state);
+	quiet.quiet = true;
+	if (used && state_remove(&quiet) == 0)
+		printf("tickprobe schedule --after-boot: the scheduled boot has happened; %s/schedule.state removed\n",
+		       s->state_dir);
+}
+
+/* STATE/logs, made if missing, held; -1 with why said. */
+static int logs_dir(const struct schedule *s, int state_fd)
+{
+	char why[PATH_MAX + 300], what[PATH_MAX + 20];
+	struct stat st;
+	int fd;
+
+	snprintf(what, sizeof what, "%s/logs", s->state_dir);
+	if (mkdirat(state_fd, "logs", 0755) != 0 && errno != EEXIST)
+		fd = -1;
+	else
+		fd = openat(state_fd, "logs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		snprintf(why, sizeof why, "cannot open %s: %s", what, strerror(errno));
+	else if (fstat(fd, &st) != 0 || !private_dir_ok(&st, what, why, sizeof why)) {
+		close(fd);
+		fd = -1;
+	}
+	if (fd < 0)
+		fprintf(stderr, "tickprobe schedule --after-boot: %s\n", why);
+	return fd;
+}
+
+/* The new logs taken, the kernel measured, the two compared. */
+static int take(const struct schedule *s, const struct after_boot *a, const char *esp_logs, int esp_fd, int state_fd,
+		const struct loglist *logs)
+{
+	char db[PATH_MAX + 16], bare[PATH_MAX + 300], os_name[NAME_MAX + 8], os_log[PATH_MAX + 300];
+	const char *newest = logs->paths[logs->n - 1];
+	int logs_fd = logs_dir(s, state_fd), status;
+
+	if (logs_fd < 0)
+		return EXIT_UNREADABLE;
+	snprintf(db, sizeof db, "%s/fleet.db", s->state_dir);
+	status = ab_take_logs(esp_logs, esp_fd, state_fd, logs_fd, db, logs);
+	snprintf(os_name, sizeof os_name, "os-%s", newest);
+	snprintf(bare, sizeof bare, "%s/%s", esp_logs, newest);
+	snprintf(os_log, sizeof os_log, "%s/logs/%s", s->state_dir, os_name);
+	if (measure_os(s, logs_fd, os_name, a) == 0)
+		status = write_latest(s, state_fd, bare, os_log, a) ? EXIT_UNREADABLE : status;
+	else
+		status = EXIT_UNREADABLE;
+	close(logs_fd);
+	return status;
 }
 
 int schedule_after_boot(const struct schedule *s, const struct after_boot *a)
 {
-	char esp[PATH_MAX], why[PATH_MAX + 200], dir[PATH_MAX + 32], list[PATH_MAX], os_log[PATH_MAX + 300];
+	char esp[PATH_MAX], why[PATH_MAX + 300], esp_logs[PATH_MAX + 32];
 	struct loglist logs = { 0 };
-	int status;
+	int esp_fd, state_fd, status;
+	size_t odd = 0;
 
 	forget_used_schedule(s);
 	if (!esp_mount(esp, sizeof esp, s->esp, why, sizeof why))
 		return 0; /* no ESP mounted: no log can have come */
-	snprintf(dir, sizeof dir, "%s/tickprobe/logs", esp);
-	snprintf(list, sizeof list, "%s/collected", s->state_dir);
-	new_logs(dir, list, &logs);
-	if (!logs.n)
-		return 0;
-	snprintf(os_log, sizeof os_log, "%s/logs", s->state_dir);
-	if ((mkdir(s->state_dir, 0755) && errno != EEXIST) || (mkdir(os_log, 0755) && errno != EEXIST)) {
-		fprintf(stderr, "tickprobe schedule --after-boot: cannot make %s: %s\n", os_log, strerror(errno));
-		loglist_free(&logs);
+	snprintf(esp_logs, sizeof esp_logs, "%s/tickprobe/logs", esp);
+	esp_fd = open(esp_logs, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (esp_fd < 0)
+		return 0; /* no log directory: no log has come */
+	state_fd = schedule_state_dir(s, false, why, sizeof why);
+	if (state_fd == -1) {
+		fprintf(stderr, "tickprobe schedule --after-boot: %s\n", why);
+		close(esp_fd);
 		return EXIT_UNREADABLE;
 	}
-	status = import(s, &logs, a);
-	copy_logs(s, &logs);
-	mark_seen(list, &logs);
-	snprintf(os_log, sizeof os_log, "%s/logs/os-%s", s->state_dir, strrchr(logs.paths[logs.n - 1], '/') + 1);
-	if (measure_os(a, os_log) == 0)
-		status = write_latest(s, logs.paths[logs.n - 1], os_log, a) ? EXIT_UNREADABLE : status;
-	else
-		status = EXIT_UNREADABLE;
+	ab_new_logs(esp_fd, state_fd, &logs, &odd);
+	if (odd)
+		fprintf(stderr, "tickprobe schedule --after-boot: %zu *.log file%s in %s with names the probe does not "
+				"give passed by\n", odd, odd == 1 ? "" : "s", esp_logs);
+	if (state_fd < 0 && logs.n)
+		state_fd = schedule_state_dir(s, true, why, sizeof why);
+	if (!logs.n || state_fd < 0) {
+		if (logs.n)
+			fprintf(stderr, "tickprobe schedule --after-boot: %s\n", why);
+		status = logs.n ? EXIT_UNREADABLE : 0;
+	} else
+		status = take(s, a, esp_logs, esp_fd, state_fd, &logs);
+	if (state_fd >= 0)
+		close(state_fd);
+	close(esp_fd);
 	loglist_free(&logs);
 	return status;
 }

@@ -48,17 +48,21 @@ static const struct args_spec schedule_spec = {
 		"  the system (BIOS too): grub-reboot to the package's 'tickprobe' entry, its\n"
 		"  options in GRUB's environment block for that boot only.  The probe runs with\n"
 		"  after=reboot; BootNext and grub-reboot last one boot, so a probe that hangs is\n"
-		"  followed, at the next reset, by this system.  What was done is recorded in\n"
-		"  STATE/schedule.state.\n"
+		"  followed, at the next reset, by this system.  What is to be done is recorded in\n"
+		"  STATE/schedule.state before anything is changed; a step that fails has the\n"
+		"  steps before it undone.\n"
 		"  --preset P          a preset of presets.cfg (default: the probe's default)\n"
 		"  --runs N            the probe runs N times (runs=N), then reboots\n"
 		"  --reboot            reboot now (systemctl reboot)\n"
 		"  --dry-run           print what would be done, do nothing\n"
-		"  --cancel            undo what the last schedule did, if its boot has not happened\n"
+		"  --cancel            undo what the last schedule did, if its boot has not happened;\n"
+		"                      with no record, remove what schedule makes: a BootNext naming\n"
+		"                      tickprobe's entry, its entries outside BootOrder, GRUB's one-shot\n"
 		"  --after-boot        the boot after: new ESP logs into STATE/fleet.db, `tickprobe os`\n"
 		"                      once (STATE/logs/os-NNNN.log), and `tickprobe compare` of the\n"
 		"                      newest bare log against it into STATE/latest.txt; quiet when\n"
-		"                      there is nothing new (the unit tickprobe-collect.service)\n"
+		"                      there is nothing new; a log whose import failed is tried\n"
+		"                      again at the next run (the unit tickprobe-after-boot.service)\n"
 		"  --uninstall         remove tickprobe's Boot#### entries and GRUB one-shot (prerm)\n"
 		"  --method efi|grub   the way to choose the next boot (default: efi when the\n"
 		"                      firmware's variables are there, else grub)\n"
@@ -66,7 +70,7 @@ static const struct args_spec schedule_spec = {
 		"  --disk DEV --partition N   the ESP's disk and GPT partition (default: from sysfs)\n"
 		"  --efivars DIR       default /sys/firmware/efi/efivars\n"
 		"  --boot-directory DIR  GRUB's: DIR/grub/grub.cfg and grubenv (default /boot)\n"
-		"  --state-dir DIR     default /var/lib/tickprobe\n"
+		"  --state-dir DIR     default /var/lib/tickprobe; it must be this user's alone\n"
 		"  --os-options TEXT   --after-boot's tickprobe os options (default \"--quick\")\n"
 		"  --os-timeout S      --after-boot stops tickprobe os after S seconds (default 240)\n"
 		"  -q, --quiet         no steps on stdout\n",
@@ -129,7 +133,7 @@ int cmd_schedule(int argc, char **argv)
 {
 	struct schedule s = { .efivars = "/sys/firmware/efi/efivars", .boot_dir = "/boot",
 			      .state_dir = "/var/lib/tickprobe", .method = METHOD_AUTO };
-	struct after_boot ab = { .os_options = "--quick", .os_timeout = 240, .import_timeout = 120 };
+	struct after_boot ab = { .os_options = "--quick", .os_timeout = 240 };
 	struct args a;
 	int c, action = 0;
 

@@ -30,20 +30,6 @@ void schedule_options(const struct schedule *s, char *out, size_t cap)
 		snprintf(out + k, cap - k, "after=reboot");
 }
 
-void state_put(struct sched_record *r, const char *key, const char *fmt, ...)
-{
-	va_list ap;
-	if (r->n >= sizeof r->text)
-		return;
-	r->n += (size_t)snprintf(r->text + r->n, sizeof r->text - r->n, "%s=", key);
-	va_start(ap, fmt);
-	if (r->n < sizeof r->text)
-		r->n += (size_t)vsnprintf(r->text + r->n, sizeof r->text - r->n, fmt, ap);
-	va_end(ap);
-	if (r->n < sizeof r->text)
-		r->n += (size_t)snprintf(r->text + r->n, sizeof r->text - r->n, "\n");
-}
-
 void step(const struct schedule *s, const char *fmt, ...)
 {
 	va_list ap;
@@ -76,11 +62,6 @@ int step_run(const struct schedule *s, char **argv)
 	return st == 0 ? 0 : EXIT_UNREADABLE;
 }
 
-void schedule_state_path(const struct schedule *s, char *out, size_t cap)
-{
-	snprintf(out, cap, "%s/schedule.state", s->state_dir);
-}
-
 bool schedule_state_get(const char *path, const char *key, char *out, size_t cap)
 {
 	char line[1024];
@@ -99,29 +80,6 @@ bool schedule_state_get(const char *path, const char *key, char *out, size_t cap
 		}
 	fclose(f);
 	return found;
-}
-
-static int write_state(const struct schedule *s, const struct sched_record *r)
-{
-	char path[PATH_MAX], tmp[PATH_MAX + 8];
-	FILE *f;
-
-	schedule_state_path(s, path, sizeof path);
-	step(s, "record what was done in %s", path);
-	if (s->dry_run)
-		return 0;
-	snprintf(tmp, sizeof tmp, "%s.new", path);
-	if (mkdir(s->state_dir, 0755) != 0 && errno != EEXIST) {
-		fprintf(stderr, "tickprobe schedule: cannot make %s: %s\n", s->state_dir, strerror(errno));
-		return EXIT_UNREADABLE;
-	}
-	f = fopen(tmp, "w");
-	if (!f || fprintf(f, "# what `tickprobe schedule` did; `tickprobe schedule --cancel` undoes it\n%s", r->text) < 0 ||
-	    fclose(f) != 0 || rename(tmp, path) != 0) {
-		fprintf(stderr, "tickprobe schedule: cannot write %s: %s\n", path, strerror(errno));
-		return EXIT_UNREADABLE;
-	}
-	return 0;
 }
 
 /* The method asked for, or the firmware's when this system has its
@@ -153,9 +111,43 @@ static int reboot_now(const struct schedule *s)
 	return step_run(s, access("/run/systemd/system", F_OK) == 0 ? systemd : plain);
 }
 
+/* The record's steps undone, as far as they were done; the record goes
+ * when that worked. */
+static int cancel_record(const struct schedule *s, const struct sched_record *r)
+{
+	char method[16];
+	int status;
+
+	record_get(r, "method", method, sizeof method);
+	status = !strcmp(method, "efi") ? efi_cancel(s, r) : !strcmp(method, "grub") ? grub_cancel(s, r) : -1;
+	if (status == -1) {
+		fprintf(stderr, "tickprobe schedule: the record names no method schedule uses ('%s')\n", method);
+		return EXIT_UNREADABLE;
+	}
+	return status ? status : state_remove(s);
+}
+
+/* A step of the arrangement failed after the record was written: what was
+ * done is undone from the record, as --cancel would. */
+static int undo_failed(const struct schedule *s, int status)
+{
+	struct sched_record r;
+
+	if (s->dry_run || state_load(s, &r) != 1)
+		return status;
+	if (!s->quiet)
+		printf("tickprobe schedule: a step failed; undoing what was done:\n");
+	if (cancel_record(s, &r))
+		fprintf(stderr, "tickprobe schedule: the undoing failed too; its record stays in %s: `tickprobe schedule "
+				"--cancel` tries again\n", s->state_dir);
+	else if (!s->quiet)
+		printf("tickprobe schedule: undone: nothing of this schedule is left\n");
+	return status;
+}
+
 int schedule_arrange(const struct schedule *s)
 {
-	char options[SCHEDULE_OPTIONS_MAX], state[PATH_MAX];
+	char options[SCHEDULE_OPTIONS_MAX];
 	enum schedule_method m = pick_method(s);
 	struct sched_record r = { .n = 0 };
 	int status;
@@ -171,67 +163,73 @@ int schedule_arrange(const struct schedule *s)
 		return EXIT_USAGE;
 	}
 	schedule_options(s, options, sizeof options);
-	schedule_state_path(s, state, sizeof state);
-	if (access(state, F_OK) == 0) {
+	status = state_load(s, &r);
+	if (status < 0)
+		return EXIT_UNREADABLE;
+	if (status == 1) {
 		if (!s->quiet)
-			printf("tickprobe schedule: a schedule is still pending (%s): undoing it first\n", state);
-		if ((status = schedule_cancel(s)))
+			printf("tickprobe schedule: a schedule is still pending (%s/schedule.state): undoing it first\n",
+			       s->state_dir);
+		if ((status = cancel_record(s, &r)))
 			return status;
 	}
 	if (!s->quiet)
 		printf("tickprobe schedule%s: through %s, the next boot runs tickprobe (%s), the one after it this "
 		       "system again:\n", s->dry_run ? " --dry-run" : "", m == METHOD_EFI ? "the firmware's BootNext" :
 		       "GRUB's grub-reboot", options);
+	r.n = 0;
+	state_put(&r, "options", "%s", options);
 	status = m == METHOD_EFI ? efi_arrange(s, options, &r) : grub_arrange(s, options, &r);
-	if (!status) {
-		state_put(&r, "options", "%s", options);
-		status = write_state(s, &r);
-	}
-	if (!status && s->reboot)
-		status = reboot_now(s);
-	else if (!status && !s->quiet)
+	if (status)
+		return undo_failed(s, status);
+	if (s->reboot)
+		return reboot_now(s);
+	if (!s->quiet)
 		printf("tickprobe schedule: %s at the next restart (sudo reboot)\n",
 		       s->dry_run ? "nothing was changed; without --dry-run tickprobe would run" : "tickprobe runs");
+	return 0;
+}
+
+/* No record: what schedule makes, found where it would be. */
+static int cancel_unrecorded(const struct schedule *s)
+{
+	int status = 0, found = 0;
+
+	if (!s->quiet)
+		printf("tickprobe schedule --cancel%s: no record in %s; looking for what schedule makes (a BootNext "
+		       "naming tickprobe's entry, tickprobe's entries outside BootOrder, GRUB's one-shot):\n",
+		       s->dry_run ? " --dry-run" : "", s->state_dir);
+	if (efi_present(s))
+		status = efi_sweep(s, &found);
+	status = grub_sweep(s, &found) ? EXIT_UNREADABLE : status;
+	if (!found && !s->quiet)
+		printf("tickprobe schedule: nothing to cancel\n");
 	return status;
 }
 
 int schedule_cancel(const struct schedule *s)
 {
-	char state[PATH_MAX], method[16];
-	int status;
+	struct sched_record r;
+	int got = state_load(s, &r);
 
-	schedule_state_path(s, state, sizeof state);
-	if (!schedule_state_get(state, "method", method, sizeof method)) {
-		if (!s->quiet)
-			printf("tickprobe schedule: nothing to cancel (no %s)\n", state);
-		return 0;
-	}
+	if (got < 0)
+		return EXIT_UNREADABLE;
+	if (!got)
+		return cancel_unrecorded(s);
 	if (!s->quiet)
-		printf("tickprobe schedule --cancel%s: undoing %s:\n", s->dry_run ? " --dry-run" : "", state);
-	status = !strcmp(method, "efi") ? efi_cancel(s, state) : grub_cancel(s, state);
-	step(s, "remove %s", state);
-	if (!status && !s->dry_run && unlink(state) != 0) {
-		fprintf(stderr, "tickprobe schedule: cannot remove %s: %s\n", state, strerror(errno));
-		status = EXIT_UNREADABLE;
-	}
-	return status;
+		printf("tickprobe schedule --cancel%s: undoing %s/schedule.state:\n", s->dry_run ? " --dry-run" : "",
+		       s->state_dir);
+	return cancel_record(s, &r);
 }
 
 int schedule_uninstall(const struct schedule *s)
 {
-	char state[PATH_MAX];
-	int status = 0;
+	int status = 0, found = 0;
 
 	if (!s->quiet)
 		printf("tickprobe schedule --uninstall%s:\n", s->dry_run ? " --dry-run" : "");
 	if (efi_present(s))
 		status = efi_uninstall(s);
-	status = grub_uninstall(s) ? EXIT_UNREADABLE : status;
-	schedule_state_path(s, state, sizeof state);
-	if (access(state, F_OK) == 0) {
-		step(s, "remove %s", state);
-		if (!s->dry_run && unlink(state) != 0)
-			status = EXIT_UNREADABLE;
-	}
-	return status;
+	status = grub_sweep(s, &found) ? EXIT_UNREADABLE : status;
+	return state_remove(s) ? EXIT_UNREADABLE : status;
 }

@@ -11,8 +11,11 @@
  *         the options in the GRUB environment block as tickprobe_once, which
  *         the package's entry (/etc/grub.d/25_tickprobe) uses and clears.
  *
- * What was done is written to STATE/schedule.state, so that --cancel undoes
- * exactly that; --dry-run prints the same steps and does none. */
+ * What is to be done is written to STATE/schedule.state before anything is
+ * changed (state.c), so that --cancel undoes exactly that, and a step that
+ * fails has what was done before it undone at once; with no record,
+ * --cancel looks for what schedule makes.  --dry-run prints the same steps
+ * and does none. */
 #ifndef TOOLS_SCHEDULE_SCHEDULE_H
 #define TOOLS_SCHEDULE_SCHEDULE_H
 
@@ -51,8 +54,16 @@ int schedule_cancel(const struct schedule *s);
  * prerm runs it before removal. */
 int schedule_uninstall(const struct schedule *s);
 
-/* The state file's path, and reading one of its keys ("" when absent). */
+/* The state file's path, for messages. */
 void schedule_state_path(const struct schedule *s, char *out, size_t cap);
+/* A "key=value" file's key ("" when absent): GRUB's environment block. */
 bool schedule_state_get(const char *path, const char *key, char *out, size_t cap);
+/* The state directory, held: made (0755) first when create is set; a
+ * link as its last component followed only when it is this user's in a
+ * directory only this user can write; refused when the directory is not
+ * this user's alone (root undoes firmware changes from what it holds).
+ * The descriptor; -2 when it does not exist and create is not set; -1
+ * with why. */
+int schedule_state_dir(const struct schedule *s, bool create, char *why, size_t cap);
 
 #endif

@@ -141,7 +141,7 @@ int efi_arrange(const struct schedule *s, const char *options, struct sched_reco
 	struct esp e;
 	bool created;
 	uint16_t num;
-	int before;
+	int before, status;
 	size_t n;
 
 	if (!find_app(s, &e))
@@ -153,6 +153,17 @@ int efi_arrange(const struct schedule *s, const char *options, struct sched_reco
 		fprintf(stderr, "tickprobe schedule: the boot entry for options '%s' does not fit\n", options);
 		return EXIT_USAGE;
 	}
+	before = efi_boot_next(s);
+	state_put(r, "method", "efi");
+	state_put(r, "efivars", "%s", s->efivars);
+	state_put(r, "entry", "%04X", num);
+	state_put(r, "entry_created", "%s", created ? "yes" : "no");
+	if (before >= 0)
+		state_put(r, "boot_next_before", "%04X", (unsigned)before);
+	else
+		state_put(r, "boot_next_before", "%s", "");
+	if ((status = state_write(s, r)))
+		return status;
 	snprintf(name, sizeof name, "Boot%04X", num);
 	hd_text(&e.part, hd, sizeof hd);
 	step(s, "write %s (%s, %zu bytes): \"%s\" %s/%s, options \"%s\"", name,
@@ -162,23 +173,9 @@ int efi_arrange(const struct schedule *s, const char *options, struct sched_reco
 		fprintf(stderr, "tickprobe schedule: %s\n", why);
 		return EXIT_UNREADABLE;
 	}
-	before = efi_boot_next(s);
 	boot_order_text(s, order, sizeof order);
 	step(s, "write BootNext: %04X (the next boot only; BootOrder is left as it is: %s)", num, order);
-	if (write_u16(s, "BootNext", num)) {
-		if (created)
-			delete_var(s, name);
-		return EXIT_UNREADABLE;
-	}
-	state_put(r, "method", "efi");
-	state_put(r, "efivars", "%s", s->efivars);
-	state_put(r, "entry", "%04X", num);
-	state_put(r, "entry_created", "%s", created ? "yes" : "no");
-	if (before >= 0)
-		state_put(r, "boot_next_before", "%04X", (unsigned)before);
-	else
-		state_put(r, "boot_next_before", "%s", "");
-	return 0;
+	return write_u16(s, "BootNext", num);
 }
 
 /* A Boot#### number as the state file keeps it: 1 to 4 hex digits. */
@@ -192,36 +189,73 @@ static bool parse_entry(const char *text, unsigned *num)
 	return true;
 }
 
-int efi_cancel(const struct schedule *s, const char *state)
+enum entry_kind { ENTRY_ABSENT, ENTRY_OURS, ENTRY_OTHER, ENTRY_GARBLED };
+
+static enum entry_kind entry_kind(const struct schedule *s, unsigned num)
+{
+	uint8_t buf[EFIVAR_MAX];
+	struct load_option o;
+	char name[16];
+	size_t n;
+	uint32_t attrs;
+	int e;
+
+	snprintf(name, sizeof name, "Boot%04X", num);
+	e = efivar_read(s->efivars, name, buf, sizeof buf, &n, &attrs);
+	if (e == ENOENT)
+		return ENTRY_ABSENT;
+	if (e || !load_option_decode(buf, n, &o))
+		return ENTRY_GARBLED;
+	return is_ours(&o) ? ENTRY_OURS : ENTRY_OTHER;
+}
+
+/* An entry schedule made: removed while it is still tickprobe's, or the
+ * remains of a write that failed half-way. */
+static int drop_made_entry(const struct schedule *s, unsigned num)
+{
+	char name[16];
+	enum entry_kind k = entry_kind(s, num);
+
+	snprintf(name, sizeof name, "Boot%04X", num);
+	if (k == ENTRY_ABSENT) {
+		step(s, "nothing to remove: %s is not there (never written, or removed since)", name);
+		return 0;
+	}
+	if (k == ENTRY_OTHER) {
+		step(s, "keep %s: it is no longer tickprobe's entry (made again by someone since)", name);
+		return 0;
+	}
+	step(s, "remove %s (schedule made it%s)", name, k == ENTRY_GARBLED ? "; a write of it failed half-way" : "");
+	return delete_var(s, name);
+}
+
+int efi_cancel(const struct schedule *s, const struct sched_record *r)
 {
 	char entry[16], created[8], before[16], name[16];
 	int next = efi_boot_next(s), status = 0;
-	unsigned num;
+	unsigned num, b;
 
-	if (!schedule_state_get(state, "entry", entry, sizeof entry) || !parse_entry(entry, &num)) {
-		fprintf(stderr, "tickprobe schedule: %s names no boot entry\n", state);
+	if (!record_get(r, "entry", entry, sizeof entry) || !parse_entry(entry, &num)) {
+		fprintf(stderr, "tickprobe schedule: the record names no boot entry\n");
 		return EXIT_UNREADABLE;
 	}
-	schedule_state_get(state, "entry_created", created, sizeof created);
-	schedule_state_get(state, "boot_next_before", before, sizeof before);
+	record_get(r, "entry_created", created, sizeof created);
+	record_get(r, "boot_next_before", before, sizeof before);
 	snprintf(name, sizeof name, "Boot%04X", num);
 	if (next != (int)num) {
-		step(s, "leave BootNext: it no longer names %s (the scheduled boot has happened, or BootNext was "
-			"changed since)", name);
-	} else if (before[0]) {
-		unsigned b = (unsigned)strtoul(before, NULL, 16);
+		step(s, "leave BootNext: it does not name %s (the scheduled boot has happened, BootNext was changed "
+			"since, or it was never written)", name);
+	} else if (before[0] && parse_entry(before, &b)) {
 		step(s, "write BootNext: %04X (what it was before)", b);
 		status = write_u16(s, "BootNext", b);
 	} else {
 		step(s, "remove BootNext");
 		status = delete_var(s, "BootNext");
 	}
-	if (!strcmp(created, "yes")) {
-		step(s, "remove %s (schedule made it)", name);
-		status = status ? status : delete_var(s, name);
-	} else {
+	if (!strcmp(created, "yes"))
+		status = status ? status : drop_made_entry(s, num);
+	else
 		step(s, "keep %s (it was there before schedule)", name);
-	}
 	return status;
 }
 
@@ -246,6 +280,48 @@ static int drop_from_order(const struct schedule *s, unsigned num)
 		return EXIT_UNREADABLE;
 	}
 	return 0;
+}
+
+/* Whether BootOrder lists num. */
+static bool in_order(const struct schedule *s, unsigned num)
+{
+	uint8_t buf[EFIVAR_MAX];
+	size_t n;
+	uint32_t attrs;
+
+	if (efivar_read(s->efivars, "BootOrder", buf, sizeof buf, &n, &attrs) != 0)
+		return false;
+	for (size_t i = 0; i + 1 < n; i += 2)
+		if ((unsigned)(buf[i] | buf[i + 1] << 8) == num)
+			return true;
+	return false;
+}
+
+int efi_sweep(const struct schedule *s, int *found)
+{
+	uint16_t nums[ENTRIES_MAX];
+	size_t n = efivar_boot_entries(s->efivars, nums, ENTRIES_MAX);
+	int status = 0, next = efi_boot_next(s);
+
+	for (size_t i = 0; i < n; i++) {
+		char name[16];
+		if (entry_kind(s, nums[i]) != ENTRY_OURS)
+			continue;
+		snprintf(name, sizeof name, "Boot%04X", nums[i]);
+		if (next == nums[i]) {
+			step(s, "remove BootNext (it names %s, tickprobe's entry)", name);
+			status = delete_var(s, "BootNext") ? EXIT_UNREADABLE : status;
+			++*found;
+		}
+		if (in_order(s, nums[i])) {
+			step(s, "keep %s: it is in BootOrder, where schedule never puts an entry", name);
+			continue;
+		}
+		step(s, "remove %s (tickprobe's entry, outside BootOrder: one schedule made)", name);
+		status = delete_var(s, name) ? EXIT_UNREADABLE : status;
+		++*found;
+	}
+	return status;
 }
 
 int efi_uninstall(const struct schedule *s)

@@ -73,34 +73,45 @@ int grub_arrange(const struct schedule *s, const char *options, struct sched_rec
 	snprintf(dir, sizeof dir, "--boot-directory=%s", s->boot_dir);
 	grub_next_entry(s, before, sizeof before);
 	snprintf(once, sizeof once, "tickprobe_once=%s", options);
-	if ((status = step_run(s, reboot)) || (status = editenv(s, "set", once)))
-		return status;
 	state_put(r, "method", "grub");
 	state_put(r, "boot_dir", "%s", s->boot_dir);
 	state_put(r, "next_entry_before", "%s", before);
-	return 0;
+	if ((status = state_write(s, r)) || (status = step_run(s, reboot)))
+		return status;
+	return editenv(s, "set", once);
 }
 
-int grub_cancel(const struct schedule *s, const char *state)
+/* tickprobe_once unset, when it is set. */
+static int unset_once(const struct schedule *s, int *found)
+{
+	char v[300];
+
+	if (!env_get(s, "tickprobe_once", v, sizeof v))
+		return 0;
+	++*found;
+	return editenv(s, "unset", "tickprobe_once");
+}
+
+int grub_cancel(const struct schedule *s, const struct sched_record *r)
 {
 	char before[256], now[256], set[300];
-	int status = 0;
+	int status = 0, found = 0;
 
-	schedule_state_get(state, "next_entry_before", before, sizeof before);
+	record_get(r, "next_entry_before", before, sizeof before);
 	grub_next_entry(s, now, sizeof now);
 	if (strcmp(now, SCHEDULE_GRUB_ENTRY)) {
-		step(s, "leave next_entry: it is no longer %s (the scheduled boot has happened, or it was changed)",
-		     SCHEDULE_GRUB_ENTRY);
+		step(s, "leave next_entry: it is not %s (the scheduled boot has happened, it was changed, or it was "
+			"never set)", SCHEDULE_GRUB_ENTRY);
 	} else if (before[0]) {
 		snprintf(set, sizeof set, "next_entry=%s", before);
 		status = editenv(s, "set", set);
 	} else {
 		status = editenv(s, "unset", "next_entry");
 	}
-	return status ? status : editenv(s, "unset", "tickprobe_once");
+	return status ? status : unset_once(s, &found);
 }
 
-int grub_uninstall(const struct schedule *s)
+int grub_sweep(const struct schedule *s, int *found)
 {
 	char env[PATH_MAX], v[300];
 	struct stat st;
@@ -110,9 +121,9 @@ int grub_uninstall(const struct schedule *s)
 	if (stat(env, &st) != 0)
 		return 0;
 	grub_next_entry(s, v, sizeof v);
-	if (!strncmp(v, SCHEDULE_GRUB_ENTRY, strlen(SCHEDULE_GRUB_ENTRY)))
+	if (!strncmp(v, SCHEDULE_GRUB_ENTRY, strlen(SCHEDULE_GRUB_ENTRY))) {
+		++*found;
 		status = editenv(s, "unset", "next_entry");
-	if (env_get(s, "tickprobe_once", v, sizeof v))
-		status = status ? status : editenv(s, "unset", "tickprobe_once");
-	return status;
+	}
+	return status ? status : unset_once(s, found);
 }
