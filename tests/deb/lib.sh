@@ -111,13 +111,22 @@ EOF
 }
 
 # A maintainer script of the package against the fake system:
-# maint postinst|postrm ARGS...   (TICKPROBE_SHARE, TICKPROBE_ESP may be set first)
+# maint postinst|postrm ARGS...   (TICKPROBE_SHARE, TICKPROBE_ESP, DPKG_ROOT may be set first)
+# As dpkg runs it: DPKG_MAINTSCRIPT_PACKAGE set, and DPKG_ROOT, the root the
+# state (/var/lib, /run) and deb-systemd-helper's links are under, always a
+# test tree (default: the unpacked package), never this machine's /.
 maint() {
 	script=$1
 	shift
+	root=$(cd "${DPKG_ROOT:-$OUT/root}" 2>/dev/null && pwd)
+	if [ -z "$root" ] || [ "$root" = / ]; then
+		echo "maint: no test tree for DPKG_ROOT (${DPKG_ROOT:-$OUT/root}): not run" >&2
+		return 99
+	fi
 	PATH="$OUT/bin:$PATH" TICKPROBE_BOOT="$OUT/root/boot" \
 		TICKPROBE_SHARE="${TICKPROBE_SHARE:-$OUT/root/usr/share/tickprobe}" \
-		TICKPROBE_ESP="${TICKPROBE_ESP-$OUT/esp}" sh "$OUT/control/$script" "$@"
+		TICKPROBE_ESP="${TICKPROBE_ESP-$OUT/esp}" DPKG_ROOT="$root" \
+		DPKG_MAINTSCRIPT_PACKAGE=tickprobe DPKG_MAINTSCRIPT_NAME="$script" sh "$OUT/control/$script" "$@"
 }
 
 # /etc/grub.d/25_tickprobe against the fake system, as grub-mkconfig runs it:

@@ -26,6 +26,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./boot/tickprobe.elf32
 -rw-r--r-- ./usr/share/doc/tickprobe/README.md.gz
 -rw-r--r-- ./usr/share/doc/tickprobe/changelog.gz
+-rw-r--r-- ./usr/share/doc/tickprobe/collect.md.gz
 -rw-r--r-- ./usr/share/doc/tickprobe/copyright
 -rw-r--r-- ./usr/share/doc/tickprobe/db.md.gz
 -rw-r--r-- ./usr/share/doc/tickprobe/log-format.md.gz
@@ -50,6 +51,7 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/tickprobe/presets.cfg
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.efi
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.img
+-rw-r--r-- ./lib/systemd/system/tickprobe-after-boot.service
 -rw-r--r-- ./lib/systemd/system/tickprobe-collect.service
 -rwxr-xr-x ./etc/grub.d/25_tickprobe
 -rwxr-xr-x ./usr/bin/tickprobe
