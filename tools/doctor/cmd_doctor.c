@@ -64,8 +64,7 @@ static const struct args_spec doctor_spec = {
 		"                   takes the place of the bare log's 20-100 ms calibration\n"
 		"  --watch-log LOG  the same from a `tickprobe os --watch` log already made\n"
 		"  --sysfs ROOT     read ROOT/sys/…, ROOT/proc/cmdline and ROOT/proc/sys/kernel/osrelease\n"
-		"                   (a fake tree, for tests); the cost is measured on it too\n"
-		"                   (tickprobe os --sysfs-root ROOT)\n"
+		"                   (a fake tree, for tests); the cost is measured on that tree too\n"
 		"  --json           one JSON object (docs/doctor.md)\n",
 	.exits = "Exit status: 0 nothing to do, 4 a change is recommended, 5 the hardware or its firmware\n"
 		 "is at fault, 1 usage error, 2 input unreadable (a log missing or damaged beyond use,\n"
