@@ -98,6 +98,8 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 			o->restore = true;
 		else if (c == OPT_LOCK_WAIT && args_double(a, 0, 3600, &o->lock_wait))
 			return EXIT_USAGE;
+		else if (c == OPT_LOCK_WAIT)
+			o->lock_wait_given = true;
 		else if (c == OPT_SWITCH)
 			o->do_switch = true;
 		else if (c == OPT_RAW_IO)
@@ -150,6 +152,8 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 		return args_fail(a, "--watch-fake goes with --watch");
 	if (o->restore && o->others)
 		return args_fail(a, "--restore goes alone (with --sysfs-root and --lock-wait only)");
+	if (o->lock_wait_given && !o->do_switch && !o->restore)
+		return args_fail(a, "--lock-wait goes with --switch or --restore");
 	return -1;
 }
 

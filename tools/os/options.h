@@ -16,6 +16,7 @@ struct os_opts {
 	struct os_cpus cpus;   /* allowed before this process pins itself */
 	bool do_switch, raw_io, quick, quiet;
 	bool restore;          /* --restore: only put back what a killed switcher left */
+	bool lock_wait_given;
 	int others;            /* options given that --restore does not take */
 	double lock_wait;      /* --lock-wait: seconds to wait for another switcher */
 	const char *only;      /* --clocksource */
