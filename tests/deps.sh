@@ -5,7 +5,7 @@
 PKGS="build-essential qemu-system-x86 ovmf seabios grub-pc-bin grub-efi-amd64-bin grub-common
 ipxe-qemu xorriso mtools dosfstools gnu-efi ministat acpica-tools chromium clang clang-tidy cppcheck libclang-rt-14-dev
 python3 util-linux libsqlite3-dev sqlite3 zlib1g-dev libmicrohttpd-dev busybox-static fdisk cpio grub2-common
-debhelper dpkg-dev fakeroot lintian mandoc man-db sbsigntool openssl bochs bochs-term bochsbios vgabios
+debhelper dpkg-dev fakeroot lintian mandoc man-db systemd init-system-helpers sbsigntool openssl bochs bochs-term bochsbios vgabios
 prometheus prometheus-node-exporter yamllint python3-yaml python3-junitparser libxml2-utils"
 missing=""
 for p in $PKGS; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # The package's part in `tickprobe schedule` (docs/server.md):
-# the unit tickprobe-collect.service is installed and enabled (not started)
+# the unit tickprobe-after-boot.service is installed and enabled (not started)
 # by the debhelper snippet, systemctl enables it in the unpacked root, and
 # 25_tickprobe's entry takes tickprobe_once; then a removal as dpkg does it
 # (prerm remove, the files gone, postrm remove) against a fake efivarfs
@@ -22,7 +22,7 @@ unpack_deb
 write_fake_tools
 fake_system
 R=$OUT/root
-U=lib/systemd/system/tickprobe-collect.service
+U=lib/systemd/system/tickprobe-after-boot.service
 
 # --- the unit -------------------------------------------------------------------
 if [ -f "$R/$U" ] && grep -qx 'ExecStart=/usr/bin/tickprobe schedule --after-boot' "$R/$U" && grep -qx 'Type=oneshot' "$R/$U" &&
@@ -32,16 +32,16 @@ if [ -f "$R/$U" ] && grep -qx 'ExecStart=/usr/bin/tickprobe schedule --after-boo
 else
 	fail "deb: /$U missing or not as written: $(tr '\n' ' ' <"$R/$U" 2>/dev/null | cut -c1-200)"
 fi
-if grep -q "deb-systemd-helper .*enable 'tickprobe-collect.service'" "$OUT/control/postinst" &&
-	grep -q "deb-systemd-helper purge 'tickprobe-collect.service'" "$OUT/control/postrm" &&
-	! grep -q 'deb-systemd-invoke .*start' "$OUT/control/postinst"; then
+if grep -q "deb-systemd-helper .*enable 'tickprobe-after-boot.service'" "$OUT/control/postinst" &&
+	grep -q "deb-systemd-helper purge 'tickprobe-after-boot.service'" "$OUT/control/postrm" &&
+	! grep -q "deb-systemd-invoke .*'tickprobe-after-boot.service'" "$OUT/control/postinst"; then
 	pass "postinst enables the unit (debhelper's snippet) and does not start it; postrm purges it"
 else
 	fail "the maintainer scripts' systemd snippets: $(grep -c deb-systemd "$OUT/control/postinst") in postinst"
 fi
-if systemctl --root="$R" enable tickprobe-collect.service >"$OUT/enable.out" 2>&1 &&
-	[ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/tickprobe-collect.service")" = "/$U" ]; then
-	pass "systemctl --root enable: multi-user.target.wants/tickprobe-collect.service -> /$U"
+if systemctl --root="$R" enable tickprobe-after-boot.service >"$OUT/enable.out" 2>&1 &&
+	[ "$(readlink "$R/etc/systemd/system/multi-user.target.wants/tickprobe-after-boot.service")" = "/$U" ]; then
+	pass "systemctl --root enable: multi-user.target.wants/tickprobe-after-boot.service -> /$U"
 else
 	fail "systemctl --root enable: $(head -n 2 "$OUT/enable.out" | tr '\n' ' ')"
 fi
