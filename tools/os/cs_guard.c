@@ -234,11 +234,12 @@ static void die_of(int sig)
 	sigset_t one;
 
 	sigaction(sig, &dfl, NULL);
-	raise(sig); /* pending: sig is blocked while its handler runs */
+	/* sig is blocked while its handler runs: unblocked, it ends the process
+	 * as soon as it is raised. */
 	sigemptyset(&one);
 	sigaddset(&one, sig);
 	pthread_sigmask(SIG_UNBLOCK, &one, NULL);
-	_exit(128 + sig); /* not reached */
+	raise(sig);
 }
 
 static void on_signal(int sig)

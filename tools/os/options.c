@@ -94,12 +94,9 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 	while ((c = args_next(a)) > 0) {
 		if (c != OPT_RESTORE && c != OPT_LOCK_WAIT && c != OPT_SYSFS_ROOT && c != 'q' && c != OPT_QUIET)
 			o->others++;
+		o->lock_wait_given |= c == OPT_LOCK_WAIT;
 		if (c == OPT_RESTORE)
 			o->restore = true;
-		else if (c == OPT_LOCK_WAIT && args_double(a, 0, 3600, &o->lock_wait))
-			return EXIT_USAGE;
-		else if (c == OPT_LOCK_WAIT)
-			o->lock_wait_given = true;
 		else if (c == OPT_SWITCH)
 			o->do_switch = true;
 		else if (c == OPT_RAW_IO)
@@ -110,7 +107,8 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 			o->quiet = true;
 		else if ((c == OPT_ROUNDS && args_long(a, 1, OS_MAX_ROUNDS, &rounds)) ||
 			 (c == OPT_SAMPLES && args_long(a, 1, 100000000, &samples)) ||
-			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)))
+			 (c == OPT_THREADS && args_long(a, 1, OS_THREADS_MAX, &threads)) ||
+			 (c == OPT_LOCK_WAIT && args_double(a, 0, 3600, &o->lock_wait)))
 			return EXIT_USAGE;
 		else if (c == OPT_CLOCKSOURCE)
 			o->only = a->value;
