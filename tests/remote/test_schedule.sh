@@ -336,6 +336,25 @@ if [ $rc = 0 ] && [ "$(cat "$D/precious")" = precious ] && [ ! -L "$D/state/logs
 else
 	fail "--after-boot with planted links: exit $rc; target now '$(head -c 60 "$D/precious")'; $(ls -l "$D/state/logs" | tr '\n' ' ' | cut -c1-300)"
 fi
+# The state directory reached through an administrator's link (a link of
+# root's, in a directory only root can write): followed, and the store opened.
+fresh
+cp "$BARE" "$D/esp/tickprobe/logs/0008.log"
+rm -rf "$D/linkdir" && mkdir -p "$D/linkdir" && ln -s ../state "$D/linkdir/state"
+"$T" schedule --after-boot --esp "$D/esp" --efivars "$D/efivars" --state-dir "$D/linkdir/state" \
+	--os-options "--quick --samples 20000" >"$D/linked.out" 2>&1; rc=$?
+runs=$(sqlite3 "$D/state/fleet.db" 'select count(*) from runs' 2>&1)
+chmod 1777 "$D/linkdir"
+cp "$BARE" "$D/esp/tickprobe/logs/0009.log"
+"$T" schedule --after-boot --esp "$D/esp" --efivars "$D/efivars" --state-dir "$D/linkdir/state" \
+	--os-options "--quick --samples 20000" >"$D/linked2.out" 2>&1; rc2=$?
+chmod 0755 "$D/linkdir"
+if [ $rc = 0 ] && [ "$runs" = 1 ] && grep -q "1 new log imported into $D/linkdir/state/fleet.db\$" "$D/linked.out" &&
+	[ $rc2 = 2 ] && grep -q 'can be written by other users' "$D/linked2.out"; then
+	pass "--after-boot: a state directory that is root's link is followed and the store opened; the same link in a directory others can write is refused"
+else
+	fail "--after-boot through a link: exits $rc $rc2, runs '$runs': $(head -c 300 "$D/linked.out") | $(head -c 200 "$D/linked2.out")"
+fi
 # A state directory another user can write is refused.
 fresh
 cp "$BARE" "$D/esp/tickprobe/logs/0007.log"

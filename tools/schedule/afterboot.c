@@ -191,26 +191,47 @@ static int logs_dir(const struct schedule *s, int state_fd)
 	return fd;
 }
 
+/* The path of the directory fd holds, with every link resolved (the
+ * kernel's name for it); false when it has none. */
+static bool held_path(int fd, char *out, size_t cap)
+{
+	char link[64];
+	ssize_t n;
+
+	snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+	n = readlink(link, out, cap - 1);
+	if (n <= 0 || (size_t)n >= cap - 1 || out[0] != '/')
+		return false;
+	out[n] = 0;
+	return true;
+}
+
 /* The new logs taken, the kernel measured, the two compared. */
 static int take(const struct schedule *s, const struct after_boot *a, const char *esp_logs, int esp_fd, int state_fd,
 		const struct loglist *logs)
 {
-	char db[PATH_MAX + 16], bare[PATH_MAX + 300], os_name[NAME_MAX + 8], os_log[PATH_MAX + 300];
+	char db[PATH_MAX + 16], db_open[PATH_MAX + 16], real[PATH_MAX];
+	char bare[PATH_MAX + 300], os_name[NAME_MAX + 8], os_log[PATH_MAX + 300];
 	const char *newest = logs->paths[logs->n - 1];
-	int logs_fd = logs_dir(s, state_fd), status;
+	struct ab_dirs d = { esp_logs, esp_fd, state_fd, logs_dir(s, state_fd), db, db };
+	int status;
 
-	if (logs_fd < 0)
+	if (d.logs_fd < 0)
 		return EXIT_UNREADABLE;
 	snprintf(db, sizeof db, "%s/fleet.db", s->state_dir);
-	status = ab_take_logs(esp_logs, esp_fd, state_fd, logs_fd, db, logs);
+	if (held_path(state_fd, real, sizeof real)) {
+		snprintf(db_open, sizeof db_open, "%s/fleet.db", real);
+		d.db_open = db_open;
+	}
+	status = ab_take_logs(&d, logs);
 	snprintf(os_name, sizeof os_name, "os-%s", newest);
 	snprintf(bare, sizeof bare, "%s/%s", esp_logs, newest);
 	snprintf(os_log, sizeof os_log, "%s/logs/%s", s->state_dir, os_name);
-	if (measure_os(s, logs_fd, os_name, a) == 0)
+	if (measure_os(s, d.logs_fd, os_name, a) == 0)
 		status = write_latest(s, state_fd, bare, os_log, a) ? EXIT_UNREADABLE : status;
 	else
 		status = EXIT_UNREADABLE;
-	close(logs_fd);
+	close(d.logs_fd);
 	return status;
 }
 

@@ -30,13 +30,22 @@ int schedule_after_boot(const struct schedule *s, const struct after_boot *a);
  * into out; *odd counts the *.log files of other names, passed by.
  * state_fd: the state directory, or -1 when there is none yet. */
 size_t ab_new_logs(int esp_fd, int state_fd, struct loglist *out, size_t *odd);
-/* Each of logs (names in esp_fd, esp_dir's logs directory) copied into
- * logs_fd and imported into db, and listed as taken when it is done with.
+/* Where --after-boot's files are: the ESP's logs directory and the state
+ * directory and its logs/, each held open, and the store. */
+struct ab_dirs {
+	const char *esp_logs; /* the ESP's logs directory, for messages and the runs' source */
+	int esp_fd, state_fd, logs_fd;
+	const char *db;       /* the store, for messages: STATE/fleet.db */
+	const char *db_open;  /* the same, reached with no link on the way: SQLite opens it
+			       * refusing any (SQLITE_OPEN_NOFOLLOW), and STATE may be one */
+};
+
+/* Each of logs (names in the ESP's logs directory) copied into STATE/logs
+ * and imported into the store, and listed as taken when it is done with.
  * Says how many were imported; 0, or EXIT_UNREADABLE when some are left
  * for the next run. */
 /* The rest of in, from where it is, appended to out; false on an error. */
 bool ab_copy(int in, int out);
-int ab_take_logs(const char *esp_dir, int esp_fd, int state_fd, int logs_fd, const char *db,
-		 const struct loglist *logs);
+int ab_take_logs(const struct ab_dirs *d, const struct loglist *logs);
 
 #endif

@@ -197,8 +197,7 @@ static bool import_one(struct importer *im, int fd, const char *path, size_t *st
 	return true;
 }
 
-int ab_take_logs(const char *esp_dir, int esp_fd, int state_fd, int logs_fd, const char *db,
-		 const struct loglist *logs)
+int ab_take_logs(const struct ab_dirs *d, const struct loglist *logs)
 {
 	struct import_options o = { .batch = 1, .quiet = true };
 	char path[PATH_MAX + 300], why[PATH_MAX + 300];
@@ -206,7 +205,7 @@ int ab_take_logs(const char *esp_dir, int esp_fd, int state_fd, int logs_fd, con
 	size_t stored = 0, failed = 0;
 	struct store st;
 	struct stat fs;
-	bool has_store = store_open_private(&st, db, why, sizeof why) == EXIT_CLEAN;
+	bool has_store = store_open_private(&st, d->db_open, why, sizeof why) == EXIT_CLEAN;
 
 	if (!has_store)
 		fprintf(stderr, "tickprobe schedule --after-boot: %s; the logs are tried again at the next run\n", why);
@@ -214,15 +213,15 @@ int ab_take_logs(const char *esp_dir, int esp_fd, int state_fd, int logs_fd, con
 		fprintf(stderr, "tickprobe schedule --after-boot: out of memory\n");
 	for (size_t i = 0; i < logs->n; i++) {
 		const char *name = logs->paths[i];
-		int fd = openat(esp_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+		int fd = openat(d->esp_fd, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0 || fstat(fd, &fs) != 0 || !S_ISREG(fs.st_mode)) {
-			fprintf(stderr, "tickprobe schedule --after-boot: cannot read %s/%s\n", esp_dir, name);
+			fprintf(stderr, "tickprobe schedule --after-boot: cannot read %s/%s\n", d->esp_logs, name);
 			failed++;
 		} else {
-			snprintf(path, sizeof path, "%s/%s", esp_dir, name);
-			copy_log(fd, logs_fd, name);
+			snprintf(path, sizeof path, "%s/%s", d->esp_logs, name);
+			copy_log(fd, d->logs_fd, name);
 			if (im && lseek(fd, 0, SEEK_SET) == 0 && import_one(im, fd, path, &stored))
-				mark_seen(state_fd, name, (long long)fs.st_size);
+				mark_seen(d->state_fd, name, (long long)fs.st_size);
 			else
 				failed++;
 		}
@@ -233,7 +232,7 @@ int ab_take_logs(const char *esp_dir, int esp_fd, int state_fd, int logs_fd, con
 		importer_free(im);
 	if (has_store)
 		store_close(&st);
-	printf("tickprobe schedule --after-boot: %zu new log%s imported into %s%s\n", stored, stored == 1 ? "" : "s", db,
-	       failed ? " (the others are tried again at the next run: see above)" : "");
+	printf("tickprobe schedule --after-boot: %zu new log%s imported into %s%s\n", stored, stored == 1 ? "" : "s",
+	       d->db, failed ? " (the others are tried again at the next run: see above)" : "");
 	return failed ? EXIT_UNREADABLE : 0;
 }

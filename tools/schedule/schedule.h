@@ -54,8 +54,6 @@ int schedule_cancel(const struct schedule *s);
  * prerm runs it before removal. */
 int schedule_uninstall(const struct schedule *s);
 
-/* The state file's path, for messages. */
-void schedule_state_path(const struct schedule *s, char *out, size_t cap);
 /* A "key=value" file's key ("" when absent): GRUB's environment block. */
 bool schedule_state_get(const char *path, const char *key, char *out, size_t cap);
 /* The state directory, held: made (0755) first when create is set; a

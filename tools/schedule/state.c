@@ -51,11 +51,6 @@ bool record_get(const struct sched_record *r, const char *key, char *out, size_t
 	return false;
 }
 
-void schedule_state_path(const struct schedule *s, char *out, size_t cap)
-{
-	snprintf(out, cap, "%s/" STATE_FILE, s->state_dir);
-}
-
 /* A final component that is a link is followed only when it is this
  * user's, in a directory only this user can write (an administrator's
  * link to another disk), never one another user could have made. */
