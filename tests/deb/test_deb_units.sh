@@ -52,6 +52,45 @@ else
 	fail "/$C: ExecStart '$exec_c'"
 fi
 
+# The unit's command line as systemd would run it under DynamicUser=: %S is
+# /var/lib, where the state directory is private/tickprobe-collect with the
+# link tickprobe-collect beside it, %d the credentials directory with the
+# token.  Here in a tree of its own, on a loopback port the kernel picks: it
+# must start (its ready file), take SIGTERM, and make its store.  The same
+# line through the link fails: the store refuses a link in its path.
+SIM=$(cd "$OUT" && pwd)/sim
+rm -rf "$SIM" && mkdir -p -m 0700 "$SIM/var/lib/private/tickprobe-collect" && mkdir -p -m 0700 "$SIM/cred" &&
+	ln -s private/tickprobe-collect "$SIM/var/lib/tickprobe-collect" && printf 'a-Token_1.x~\n' >"$SIM/cred/token" &&
+	chmod 0400 "$SIM/cred/token" || { fail "setup: the DynamicUser= tree"; exit 1; }
+run_unit_line() { # LINE: the ExecStart line, substituted, run for at most 20 s
+	line=$(printf '%s' "$1" | sed -e "s|%S|$SIM/var/lib|g" -e "s|%d|$SIM/cred|g" -e "s|0\.0\.0\.0:8514|127.0.0.1:0|" \
+		-e "s|^/usr/bin/tickprobe|$(cd "$R" && pwd)/usr/bin/tickprobe|")
+	rm -f "$SIM/ready"
+	# shellcheck disable=SC2086
+	timeout 20 $line --ready-file "$SIM/ready" -q >"$SIM/run.out" 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -s "$SIM/ready" ] && kill -0 $pid 2>/dev/null && [ $i -lt 100 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	kill -TERM $pid 2>/dev/null
+	wait $pid
+}
+run_unit_line "$exec_c"; rc=$?
+if [ $rc = 0 ] && grep -q '^http=127.0.0.1:[0-9]*' "$SIM/ready" && [ -s "$SIM/var/lib/private/tickprobe-collect/fleet.db" ] &&
+	[ -d "$SIM/var/lib/private/tickprobe-collect/logs" ]; then
+	pass "/$C's command line, in the layout DynamicUser= makes: starts, stops on SIGTERM (exit 0), makes its logs and store"
+else
+	fail "/$C's command line: exit $rc, ready '$(cat "$SIM/ready" 2>/dev/null)': $(head -c 300 "$SIM/run.out")"
+fi
+run_unit_line "$(printf '%s' "$exec_c" | sed 's|%S/private/|%S/|g')"; rc=$?
+if [ $rc = 2 ] && grep -q 'unable to open database file' "$SIM/run.out"; then
+	pass "the same line through the link systemd makes (%S/tickprobe-collect) is refused: why the unit names the directory itself"
+else
+	fail "the line through the link: exit $rc: $(head -c 200 "$SIM/run.out")"
+fi
+
 # --- systemd-analyze -----------------------------------------------------------------
 # verify: in a root holding this system's units (the targets the units name)
 # and the package's files (its /usr/bin/tickprobe), no man lookup.  An
