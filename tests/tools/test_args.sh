@@ -90,7 +90,7 @@ bad "no operand" show "no LOG given" --json
 bad "unknown option" export "unknown option '--bogus'" "$A" --bogus
 bad "missing value" export "option '--format' needs a value" "$A" --format
 bad "bad number" export "--run wants a whole number of at least 1, not '1x'" "$A" --run 1x
-bad "bad word" export "--format wants raw, csv or json, not 'xml'" "$A" --format xml
+bad "bad word" export "--format wants raw, csv, json, openmetrics or prometheus, not 'xml'" "$A" --format xml
 bad "bad metric" export "--metric wants p50 or mean, not 'max'" "$A" --metric max
 bad "no operand" export "no LOG given" --format csv
 
