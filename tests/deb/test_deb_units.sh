@@ -10,7 +10,10 @@
 # from the old name moves its enablement (or the administrator's disabling)
 # to the new unit and leaves the collector off; `postrm purge` removes
 # /var/lib/tickprobe, the collector's state and /run/tickprobe, and nothing
-# else, following no link.
+# else, following no link; `postrm remove` takes the metrics file of
+# tickprobe-metrics.service, which with its timer (installed, not enabled)
+# feeds node_exporter: its command line run here writes metrics promtool
+# passes.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/units
@@ -32,6 +35,8 @@ fake_system
 R=$OUT/root
 A=lib/systemd/system/tickprobe-after-boot.service
 C=lib/systemd/system/tickprobe-collect.service
+M=lib/systemd/system/tickprobe-metrics.service
+MT=lib/systemd/system/tickprobe-metrics.timer
 
 # --- what each unit runs ----------------------------------------------------------
 if grep -qx 'ExecStart=/usr/bin/tickprobe schedule --after-boot' "$R/$A" && grep -qx 'Type=oneshot' "$R/$A" &&
@@ -91,16 +96,33 @@ else
 	fail "the line through the link: exit $rc: $(head -c 200 "$SIM/run.out")"
 fi
 
+# The metrics unit's command line, its paths moved into $OUT: a quick run on
+# this machine (no switch), its metrics file whole, and promtool content.
+exec_m=$(sed -n 's/^ExecStart=//p' "$R/$M")
+mkdir -p "$OUT/metrics/textfile"
+line=$(printf '%s' "$exec_m" | sed -e "s|/var/lib/tickprobe/|$OUT/metrics/|" \
+	-e "s|/var/lib/prometheus/node-exporter/|$OUT/metrics/textfile/|" -e "s|^/usr/bin/tickprobe|$R/usr/bin/tickprobe|")
+# shellcheck disable=SC2086
+timeout 120 $line >"$OUT/metrics/run.out" 2>&1; rc=$?
+if [ $rc = 0 ] && grep -qx 'Type=oneshot' "$R/$M" && grep -q '^OnUnitActiveSec=15min$' "$R/$MT" &&
+	grep -q '^tickprobe_clock_gettime_seconds{' "$OUT/metrics/textfile/tickprobe.prom" &&
+	promtool check metrics <"$OUT/metrics/textfile/tickprobe.prom" >"$OUT/metrics/promtool.out" 2>&1 &&
+	[ "$(ls "$OUT/metrics/textfile")" = tickprobe.prom ]; then
+	pass "/$M (every 15 min by its timer): its command line writes tickprobe.prom whole, promtool passes it"
+else
+	fail "/$M: exit $rc: $(head -c 300 "$OUT/metrics/run.out") $(head -c 200 "$OUT/metrics/promtool.out" 2>/dev/null)"
+fi
+
 # --- systemd-analyze -----------------------------------------------------------------
 # verify: in a root holding this system's units (the targets the units name)
 # and the package's files (its /usr/bin/tickprobe), no man lookup.  An
 # unknown key is only a warning to it: any output at all fails.
 V=$OUT/verify-root
 rm -rf "$V" && mkdir -p "$V/lib/systemd" "$V/usr/bin" && cp -a /lib/systemd/system "$V/lib/systemd/" &&
-	cp "$R/$A" "$R/$C" "$V/lib/systemd/system/" && cp "$R/usr/bin/tickprobe" "$V/usr/bin/" ||
+	cp "$R/$A" "$R/$C" "$R/$M" "$R/$MT" "$V/lib/systemd/system/" && cp "$R/usr/bin/tickprobe" "$V/usr/bin/" ||
 	{ fail "setup: the root for systemd-analyze verify"; exit 1; }
-if systemd-analyze verify --root="$V" --man=no "/$A" "/$C" >"$OUT/verify.out" 2>&1 && [ ! -s "$OUT/verify.out" ]; then
-	pass "systemd-analyze verify: both units, no complaint"
+if systemd-analyze verify --root="$V" --man=no "/$A" "/$C" "/$M" "/$MT" >"$OUT/verify.out" 2>&1 && [ ! -s "$OUT/verify.out" ]; then
+	pass "systemd-analyze verify: the four units, no complaint"
 else
 	fail "systemd-analyze verify: $(head -n 3 "$OUT/verify.out" | tr '\n' ' ')"
 fi
@@ -116,6 +138,8 @@ security "$C" $COLLECT_MAX
 ok "systemd-analyze security: the collector's exposure is at most $COLLECT_MAX/10" $? "$(tail -n 1 "$OUT/security-tickprobe-collect.service.out")"
 security "$A" $AFTER_MAX
 ok "systemd-analyze security: the after-boot unit's exposure is at most $AFTER_MAX/10" $? "$(tail -n 1 "$OUT/security-tickprobe-after-boot.service.out")"
+security "$M" $AFTER_MAX
+ok "systemd-analyze security: the metrics unit's exposure is at most $AFTER_MAX/10" $? "$(tail -n 1 "$OUT/security-tickprobe-metrics.service.out")"
 
 # --- the maintainer scripts, as dpkg runs them, in DPKG_ROOT trees --------------------
 WANTS=etc/systemd/system/multi-user.target.wants
@@ -123,8 +147,9 @@ enabled() { [ -L "$1/$WANTS/$2" ]; }
 
 # A new installation: the after-boot unit enabled, the collector not.
 DPKG_ROOT=$R maint postinst configure >"$OUT/install.out" 2>&1; rc=$?
-if [ $rc = 0 ] && enabled "$R" tickprobe-after-boot.service && ! enabled "$R" tickprobe-collect.service; then
-	pass "postinst configure (new installation): tickprobe-after-boot.service enabled, the collector not"
+if [ $rc = 0 ] && enabled "$R" tickprobe-after-boot.service && ! enabled "$R" tickprobe-collect.service &&
+	[ ! -e "$R/etc/systemd/system/timers.target.wants/tickprobe-metrics.timer" ]; then
+	pass "postinst configure (new installation): tickprobe-after-boot.service enabled, the collector and the metrics timer not"
 else
 	fail "postinst (new): exit $rc; wants: $(ls "$R/$WANTS" 2>&1 | tr '\n' ' ')"
 fi
@@ -190,17 +215,21 @@ for keep in var/lib/tickprobe-other/keep var/lib/private/other/keep run/other/ke
 	echo keep >"$P/$keep"
 done
 ln -s ../../srv/elsewhere "$P/var/lib/tickprobe/logs/linked" # a link inside: removed, not followed
+mkdir -p "$P/var/lib/prometheus/node-exporter"
+echo 'node_other 1' >"$P/var/lib/prometheus/node-exporter/other.prom"
+echo 'tickprobe_tsc_reliable 1' >"$P/var/lib/prometheus/node-exporter/tickprobe.prom"
 (cd "$P" && find . | LC_ALL=C sort) >"$OUT/purge.before"
 DPKG_ROOT=$P maint postrm remove >"$OUT/remove.out" 2>&1; rc1=$?
 (cd "$P" && find . | LC_ALL=C sort) >"$OUT/remove.after"
 DPKG_ROOT=$P maint postrm purge >"$OUT/purge.out" 2>&1; rc2=$?
 (cd "$P" && find . | LC_ALL=C sort) >"$OUT/purge.after"
 grep -v '^\./var/lib/tickprobe\(/\|$\)\|^\./var/lib/tickprobe-collect$\|^\./var/lib/private/tickprobe-collect\(/\|$\)\|^\./run/tickprobe\(/\|$\)' \
-	"$OUT/purge.before" >"$OUT/purge.want"
-if [ $rc1 = 0 ] && cmp -s "$OUT/purge.before" "$OUT/remove.after"; then
-	pass "postrm remove: the state stays (only purge removes it)"
+	"$OUT/purge.before" | grep -vx '\./var/lib/prometheus/node-exporter/tickprobe\.prom' >"$OUT/purge.want"
+grep -vx '\./var/lib/prometheus/node-exporter/tickprobe\.prom' "$OUT/purge.before" >"$OUT/remove.want"
+if [ $rc1 = 0 ] && cmp -s "$OUT/remove.want" "$OUT/remove.after"; then
+	pass "postrm remove: the metrics file for node_exporter goes, the state stays (only purge removes it)"
 else
-	fail "postrm remove: exit $rc1: $(diff "$OUT/purge.before" "$OUT/remove.after" | grep '^[<>]' | head -3 | tr '\n' ' ')"
+	fail "postrm remove: exit $rc1: $(diff "$OUT/remove.want" "$OUT/remove.after" | grep '^[<>]' | head -3 | tr '\n' ' ')"
 fi
 if [ $rc2 = 0 ] && cmp -s "$OUT/purge.want" "$OUT/purge.after" && [ "$(cat "$P/srv/elsewhere/keep")" = keep ]; then
 	pass "postrm purge: /var/lib/tickprobe, /var/lib/tickprobe-collect (the link and its private/ directory), /run/tickprobe gone; the rest, the token in /etc/tickprobe and a link's target kept"

@@ -3,7 +3,7 @@
  * node_exporter's textfile collector reads (`tickprobe os --prometheus`), or
  * OpenMetrics (`tickprobe export --format openmetrics`).  Units are the base
  * units Prometheus asks for (seconds, hertz, ratios); every label value from
- * a log is escaped and cut short.  The metrics (docs/ci.md):
+ * a log is escaped and cut short.  The metrics (docs/metrics.md):
  *   tickprobe_read_cost_seconds{counter,quantile}    a read's p50 and p99
  *   tickprobe_clock_healthy{counter}
  *   tickprobe_clock_gettime_seconds{clocksource}     its p50, per clocksource
