@@ -82,27 +82,6 @@ static const struct args_spec compare_spec = {
 
 static const char *const compare_metrics[] = { "p50", "mean", NULL };
 
-/* A timer's key in the per-counter comparison: OS-side clock calls (which
- * name a clocksource) never mix with a hardware counter of the same name; an
- * OS log's bare reads (`tsc`, clocksource null) do line up with the probe's. */
-static void timer_key(const struct lr_node *t, char *buf, size_t cap)
-{
-	const char *name = lr_str(lr_get(t, "name"));
-	snprintf(buf, cap, "%s%s", lr_str(lr_get(t, "clocksource")) ? "os:" : "", name ? name : "?");
-}
-
-static const struct lr_node *find_key(const struct lrun *r, const char *key)
-{
-	const struct lr_node *t;
-	char k[128];
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		timer_key(t, k, sizeof k);
-		if (!strcmp(k, key))
-			return t;
-	}
-	return NULL;
-}
-
 struct cell {
 	int present, has_p50;
 	double p50;     /* the timer's cost_ns.p50 */
@@ -336,7 +315,7 @@ static size_t collect_keys(const struct lrun **logs, size_t nlogs, const struct 
 			char k[128];
 			size_t q;
 			int keep = !co->nonly;
-			timer_key(t, k, sizeof k);
+			lrun_timer_key(t, k, sizeof k);
 			for (q = 0; q < co->nonly; q++)
 				keep |= !strcmp(co->only[q], k) || !strcmp(co->only[q], k + (strncmp(k, "os:", 3) ? 0 : 3));
 			for (q = 0; q < nkeys && strcmp(keys[q], k); q++)
@@ -366,7 +345,7 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 	}
 	printf("%s== %s: per-round %s, ns ==\n", i ? "\n" : "", ts_str(shown[0], SHOWN_LEN, key), co->metric);
 	for (size_t j = 0; j < nlogs; j++) {
-		const struct lr_node *t = find_key(logs[j], key);
+		const struct lr_node *t = lrun_timer_by_key(logs[j], key);
 		struct cell *c = &cells[j];
 		size_t n;
 		if (!t)

@@ -32,7 +32,7 @@ static long analyse(const struct rp_ctx *c, const char *key, struct cell *cells,
 		struct cell *x = &cells[j];
 		double *v = NULL;
 		memset(x, 0, sizeof *x);
-		x->timer = rp_find_key(c->logs[j].run, key);
+		x->timer = lrun_timer_by_key(c->logs[j].run, key);
 		if (!x->timer)
 			continue;
 		++*present;

@@ -132,24 +132,6 @@ void rp_swatch(FILE *o, size_t i)
 		rp_colour(i), i + 1);
 }
 
-void rp_timer_key(const struct lr_node *t, char *buf, size_t cap)
-{
-	const char *name = lr_str(lr_get(t, "name"));
-	snprintf(buf, cap, "%s%s", lr_str(lr_get(t, "clocksource")) ? "os:" : "", name ? name : "?");
-}
-
-const struct lr_node *rp_find_key(const struct lrun *r, const char *key)
-{
-	const struct lr_node *t;
-	char k[RP_KEY_LEN];
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		rp_timer_key(t, k, sizeof k);
-		if (!strcmp(k, key))
-			return t;
-	}
-	return NULL;
-}
-
 void rp_key_label(FILE *o, const char *key)
 {
 	if (!strncmp(key, "os:", 3)) {

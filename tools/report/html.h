@@ -69,10 +69,8 @@ const char *rp_colour(size_t i);
 /* A small coloured square and "[i+1]": how the page names log i. */
 void rp_swatch(FILE *o, size_t i);
 
-/* Timer keys, as `tickprobe compare` lines them up: an OS clock call (it
- * names a clocksource) is "os:NAME", every other timer just NAME. */
-void rp_timer_key(const struct lr_node *t, char *buf, size_t cap);
-const struct lr_node *rp_find_key(const struct lrun *r, const char *key);
+/* Timer keys are logset's (lrun_timer_key, lrun_timer_by_key): an OS clock
+ * call (it names a clocksource) is "os:NAME", every other timer just NAME. */
 /* The key as shown: the name, with "(OS call)" for os: keys. */
 void rp_key_label(FILE *o, const char *key);
 

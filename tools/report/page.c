@@ -260,7 +260,7 @@ static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
 		for (size_t i = 0; (t = lrun_timer_at(c->logs[j].run, i)) && c->nkeys < RP_MAX_KEYS; i++) {
 			char k[RP_KEY_LEN];
 			size_t q;
-			rp_timer_key(t, k, sizeof k);
+			lrun_timer_key(t, k, sizeof k);
 			for (q = 0; q < c->nkeys && strcmp(c->keys[q], k); q++)
 				;
 			if (q == c->nkeys)

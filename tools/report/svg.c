@@ -115,7 +115,7 @@ static void gather(const struct rp_ctx *c, const char *key, struct plot *p)
 
 	p->unit_ns = 1;
 	for (size_t j = 0; j < c->nlogs; j++) {
-		const struct lr_node *t = rp_find_key(c->logs[j].run, key), *hs;
+		const struct lr_node *t = lrun_timer_by_key(c->logs[j].run, key), *hs;
 		struct series *sr = &p->s[p->ns];
 		if (!t)
 			continue;
