@@ -35,61 +35,22 @@ static bool make_parents(const char *path)
 
 int spool_open(const char *path, char *why, size_t cap)
 {
-	struct stat st;
 	char what[300];
-	int fd;
 
 	snprintf(what, sizeof what, "--dir %s", path);
 	if (!make_parents(path)) {
 		snprintf(why, cap, "%s: %s", what, strerror(errno));
 		return -1;
 	}
-	fd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, cap, "%s: %s%s", what, strerror(errno),
-			 errno == ELOOP || errno == ENOTDIR ? " (a symbolic link is not followed)" : "");
-		return -1;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(why, cap, "%s: %s", what, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (!private_dir_ok(&st, what, why, cap)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return private_dir_open(AT_FDCWD, path, false, what, why, cap);
 }
 
 int spool_machine(int dirfd, const char *machine, bool create, char *why, size_t cap)
 {
-	struct stat st;
 	char what[120];
-	int fd;
 
 	snprintf(what, sizeof what, "the folder %s", machine);
-	if (create && mkdirat(dirfd, machine, 0755) && errno != EEXIST) {
-		snprintf(why, cap, "%s: %s", what, strerror(errno));
-		return -1;
-	}
-	fd = openat(dirfd, machine, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		snprintf(why, cap, "%s: %s%s", what, strerror(errno),
-			 errno == ELOOP || errno == ENOTDIR ? " (not a directory, or a symbolic link, which is not "
-							     "followed)" : "");
-		return -1;
-	}
-	if (fstat(fd, &st)) {
-		snprintf(why, cap, "%s: %s", what, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (!private_dir_ok(&st, what, why, cap)) {
-		close(fd);
-		return -1;
-	}
-	return fd;
+	return private_dir_open(dirfd, machine, create, what, why, cap);
 }
 
 /* One past the highest NNNN.log in the folder. */

@@ -2,6 +2,7 @@
 /* Directories only this user can write (private_dir.h). */
 #include "tools/common/private_dir.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,6 +27,40 @@ bool private_dir_ok(const struct stat *st, const char *what, char *why, size_t c
 		return false;
 	}
 	return true;
+}
+
+int private_dir_open(int at, const char *name, bool create, const char *what, char *why, size_t cap)
+{
+	struct stat st;
+	int fd, e;
+
+	if (create && mkdirat(at, name, 0755) != 0 && errno != EEXIST) {
+		e = errno;
+		snprintf(why, cap, "cannot make %s: %s", what, strerror(e));
+		errno = e;
+		return -1;
+	}
+	fd = openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		e = errno;
+		snprintf(why, cap, "cannot open %s: %s%s", what, strerror(e),
+			 e == ELOOP || e == ENOTDIR ? " (not a directory, or a symbolic link, which is not followed)" : "");
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &st) != 0) {
+		e = errno;
+		snprintf(why, cap, "%s: %s", what, strerror(e));
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if (!private_dir_ok(&st, what, why, cap)) {
+		close(fd);
+		errno = EACCES;
+		return -1;
+	}
+	return fd;
 }
 
 bool private_dir_of(const char *path, const char *what, char *why, size_t cap)

@@ -13,6 +13,12 @@
  * in the reason written to why when it is not safe. */
 bool private_dir_ok(const struct stat *st, const char *what, char *why, size_t cap);
 
+/* name under the directory at (AT_FDCWD: a path), made (0755) first when
+ * create is set, opened without following a link, and held only when it is
+ * private_dir_ok: its descriptor, or -1 with why written (and errno the
+ * open's: ENOENT when it is missing, EACCES when it is not private). */
+int private_dir_open(int at, const char *name, bool create, const char *what, char *why, size_t cap);
+
 /* The same for the directory a file is in (path's dirname, not following a
  * final symbolic link). */
 bool private_dir_of(const char *path, const char *what, char *why, size_t cap);

@@ -26,27 +26,6 @@ static double now_s(void)
 	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
 }
 
-/* name under at, made first when create is set; never through a link.  The
- * descriptor, or -1 with errno. */
-static int open_dir_at(int at, const char *name, bool create)
-{
-	if (create && mkdirat(at, name, 0755) != 0 && errno != EEXIST)
-		return -1;
-	return openat(at, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-}
-
-/* The directory fd is this user's alone; closes it and says why when not. */
-static bool held_privately(int fd, const char *what, char *why, size_t cap)
-{
-	struct stat st;
-
-	if (fstat(fd, &st) != 0) {
-		snprintf(why, cap, "%s: %s", what, strerror(errno));
-		return false;
-	}
-	return private_dir_ok(&st, what, why, cap);
-}
-
 static void path_under(const char *root, const char *rest, char *out, size_t cap)
 {
 	size_t rl;
@@ -57,22 +36,11 @@ static void path_under(const char *root, const char *rest, char *out, size_t cap
 	snprintf(out, cap, "%s%s%s", root, root[rl - 1] == '/' ? "" : "/", rest);
 }
 
-/* A directory that could not be opened: 1 when it is missing and not to be
- * made, else -1 with why. */
-static int missing_or_fail(int e, const char *path, bool create, char *why, size_t cap)
-{
-	if (e == ENOENT && !create)
-		return 1;
-	snprintf(why, cap, "cannot open %s: %s%s", path, strerror(e),
-		 e == ELOOP || e == ENOTDIR ? " (a symbolic link is not followed)" : "");
-	return -1;
-}
-
 int os_run_open(const char *root, bool create, struct os_cs_run *r, char *why, size_t cap)
 {
 	char run_path[OS_CS_PATH + 8];
 	const char *top = root && *root ? root : "/";
-	int root_fd, run_fd, e;
+	int root_fd, run_fd;
 
 	r->dir_fd = -1;
 	r->lock_fd = -1;
@@ -80,28 +48,20 @@ int os_run_open(const char *root, bool create, struct os_cs_run *r, char *why, s
 	path_under(top, "run", run_path, sizeof run_path);
 	/* The root itself is the caller's choice ("/", or a test's tree). */
 	root_fd = open(top, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (root_fd < 0)
-		return missing_or_fail(errno, top, true, why, cap);
-	run_fd = open_dir_at(root_fd, "run", create);
-	e = errno;
+	if (root_fd < 0) {
+		snprintf(why, cap, "cannot open %s: %s", top, strerror(errno));
+		return -1;
+	}
+	run_fd = private_dir_open(root_fd, "run", create, run_path, why, cap);
 	close(root_fd);
-	if (run_fd < 0)
-		return missing_or_fail(e, run_path, create, why, cap);
-	if (!held_privately(run_fd, run_path, why, cap)) {
+	if (run_fd >= 0) {
+		r->dir_fd = private_dir_open(run_fd, "tickprobe", create, r->dir, why, cap);
 		close(run_fd);
-		return -1;
 	}
-	r->dir_fd = open_dir_at(run_fd, "tickprobe", create);
-	e = errno;
-	close(run_fd);
-	if (r->dir_fd < 0)
-		return missing_or_fail(e, r->dir, create, why, cap);
-	if (!held_privately(r->dir_fd, r->dir, why, cap)) {
-		close(r->dir_fd);
-		r->dir_fd = -1;
-		return -1;
-	}
-	return 0;
+	if (r->dir_fd >= 0)
+		return 0;
+	/* Missing and not to be made: nothing to hold. */
+	return errno == ENOENT && !create ? 1 : -1;
 }
 
 /* The process id the lock file holds: its holder's, or 0 when unknown. */

@@ -172,20 +172,10 @@ static void forget_used_schedule(const struct schedule *s)
 static int logs_dir(const struct schedule *s, int state_fd)
 {
 	char why[PATH_MAX + 300], what[PATH_MAX + 20];
-	struct stat st;
 	int fd;
 
 	snprintf(what, sizeof what, "%s/logs", s->state_dir);
-	if (mkdirat(state_fd, "logs", 0755) != 0 && errno != EEXIST)
-		fd = -1;
-	else
-		fd = openat(state_fd, "logs", O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
-		snprintf(why, sizeof why, "cannot open %s: %s", what, strerror(errno));
-	else if (fstat(fd, &st) != 0 || !private_dir_ok(&st, what, why, sizeof why)) {
-		close(fd);
-		fd = -1;
-	}
+	fd = private_dir_open(state_fd, "logs", true, what, why, sizeof why);
 	if (fd < 0)
 		fprintf(stderr, "tickprobe schedule --after-boot: %s\n", why);
 	return fd;
