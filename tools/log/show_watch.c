@@ -206,13 +206,13 @@ void show_watch_json(FILE *o, const struct lrun *r)
 	const struct lr_node *w = lrun_first(r, "watch");
 	size_t k;
 
-	fprintf(o, ",\n\"watch\":");
 	for (k = 0; k < r->nrecs && r->recs[k].root != w; k++)
 		;
-	if (w && k < r->nrecs)
-		ts_json_copy(o, r->recs[k].text, r->recs[k].len);
-	else
-		fprintf(o, "null");
+	/* A log without a watch keeps the members it always had. */
+	if (!w || k == r->nrecs)
+		return;
+	fprintf(o, ",\n\"watch\":");
+	ts_json_copy(o, r->recs[k].text, r->recs[k].len);
 	fprintf(o, ",\n\"watch_events\":[");
 	for (size_t i = 0, n = 0; i < r->nrecs; i++) {
 		if (strcmp(r->recs[i].type, "watch_event"))
