@@ -41,6 +41,15 @@ struct qemu_run {
 	char options_words[1024]; /* every --options, joined in order: r->options */
 };
 
+/* How a boot ended (outcome.c): the status of the log's last end record,
+ * or "" (cut short, or no log), the log's size (-1: none), and into why[]
+ * the CPU refusal's reason when the log has one. */
+void qemu_log_summary(const char *path, char *status, size_t cap, long *bytes, char *why, size_t why_cap);
+/* The probe's status (QEMU_RC_*) from QEMU's wait status as qemu_spawn
+ * gives it (stopped: by our signal), and what to say of it into msg. */
+int qemu_probe_outcome(const struct qemu_run *r, int status, int stopped, const char *unsupported,
+		       const char *endstatus, char *msg, size_t cap);
+
 /* Boots the probe image (or the multiboot kernel) once, as r says; the
  * probe's log goes to r->out (stdout when NULL).  Returns QEMU_RC_*. */
 int qemu_boot_probe(const struct qemu_run *r);
