@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <time.h>
 #include <unistd.h>
 #include "tools/qemu/qemu.h"
@@ -129,38 +130,98 @@ int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_pat
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
 		     bool terminal, void (*tick)(void *ctx), void *ctx)
 {
+	struct qemu_proc p = { .cwd = cwd, .out_path = out_path, .terminal = terminal };
+
+	return qemu_spawn_proc(&p, argv, timeout, interrupted, tick, ctx);
+}
+
+bool qemu_proc_successor(struct qemu_proc *p, char **argv)
+{
+	pid_t pid;
+
+	if (p->successor) {
+		errno = EBUSY;
+		return false;
+	}
+	/* QEMU's stdio serial sets our terminal raw and puts back, on exit,
+	 * what it found: the second finds the first's raw modes. */
+	p->handed_over = true;
+	pid = start(argv, p->cwd, p->out_path, !p->terminal);
+	if (pid < 0)
+		return false;
+	p->successor = pid;
+	p->successor_died = false;
+	return true;
+}
+
+void qemu_proc_drop_successor(struct qemu_proc *p)
+{
+	if (!p->successor)
+		return;
+	stop(p->successor, p->terminal);
+	p->successor = 0;
+}
+
+/* A successor that ended before the child it was to take over from: reaped
+ * here, so that it can never be waited on as the child. */
+static void reap_successor(struct qemu_proc *p)
+{
+	int status;
+
+	if (p->successor && waitpid(p->successor, &status, WNOHANG) == p->successor) {
+		p->successor_status = status;
+		p->successor_died = true;
+		p->successor = 0;
+	}
+}
+
+int qemu_spawn_proc(struct qemu_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
+		    void *ctx)
+{
 	double next_tick = 0;
 	struct sigaction sa, old_int, old_term;
 	double deadline = qemu_now() + timeout;
+	struct termios modes;
+	bool have_modes;
 	int status = 0;
-	pid_t pid;
 
 	*interrupted = 0;
 	stop_signal = 0;
-	terminal = terminal && isatty(STDIN_FILENO); /* no terminal of ours to read */
-	pid = start(argv, cwd, out_path, !terminal);
-	if (pid < 0)
+	p->terminal = p->terminal && isatty(STDIN_FILENO); /* no terminal of ours to read */
+	have_modes = p->terminal && tcgetattr(STDIN_FILENO, &modes) == 0;
+	p->successor = 0;
+	p->pid = start(argv, p->cwd, p->out_path, !p->terminal);
+	if (p->pid < 0)
 		return -2;
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_signal;
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	for (;;) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-		if (r == pid)
+		pid_t r = waitpid(p->pid, &status, WNOHANG);
+		if (r == p->pid && !p->successor)
 			break;
+		if (r == p->pid) { /* the hand-over: the successor is the child now */
+			p->pid = p->successor;
+			p->successor = 0;
+			continue;
+		}
+		reap_successor(p);
 		if (stop_signal || qemu_now() > deadline) {
-			stop(pid, terminal);
+			qemu_proc_drop_successor(p);
+			stop(p->pid, p->terminal);
 			*interrupted = stop_signal;
 			status = -1;
 			break;
 		}
 		if (tick && qemu_now() >= next_tick) {
 			tick(ctx);
-			next_tick = qemu_now() + 0.25;
+			next_tick = qemu_now() + (p->tick_s > 0 ? p->tick_s : 0.25);
 		}
 		usleep(20000);
 	}
+	if (have_modes && p->handed_over)
+		tcsetattr(STDIN_FILENO, TCSANOW, &modes);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
 	return status;

@@ -7,6 +7,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 #include "tools/compare/gate.h"
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
@@ -98,5 +99,30 @@ int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_pat
  * Otherwise it leads a group of its own and a kill ends the whole group. */
 int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
 		     bool terminal, void (*tick)(void *ctx), void *ctx);
+
+/* The QEMU of a run and the one that takes over from it: a migration's
+ * destination, which the tick starts (qemu_proc_successor) while the first
+ * still runs.  When the child waited on exits and a successor runs, the
+ * successor becomes the child, under the same deadline; a kill (deadline,
+ * our SIGINT or SIGTERM) stops both. */
+struct qemu_proc {
+	pid_t pid;             /* the child waited on */
+	pid_t successor;       /* 0, or the child that takes over when pid exits */
+	int successor_status;  /* the wait status of a successor that exited first */
+	bool successor_died;   /* ... and that it did (it is reaped, successor is 0) */
+	bool terminal;         /* as qemu_spawn_watch's, after the isatty test */
+	bool handed_over;      /* a successor was started: the terminal's modes are put back at the end */
+	const char *cwd, *out_path;
+	double tick_s;         /* how often the tick runs; 0: 0.25 s.  The tick may change it. */
+};
+/* qemu_spawn_watch with p (zeroed, then cwd, out_path, terminal and tick_s
+ * set by the caller); p->pid is the first child once it started. */
+int qemu_spawn_proc(struct qemu_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
+		    void *ctx);
+/* From the tick: starts argv as the first child was started and makes it
+ * the successor.  False (errno set) when it could not start, or one runs. */
+bool qemu_proc_successor(struct qemu_proc *p, char **argv);
+/* From the tick: ends the successor (a destination that did not come up). */
+void qemu_proc_drop_successor(struct qemu_proc *p);
 
 #endif
