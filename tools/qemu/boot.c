@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include "tools/common/exit_codes.h"
 #include "tools/lib/textsafe.h"
+#include "tools/qemu/events.h"
 #include "tools/qemu/image.h"
 #include "tools/qemu/qemu.h"
 #include "tools/qemu/watch.h"
@@ -105,16 +106,22 @@ bool qemu_args_show(const struct qemu_run *r, const struct qemu_argv *a)
 }
 
 /* What one probe boot holds while it runs: its temporary files and the
- * buffers its QEMU arguments point into. */
+ * buffers its QEMU arguments point into.  The arguments are put together
+ * again for each QEMU of the run (probe_argv): with --event, a migration's
+ * destination gets the first's, and its own sockets. */
 struct probe_boot {
 	struct qemu_run r;
 	struct qemu_argv a;
 	char img_buf[PATH_MAX], cfg_buf[PATH_MAX], kern_buf[PATH_MAX];
 	char tmp_img[32], tmp_log[32], drive[PATH_MAX * 2 + 64], chardev[PATH_MAX * 2 + 64];
 	char cmdline[1024], popts[512], path_e[PATH_MAX * 2];
-	const char *cfg, *log_path;
+	const char *cfg, *log_path, *fw, *kernel;
 	bool have_tmp_img, have_tmp_log;
 	struct boot_watch watch;
+	double next_watch_tick;
+	struct qemu_proc proc;
+	struct qemu_events ev;
+	struct qemu_event_args ev_args;
 };
 
 /* -bios OVMF for UEFI; -1 to go on, or the exit status. */
@@ -135,12 +142,11 @@ static int probe_firmware(struct probe_boot *b)
 			r->ovmf ? r->ovmf : "/usr/share/ovmf/OVMF.fd");
 		return QEMU_RC_MISSING;
 	}
-	qemu_arg(&b->a, "-bios");
-	qemu_arg(&b->a, fw);
+	b->fw = fw;
 	return -1;
 }
 
-/* --kernel: -kernel and -append with the preset's options and ours. */
+/* --kernel: -kernel, and -append with the preset's options and ours. */
 static int probe_kernel(struct probe_boot *b)
 {
 	const struct qemu_run *r = &b->r;
@@ -150,14 +156,7 @@ static int probe_kernel(struct probe_boot *b)
 		fprintf(stderr, "tickprobe qemu: no kernel %s (make kernel)\n", k ? k : "tickprobe.elf32");
 		return QEMU_RC_MISSING;
 	}
-	if (!r->preset && b->cfg)
-		qemu_preset_options(b->cfg, "default", b->popts, sizeof b->popts);
-	snprintf(b->cmdline, sizeof b->cmdline, "%s%s%s", b->popts, *b->popts && r->options ? " " : "",
-		 r->options ? r->options : "");
-	qemu_arg(&b->a, "-kernel"); /* a plain file name: QEMU splits no commas here */
-	qemu_arg(&b->a, k);
-	qemu_arg(&b->a, "-append");
-	qemu_arg(&b->a, b->cmdline);
+	b->kernel = k;
 	return -1;
 }
 
@@ -198,38 +197,113 @@ static int probe_image(struct probe_boot *b)
 	qemu_escape(img, b->path_e, sizeof b->path_e);
 	snprintf(b->drive, sizeof b->drive, "file=%s,format=raw,%s", b->path_e,
 		 r->cdrom ? "media=cdrom,readonly=on" : (b->have_tmp_img ? "media=disk" : "media=disk,snapshot=on"));
-	qemu_arg(&b->a, "-drive");
-	qemu_arg(&b->a, b->drive);
 	return -1;
 }
 
-/* COM1 into the -o file, or to stdout with a private copy to read the
- * outcome from. */
-static void probe_serial(struct probe_boot *b)
+/* COM1's log when it goes to stdout: a private copy to read the outcome
+ * from. */
+static void probe_serial_log(struct probe_boot *b)
+{
+	int fd;
+
+	if (b->r.out) {
+		b->log_path = b->r.out;
+		return;
+	}
+	snprintf(b->tmp_log, sizeof b->tmp_log, "%s", "/tmp/tickprobe-serial-XXXXXX");
+	fd = b->r.dry_run ? -1 : mkstemp(b->tmp_log);
+	if (fd >= 0) {
+		close(fd);
+		b->have_tmp_log = true;
+	}
+	b->log_path = b->tmp_log;
+}
+
+/* COM1 into the -o file, or to stdout and the private copy; a QEMU
+ * restored from a migration (gen 2 on) appends to what the first wrote.
+ * With --event, COM2 is the channel to the guest, and QMP on a socket. */
+static void probe_serial(struct probe_boot *b, struct qemu_argv *a, int gen)
 {
 	const struct qemu_run *r = &b->r;
 	char e[PATH_MAX * 2];
 
 	if (r->out) {
-		b->log_path = r->out;
 		qemu_escape(r->out, e, sizeof e);
-		snprintf(b->chardev, sizeof b->chardev, "file,id=ser0,path=%s", e);
+		snprintf(b->chardev, sizeof b->chardev, "file,id=ser0,path=%s%s", e, gen > 1 ? ",append=on" : "");
 	} else {
-		int fd;
-		snprintf(b->tmp_log, sizeof b->tmp_log, "%s", "/tmp/tickprobe-serial-XXXXXX");
-		fd = r->dry_run ? -1 : mkstemp(b->tmp_log);
-		if (fd >= 0) {
-			close(fd);
-			b->have_tmp_log = true;
-		}
-		b->log_path = b->tmp_log;
-		snprintf(b->chardev, sizeof b->chardev, "stdio,id=ser0,signal=on%s%s", b->have_tmp_log ? ",logfile=" : "",
-			 b->have_tmp_log ? b->tmp_log : "");
+		qemu_escape(b->tmp_log, e, sizeof e);
+		snprintf(b->chardev, sizeof b->chardev, "stdio,id=ser0,signal=on%s%s%s", b->have_tmp_log ? ",logfile=" : "",
+			 b->have_tmp_log ? e : "", b->have_tmp_log && gen > 1 ? ",logappend=on" : "");
 	}
-	qemu_arg(&b->a, "-chardev");
-	qemu_arg(&b->a, b->chardev);
-	qemu_arg(&b->a, "-serial");
-	qemu_arg(&b->a, "chardev:ser0");
+	qemu_arg(a, "-chardev");
+	qemu_arg(a, b->chardev);
+	qemu_arg(a, "-serial");
+	qemu_arg(a, "chardev:ser0");
+	if (!r->nevents)
+		return;
+	qemu_arg(a, "-qmp");
+	qemu_arg(a, b->ev_args.qmp);
+	qemu_arg(a, "-chardev");
+	qemu_arg(a, b->ev_args.chardev);
+	qemu_arg(a, "-serial"); /* after COM1's: COM2, at I/O port 0x2f8 */
+	qemu_arg(a, "chardev:events");
+}
+
+/* The command of QEMU number gen of the run: 1, or one restored from a
+ * migration.  False when the private directory's path cannot be used. */
+static bool probe_argv(struct probe_boot *b, struct qemu_argv *a, int gen)
+{
+	const struct qemu_run *r = &b->r;
+
+	if (r->nevents && !qemu_events_args(b->ev.dir, gen, &b->ev_args))
+		return false;
+	a->n = 0;
+	qemu_args_machine(r, a);
+	if (b->fw) {
+		qemu_arg(a, "-bios");
+		qemu_arg(a, b->fw);
+	}
+	if (b->kernel) {
+		qemu_arg(a, "-kernel"); /* a plain file name: QEMU splits no commas here */
+		qemu_arg(a, b->kernel);
+		qemu_arg(a, "-append");
+		qemu_arg(a, b->cmdline);
+	} else {
+		qemu_arg(a, "-drive");
+		qemu_arg(a, b->drive);
+	}
+	probe_serial(b, a, gen);
+	qemu_args_tail(r, a, true);
+	if (gen > 1) {
+		qemu_arg(a, "-incoming");
+		qemu_arg(a, b->ev_args.incoming);
+	}
+	return true;
+}
+
+/* The events' way to the command of a migration's destination. */
+static char **probe_argv_for(void *ctx, int gen)
+{
+	struct probe_boot *b = ctx;
+
+	if (!probe_argv(b, &b->a, gen))
+		return NULL;
+	if (b->r.verbose)
+		progress_clear(&b->watch.prog);
+	qemu_args_show(&b->r, &b->a);
+	return b->a.v;
+}
+
+static void probe_tick(void *ctx)
+{
+	struct probe_boot *b = ctx;
+
+	if (b->r.nevents)
+		qemu_events_tick(&b->ev);
+	if (qemu_now() >= b->next_watch_tick) {
+		boot_watch_tick(&b->watch);
+		b->next_watch_tick = qemu_now() + 0.25;
+	}
 }
 
 /* Runs the assembled command; the probe's status. */
@@ -244,8 +318,12 @@ static int probe_run(struct probe_boot *b)
 	/* The progress line only where the serial text is not on the same
 	 * terminal already: with -o, or stdout to a pipe or a file. */
 	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
-	status = qemu_spawn_watch(b->a.v, r->timeout, NULL, NULL, &stopped, !r->out, boot_watch_tick, &b->watch);
+	b->proc.terminal = !r->out;
+	status = qemu_spawn_proc(&b->proc, b->a.v, r->timeout, &stopped, probe_tick, b);
 	boot_watch_end(&b->watch);
+	if (status == -2)
+		b->ev.next = b->ev.n; /* no QEMU ran: no event to call not done */
+	qemu_events_finish(&b->ev);
 	qemu_log_summary(b->log_path, endstatus, sizeof endstatus, &bytes, unsupported, sizeof unsupported);
 	fflush(stdout);
 	if (status == -2) {
@@ -266,6 +344,34 @@ static int probe_run(struct probe_boot *b)
 	return rc;
 }
 
+/* --event: the watch the probe will run, read from the options it will
+ * get; -1 to go on, or the exit status. */
+static int probe_events_check(struct probe_boot *b)
+{
+	const struct qemu_run *r = &b->r;
+	char why[300];
+
+	memcpy(b->ev.ev, r->events, sizeof b->ev.ev);
+	b->ev.n = r->nevents;
+	if (!qemu_events_watch(b->ev.ev, b->ev.n, b->cmdline, &b->ev.watch_s, why, sizeof why)) {
+		fprintf(stderr, "tickprobe qemu: %s\n", why);
+		return EXIT_USAGE;
+	}
+	b->ev.proc = &b->proc;
+	b->ev.argv_for = probe_argv_for;
+	b->ev.argv_ctx = b;
+	b->ev.prog = &b->watch.prog;
+	return -1;
+}
+
+static bool probe_migrates(const struct qemu_run *r)
+{
+	for (int i = 0; i < r->nevents; i++)
+		if (r->events[i].kind == QEMU_EVENT_MIGRATE)
+			return true;
+	return false;
+}
+
 static int probe_boot_steps(struct probe_boot *b)
 {
 	const struct qemu_run *r = &b->r;
@@ -278,13 +384,29 @@ static int probe_boot_steps(struct probe_boot *b)
 		fprintf(stderr, "tickprobe qemu: presets.cfg not found; use --options\n");
 		return QEMU_RC_MISSING;
 	}
-	qemu_args_machine(r, &b->a);
+	if (!r->preset && b->cfg && (r->use_kernel || r->nevents))
+		qemu_preset_options(b->cfg, "default", b->popts, sizeof b->popts);
+	else if (r->preset && !b->cfg) /* the image's own presets.cfg: the probe's table has its words */
+		snprintf(b->popts, sizeof b->popts, "preset=%s", r->preset);
+	snprintf(b->cmdline, sizeof b->cmdline, "%s%s%s", b->popts, *b->popts && r->options ? " " : "",
+		 r->options ? r->options : "");
+	if (r->nevents && (rc = probe_events_check(b)) >= 0)
+		return rc;
 	if ((rc = probe_firmware(b)) >= 0 || (rc = r->use_kernel ? probe_kernel(b) : probe_image(b)) >= 0)
 		return rc;
-	probe_serial(b);
-	qemu_args_tail(r, &b->a, true);
-	if (qemu_args_show(r, &b->a))
+	probe_serial_log(b);
+	if (r->nevents && !qemu_events_start(&b->ev, r->dry_run))
+		return QEMU_RC_MISSING;
+	if (!probe_argv(b, &b->a, 1)) {
+		fprintf(stderr, "tickprobe qemu: %s: a path an exec: migration cannot take\n", b->ev.dir);
+		return QEMU_RC_MISSING;
+	}
+	if (qemu_args_show(r, &b->a)) {
+		/* and what a migration's destination would run */
+		if (probe_migrates(r) && probe_argv(b, &b->a, 2))
+			qemu_args_show(r, &b->a);
 		return EXIT_CLEAN;
+	}
 	return probe_run(b);
 }
 
@@ -299,6 +421,8 @@ int qemu_boot_probe(const struct qemu_run *r)
 	}
 	b->r = *r;
 	rc = probe_boot_steps(b);
+	b->ev.next = b->ev.n; /* a boot that ended before QEMU ran has no event to report */
+	qemu_events_finish(&b->ev);
 	if (b->have_tmp_img)
 		unlink(b->tmp_img);
 	if (b->have_tmp_log)

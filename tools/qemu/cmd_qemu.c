@@ -23,6 +23,7 @@ enum {
 	OPT_PRESET, OPT_OPTIONS, OPT_MENU, OPT_MENU_TIMEOUT, OPT_ICOUNT, OPT_OUTPUT, OPT_TIMEOUT, OPT_MEMORY,
 	OPT_DISPLAY, OPT_OVMF, OPT_QEMU, OPT_DRY_RUN, OPT_VERBOSE, OPT_SMP, OPT_LINUX, OPT_KERNEL_CMDLINE,
 	OPT_OS_OPTIONS, OPT_KEEP, OPT_QUIET, OPT_BASELINE, OPT_GATE_FORMAT, OPT_GATE_OUTPUT, OPT_THRESHOLD,
+	OPT_EVENT,
 };
 
 static const struct option qemu_options[] = {
@@ -57,6 +58,7 @@ static const struct option qemu_options[] = {
 	{ "gate-format", required_argument, NULL, OPT_GATE_FORMAT },
 	{ "gate-output", required_argument, NULL, OPT_GATE_OUTPUT },
 	{ "threshold", required_argument, NULL, OPT_THRESHOLD },
+	{ "event", required_argument, NULL, OPT_EVENT },
 	ARGS_OPTIONS_END
 };
 
@@ -96,6 +98,11 @@ static const struct args_spec qemu_spec = {
 		"  --gate-format F       the gate's output: text (default), tap or junit\n"
 		"  --gate-output FILE    the gate's output to FILE (default: stdout)\n"
 		"  --threshold T         as compare --gate's: PCT%% or NSns, or COUNTER=T (default 10%%)\n"
+		"\n"
+		"  --event pause=DURATION@AT | migrate@AT\n"
+		"                        during the watch (watch= in the options), AT after it began:\n"
+		"                        stop the VM for DURATION, or migrate it into a new QEMU\n"
+		"                        (repeatable, up to 8; times as 5, 1.5s, 500ms, 2m)\n"
 		"\n"
 		"  --linux [KERNEL]      boot a Linux kernel (default: Debian's linux-image-cloud-amd64,\n"
 		"                        from the cache, else fetched with apt-get download and\n"
@@ -174,6 +181,19 @@ static int gate_option(struct args *a, struct qemu_run *r, int c)
 	return 0;
 }
 
+/* --event SPEC: 0, or EXIT_USAGE said. */
+static int event_option(struct args *a, struct qemu_run *r)
+{
+	char why[200];
+
+	if (r->nevents == QEMU_EVENTS_MAX)
+		return args_fail(a, "--event: at most %d events in a run", QEMU_EVENTS_MAX);
+	if (!qemu_event_parse(a->value, &r->events[r->nevents], why, sizeof why))
+		return args_fail(a, "%s", why);
+	r->nevents++;
+	return 0;
+}
+
 static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 {
 	long whole;
@@ -233,6 +253,10 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 				return EXIT_USAGE;
 			*(c == OPT_MEMORY ? &r->memory : c == OPT_SMP ? &r->smp : &r->menu_timeout) = (int)whole;
 			break;
+		case OPT_EVENT:
+			if (event_option(a, r) != 0)
+				return EXIT_USAGE;
+			break;
 		default:
 			if (gate_option(a, r, c) != 0)
 				return EXIT_USAGE;
@@ -274,6 +298,9 @@ static int check_run(const struct args *a, const struct qemu_run *r)
 		return args_fail(a, "--baseline LOG gates the run's log: give it -o FILE (and no --linux)");
 	if (!r->baseline && (r->gate_out || r->gate.format != GATE_TEXT || r->gate.nper || r->gate.dflt.pct != 10))
 		return args_fail(a, "--gate-format, --gate-output and --threshold go with --baseline");
+	if (r->nevents && (r->linux_guest || r->menu))
+		return args_fail(a, "--event needs the probe's options (events=, watch=) in the boot: not with "
+			    "--linux or --menu");
 	if (r->kvm && (what = qemu_kvm_problem())) {
 		fprintf(stderr, "tickprobe qemu: --kvm: %s\n", what);
 		return QEMU_RC_MISSING;
@@ -293,6 +320,14 @@ int cmd_qemu(int argc, char **argv)
 		return rc;
 	if ((rc = check_run(&a, &r)) >= 0)
 		return rc;
+	if (r.nevents) {
+		/* The probe answers on COM2; the timeout leaves room for what
+		 * the events add to the run. */
+		if (!join_options(&r, "events=" QEMU_EVENTS_PORT))
+			return args_fail(&a, "--options: no room left for events=" QEMU_EVENTS_PORT);
+		if (!r.timeout_given)
+			r.timeout += qemu_events_extra_s(r.events, r.nevents);
+	}
 	if (r.linux_guest)
 		return qemu_linux(&r);
 	rc = qemu_boot_probe(&r);

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 #include "tools/compare/gate.h"
+#include "tools/qemu/events.h"
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
 #define QEMU_RC_OK 0
@@ -40,6 +41,9 @@ struct qemu_run {
 	const char *baseline, *gate_out;
 	struct gate_opts gate;
 	char options_words[1024]; /* every --options, joined in order: r->options */
+	/* --event SPEC: pauses and migrations during the watch (events.h) */
+	struct qemu_event events[QEMU_EVENTS_MAX];
+	int nevents;
 };
 
 /* How a boot ended (outcome.c): the status of the log's last end record,
