@@ -44,7 +44,7 @@ static void restore(struct qemu_events *e)
 	char **argv;
 
 	qemu_events_path(e->dir, "state", 1, state, sizeof state);
-	e->state_bytes = stat(state, &st) == 0 ? (long long)st.st_size : -1;
+	e->state_bytes = lstat(state, &st) == 0 ? (long long)st.st_size : -1;
 	argv = e->argv_for(e->argv_ctx, e->gen + 1);
 	if (!argv || !qemu_proc_successor(e->proc, argv)) {
 		snprintf(why, sizeof why, "the new QEMU could not start: %s", argv ? strerror(errno) : "no command");
