@@ -137,10 +137,10 @@ static void take_line(struct qemu_events *e, const char *line, size_t len)
 				   "their times", v, (unsigned)e->watch_s);
 		break;
 	case QEMU_LINE_READY:
-		if (e->state == EVENTS_WAIT_READY && (int)v == events_current(e)->id)
+		if (e->state == EVENTS_WAIT_READY && (int)v == events_current(e)->id && !e->finished)
 			begin_event(e);
 		else
-			e->bad_lines++; /* out of turn, or after the host gave up on it */
+			e->bad_lines++; /* out of turn, after the host gave up on it, or after QEMU ended */
 		break;
 	case QEMU_LINE_WATCH_END:
 		if (!e->watch_ended)
@@ -358,7 +358,7 @@ void qemu_events_finish(struct qemu_events *e)
 	if (e->finished || !e->have_dir)
 		return;
 	e->finished = true;
-	events_channel_read(e);
+	events_channel_read(e); /* its last lines: read, but no event begins now (take_line) */
 	if (e->state == EVENTS_WAIT_READY)
 		going_on = "QEMU ended while the host waited for the guest's answer";
 	else if (e->state == EVENTS_PAUSED || e->state == EVENTS_MIGRATING || e->state == EVENTS_RESTORING)
