@@ -183,7 +183,8 @@ static bool find_steps(struct watch *w, const double *excess, const double *limi
 void watch_sample(struct watch *w, const struct watch_read *r)
 {
 	struct watch_read prev[WATCH_MAX_CLOCKS] = { 0 };
-	double hz[WATCH_MAX_CLOCKS], excess[WATCH_MAX_CLOCKS], limit[WATCH_MAX_CLOCKS], f, ref, t_s;
+	double hz[WATCH_MAX_CLOCKS] = { 0 };
+	double excess[WATCH_MAX_CLOCKS], limit[WATCH_MAX_CLOCKS], f, ref, t_s;
 	bool stepped;
 
 	for (unsigned i = 0; i < w->n; i++) {
@@ -223,8 +224,11 @@ void watch_sample(struct watch *w, const struct watch_read *r)
 		excess[i] = (r[i].count - prev[i].count) / c->nominal_hz - cycles / ref * (1 + rate);
 	}
 	stepped = !is_nan(ref) && find_steps(w, excess, limit, t_s);
-	if (!stepped && !is_nan(f))
+	if (!stepped && !is_nan(f)) {
 		w->hz_ref = f;
+		w->hz_ref_sum += f;
+		w->hz_ref_n++;
+	}
 	judge_linux(w, r, t_s);
 	for (unsigned i = 1; i < w->n && !stepped && !is_nan(f); i++) {
 		struct watch_clock *c = &w->c[i];

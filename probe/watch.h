@@ -138,6 +138,8 @@ struct watch {
 	uint64_t windows;
 	uint64_t windows_unjudged;        /* too long or short for Linux's rules (a late sample) */
 	double hz_ref;                    /* the last window's consensus without a step */
+	double hz_ref_sum;                /* every such window's: their mean is the TSC's */
+	uint64_t hz_ref_n;                /* rate as the clocks' mean rates are theirs */
 	double tsc_seg_ppm[WATCH_SEGMENTS]; /* the TSC's rate by the consensus, each segment */
 	struct watch_step steps[WATCH_MAX_STEPS];
 	unsigned n_steps, steps_dropped;

@@ -26,7 +26,9 @@ struct watch_event *watch_event_current(struct watch_events *e)
 static void take_clock(struct watch_event *ev, const struct watch *w, unsigned i)
 {
 	const struct watch_clock *c = &w->c[i];
-	double hz_ref = w->hz_ref == w->hz_ref ? w->hz_ref : w->tsc_hz;
+	/* The TSC's mean rate over the windows, as each clock's rate below
+	 * is its mean: one window's alone is off by its own jitter. */
+	double hz_ref = w->hz_ref_n ? w->hz_ref_sum / (double)w->hz_ref_n : w->tsc_hz;
 
 	ev->hz[i] = i ? c->nominal_hz : hz_ref;
 	ev->rate_ppm[i] = i && c->d_n ? c->d_sum / (double)c->d_n : 0;

@@ -21,7 +21,9 @@ void watch_sampler_init(struct watch_sampler *s, struct watch *w, uint64_t (*tsc
 
 bool watch_sampler_add(struct watch_sampler *s, const char *name, const struct counter *c, double drift)
 {
-	int k = watch_add_clock(s->w, name, (double)c->nominal_hz, 0);
+	/* One count of the clock is what a read of it is quantised to. */
+	double tick_s = c->nominal_hz ? 1.0 / (double)c->nominal_hz : 0;
+	int k = watch_add_clock(s->w, name, (double)c->nominal_hz, tick_s);
 	struct watch_source *src;
 
 	if (k < 0)
