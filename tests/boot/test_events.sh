@@ -8,8 +8,9 @@
 #     destination's, with their sockets, COM2 after COM1, -incoming and the
 #     log appended to;
 #   - the probe's own run (--icount, 2 CPUs, a 6 s watch): the run ends ok,
-#     its log whole; the events' lines when the probe answers on COM2 (its
-#     watch_event records), else each event said not done, with why;
+#     its log whole, the events' lines; the guest's watch_event records: the
+#     pause's clocks stood still, nothing moved (vm_events_check.py), as
+#     show says; a TSC step of CPU 1 during a migration found at its size;
 #   - the host's side against a guest played on the channel's socket
 #     (tests/boot/events_qemu.sh, events_guest.py), with the probe running
 #     in QEMU: a migration, then two pauses, the second one held back until
@@ -116,18 +117,37 @@ check "dry run: no destination without a migration" \
 ok "probe: the run ends ok" $? "$(tail -n 3 "$OUT/real.err")"
 log_whole "$OUT/real.log" "probe"
 cleaned "probe" "$OUT/real.err"
-if grep -q '"type":"watch_event"' "$OUT/real.log"; then
-	check "probe: event 1's line" "grep -q '^tickprobe qemu: event 1: pause for 1.0 s at [0-9.]* s of the watch: stop to cont [0-9.]* s\$' '$OUT/real.err'" \
-		"$(grep 'event 1' "$OUT/real.err")"
-	check "probe: event 2's line" "grep -q '^tickprobe qemu: event 2: migrate at [0-9.]* s of the watch: [0-9.]* MB of state, [0-9.]* s to the new QEMU running (migration [0-9.]* s, [0-9]* ms of downtime, then [0-9.]* s to restore)\$' '$OUT/real.err'" \
-		"$(grep 'event 2' "$OUT/real.err")"
-	check "probe: no event said not done" "! grep -q 'not done' '$OUT/real.err'" "$(grep 'not done' "$OUT/real.err")"
-else
-	skip "probe: the events' lines: the log has no watch_event record (the probe does not answer on COM2)"
-	check "probe: each event said not done, and why" \
-		"[ \$(grep -c '^tickprobe qemu: event [12] ([a-z]*) not done: the guest never said its watch began (does the probe listen? events=0x2f8)\$' '$OUT/real.err') = 2 ]" \
-		"$(grep 'event' "$OUT/real.err")"
-fi
+check "probe: event 1's line" "grep -q '^tickprobe qemu: event 1: pause for 1.0 s at [0-9.]* s of the watch: stop to cont [0-9.]* s\$' '$OUT/real.err'" \
+	"$(grep 'event 1' "$OUT/real.err")"
+check "probe: event 2's line" "grep -q '^tickprobe qemu: event 2: migrate at [0-9.]* s of the watch: [0-9.]* MB of state, [0-9.]* s to the new QEMU running (migration [0-9.]* s, [0-9]* ms of downtime, then [0-9.]* s to restore)\$' '$OUT/real.err'" \
+	"$(grep 'event 2' "$OUT/real.err")"
+check "probe: no event said not done" "! grep -q 'not done' '$OUT/real.err'" "$(grep 'not done' "$OUT/real.err")"
+# The guest's side (probe/watch_event.c): under -icount every clock of the
+# guest runs off QEMU's virtual clock, which stops while the VM is stopped
+# and travels with a migration, so across the pause the clocks stand still
+# and across either event nothing moves.
+"$PYTHON3" tests/method/vm_events_check.py "$OUT/real.log" 1 pause 1 still 0
+"$PYTHON3" tests/method/vm_events_check.py "$OUT/real.log" 2 migrate 0 any 0
+"$TP" show "$OUT/real.log" >"$OUT/real.txt" 2>&1
+check "probe: show says the pause's clocks stood still and nothing moved" \
+	"grep -q 'pause (event 1) at .*they stood still while it lasted.*; nothing moved: no clock jumped against the others or went back, and every CPU.s TSC kept its offset' '$OUT/real.txt'" \
+	"$(grep -A1 'VM events' "$OUT/real.txt")"
+check "probe: show says the migration moved nothing" "grep -q 'migrate (event 2) at .*nothing moved' '$OUT/real.txt'" \
+	"$(grep 'migrate' "$OUT/real.txt")"
+check "probe: show says where the host's line was listened on, 2 events, no bad line" \
+	"grep -q 'VM events: the host.s line at port 0x2f8, 2 event(s); 0 line(s) not understood, 0 out of turn' '$OUT/real.txt'" \
+	"$(grep 'VM events' "$OUT/real.txt")"
+
+# A known answer: CPU 1's TSC stepped back 50000 cycles while a migration
+# goes on must be found on that CPU at that size, and no clock blamed.
+"$TP" qemu $K --icount --smp 2 --preset quick --options "slow_rates=off watch=6 fault=tsc_step:1:-50000@event" \
+	--event migrate@1s --timeout 300 -q -o "$OUT/stepped.log" >"$OUT/stepped.out" 2>&1
+ok "stepped: the run ends ok" $? "$(tail -n 3 "$OUT/stepped.out")"
+"$PYTHON3" tests/method/vm_events_check.py "$OUT/stepped.log" 1 migrate 0 any 1 1 -50000
+"$TP" show "$OUT/stepped.log" >"$OUT/stepped.txt" 2>&1
+check "stepped: show says CPU 1's TSC moved -50000 cycles across the migration" \
+	"grep -Eq 'migrate \(event 1\) at .*CPU 1.s TSC moved -500(0[0-9]|1[0-9]) cycles' '$OUT/stepped.txt'" \
+	"$(grep 'migrate' "$OUT/stepped.txt")"
 
 # --timeout 5: killed before the watch, the directory removed all the same.
 "$TP" qemu $K --icount --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s --timeout 5 -q -v \
