@@ -87,7 +87,7 @@ static bool set_step(struct options *o, const char *val)
 	if (*end && !tp_streq(end, "@event"))
 		return false;
 	if (!*c || !parse_signed(val, c, &cpu) || cpu < 0 || cpu >= TEAM_MAX_CPUS || !parse_signed(c + 1, end, &cycles) ||
-	    cycles > 1000000000000ll || cycles < -1000000000000ll)
+	    cycles > 1000000000000LL || cycles < -1000000000000LL)
 		return false;
 	o->step_set = true;
 	o->step_at_event = *end != 0;
