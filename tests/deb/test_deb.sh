@@ -53,6 +53,9 @@ cat >"$OUT/files.want" <<EOF
 -rw-r--r-- ./usr/share/tickprobe/tickprobe.img
 -rw-r--r-- ./lib/systemd/system/tickprobe-after-boot.service
 -rw-r--r-- ./lib/systemd/system/tickprobe-collect.service
+-rw-r--r-- ./lib/systemd/system/tickprobe-metrics.service
+-rw-r--r-- ./lib/systemd/system/tickprobe-metrics.timer
+-rw-r--r-- ./usr/share/doc/tickprobe/metrics.md
 -rwxr-xr-x ./etc/grub.d/25_tickprobe
 -rwxr-xr-x ./usr/bin/tickprobe
 -rwxr-xr-x ./usr/lib/tickprobe/tickprobe-collect
