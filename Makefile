@@ -7,7 +7,9 @@
 #                   PXE on BIOS (GRUB) and PXE or HTTP boot on UEFI
 #   make run        build, boot the default preset in QEMU, print the results
 #   make check      every test: host unit tests, then QEMU boot tests, 2 at a time
-#   make check-fast the unit tests, the lints and the quick -kernel boots
+#   make check-fast the unit tests, the lint steps' own tests, the quick -kernel boots
+#   make lint       the static analysis: clang-tidy, cppcheck, the tree's shape,
+#                   clang-format on changed lines, shellcheck (tests/lint/lint.mk)
 #   make install PREFIX=/usr/local
 #   make deb        build/tickprobe_VERSION_amd64.deb (debian/, dpkg-buildpackage)
 #   make sign KEY=db.key CERT=db.crt
@@ -117,8 +119,8 @@ $(BUILD)/tickprobe.elf: $(KERNEL_OBJ) boot/kernel.ld
 	$(CC) -nostdlib -static -no-pie -Wl,--build-id=none -Wl,-z,max-page-size=0x1000 \
 		-T boot/kernel.ld -o $@ $(KERNEL_OBJ) -lgcc
 
-# qemu -kernel and GRUB's `multiboot` both take an ELF32 (FIELD-NOTES): the
-# 64-bit code rides inside it, entered through the 32-bit stub.
+# qemu -kernel and GRUB's `multiboot` both take an ELF32: the 64-bit code
+# rides inside it, entered through the 32-bit stub.
 $(BUILD)/tickprobe.elf32: $(BUILD)/tickprobe.elf
 	objcopy -O elf32-i386 $< $@
 
@@ -163,7 +165,7 @@ $(PRESETS_TABLE): image/presets.cfg $(BUILD)/mkgrubcfg
 	@mkdir -p $(dir $@)
 	$(BUILD)/mkgrubcfg --table image/presets.cfg >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe/options.o lint: $(PRESETS_TABLE)
+$(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe/options.o lint-c: $(PRESETS_TABLE)
 
 # --- the image ---------------------------------------------------------------
 $(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
@@ -212,12 +214,11 @@ unit: unit-build
 	@sh tests/run.sh $(BUILD) unit
 
 # check: every test, the script tests JOBS at a time (default: the CPUs),
-# longest first (tests/run.sh).  check-fast: the unit tests, tests/lint/ and
-# the quick -kernel boots of tests/boot/test_kernel.sh, for the edit-build-test
-# loop.
+# longest first (tests/run.sh).  check-fast: the unit tests, tests/lint/ (the
+# lint steps' canaries) and the quick -kernel boots of tests/boot/test_kernel.sh,
+# for the edit-build-test loop.  The static analysis is `make lint`'s.
 # The build before the tests uses every CPU unless make was given -j itself:
-# a fresh build is about 100 s of CPU (72 s user, 26 s system measured), which
-# a plain `make check` used to spend on one core.
+# a plain `make check` would otherwise spend the whole build on one core.
 CHECK_BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) \
 	all unit-build
 
@@ -264,6 +265,9 @@ clean:
 # every packaged source is not rebuilt.  BUILD/grub-menu.cfg is the menu
 # /etc/grub.d/25_tickprobe prints (mkgrubcfg --grub-d); HOST_HARDENING is
 # Debian's flags for the host command (debian/rules), never for the image.
+# The package build is a build of its own: without this make's MAKEFLAGS,
+# through which a DEB_BUILD_OPTIONS given on this command line would reach
+# debian/rules and replace the parallel=N set here.
 DEB := $(BUILD)/tickprobe_$(VERSION)_amd64.deb
 DEB_SRC = $(shell find Makefile README.md LICENSE acpi arch boot debian docs drivers image lib man platform probe tools -type f 2>/dev/null)
 DEB_PARALLEL ?= 2
@@ -280,7 +284,8 @@ $(DEB): $(DEB_SRC)
 		echo "deb: debian/changelog is at version $$v, the Makefile at $(VERSION): add an entry (dch -v $(VERSION))" >&2; exit 1; }
 	rm -rf $(BUILD)/deb && mkdir -p $(BUILD)/deb/tickprobe-$(VERSION)
 	tar -cf - --exclude=./$(BUILD) --exclude=./.git . | tar -xf - -C $(BUILD)/deb/tickprobe-$(VERSION)
-	cd $(BUILD)/deb/tickprobe-$(VERSION) && DEB_BUILD_OPTIONS="parallel=$(DEB_PARALLEL) $(DEB_BUILD_OPTIONS)" \
+	cd $(BUILD)/deb/tickprobe-$(VERSION) && env -u MAKEFLAGS -u MAKELEVEL \
+		DEB_BUILD_OPTIONS="parallel=$(DEB_PARALLEL) $(DEB_BUILD_OPTIONS)" \
 		dpkg-buildpackage -us -uc -b >../build.log 2>&1 || { tail -n 40 ../build.log >&2; exit 1; }
 	cp $(BUILD)/deb/tickprobe_$(VERSION)_amd64.deb $@
 	@echo "deb: $@: $$(wc -c <$@) bytes"

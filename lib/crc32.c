@@ -5,12 +5,11 @@
  * bitwise steps of the polynomial, c = (c >> 1) ^ (c & 1 ? 0xEDB88320 : 0),
  * and tests/unit/test_crc32.c checks every entry against those steps.  The
  * host command checks every record's CRC and the end record's over the whole
- * run: two passes over each log, and bit by bit that was 17% of importing
- * 2,000 logs into the store; by the table, 8 times fewer steps.  The table is
- * written out, not built by nested macros: each step names its argument
- * twice, so eight of them expand to 256 copies per entry, 65,536 in all, and
- * the static checkers took 90 s (clang-tidy) and 45 s (cppcheck) on this
- * one file, most of `make lint`'s critical path. */
+ * run: two passes over each log, a visible part of `tickprobe db import`
+ * bit by bit (tests/bench/db.sh times it); by the table, 8 times fewer steps.
+ * The table is written out, not built by nested macros: each step names its
+ * argument twice, so eight of them expand to 256 copies per entry, 65,536 in
+ * all, which the static checkers would parse on every run of `make lint`. */
 static const uint32_t crc_table[256] = {
 	0x00000000u, 0x77073096u, 0xee0e612cu, 0x990951bau, 0x076dc419u, 0x706af48fu,
 	0xe963a535u, 0x9e6495a3u, 0x0edb8832u, 0x79dcb8a4u, 0xe0d5e91eu, 0x97d2d988u,

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Run every test: the host unit tests in BUILD/tests, then each script in
+# Run every test: the host unit tests in BUILD/tests and each script in
 # tests/*/ named test_*.sh.  Every test prints "PASS: …" or "FAIL: …" lines;
 # this counts them (a Python traceback counts as a failure), prints one
 # "name: N passed, N failed" line per test and ends with one
@@ -8,13 +8,14 @@
 # whole output is in BUILD/test-logs/NAME.log.
 #
 #   run.sh [BUILD [unit|fast]]    unit: the host unit tests only (make unit)
-#                                 fast: the unit tests and tests/lint/ (clang-tidy
-#                                 on changed files) and tests/boot/test_kernel.sh
+#                                 fast: the unit tests, tests/lint/ (the lint
+#                                 steps' canaries) and tests/boot/test_kernel.sh
 #                                 (make check-fast)
 #
-# The script tests run JOBS at a time (default: the number of CPUs), longest
-# first so that the long ones do not end the run alone: each worker takes the
-# next test nobody has claimed (mkdir is the atomic claim).  The order comes
+# The script tests, and the unit tests as one more job, run JOBS at a time
+# (default: the number of CPUs), longest first so that the long ones do not
+# end the run alone: each worker takes the next job nobody has claimed (mkdir
+# is the atomic claim).  The order comes
 # from BUILD/test-logs/seconds, the times of the last run, or else from
 # tests/lib/seconds, times measured on a 2-core machine; a test in neither
 # goes first.  Tests run at the same time keep to their own directories.
@@ -25,15 +26,13 @@ case $ONLY in
 *) echo "usage: run.sh [BUILD [unit|fast]]" >&2; exit 2 ;;
 esac
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
-# CHECK_FAST=1 tells a script it runs in the fast loop (tests/lint/test_lint.sh).
-fast=$([ "$ONLY" = fast ] && echo 1)
 LOGDIR=$BUILD/test-logs
 STATE=$LOGDIR/run.$$
 mkdir -p "$STATE/claimed"
 trap 'rm -rf "$STATE"' EXIT
 : >"$STATE/results"
 
-# tally NAME LOG STATUS SECONDS: the counts, also appended to the results.
+# tally NAME LOG STATUS [SECONDS CPU]: the counts, also appended to the results.
 tally() {
 	p=$(grep -c '^PASS: ' "$2"); f=$(grep -c '^FAIL: ' "$2")
 	{
@@ -49,32 +48,38 @@ tally() {
 		if [ "$p" -eq 0 ] && [ "$f" -eq 0 ]; then
 			echo "  [$1] ran no check (see $2)"; f=1
 		fi
-		echo "$1${4:+ (${4}s)}: $p passed, $f failed"
+		echo "$1${4:+ (${4}s, ${5}s of CPU)}: $p passed, $f failed"
 	} >"$STATE/tally.$1"
 	# One write per test, so the lines of two workers never interleave.
 	cat "$STATE/tally.$1"
-	echo "$1 $p $f ${4:--}" >>"$STATE/results"
+	echo "$1 $p $f ${4:--} ${5:--}" >>"$STATE/results"
 }
 
-units=0
-for t in "$BUILD"/tests/test_*; do
-	[ -f "$t" ] && [ -x "$t" ] || continue
-	n=$(basename "$t")
-	units=$((units + 1))
-	"$t" >"$LOGDIR/$n.log" 2>&1; rc=$?
-	tally "$n" "$LOGDIR/$n.log" $rc
-done
-if [ "$units" -eq 0 ]; then
-	echo "  no unit test binary in $BUILD/tests (make unit-build makes them)"
-	echo "unit 0 1 -" >>"$STATE/results"
-fi
+# The host unit tests, one after the other: one job of the pool below, so
+# that they share the CPUs with the script tests rather than run alone first.
+# Its variables are its own (u*): the worker that calls it keeps its t and n.
+units() {
+	nunits=0
+	for ut in "$BUILD"/tests/test_*; do
+		[ -f "$ut" ] && [ -x "$ut" ] || continue
+		un=$(basename "$ut")
+		nunits=$((nunits + 1))
+		"$ut" >"$LOGDIR/$un.log" 2>&1; urc=$?
+		tally "$un" "$LOGDIR/$un.log" $urc
+	done
+	if [ "$nunits" -eq 0 ]; then
+		echo "  no unit test binary in $BUILD/tests (make unit-build makes them)"
+		echo "unit 0 1 -" >>"$STATE/results"
+	fi
+}
 
-# The script tests, longest first: "seconds path" lines, sorted.
+# The jobs, longest first: "seconds path" lines, sorted; "units" is the unit
+# tests.
 scripts() {
 	case $ONLY in
-	unit) return ;;
-	fast) ls tests/lint/test_*.sh tests/boot/test_kernel.sh ;;
-	*) ls tests/*/test_*.sh ;;
+	unit) echo units ;;
+	fast) echo units; ls tests/lint/test_*.sh tests/boot/test_kernel.sh ;;
+	*) echo units; ls tests/*/test_*.sh ;;
 	esac | while read -r t; do
 		n=$(basename "$t" .sh)
 		s=$(cat "$LOGDIR/seconds" tests/lib/seconds 2>/dev/null | awk -v n="$n" '$1 == n { print $2; exit }')
@@ -90,13 +95,32 @@ awk '{ n = $2; sub(/.*\//, "", n); sub(/\.sh$/, "", n); if (seen[n]++) print n }
 		echo "$n 0 1 -" >>"$STATE/results"
 	done
 
+# cpu_seconds FILE: the user + system time of this shell's finished
+# children, from `times` run in this shell (a subshell's would be its own).
+cpu_seconds() {
+	awk 'NR == 2 { t = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); t += a[1] * 60 + a[2] } printf "%.1f", t }' "$1"
+}
 worker() {
 	while read -r _ t; do
 		n=$(basename "$t" .sh)
 		mkdir "$STATE/claimed/$n" 2>/dev/null || continue
 		start=$(date +%s)
-		BUILD=$BUILD CHECK_FAST=$fast sh "$t" >"$LOGDIR/$n.log" 2>&1 </dev/null; rc=$?
-		tally "$n" "$LOGDIR/$n.log" $rc $(($(date +%s) - start))
+		times >"$STATE/times.$n.0"
+		if [ "$t" = units ]; then
+			units </dev/null
+		else
+			BUILD=$BUILD sh "$t" >"$LOGDIR/$n.log" 2>&1 </dev/null; rc=$?
+		fi
+		times >"$STATE/times.$n.1"
+		cpu=$(awk -v a="$(cpu_seconds "$STATE/times.$n.0")" -v b="$(cpu_seconds "$STATE/times.$n.1")" \
+			'BEGIN { printf "%.1f", b - a }')
+		if [ "$t" = units ]; then
+			# Its time orders the next run; its checks are each binary's.
+			echo "units (all $nunits: $(($(date +%s) - start))s, ${cpu}s of CPU)"
+			echo "units 0 0 $(($(date +%s) - start)) $cpu" >>"$STATE/results"
+		else
+			tally "$n" "$LOGDIR/$n.log" "$rc" $(($(date +%s) - start)) "$cpu"
+		fi
 	done <"$STATE/order"
 }
 # The workers ignore SIGINT (a shell's background jobs do), so an interrupt
@@ -114,14 +138,15 @@ trap - INT TERM
 if [ -s "$STATE/order" ]; then
 	awk '$4 != "-" { print $1, $4 }' "$STATE/results" >"$STATE/seconds"
 	if [ -f "$LOGDIR/seconds" ]; then
-		awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' "$STATE/seconds" "$LOGDIR/seconds" >>"$STATE/seconds"
+		awk 'NR == FNR { seen[$1] = 1; next } !($1 in seen)' "$STATE/seconds" "$LOGDIR/seconds" >"$STATE/kept"
+		cat "$STATE/kept" >>"$STATE/seconds"
 	fi
 	mv "$STATE/seconds" "$LOGDIR/seconds"
 fi
-awk '{ p += $2; f += $3; if ($4 != "-") s += $4; if ($3 > 0) broken = broken " " $1 }
+awk '{ p += $2; f += $3; if ($4 != "-") s += $4; if ($5 != "-") c += $5; if ($3 > 0) broken = broken " " $1 }
 	END {
 		if (broken != "") print "failing:" broken
-		if (s > 0) printf "script tests: %d s in all, on %d jobs\n", s, jobs
+		if (s > 0) printf "tests: %d s in all, %d s of CPU, on %d jobs\n", s, c, jobs
 		printf "%d passed, %d failed\n", p, f
 		exit f > 0
 	}' jobs="$JOBS" "$STATE/results"

@@ -5,6 +5,7 @@
 # comparison on the store, the fleet report, peak memory, the store's size,
 # and, for scale, reading the same logs again without the store.
 #   sh tests/bench/db.sh [BUILD] [N]     (N logs, default 10000)
+# shellcheck disable=SC2046 # secs prints two numbers, split into $1 and $2 on purpose
 BUILD=${1:-build}
 N=${2:-10000}
 T=$BUILD/tickprobe

@@ -8,8 +8,7 @@
 # on 4 CPUs, have every CPU started, a TSC sync verdict and the contention
 # curves (bochscheck.py); on 1 CPU every read must cost exactly its
 # instructions.  Bochs interprets every instruction of every CPU on one host
-# thread: 1 CPU takes about 6 s of CPU time, 4 CPUs about 16 s (the wall
-# time on a busy 2-core host is up to 4 times that).
+# thread, so every CPU added adds to the host time a boot takes.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-bochs

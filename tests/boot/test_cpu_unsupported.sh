@@ -6,8 +6,6 @@
 # boot/efi_cpu.c on UEFI), end through isa-debug-exit with QEMU exit 39
 # (`tickprobe qemu` exit 13), write no record (`tickprobe show` then says why,
 # exit 2), and, without the exit device, halt with the message on screen.
-# -kernel boots take about 0.3 s each, the GRUB one about 1 s, the OVMF one
-# 3-7 s: 19-58 s in all on the loaded 2-core build host, 7-8 s of CPU.
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/cpu
@@ -97,6 +95,7 @@ checklog isapc-max --expect-status ok-absent --expect acpi.rsdp=null
 # TSC masked: OVMF itself times with the PM timer): `tickprobe qemu` exits 13
 # and gives the reason.
 for b in "grub-p3 --cpu pentium3" "uefi-no-tsc --firmware uefi --cpu max,-tsc"; do
+	# shellcheck disable=SC2086 # a name and its options, split on purpose
 	set -- $b
 	name=$1
 	shift

@@ -11,6 +11,7 @@
 #  - -smp 64 ends within the boot's timeout with all 64 CPUs started and at
 #    most 32 KB of records.
 # Timing is never asserted (a loaded host moves every figure); structure is.
+# shellcheck disable=SC2086 # $K and $HLT: option lists, split on purpose
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/idle

@@ -6,6 +6,8 @@
 # `tickprobe qemu`, which boots a copy whose menus wait 0 s and whose preset is
 # chosen through the image's environment block; one run boots the image
 # untouched, through its real menu timeout, to the "default" preset.
+# shellcheck disable=SC2086,SC2089,SC2090 # $I and $COMMON: option lists, split on purpose;
+# the quotes in COMMON are part of the value: the JSON string checked
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/image
@@ -16,7 +18,8 @@ IMG=$BUILD/tickprobe.img
 I="--image $IMG"
 COMMON="--expect-status ok --expect-hpet 0xfed00000 --expect begin.options.preset=\"quick\""
 
-# PM timer ports (FIELD-NOTES): 0x608 everywhere but OVMF on pc, 0xB008.
+# PM timer ports, as each firmware's FADT gives them: 0x608 everywhere but
+# OVMF on pc, 0xB008.
 boot bios-pc-disk 0 $I --firmware bios --machine pc --preset quick
 checklog bios-pc-disk $COMMON --expect-boot bios --expect-pm-timer io:0x608
 

@@ -3,6 +3,7 @@
 # Fast boots through QEMU's -kernel (the multiboot ELF32 on SeaBIOS, well under
 # a second each under TCG): presets, option parsing, machines without an HPET
 # or without ACPI, and the exit statuses of `tickprobe qemu` itself.
+# shellcheck disable=SC2086 # $K and $RTC_VM: option lists, split on purpose
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/kernel

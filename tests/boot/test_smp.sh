@@ -4,9 +4,10 @@
 # -kernel and GRUB on SeaBIOS, the EFI application on OVMF), on pc and q35,
 # and driven through one team operation.  Each log must be valid as a whole
 # (checklog.py) and its `cpus` record consistent (smpcheck.py); the start-up
-# time of every AP is printed.  The matrix keeps to about a minute on 2 cores:
-# -kernel boots take 0.5-4 s (every AP spins in its mailbox, and under TCG a
-# spinning vCPU takes host time from the boot CPU), OVMF boots 5-9 s.
+# time of every AP is printed.  The matrix is kept small: under TCG every AP
+# spinning in its mailbox takes host time from the boot CPU, and the OVMF
+# boots are the slowest.
+# shellcheck disable=SC2086 # $K and $I: option lists, split on purpose
 . tests/lib/check.sh
 . tests/boot/lib.sh
 OUT=$BUILD/test-boot/smp

@@ -11,6 +11,7 @@
 # grub-probe answers a path below one of the trees with that tree's image
 # file, and asks the real grub-probe (which reads an image file as a device)
 # everything it asks of a device: the file system, its UUID, its modules.
+# shellcheck disable=SC2034 # TP, ESP_UUID, BOOTFS_UUID: for the tests that source this
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 VERSION=$(sed -n 's/^VERSION *:= *//p' Makefile)

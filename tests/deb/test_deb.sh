@@ -233,7 +233,7 @@ fi
 names=$(sed -n 's/^\([A-Za-z0-9_-]*\)[ \t]*:.*/\1/p' image/presets.cfg | grep -vx timeout | tr '\n' ' ')
 calls=$(sed -n '/^submenu /,/^}/s/^\t\ttickprobe_boot \(.*\)/\1/p' "$OUT/menu.cfg" | tr '\n' ' ')
 if [ "$names" = "$calls" ] && grep -q "^menuentry 'tickprobe' --class tickprobe \$menuentry_id_option 'tickprobe' {" "$OUT/menu.cfg" &&
-	[ "$(grep -c 'menuentry ' "$OUT/menu.cfg")" -eq $(( $(echo $names | wc -w) + 1 )) ]; then
+	[ "$(grep -c 'menuentry ' "$OUT/menu.cfg")" -eq $(( $(echo "$names" | wc -w) + 1 )) ]; then
 	pass "25_tickprobe: a 'tickprobe' entry and the submenu's entries call tickprobe_boot with each preset: $names"
 else
 	fail "25_tickprobe: presets '$names', submenu calls '$calls'"

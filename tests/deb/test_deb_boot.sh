@@ -13,6 +13,8 @@
 # probe saves its log on the ESP (\tickprobe\logs\NNNN.log): it is read back
 # from the disk image with mtools and read as `tickprobe logs`, `show
 # --latest` and `compare --latest` read it after the reboot into Linux.
+# shellcheck disable=SC2086,SC2089,SC2090 # $MODS and $EXPECT: lists, split on purpose;
+# the quotes in EXPECT are part of the value: the JSON string checked
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-deb/boot

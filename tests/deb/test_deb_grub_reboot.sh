@@ -100,6 +100,7 @@ fi
 mcopy -i "$OUT/disk.img@@$(( 2048 * 512 ))" ::boot/grub/grubenv "$OUT/grubenv.after" 2>/dev/null
 # GRUB's save_env writes a cleared variable as NAME= (empty).
 env=$(grub-editenv "$OUT/grubenv.after" list 2>&1 | tr '\n' ' ')
+# shellcheck disable=SC2086 # one line per NAME=VALUE word, on purpose
 if [ -n "$env" ] && ! printf '%s\n' $env | grep -q '^next_entry=.\|^tickprobe_once=.'; then
 	pass "the grubenv on the disk afterwards: next_entry and tickprobe_once cleared by GRUB itself ('$env')"
 else

@@ -64,7 +64,7 @@ fi
 # must start (its ready file), take SIGTERM, and make its store.  The same
 # line through the link fails: the store refuses a link in its path.
 SIM=$(cd "$OUT" && pwd)/sim
-rm -rf "$SIM" && mkdir -p -m 0700 "$SIM/var/lib/private/tickprobe-collect" && mkdir -p -m 0700 "$SIM/cred" &&
+rm -rf "$SIM" && mkdir -p "$SIM/var/lib/private/tickprobe-collect" "$SIM/cred" && chmod 0700 "$SIM/var/lib/private/tickprobe-collect" "$SIM/cred" &&
 	ln -s private/tickprobe-collect "$SIM/var/lib/tickprobe-collect" && printf 'a-Token_1.x~\n' >"$SIM/cred/token" &&
 	chmod 0400 "$SIM/cred/token" || { fail "setup: the DynamicUser= tree"; exit 1; }
 run_unit_line() { # LINE: the ExecStart line, substituted, run for at most 20 s

@@ -39,9 +39,9 @@ for h in "$@"; do
 		[ -d "$d" ] && dirs="$dirs $d"
 	done
 	start=$(date +%s)
-	# shellcheck disable=SC2086
 	# TMPDIR: where a harness keeps files (fuzz_collect's logs), under BUILD.
 	mkdir -p "$FD/tmp"
+	# shellcheck disable=SC2086 # $dirs: the corpus directories, split on purpose
 	TMPDIR=$FD/tmp ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1 \
 		"$bin" -max_total_time="$SECONDS_EACH" -print_final_stats=1 -timeout=10 \
 		-rss_limit_mb=2048 -max_len="$(max_len "$h")" \

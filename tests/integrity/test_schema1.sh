@@ -89,11 +89,12 @@ GEN=$BUILD/tests/test_logread
 if [ -x "$GEN" ] && "$GEN" --fixtures "$OUT/fx" >/dev/null; then
 	for cmd in "show" "export" "export --metric mean" "export --samples" "export --format csv" \
 		"compare b.log" "report -o -"; do
+		# shellcheck disable=SC2086 # a command and its options, split on purpose
 		set -- $cmd
 		sub=$1
 		shift
-		(cd "$OUT/fx" && "$TP" $sub a.log "$@" 2>&1 | sed -e 's/a\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a2"
-		(cd "$OUT/fx" && "$TP" $sub a1.log "$@" 2>&1 | sed -e 's/a1\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a1"
+		(cd "$OUT/fx" && "$TP" "$sub" a.log "$@" 2>&1 | sed -e 's/a\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a2"
+		(cd "$OUT/fx" && "$TP" "$sub" a1.log "$@" 2>&1 | sed -e 's/a1\.log/LOG/g' -e '/<p class="dim">Generated /d') >"$OUT/a1"
 		if cmp -s "$OUT/a2" "$OUT/a1" && [ -s "$OUT/a2" ]; then
 			pass "schemas 1 and 2: tickprobe $cmd: the same run gives the same output ($(wc -l <"$OUT/a2") lines)"
 		else

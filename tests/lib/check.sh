@@ -57,9 +57,9 @@ check() {
 }
 
 # Debian's python3 (tests/deps.sh installs it) runs the Python checkers even
-# when another python3 comes first in PATH: a pyenv shim there costs 0.5 s of
-# CPU (2 s on a busy 2-core host) every start, and the suite starts Python
-# hundreds of times.  A function, so that "$CHECK ..." and eval find it too;
+# when another python3 comes first in PATH: a pyenv shim there adds a shell
+# script and a second interpreter start to every start, and the suite starts
+# Python hundreds of times.  A function, so that "$CHECK ..." and eval find it too;
 # a command run through another (timeout) names "$PYTHON3".
 PYTHON3=python3
 [ -x /usr/bin/python3 ] && PYTHON3=/usr/bin/python3

@@ -9,10 +9,13 @@
                             characters
   shape.py helpers ROOT     every tests/*/test_*.sh sources tests/lib/check.sh
                             before any command of its own
+  shape.py all ROOT         each of the above (subjects after SUBJECT_BASE,
+                            when ROOT's history has it), then one line,
+                            "lint: shape: N finding(s)": `make lint`'s step
 
 Each prints one line per finding and exits 1 when it found any, 0 when it
 found none, 2 when it could not look.  tests/lint/test_shape.sh runs each on
-a planted tree first, so that a check that has stopped seeing is caught.
+a planted tree, so that a check that has stopped seeing is caught.
 """
 import fnmatch
 import os
@@ -22,6 +25,8 @@ import sys
 
 MAX_LINES = 100
 SUBJECT_MAX = 72
+# The last commit before subjects were held to SUBJECT_MAX characters.
+SUBJECT_BASE = "9bc8fb6"
 # Folders whose paths a comment may name; a path under any other first
 # component (build/, /usr/…, a URL) is not the tree's to check.
 TREE_DIRS = ("acpi", "arch", "boot", "debian", "docs", "drivers", "image",
@@ -90,6 +95,12 @@ PATH_RE = re.compile(r"(?<![\w./$\\-])((?:%s)/[\w.*?\[\]/-]*)" % "|".join(TREE_D
 # A file named without its folder: it must exist somewhere in the tree.
 FILE_RE = re.compile(r"(?<![\w./$\\<-])([A-Za-z_][\w-]*\.(?:c|h|S|sh|py|mk|md|cfg|ld))(?![\w.])")
 PLACEHOLDER = re.compile(r"(?:^|[/_.-])(?:[A-Z]{2,}|N)(?:$|[/_.-])")
+# A document named without its folder or extension (README, LICENSE): a
+# name in capitals that holds one of these words, or any such name ending in
+# .md or .txt.  It must be in the tree, as it is or with .md.
+DOC_RE = re.compile(r"(?<![\w./$\\-])([A-Z][A-Z0-9]*(?:[-_][A-Z][A-Z0-9]*)*)(\.(?:md|txt))?(?![\w-]|\.\w)")
+DOC_WORDS = {"AUTHORS", "CHANGELOG", "CONTRIBUTING", "COPYING", "HACKING", "INSTALL", "LICENSE",
+             "NEWS", "NOTES", "README", "TODO"}
 # Files of other projects that comments cite by name: Linux's, FreeBSD's and
 # gnu-efi's sources, and what a user's machine holds.
 ELSEWHERE = ("ministat.c", "tsc.c", "tsc_sync.c", "clocksource.c", "kvmclock.c",
@@ -113,6 +124,17 @@ def named_files(comment):
         if comment[m.end():].startswith("/") or PLACEHOLDER.search(m.group(1)):
             continue
         yield m.group(1)
+
+
+def named_docs(comment):
+    for m in DOC_RE.finditer(comment):
+        name, ext = m.group(1), m.group(2) or ""
+        if ext or DOC_WORDS & set(re.split(r"[-_]", name)):
+            yield name + ext
+
+
+def doc_exists(bases, doc):
+    return doc in bases or doc + ".md" in bases
 
 
 def path_exists(root, names, dirs, p):
@@ -143,6 +165,7 @@ def check_paths(root):
             missing = [p for p in named_paths(comment) if not path_exists(root, names, dirs, p)]
             missing += [f for f in named_files(comment)
                         if f not in bases and f not in ELSEWHERE and "Linux" not in comment]
+            missing += [d for d in named_docs(comment) if not doc_exists(bases, d) and d not in missing]
             for p in missing:
                 print("%s:%d: names %s, which does not exist" % (name, line, p))
                 found += 1
@@ -278,13 +301,40 @@ def check_helpers(root):
     return found
 
 
+def has_commit(root, rev):
+    return subprocess.run(["git", "-C", root, "rev-parse", "-q", "--verify", rev + "^{commit}"],
+                          capture_output=True, check=False).returncode == 0
+
+
+def check_all(root):
+    """Every check, each under its own heading; -1 when one could not look."""
+    total = 0
+    checks = [("paths", check_paths), ("functions", check_functions),
+              ("includes", check_includes), ("helpers", check_helpers)]
+    if has_commit(root, SUBJECT_BASE):
+        checks.append(("subjects", lambda r: check_subjects(r, SUBJECT_BASE)))
+    else:
+        # A tree without its history (the Debian source package) has no commits to check.
+        print("shape: subjects: no history after %s here, nothing to check" % SUBJECT_BASE)
+    for name, check in checks:
+        n = check(root)
+        print("shape: %s: %s" % (name, "could not look" if n < 0 else "%d finding(s)" % n))
+        if n < 0:
+            return -1
+        total += n
+    print("lint: shape: %d finding(s) (%s)" % (total, ", ".join(name for name, _ in checks)))
+    return total
+
+
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers") \
+    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers", "all") \
             or (argv[1] == "subjects") != (len(argv) == 4):
         print(__doc__, file=sys.stderr)
         return 2
     root = argv[2]
-    if argv[1] == "paths":
+    if argv[1] == "all":
+        n = check_all(root)
+    elif argv[1] == "paths":
         n = check_paths(root)
     elif argv[1] == "functions":
         n = check_functions(root)

@@ -1,12 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Static checks as a test: the tree checks of tests/lint/tree.sh and `make
-# lint` must find nothing, and each check must still catch a planted fault
-# (a broken .clang-tidy, an over-wide suppression or a pattern that matches
-# nothing would otherwise pass silently).
-# About 400 s of CPU in make check (399 s measured beside the other tests),
-# about 20 s of wall time in make check-fast, whose clang-tidy sees only the
-# changed files; run with the repo root as cwd, BUILD set by tests/run.sh.
+# The steps of `make lint` (tests/lint/lint.mk), each on a small planted
+# tree: each must find exactly the planted faults, so that a broken
+# .clang-tidy, an over-wide suppression, a .shellcheckrc that turns too much
+# off or a pattern that matches nothing fails here instead of passing
+# silently.  `make lint` runs the steps on this tree; this runs none of them
+# on it, so it stays a few seconds of CPU.  Run with the repo root as cwd,
+# BUILD set by tests/run.sh.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
@@ -19,6 +19,7 @@ up=.. shared=shared
 printf '/* %s */\nint ok;\n' "$tag" >"$tree/good.c"
 printf '#!/bin/sh\n# %s\n' "$tag" >"$tree/good.sh"
 printf 'int no_tag;\n' >"$tree/bad.c"
+: >"$tree/empty.h"
 printf '#!/bin/sh\n#\n#\n# %s\n' "$tag" >"$tree/late.sh"	# line 4: too late
 printf 'all:\n' >"$tree/tools/Makefile"
 printf 'int data_is_exempt;\n' >"$tree/tests/data/table.c"
@@ -40,24 +41,16 @@ canary() { # check, expected list (sorted, space-separated)
 	fi
 }
 canary outside "notes.md tests/data/old.txt"
-canary spdx "bad.c late.sh tools/Makefile"
+canary spdx "bad.c empty.h late.sh tools/Makefile"
+out=$(sh "$HERE/tree.sh" all "$tree")
+rc=$?
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: tree: 6 file(s) to fix (outside, spdx)'; then
+	pass "tree canary: all lists both checks' files and counts them (6)"
+else
+	fail "tree canary: all exited $rc" "$(printf '%s\n' "$out" | tail -n 1)"
+fi
 
-out=$(sh "$HERE/tree.sh" outside .)
-case $? in
-0) pass "no file refers to data outside the tree" ;;
-1) fail "$(printf '%s\n' "$out" | wc -l) file(s) refer to data outside the tree (tests/data/ holds it):"
-   printf '%s\n' "$out" | sed 's/^/  /' ;;
-*) fail "tree.sh outside failed" ;;
-esac
-out=$(sh "$HERE/tree.sh" spdx .)
-case $? in
-0) pass "every source file carries $tag" ;;
-1) fail "$(printf '%s\n' "$out" | wc -l) source file(s) lack '$tag' in their first 3 lines:"
-   printf '%s\n' "$out" | sed 's/^/  /' ;;
-*) fail "tree.sh spdx failed" ;;
-esac
-
-# ---- which files check-fast's clang-tidy looks at (tests/lint/changed.sh) ----
+# ---- which files LINT_CHANGED=1's clang-tidy looks at (tests/lint/changed.sh) ----
 repo=$BUILD/lint/changed-canary
 rm -rf "$repo" && mkdir -p "$repo/lib"
 for f in a b; do printf 'int %s;\n' "$f" >"$repo/lib/$f.c"; done
@@ -110,22 +103,115 @@ else
 	fail "cppcheck canary: failed without the expected finding (see $dir/cppcheck.log)"
 fi
 
-# make check-fast (CHECK_FAST=1, tests/run.sh): clang-tidy on the files
-# changed since upstream only (tests/lint/changed.sh); make check: on all.
-start=$(date +%s)
-make -s lint BUILD="$BUILD" ${CHECK_FAST:+LINT_CHANGED=1} >"$BUILD/lint/make-lint.log" 2>&1
+# The comma operator (.clang-tidy: clang-diagnostic-comma): the two chained
+# statements are found, the declaration list and the for header are not, and
+# it is a warning, so that clang-tidy itself still passes.
+cat >"$dir/comma.c" <<'C'
+int f(void);
+int g(void);
+int comma(int n)
+{
+	int a = 0, b = 1, i, j;
+
+	for (i = 0, j = 0; i < n; i++, j++)
+		a += j;
+	a = n, b = 2;
+	f(), g();
+	return a + b;
+}
+C
+clang-tidy --config-file=.clang-tidy --quiet "$dir/comma.c" -- -std=gnu11 >"$dir/comma.log" 2>&1
 rc=$?
-secs=$(( $(date +%s) - start ))
-for tool in clang-tidy cppcheck; do
-	line=$(grep "^lint: $tool: " "$BUILD/lint/make-lint.log")
-	n=$(printf '%s\n' "$line" | sed -n 's/^lint: [a-z-]*: \([0-9]*\) finding.*/\1/p')
-	if [ -z "$n" ]; then
-		fail "$tool: no summary line (see $BUILD/lint/make-lint.log)"
-	elif [ "$n" -ne 0 ]; then
-		fail "$tool: ${line#lint: $tool: } (see $BUILD/lint/make-lint.log)"
+got=$(grep -o ':[0-9]*:[0-9]*: warning: .*\[clang-diagnostic-comma\]$' "$dir/comma.log" | cut -d: -f2 | sort -n -u | tr '\n' ' ')
+if [ "$rc" -eq 0 ] && [ "$got" = "9 10 " ]; then
+	pass "clang-tidy comma canary: lines 9 and 10 found, the declaration and the for header not, a warning"
+else
+	fail "clang-tidy comma canary: exit $rc, comma operators on lines '$got', expected 0 and '9 10 ' (see $dir/comma.log)"
+fi
+
+# tests/lint/lint.sh, as `make lint-c` runs it, on a compile database of the
+# planted files: its summary lines count what the tools found, and the comma
+# operators fail only under COMMA_LINT=error.
+db=$dir/db
+mkdir -p "$db"
+lint_sh() { # DB-FILE... (after COMMA_LINT=...): lint.sh's output in $out, its status in $rc
+	sh "$HERE/compdb.sh" "$db/compile_commands.json" 0 "-std=gnu11" "-std=gnu11" "-std=gnu11" -- "$@" &&
+		out=$(sh "$HERE/lint.sh" "$db" 1 "$@" 2>&1)
+	rc=$?
+}
+COMMA_LINT=warn lint_sh "$dir/comma.c"
+if [ "$rc" -eq 0 ] && printf '%s\n' "$out" | grep -qx 'lint: clang-tidy: 0 finding(s) in 0 file(s), 1 checked' &&
+	printf '%s\n' "$out" | grep -q '^lint: comma: 2 comma operator(s) on 2 line(s) in 1 file(s), reported, not failed'; then
+	pass "lint.sh canary: COMMA_LINT=warn reports the 2 comma operators and passes"
+else
+	fail "lint.sh canary: COMMA_LINT=warn exited $rc" "$out"
+fi
+COMMA_LINT=error lint_sh "$dir/comma.c"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: clang-tidy: 2 finding(s) in 0 file(s), 1 checked'; then
+	pass "lint.sh canary: COMMA_LINT=error counts the 2 comma operators as findings and fails"
+else
+	fail "lint.sh canary: COMMA_LINT=error exited $rc" "$out"
+fi
+COMMA_LINT=warn lint_sh "$dir/canary.c"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q '^lint: clang-tidy: [1-9][0-9]* finding(s) in 1 file(s), 1 checked$' &&
+	printf '%s\n' "$out" | grep -q '^lint: cppcheck: [1-9][0-9]* finding(s)$'; then
+	pass "lint.sh canary: both tools' findings in the planted file are counted, and fail"
+else
+	fail "lint.sh canary: the planted faults: exit $rc" "$out"
+fi
+
+# ---- clang-format on changed lines (tests/lint/format.sh) -----------------
+repo=$BUILD/lint/format-canary
+rm -rf "$repo" && mkdir -p "$repo"
+cp .clang-format "$repo/"
+printf 'int  untouched(int a){return a;}\n\nint edited(int a)\n{\n\treturn a;\n}\n' >"$repo/a.c"
+top=$(pwd)
+format() { # [LINT_BASE]: format.sh in the planted repository; output in $out, status in $rc
+	out=$(cd "$repo" && LINT_BASE=${1:-} sh "$top/$HERE/format.sh" 2>&1)
+	rc=$?
+}
+gitc() { git -C "$repo" -c user.name=t -c user.email=t@t "$@"; }
+if git -C "$repo" init -q 2>/dev/null && gitc add . && gitc commit -qm base; then
+	format
+	rc0=$rc
+	sed -i 's/^\treturn a;$/\treturn  a+1;/' "$repo/a.c"
+	format
+	if [ "$rc0" -eq 0 ] && [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qxF -- '-	return  a+1;' &&
+		! printf '%s\n' "$out" | grep -qF -- '-int  untouched' &&
+		printf '%s\n' "$out" | grep -q '^lint: clang-format: 1 changed line(s) to reformat, in 1 file(s)'; then
+		pass "format canary: the one edited line is reported, the untouched badly formatted one is not"
 	else
-		pass "$tool: no finding$(printf '%s' "$line" | sed -n 's/.*, \([0-9]*\) checked$/ in \1 file(s)/p') (${secs}s for both${CHECK_FAST:+; make check-fast})"
+		fail "format canary: clean exit $rc0 (want 0), edited exit $rc (want 1)" "$out"
 	fi
-done
-[ "$rc" -eq 0 ] || fail "make lint exited $rc"
+	gitc commit -qam edit
+	format
+	rc1=$rc
+	format HEAD~1
+	if [ "$rc1" -eq 0 ] && [ "$rc" -eq 1 ]; then
+		pass "format canary: committed, the line counts from LINT_BASE=HEAD~1 and not from HEAD"
+	else
+		fail "format canary: committed: from HEAD exit $rc1 (want 0), from HEAD~1 exit $rc (want 1)" "$out"
+	fi
+else
+	fail "format canary: cannot make a git repository in $repo"
+fi
+
+# ---- shellcheck (tests/lint/shellcheck.sh, with this tree's .shellcheckrc) ---
+sc=$BUILD/lint/shellcheck-canary
+rm -rf "$sc" && mkdir -p "$sc/tests/data"
+printf '#!/bin/sh\n# SPDX-License-Identifier: BSD-2-Clause\nrm -- $1\n' >"$sc/bad.sh"
+printf '#!/bin/sh\ncd $HOME || exit 1\n' >"$sc/run"
+# The tests' `check && pass || fail`, which .shellcheckrc allows (SC2015).
+printf '#!/bin/sh\n[ -n "$1" ] && pass "$1" || fail none\n' >"$sc/good.sh"
+printf 'rm $1\n' >"$sc/tests/data/data.sh"
+printf '#!/usr/bin/env python3\nprint("not sh")\n' >"$sc/tool"
+out=$(sh "$HERE/shellcheck.sh" "$sc" 2>&1)
+rc=$?
+files=$(printf '%s\n' "$out" | grep -o '^[^:]*:[0-9]*:[0-9]*: [a-z]*: .*\[SC2086\]$' | cut -d: -f1 | sort | tr '\n' ' ')
+if [ "$rc" -eq 1 ] && [ "$files" = "bad.sh run " ] &&
+	printf '%s\n' "$out" | grep -qx 'lint: shellcheck: 2 finding(s) in 2 file(s), 3 checked'; then
+	pass "shellcheck canary: the unquoted expansions in bad.sh and in run (#!/bin/sh) only"
+else
+	fail "shellcheck canary: exit $rc, SC2086 in '$files', expected 1 and 'bad.sh run '" "$out"
+fi
 exit 0

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Checks over the files of a source tree; tests/lint/test_lint.sh runs each on
-# this repository and on a planted bad copy.
+# Checks over the files of a source tree: `make lint` runs both on this
+# repository (tree.sh all .), tests/lint/test_lint.sh each on a planted bad
+# copy.
 #
 #   tree.sh outside DIR   no file reaches for data outside the tree: every file
 #                         a test reads lives in tests/data/, so a path to a
@@ -11,6 +12,8 @@
 #                         Makefiles; tests/data/ excepted) names its licence,
 #                         "SPDX-License-Identifier: BSD-2-Clause", in its first
 #                         3 lines (line 2 after a #! line)
+#   tree.sh all DIR       both, each offender with what it lacks, then one
+#                         line: "lint: tree: N file(s) to fix"
 #
 # The files are those git tracks when DIR is the top of a git checkout (else
 # every file but .git/ and build*/).  Prints each offending file, one per line, relative
@@ -18,8 +21,28 @@
 set -u
 what=${1:-} dir=${2:-}
 if [ -z "$dir" ] || [ ! -d "$dir" ]; then
-	echo "usage: tree.sh outside|spdx DIR" >&2
+	echo "usage: tree.sh outside|spdx|all DIR" >&2
 	exit 2
+fi
+if [ "$what" = all ]; then
+	n=0
+	for check in outside spdx; do
+		out=$(sh "$0" "$check" "$dir")
+		case $? in
+		0) continue ;;
+		1) ;;
+		*) echo "lint: tree: $check could not look"; exit 2 ;;
+		esac
+		case $check in
+		outside) echo "tree: these refer to data outside the tree (tests/data/ holds it):" ;;
+		spdx) echo "tree: these lack 'SPDX-License-Identifier: BSD-2-Clause' in their first 3 lines:" ;;
+		esac
+		printf '%s\n' "$out" | sed 's/^/  /'
+		n=$((n + $(printf '%s\n' "$out" | wc -l)))
+	done
+	echo "lint: tree: $n file(s) to fix (outside, spdx)"
+	[ "$n" -eq 0 ]
+	exit
 fi
 cd "$dir" || exit 2
 
@@ -42,15 +65,20 @@ outside)
 	;;
 spdx)
 	tag="SPDX-License-Identifier: BSD-2-Clause"
-	found=$(files | grep -v '^tests/data/' | grep -E '(\.(c|h|S|sh|py|mk)|(^|/)Makefile)$' |
-		while IFS= read -r f; do
-			[ -f "$f" ] || continue
-			head -n 3 "$f" | grep -q -F "$tag" || printf '%s\n' "$f"
-		done)
+	# One awk reads the first 3 lines of every file (a process per file
+	# would be hundreds); an empty file has no first line and no tag either.
+	found=$(files | grep -v '^tests/data/' | grep -E '(\.(c|h|S|sh|py|mk)|(^|/)Makefile)$' | tr '\n' '\0' |
+		xargs -0 -r awk -v tag="$tag" '
+			FNR == 1 { if (file != "" && !ok) print file; file = FILENAME; ok = 0 }
+			FNR <= 3 && index($0, tag) { ok = 1 }
+			FNR == 3 { if (!ok) print FILENAME; file = ""; nextfile }
+			END { if (file != "" && !ok) print file }' 2>/dev/null
+		files | grep -v '^tests/data/' | grep -E '(\.(c|h|S|sh|py|mk)|(^|/)Makefile)$' |
+		while IFS= read -r f; do [ -f "$f" ] && [ ! -s "$f" ] && printf '%s\n' "$f"; done)
 	[ -n "$found" ] && printf '%s\n' "$found" && bad=1
 	;;
 *)
-	echo "usage: tree.sh outside|spdx DIR" >&2
+	echo "usage: tree.sh outside|spdx|all DIR" >&2
 	exit 2
 	;;
 esac

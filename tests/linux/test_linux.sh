@@ -33,13 +33,13 @@ rc=$?
 secs=$(( $(now) - t0 ))
 echo "guest run and probe run: exit $rc in $secs s"
 sed 's/^/  | /' "$OUT/run.err"
-ok "qemu --linux: exit 0, both logs complete" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(tail -3 "$OUT/run.err" | tr '\n' ' ')"
+ok "qemu --linux: exit 0, both logs complete" "$([ $rc -eq 0 ]; echo $?)" "exit $rc: $(tail -3 "$OUT/run.err" | tr '\n' ' ')"
 if [ ! -s "$OUT/run/os.log" ]; then
 	fail "qemu --linux" "no OS log came back (see $OUT/run.err)"
 	exit 1
 fi
 ok "the kernel came from the cache or from apt-get download into it" \
-	$(ls "$XDG_CACHE_HOME"/tickprobe/linux/vmlinuz-* >/dev/null 2>&1; echo $?) "nothing in $XDG_CACHE_HOME/tickprobe/linux"
+	"$(ls "$XDG_CACHE_HOME"/tickprobe/linux/vmlinuz-* >/dev/null 2>&1; echo $?)" "nothing in $XDG_CACHE_HOME/tickprobe/linux"
 
 python3 tests/linux/run_check.py "$OUT/run" "$OUT/run.out"
 [ $? = 0 ] || fail "the record checks" "python stopped before the end of its checks (see above)"
@@ -67,7 +67,7 @@ bad() {
 	secs=$(( $(now) - t0 ))
 	echo "$name: exit $rc in $secs s: $(grep 'tickprobe qemu' "$OUT/$name.err" | tail -2 | tr '\n' ' ')"
 	ok "$name: exit $want with \"$pattern\" within $max s" \
-		$([ $rc -eq "$want" ] && grep -q "$pattern" "$OUT/$name.err" && [ $secs -le "$max" ]; echo $?) \
+		"$([ $rc -eq "$want" ] && grep -q "$pattern" "$OUT/$name.err" && [ $secs -le "$max" ]; echo $?)" \
 		"exit $rc after $secs s: $(tail -2 "$OUT/$name.err" | tr '\n' ' ')"
 }
 bad missing 2 5 "no kernel file $OUT/nonexistent" --linux "$OUT/nonexistent"
@@ -82,16 +82,16 @@ ok "panic: the console's panic line is quoted" $? "$(tail -2 "$OUT/panic.err")"
 # The timeout is the shortest that still lets the kernel reach its init
 # (about 5 s under TCG): the wait is the check, so every second of it counts.
 bad silent 2 70 "sent no log within the timeout of 12 s" --linux --timeout 12 --kernel-cmdline "init=/bin/sleep -- 600"
-ok "no probe run after a failed guest" $(grep -q "the probe is not booted" "$OUT/silent.err"; echo $?) "$(tail -1 "$OUT/silent.err")"
+ok "no probe run after a failed guest" "$(grep -q "the probe is not booted" "$OUT/silent.err"; echo $?)" "$(tail -1 "$OUT/silent.err")"
 
 # --- the command line ----------------------------------------------------------
 "$TP" qemu --keep "$OUT/x" >/dev/null 2>"$OUT/usage1.err"
 rc=$?
-ok "--keep without --linux: exit 1, said" $([ $rc -eq 1 ] && grep -q "go with --linux" "$OUT/usage1.err"; echo $?) \
+ok "--keep without --linux: exit 1, said" "$([ $rc -eq 1 ] && grep -q "go with --linux" "$OUT/usage1.err"; echo $?)" \
 	"exit $rc: $(cat "$OUT/usage1.err")"
 "$TP" qemu --linux "$K" -o "$OUT/x.log" >/dev/null 2>"$OUT/usage2.err"
 rc=$?
-ok "--linux with -o: exit 1, said" $([ $rc -eq 1 ] && grep -q "with --keep DIR" "$OUT/usage2.err"; echo $?) \
+ok "--linux with -o: exit 1, said" "$([ $rc -eq 1 ] && grep -q "with --keep DIR" "$OUT/usage2.err"; echo $?)" \
 	"exit $rc: $(cat "$OUT/usage2.err")"
 for form in "--linux $K" "--linux=$K"; do
 	# shellcheck disable=SC2086 # the form is two words or one, on purpose
@@ -102,7 +102,7 @@ for form in "--linux $K" "--linux=$K"; do
 	*"-machine q35 "*"-smp 2 "*"-kernel $K "*"-initrd "*"-append console=ttyS0 panic=-1 tsc=reliable quiet "*"-serial chardev:con "*"-serial chardev:oslog "*"-no-reboot"*) good=0 ;;
 	*) good=1 ;;
 	esac
-	ok "dry run of '$form': two serial ports, the guest's command line, -smp 2" $([ $rc -eq 0 ] && [ $good -eq 0 ]; echo $?) \
+	ok "dry run of '$form': two serial ports, the guest's command line, -smp 2" "$([ $rc -eq 0 ] && [ $good -eq 0 ]; echo $?)" \
 		"exit $rc: $c"
 done
 
@@ -119,9 +119,10 @@ ok "contention lined up with the probe's real record: hpet at 2 readers on both 
 	"$(grep -E '^hpet ' "$OUT/run.out" 2>/dev/null | head -3 | tr '\n' '|')"
 "$TP" compare "$OUT/bare-contention.log" "$OUT/run/os.log" >"$OUT/cmp-contention.out" 2>"$OUT/cmp-contention.err"
 rc=$?
-ok "compare with a contention record in the probe's log: exit 0" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(head -3 "$OUT/cmp-contention.err")"
+ok "compare with a contention record in the probe's log: exit 0" "$([ $rc -eq 0 ]; echo $?)" "exit $rc: $(head -3 "$OUT/cmp-contention.err")"
 for want in "hpet hpet 1 101.5 201.5 3000001" "hpet hpet 2 111.5 211.5 4000001" \
 	"acpi_pm acpi-fast 1 102.5 202.5 3000002" "acpi_pm acpi-fast 2 112.5 212.5 4000002"; do
+	# shellcheck disable=SC2086 # six fields, split on purpose
 	set -- $want
 	awk -v cs="$1" -v c="$2" -v n="$3" -v p50="$4" -v p99="$5" -v rps="$6" \
 		'$1 == cs && $2 == c && $3 == n && $7 == p50 && $8 == p99 && $9 == rps { found = 1 } END { exit !found }' \

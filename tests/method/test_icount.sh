@@ -36,7 +36,7 @@ for sym in tsc_read_rdtsc tsc_read_rdtscp tsc_read_lfence hpet_read32 hpet_read6
 	i8254_write_outb43 port80_read lapic_read_xapic lapic_read_x2apic tsc_deadline_write \
 	rtc_read_seconds rtc_read_time rdpid_read hv_refcount_read; do
 	start=$(nm "$ELF" | awk -v s="$sym" '$3 == s { print $1 }')
-	objdump -d --no-show-raw-insn --start-address=0x$start --stop-address=$(printf '0x%x' $((0x$start + 256))) "$ELF" |
+	objdump -d --no-show-raw-insn --start-address="0x$start" --stop-address="$(printf '0x%x' $((0x$start + 256)))" "$ELF" |
 		awk -v s="$sym" '/^ +[0-9a-f]+:/ { if ($2 ~ /^ret/) { print s, n; exit } n++ }'
 done >"$OUT/insns.txt"
 

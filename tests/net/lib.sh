@@ -3,6 +3,7 @@
 # with a fresh copy of its variables) booting the UEFI probe with a NIC on
 # QEMU's user network, where the host's loopback is 10.0.2.2.  Sourced after
 # tests/lib/check.sh and tests/boot/lib.sh.
+# shellcheck disable=SC2034 # NET: for the tests that source this
 NET="$PYTHON3 tests/net/netcheck.py"
 CODE=/usr/share/OVMF/OVMF_CODE_4M.fd
 VARS=/usr/share/OVMF/OVMF_VARS_4M.fd

@@ -83,6 +83,7 @@ expect() { # NAME TYPE KEY WANT
 
 expect_like() { # NAME TYPE KEY GLOB
 	got=$(field "$1" "$2" "$3")
+	# shellcheck disable=SC2254 # $4 is a glob, on purpose
 	case $got in
 	$4) pass "$1: $2.$3: $got" ;;
 	*) fail "$1: $2.$3 is not like $4" "$got" ;;

@@ -2,6 +2,7 @@
 # Shared by tests/nocable/test_*.sh: copies of the image booted by QEMU
 # directly, the way a user's machine sees them (a USB stick on xHCI, a
 # read-only stick, a CD), with the serial line captured to a file.  Sourced.
+# shellcheck disable=SC2034 # QEMU_FAILED: for the tests that source this
 . tests/boot/lib.sh
 NC="python3 tests/nocable/nocable.py"
 IMG=$BUILD/tickprobe.img

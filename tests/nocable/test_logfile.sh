@@ -8,6 +8,7 @@
 # leaves a file the readers call truncated, its complete records kept.  A
 # read-only stick, a CD and a network boot say why there is no file, and the
 # run goes on.
+# shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/logfile
@@ -141,6 +142,7 @@ no_file() { # name, pattern, text
 	checklog "$1" --expect-boot uefi --expect begin.log_file=null
 	ended "$1"
 	problem=$(field "$1" begin log_file_problem)
+	# shellcheck disable=SC2254 # $2 is a glob, on purpose
 	case $problem in
 	$2) pass "$1: begin.log_file_problem: $problem" ;;
 	*) fail "$1: begin.log_file_problem is $problem" ;;

@@ -4,6 +4,7 @@
 # from it; their escape sequences stay out of the records; with no keyboard
 # and no screen the image boots "default" by itself and ends; the UEFI shell
 # starts the app with arguments from startup.nsh.
+# shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/menus

@@ -5,6 +5,7 @@
 # Debian's test firmware (OVMF's "snakeoil" variant: that key in PK, KEK and
 # db, Secure Boot on) the signed image runs under Secure Boot and its begin
 # record says so, while the unsigned image is refused.
+# shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-nocable/sign

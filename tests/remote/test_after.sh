@@ -12,6 +12,7 @@
 # done (no ACPI) halts and says why.  The isa-debug-exit device is there
 # in every boot: a halt reaches it (exit 33/35), a reboot or power off must
 # leave it alone.
+# shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-remote/after
@@ -117,11 +118,11 @@ cancelled bios-cancel-kbd
 # --- OVMF: the image as a USB stick ---------------------------------------------
 for k in pc:reboot q35:poweroff; do
 	m=${k%:*} a=${k#*:}
-	copy_image uefi-$a quick 0 "counters=tsc smp=off after=$a"
-	watch uefi-$a 240 -machine $m -bios "$OVMF" $(stick "$OUT/uefi-$a.img")
-	after_is uefi-$a $a
+	copy_image "uefi-$a" quick 0 "counters=tsc smp=off after=$a"
+	watch "uefi-$a" 240 -machine "$m" -bios "$OVMF" $(stick "$OUT/uefi-$a.img")
+	after_is "uefi-$a" "$a"
 	logfile "$OUT/uefi-$a.img" 0000 "$OUT/uefi-$a.0000.log"
-	same_records uefi-$a "$OUT/uefi-$a.0000.log"
+	same_records "uefi-$a" "$OUT/uefi-$a.0000.log"
 done
 ends uefi-reboot "event SHUTDOWN guest-reset"
 last_try uefi-reboot "reboot: ResetSystem(EfiResetCold)"

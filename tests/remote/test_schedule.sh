@@ -36,7 +36,7 @@ vars >"$D/vars.before"
 # --- dry run: the steps, nothing done ---------------------------------------------
 S --preset quick --dry-run >"$D/dry.out" 2>&1; rc=$?
 if [ $rc = 0 ] && vars | cmp -s - "$D/vars.before" && [ -z "$(ls -A "$D/state")" ] &&
-	grep -q "^  would write Boot0003 (a new entry, 186 bytes): \"tickprobe\" HD(1,GPT,$(echo $PART | tr A-Z a-z),0x800,0x10000)/\\\\EFI\\\\tickprobe\\\\tickprobe.efi, options \"preset=quick after=reboot\"$" "$D/dry.out" &&
+	grep -q "^  would write Boot0003 (a new entry, 186 bytes): \"tickprobe\" HD(1,GPT,$(echo $PART | tr '[:upper:]' '[:lower:]'),0x800,0x10000)/\\\\EFI\\\\tickprobe\\\\tickprobe.efi, options \"preset=quick after=reboot\"$" "$D/dry.out" &&
 	grep -q '^  would write BootNext: 0003 (the next boot only; BootOrder is left as it is: 0000,0001,0002)$' "$D/dry.out" &&
 	grep -q '^  would record what is to be done in .*, before any of it$' "$D/dry.out" &&
 	[ "$(grep -n 'would record' "$D/dry.out" | cut -d: -f1)" -lt "$(grep -n 'would write Boot0003' "$D/dry.out" | cut -d: -f1)" ]; then
@@ -62,7 +62,7 @@ else
 	fail "schedule.state: $(tr '\n' ' ' <"$st")"
 fi
 S --preset quick >"$D/s2.out" 2>&1; rc=$?
-if [ $rc = 0 ] && [ "$(ls "$D/efivars" | grep -c '^Boot[0-9A-F]\{4\}-')" = 4 ] && grep -q 'still pending' "$D/s2.out" &&
+if [ $rc = 0 ] && [ "$(find "$D/efivars" -name 'Boot[0-9A-F][0-9A-F][0-9A-F][0-9A-F]-*' | wc -l)" = 4 ] && grep -q 'still pending' "$D/s2.out" &&
 	[ "$(hex BootNext)" = 070000000300 ]; then
 	pass "schedule again while pending: undone first, then Boot0003 again: one tickprobe entry, no duplicate"
 else

@@ -9,6 +9,7 @@
 # are changed between two QEMU runs, -no-reboot making each reset an exit):
 # that boot ends failed, the series stops there, the file says why, and
 # after= applies.
+# shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
 OUT=$BUILD/test-remote/series

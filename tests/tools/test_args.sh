@@ -8,6 +8,7 @@
 # promises: options after operands, "--", shortened long options, operands
 # in the order given and never dropped.  The logs are fixtures written by the
 # real log writer (build/tests/test_logread --fixtures DIR).
+# shellcheck disable=SC2046 # many prints file names, split into "$@" on purpose
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
@@ -228,7 +229,7 @@ while IFS= read -r syn; do
 			while [ -n "$rest" ]; do
 				l=${rest%"${rest#?}"}
 				rest=${rest#?}
-				grep -qE -- "(^|[^A-Za-z-])-$l([^A-Za-z]|\$)|\[-[A-Za-z]*$l[A-Za-z]*\]" "$D/help" ||
+				grep -qE -- "(^|[^A-Za-z-])-$l([^A-Za-z]|\$)|\[-[A-Za-z]*${l}[A-Za-z]*\]" "$D/help" ||
 					missing="$missing -$l"
 			done ;;
 		esac

@@ -9,7 +9,7 @@
 # the page is rendered in headless chromium.  Then: a damaged tsc_sync record
 # is left out and named by all three; core types (which QEMU cannot make)
 # and 256 CPUs come from the first log edited and sealed again.
-# Everything stays in $BUILD/test-cpus.  About 25 s on 2 busy cores.
+# Everything stays in $BUILD/test-cpus.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 T=$BUILD/tickprobe
@@ -58,7 +58,7 @@ ok "compare at 50 columns lists the logs as rows" $? "$(sed -n '/== contention: 
 $CHECK compare "$OUT/compare-rows.txt" "$OUT/a.log" "$OUT/skew.log" "$OUT/one.log" | sed 's/^\(....: \)/\1rows: /'
 # Logs without more than one CPU: nothing about CPUs at all.
 "$T" compare "$OUT/one.log" "$OUT/one.log" 2>/dev/null | grep -q "== CPUs\|== contention"
-ok "compare of one-CPU logs prints no CPU section" $([ $? = 1 ] && echo 0 || echo 1)
+ok "compare of one-CPU logs prints no CPU section" "$([ $? = 1 ] && echo 0 || echo 1)"
 
 # --- report ----------------------------------------------------------------------------------
 "$T" report "$OUT/a.log" "$OUT/skew.log" "$OUT/one.log" -o "$OUT/report.html" 2>"$OUT/report.err"
@@ -109,7 +109,7 @@ $CHECK damage "$OUT/a.log" "$T" "$OUT"
 $CHECK compare "$OUT/compare-damaged.txt" "$OUT/a.log" "$OUT/damaged.log" | grep "\[2\]"
 "$T" report "$OUT/a.log" "$OUT/damaged.log" -o "$OUT/damaged.html" 2>/dev/null
 rc=$?
-ok "report with the damaged log: exit 3" $([ "$rc" = 3 ] && echo 0 || echo 1) "exit $rc"
+ok "report with the damaged log: exit 3" "$([ "$rc" = 3 ] && echo 0 || echo 1)" "exit $rc"
 $CHECK report "$OUT/damaged.html" "$OUT/a.log" "$OUT/damaged.log" | grep "\[2\]"
 
 # --- core types and 256 CPUs, from the first log edited --------------------------------------------

@@ -31,22 +31,22 @@ python3 "$HERE/mkfleet.py" "$D/fleet" 40 7 "$D/bare.log" "$D/os.log" || fail mkf
 DB=$D/fleet.db
 code "import a fleet directory" 0 "$T" db import "$DB" "$D/fleet"
 check "import counts" "grep -q '80 runs: 80 imported, 0 already' '$D/out'" "$(cat "$D/out")"
-check "machines: bare and OS runs of one machine pair up" "[ \"\$(sq "$DB" 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
+check "machines: bare and OS runs of one machine pair up" "[ \"\$(sq '$DB' 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
 	"$(sq "$DB" 'SELECT COUNT(*) FROM machines')"
 code "import again" 0 "$T" db import "$DB" "$D/fleet"
-check "import is idempotent" "grep -q '80 runs: 0 imported, 80 already' '$D/out' && [ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs')\" = 80 ]" "$(cat "$D/out")"
-check "every run complete" "[ \"\$(sq "$DB" 'SELECT COUNT(*) FROM runs WHERE complete=1')\" = 80 ]" ""
+check "import is idempotent" "grep -q '80 runs: 0 imported, 80 already' '$D/out' && [ \"\$(sq '$DB' 'SELECT COUNT(*) FROM runs')\" = 80 ]" "$(cat "$D/out")"
+check "every run complete" "[ \"\$(sq '$DB' 'SELECT COUNT(*) FROM runs WHERE complete=1')\" = 80 ]" ""
 # The same logs as another machine's (--machine), into a copy: new runs,
 # each with its records' text, though the thread that loads them finds the
 # same logs stored under their own machines.
 cp "$DB" "$D/named.db"
 code "import the fleet again as one named machine" 0 "$T" db import --machine bench "$D/named.db" "$D/fleet"
 check "a named machine's runs are new, each with its records' text" \
-	"grep -q '80 runs: 80 imported, 0 already' '$D/out' && [ \"\$(sq "$D/named.db" 'SELECT COUNT(*) FROM runs WHERE log IS NULL')\" = 0 ] &&
-	 [ \"\$(sq "$D/named.db" 'SELECT COUNT(*) FROM runs')\" = 160 ]" "$(cat "$D/out")"
+	"grep -q '80 runs: 80 imported, 0 already' '$D/out' && [ \"\$(sq '$D/named.db' 'SELECT COUNT(*) FROM runs WHERE log IS NULL')\" = 0 ] &&
+	 [ \"\$(sq '$D/named.db' 'SELECT COUNT(*) FROM runs')\" = 160 ]" "$(cat "$D/out")"
 check "per-round values and histograms stored" \
-	"[ \"\$(sq "$DB" \"SELECT COUNT(*) FROM counters WHERE name='hpet' AND json_array_length(rounds_p50)=10 AND json_array_length(hist)>0\")\" = 40 ]" ""
-check "OS calls stored" "[ \"\$(sq "$DB" 'SELECT COUNT(DISTINCT run_id) FROM os_rates')\" = 40 ]" ""
+	"[ \"\$(sq '$DB' \"SELECT COUNT(*) FROM counters WHERE name='hpet' AND json_array_length(rounds_p50)=10 AND json_array_length(hist)>0\")\" = 40 ]" ""
+check "OS calls stored" "[ \"\$(sq '$DB' 'SELECT COUNT(DISTINCT run_id) FROM os_rates')\" = 40 ]" ""
 
 # --- every table from a real 4-CPU capture, against the log read here -----------
 # The compact log writes the per-CPU lists as columns and leaves out what
@@ -93,9 +93,9 @@ cp "$D/bare.log" "$B/dup1.log"; cp "$D/bare.log" "$B/dup2.log"
 BD=$D/bad.db
 code "import damaged, truncated, two-boot and duplicate logs" 3 "$T" db import "$BD" "$B"
 check "damaged counts exact" "grep -q '5 files, 6 runs: 4 imported, 2 already' '$D/out'" "$(cat "$D/out")"
-check "damaged records counted on their runs" "[ \"\$(sq "$BD" \"SELECT group_concat(damaged_records) FROM (SELECT damaged_records FROM runs ORDER BY source)\")\" = 1,0,1,0 ]" "$(sq "$BD" 'SELECT source, damaged_records FROM runs')"
-check "truncated run kept, marked incomplete" "[ \"\$(sq "$BD" 'SELECT COUNT(*) FROM runs WHERE complete=0')\" = 2 ]" "$(sq "$BD" 'SELECT source, complete FROM runs')"
-check "the damaged record is not in the store" "[ \"\$(sq "$BD" \"SELECT COUNT(*) FROM counters c JOIN runs r ON r.id=c.run_id WHERE r.source LIKE '%damaged.log'\")\" = \"\$(( \$(grep -c '\"type\":\"timer\"' "$D/bare.log") - 1 + \$(grep '\"type\":\"plan\"' "$D/bare.log" | grep -o '\"absent\":{[^}]*}' | grep -o '\":\"' | wc -l) ))\" ]" ""
+check "damaged records counted on their runs" "[ \"\$(sq '$BD' \"SELECT group_concat(damaged_records) FROM (SELECT damaged_records FROM runs ORDER BY source)\")\" = 1,0,1,0 ]" "$(sq "$BD" 'SELECT source, damaged_records FROM runs')"
+check "truncated run kept, marked incomplete" "[ \"\$(sq '$BD' 'SELECT COUNT(*) FROM runs WHERE complete=0')\" = 2 ]" "$(sq "$BD" 'SELECT source, complete FROM runs')"
+check "the damaged record is not in the store" "[ \"\$(sq '$BD' \"SELECT COUNT(*) FROM counters c JOIN runs r ON r.id=c.run_id WHERE r.source LIKE '%damaged.log'\")\" = \"\$(( \$(grep -c '\"type\":\"timer\"' '$D/bare.log') - 1 + \$(grep '\"type\":\"plan\"' '$D/bare.log' | grep -o '\"absent\":{[^}]*}' | grep -o '\":\"' | wc -l) ))\" ]" ""
 code "summary of a damaged store" 0 "$T" db summary "$BD" --json
 check "summary says the damaged records" "grep -q '\"damaged_records\":2,' '$D/out'" "$(head -c 200 "$D/out")"
 
@@ -105,9 +105,9 @@ CD=$D/concurrent.db
 "$T" db import -q --batch 7 "$CD" "$D/fleet" >"$D/c2" 2>&1 & p2=$!
 wait $p1; r1=$?; wait $p2; r2=$?
 check "two importers both succeed" "[ $r1 = 0 ] && [ $r2 = 0 ]" "exit $r1 and $r2: $(cat "$D/c1" "$D/c2")"
-check "two importers: every run once" "[ \"\$(sq "$CD" 'SELECT COUNT(*) FROM runs')\" = 80 ] && [ \"\$(sq "$CD" 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
+check "two importers: every run once" "[ \"\$(sq '$CD' 'SELECT COUNT(*) FROM runs')\" = 80 ] && [ \"\$(sq '$CD' 'SELECT COUNT(*) FROM machines')\" = 40 ]" \
 	"runs $(sq "$CD" 'SELECT COUNT(*) FROM runs')"
-check "two importers: store intact" "[ \"\$(sq "$CD" 'PRAGMA integrity_check')\" = ok ]" ""
+check "two importers: store intact" "[ \"\$(sq '$CD' 'PRAGMA integrity_check')\" = ok ]" ""
 
 # Both importers creating the store: the race is in the first few
 # milliseconds, so it is run on 20 new files.
@@ -131,12 +131,12 @@ cp "$SD" "$D/v1.db"
 sq "$D/v1.db" 'ALTER TABLE cpus DROP COLUMN cpu; ALTER TABLE cpus DROP COLUMN startup_us;
 	ALTER TABLE cpus DROP COLUMN sipis; PRAGMA user_version=1'
 code "summary of a version-1 store" 0 "$T" db summary "$D/v1.db"
-check "reading leaves a version-1 store as it is" "[ \"\$(sq "$D/v1.db" 'PRAGMA user_version')\" = 1 ]" ""
+check "reading leaves a version-1 store as it is" "[ \"\$(sq '$D/v1.db' 'PRAGMA user_version')\" = 1 ]" ""
 code "import into a version-1 store" 0 "$T" db import --machine again "$D/v1.db" "$D/smp4.log"
 check "import brings a version-1 store up to version 2: its old rows null, the new one's filled" \
-	"[ \"\$(sq "$D/v1.db" 'PRAGMA user_version')\" = 2 ] &&
-	 [ \"\$(sq "$D/v1.db" 'SELECT COUNT(*) FROM cpus WHERE cpu IS NULL')\" = 8 ] &&
-	 [ \"\$(sq "$D/v1.db" 'SELECT COUNT(*) FROM cpus WHERE cpu IS NOT NULL AND sipis IS NOT NULL')\" = 4 ]" \
+	"[ \"\$(sq '$D/v1.db' 'PRAGMA user_version')\" = 2 ] &&
+	 [ \"\$(sq '$D/v1.db' 'SELECT COUNT(*) FROM cpus WHERE cpu IS NULL')\" = 8 ] &&
+	 [ \"\$(sq '$D/v1.db' 'SELECT COUNT(*) FROM cpus WHERE cpu IS NOT NULL AND sipis IS NOT NULL')\" = 4 ]" \
 	"$(sq "$D/v1.db" 'PRAGMA user_version; SELECT run_id, idx, cpu, sipis FROM cpus' | tr '\n' ' ')"
 echo "not a database" >"$D/text.db"
 code "summary of a text file" 2 "$T" db summary "$D/text.db"

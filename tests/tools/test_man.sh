@@ -122,6 +122,7 @@ done
 help_options <"$OUT/help" | missing_in "$OUT/tickprobe.txt" >"$OUT/tickprobe.missing"
 check "tickprobe: the options of tickprobe --help are in man/tickprobe.1" '[ ! -s "$OUT/tickprobe.missing" ]' \
 	"missing: $(tr '\n' ' ' <"$OUT/tickprobe.missing")"
+# shellcheck disable=SC2013 # one number a line, each one word
 for v in $(sed -nE 's/^#define EXIT_[A-Z_]+ ([0-9]+)$/\1/p' tools/common/exit_codes.h); do
 	sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$OUT/tickprobe.txt" | grep -qE "^ +$v +[a-z]" || echo "$v"
 done >"$OUT/exit.missing"
@@ -145,6 +146,7 @@ boot_missing() { # PAGE: the words and preset lines it lacks
 		while IFS= read -r words; do grep -qF -- "\"$words\"" "$OUT/boot.txt" || printf '%s\n' "$words"; done
 	t=$(sed -nE 's/^timeout:[ \t]*([0-9]+).*/\1/p' image/presets.cfg)
 	grep -qE "menus wait ${t:-5} seconds" "$OUT/boot.txt" || echo "timeout: ${t:-5}"
+	# shellcheck disable=SC2013 # one number a line, each one word
 	for v in $(sed -nE 's/^#define EXIT_CODE_[A-Z_]+ (0x[0-9a-f]+)$/\1/p' probe/exit_status.h); do
 		grep -qE "^ +$v +$(( (v << 1) | 1 )) " "$OUT/boot.txt" || echo "exit code $v"
 	done

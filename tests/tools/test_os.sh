@@ -63,12 +63,13 @@ if [ "$(id -u)" -ne 0 ]; then
 	fake noroot "tsc hpet" tsc
 	"$TP" os --switch --sysfs-root "$T/noroot" -o "$T/noroot.log" 2>"$T/noroot.err"
 	rc=$?
-	ok "os --switch without root exits 1" $([ $rc -eq 1 ] && grep -q 'needs root' "$T/noroot.err"; echo $?) "exit $rc"
+	ok "os --switch without root exits 1" "$([ $rc -eq 1 ] && grep -q 'needs root' "$T/noroot.err"; echo $?)" "exit $rc"
 else
 	# Every signal that ends a process by default restores (signal(7)'s
 	# Term and Core; the unit test test_cs_run sends the real-time ones
 	# too), removes the restore record, and the process still dies of it.
 	# QUIT's core file is not wanted here.
+	# shellcheck disable=SC3045 # dash, Debian's sh, has ulimit -c
 	ulimit -c 0
 	for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF; do
 		fake "sig$sig" "tsc hpet acpi_pm" tsc
@@ -78,16 +79,16 @@ else
 			wait $PID
 			rc=$?
 			want=$((128 + $(signum $sig)))
-			ok "SIG$sig mid-run: the process dies of the signal" $([ $rc -eq $want ]; echo $?) "exit $rc, want $want"
+			ok "SIG$sig mid-run: the process dies of the signal" "$([ $rc -eq $want ]; echo $?)" "exit $rc, want $want"
 			ok "SIG$sig mid-run: the original clocksource is back, the restore record gone" \
-				$([ "$(current "sig$sig")" = tsc ] && [ ! -e "$T/sig$sig/$RECORD" ]; echo $?) \
+				"$([ "$(current "sig$sig")" = tsc ] && [ ! -e "$T/sig$sig/$RECORD" ]; echo $?)" \
 				"current_clocksource reads '$(current "sig$sig")'; $(ls "$T/sig$sig/run/tickprobe" | tr '\n' ' ')"
 			ok "SIG$sig mid-run: stderr reports the interruption and the restore" \
-				$(grep -q "interrupted by SIG$sig; clocksource restored to 'tsc'" "$T/sig$sig.err"; echo $?) \
+				"$(grep -q "interrupted by SIG$sig; clocksource restored to 'tsc'" "$T/sig$sig.err"; echo $?)" \
 				"$(tail -1 "$T/sig$sig.err")"
 			r=$(python3 tests/tools/os_logcheck.py "$T/sig$sig.log" partial)
-			ok "SIG$sig mid-run: the records written are intact" $([ "$r" = ok ]; echo $?) "$r"
-			ok "SIG$sig mid-run: the log has no end record" $(! grep -q '"type":"end"' "$T/sig$sig.log"; echo $?) \
+			ok "SIG$sig mid-run: the records written are intact" "$([ "$r" = ok ]; echo $?)" "$r"
+			ok "SIG$sig mid-run: the log has no end record" "$(! grep -q '"type":"end"' "$T/sig$sig.log"; echo $?)" \
 				"an end record was written"
 		else
 			kill $PID 2>/dev/null
@@ -105,16 +106,16 @@ else
 		rc=$?
 		r=$(python3 tests/tools/os_logcheck.py "$T/ref.log")
 		ok "--switch on a fake tree: complete log, original back" \
-			$([ $rc -eq 0 ] && [ "$r" = ok ] && [ "$(current ref)" = tsc ]; echo $?) "exit $rc, log $r, current $(current ref)"
+			"$([ $rc -eq 0 ] && [ "$r" = ok ] && [ "$(current ref)" = tsc ]; echo $?)" "exit $rc, log $r, current $(current ref)"
 		limit=$(python3 tests/tools/os_limit.py "$T/ref.log")
 		fake efbig "hpet acpi_pm tsc" tsc
 		prlimit --fsize="$limit" "$TP" os --quick --switch --sysfs-root "$T/efbig" -o "$T/efbig.log" 2>"$T/efbig.err"
 		rc=$?
-		ok "log write error after a switch: exit 1" $([ $rc -eq 1 ]; echo $?) "exit $rc"
+		ok "log write error after a switch: exit 1" "$([ $rc -eq 1 ]; echo $?)" "exit $rc"
 		ok "log write error after a switch: says why and restores" \
-			$(grep -q 'cannot write the log' "$T/efbig.err" && grep -q 'clocksource restored' "$T/efbig.err"; echo $?) \
+			"$(grep -q 'cannot write the log' "$T/efbig.err" && grep -q 'clocksource restored' "$T/efbig.err"; echo $?)" \
 			"$(tail -2 "$T/efbig.err" | tr '\n' ' ')"
-		ok "log write error after a switch: the original clocksource is back" $([ "$(current efbig)" = tsc ]; echo $?) \
+		ok "log write error after a switch: the original clocksource is back" "$([ "$(current efbig)" = tsc ]; echo $?)" \
 			"current_clocksource reads '$(current efbig)'"
 	else
 		skip "prlimit missing: no RLIMIT_FSIZE error-path test"
@@ -137,15 +138,15 @@ else
 	printf '%s\n' "tsc hpet acpi_pm" >"$T/early/$CSDIR/available_clocksource"
 	wait $PID
 	rc=$?
-	ok "tsc-early withdrawn mid-run: exit 0" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(tail -2 "$T/early.err" | tr '\n' ' ')"
-	ok "tsc-early withdrawn mid-run: the kernel's successor tsc is left in use" $([ "$(current early)" = tsc ]; echo $?) \
+	ok "tsc-early withdrawn mid-run: exit 0" "$([ $rc -eq 0 ]; echo $?)" "exit $rc: $(tail -2 "$T/early.err" | tr '\n' ' ')"
+	ok "tsc-early withdrawn mid-run: the kernel's successor tsc is left in use" "$([ "$(current early)" = tsc ]; echo $?)" \
 		"current_clocksource reads '$(current early)'"
 	n=$(grep -c "can no longer be selected" "$T/early.err")
 	ok "tsc-early withdrawn mid-run: said once, no restore failure" \
-		$([ "$n" -eq 1 ] && ! grep -q "could not restore" "$T/early.err"; echo $?) "said $n times: $(grep -i restore "$T/early.err" | tr '\n' '|')"
+		"$([ "$n" -eq 1 ] && ! grep -q "could not restore" "$T/early.err"; echo $?)" "said $n times: $(grep -i restore "$T/early.err" | tr '\n' '|')"
 	r=$(python3 tests/tools/os_early.py "$T/early.log")
 	ok "tsc-early withdrawn mid-run: restore record (now tsc) and tsc measured once it appeared" \
-		$([ "$r" = ok ]; echo $?) "$r"
+		"$([ "$r" = ok ]; echo $?)" "$r"
 
 	# SIGKILL cannot be caught: the restore record written before the first
 	# switch says what to put back.  `os --restore` does, and says so; a
@@ -158,23 +159,23 @@ else
 		{ wait $PID; } 2>/dev/null
 		left=$(current kill)
 		ok "SIGKILL mid-run: the restore record is there, naming tsc and the killed process" \
-			$(grep -qx "original tsc" "$T/kill/$RECORD" && grep -qx "pid $PID" "$T/kill/$RECORD"; echo $?) \
+			"$(grep -qx "original tsc" "$T/kill/$RECORD" && grep -qx "pid $PID" "$T/kill/$RECORD"; echo $?)" \
 			"$(tr '\n' ' ' <"$T/kill/$RECORD" 2>&1)"
 		"$TP" os --quick --sysfs-root "$T/kill" -o "$T/kill-look.log" 2>"$T/kill-look.err"
 		ok "SIGKILL: a run without --switch says the clocksource in use is not the system's, and what to run" \
-			$(grep -q "process $PID switched the clocksource and ended without putting 'tsc' back.*tickprobe os --restore" \
-				"$T/kill-look.err" && grep -q '"clocksource_problem":"process '"$PID"' switched' "$T/kill-look.log"; echo $?) \
+			"$(grep -q "process $PID switched the clocksource and ended without putting 'tsc' back.*tickprobe os --restore" \
+				"$T/kill-look.err" && grep -q '"clocksource_problem":"process '"$PID"' switched' "$T/kill-look.log"; echo $?)" \
 			"$(grep note "$T/kill-look.err")"
 		"$TP" os --restore --sysfs-root "$T/kill" >"$T/restore.out" 2>"$T/restore.err"
 		rc=$?
 		ok "os --restore after SIGKILL: exit 0, tsc back, the record gone, said" \
-			$([ $rc -eq 0 ] && [ "$(current kill)" = tsc ] && [ ! -e "$T/kill/$RECORD" ] &&
-				grep -q "restore record: process $PID switched the clocksource and ended without putting it back (killed?); '$left' was in use; 'tsc' is back" "$T/restore.err"; echo $?) \
+			"$([ $rc -eq 0 ] && [ "$(current kill)" = tsc ] && [ ! -e "$T/kill/$RECORD" ] &&
+				grep -q "restore record: process $PID switched the clocksource and ended without putting it back (killed?); '$left' was in use; 'tsc' is back" "$T/restore.err"; echo $?)" \
 			"exit $rc: $(cat "$T/restore.err")"
 		"$TP" os --restore --sysfs-root "$T/kill" >"$T/restore2.out" 2>"$T/restore2.err"
 		rc=$?
 		ok "os --restore with nothing to restore: exit 0, says so" \
-			$([ $rc -eq 0 ] && grep -q 'nothing to restore' "$T/restore2.err"; echo $?) "exit $rc: $(cat "$T/restore2.err")"
+			"$([ $rc -eq 0 ] && grep -q 'nothing to restore' "$T/restore2.err"; echo $?)" "exit $rc: $(cat "$T/restore2.err")"
 	else
 		kill $PID 2>/dev/null
 		{ wait $PID; } 2>/dev/null
@@ -190,9 +191,9 @@ else
 		"$TP" os --quick --switch --sysfs-root "$T/kill" -o "$T/after-kill.log" 2>"$T/after-kill.err"
 		rc=$?
 		ok "--switch after a SIGKILLed one: restores first and says so, then runs from tsc" \
-			$([ $rc -eq 0 ] && grep -q "restore record: process $PID switched the clocksource and ended without putting it back" "$T/after-kill.err" &&
+			"$([ $rc -eq 0 ] && grep -q "restore record: process $PID switched the clocksource and ended without putting it back" "$T/after-kill.err" &&
 				grep -q '"current_clocksource":"tsc"' "$T/after-kill.log" && [ "$(current kill)" = tsc ] &&
-				[ ! -e "$T/kill/$RECORD" ]; echo $?) \
+				[ ! -e "$T/kill/$RECORD" ]; echo $?)" \
 			"exit $rc: $(grep 'restore record' "$T/after-kill.err"); current $(current kill)"
 	else
 		kill $PID 2>/dev/null
@@ -212,8 +213,8 @@ else
 		"$TP" os --quick --switch --lock-wait 0 --sysfs-root "$T/two" -o "$T/two-c.log" 2>"$T/two-c.err"
 		rc=$?
 		ok "a second switcher with --lock-wait 0: exit 1, names the holder, writes no log" \
-			$([ $rc -eq 1 ] && grep -q "process $A is switching clocksources.*gave up after 0 s" "$T/two-c.err" &&
-				[ ! -s "$T/two-c.log" ]; echo $?) "exit $rc: $(cat "$T/two-c.err")"
+			"$([ $rc -eq 1 ] && grep -q "process $A is switching clocksources.*gave up after 0 s" "$T/two-c.err" &&
+				[ ! -s "$T/two-c.log" ]; echo $?)" "exit $rc: $(cat "$T/two-c.err")"
 		"$TP" os --quick --switch --lock-wait 120 --sysfs-root "$T/two" -o "$T/two-b.log" 2>"$T/two-b.err" &
 		B=$!
 		"$TP" doctor --json --sysfs "$T/two" --kernel-log "$T/empty-klog" >"$T/two-d.json" 2>"$T/two-d.err" &
@@ -225,14 +226,14 @@ else
 		wait $D
 		rcd=$?
 		ok "two switchers: both exit 0; the second waited for the first and said so" \
-			$([ $rca -eq 0 ] && [ $rcb -eq 0 ] && grep -q "process $A is switching clocksources.*waiting up to 120 s" "$T/two-b.err"; echo $?) \
+			"$([ $rca -eq 0 ] && [ $rcb -eq 0 ] && grep -q "process $A is switching clocksources.*waiting up to 120 s" "$T/two-b.err"; echo $?)" \
 			"exits $rca $rcb: $(grep -i 'switching' "$T/two-b.err")"
 		ok "two switchers: the second's original is tsc (not the first's choice), and tsc is left" \
-			$(grep -q '"current_clocksource":"tsc"' "$T/two-b.log" && [ "$(current two)" = tsc ] && [ ! -e "$T/two/$RECORD" ]; echo $?) \
+			"$(grep -q '"current_clocksource":"tsc"' "$T/two-b.log" && [ "$(current two)" = tsc ] && [ ! -e "$T/two/$RECORD" ]; echo $?)" \
 			"$(grep -o '"current_clocksource":"[^"]*"' "$T/two-b.log"); current $(current two)"
 		ok "doctor (root) with --sysfs: its measurement waited for the lock in the tree's run/, said so, and measured it" \
-			$([ $rcd -ne 2 ] && [ $rcd -ne 1 ] && grep -q "^tickprobe doctor: process [0-9]* is switching clocksources" "$T/two-d.err" &&
-				python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["costs_ns"]; sys.exit(sorted(c) != ["acpi_pm","hpet","tsc"])' "$T/two-d.json"; echo $?) \
+			"$([ $rcd -ne 2 ] && [ $rcd -ne 1 ] && grep -q "^tickprobe doctor: process [0-9]* is switching clocksources" "$T/two-d.err" &&
+				python3 -c 'import json,sys; c=json.load(open(sys.argv[1]))["costs_ns"]; sys.exit(sorted(c) != ["acpi_pm","hpet","tsc"])' "$T/two-d.json"; echo $?)" \
 			"exit $rcd: $(head -c 300 "$T/two-d.err")"
 	else
 		kill $A 2>/dev/null
@@ -249,8 +250,8 @@ else
 		"$TP" doctor --json --sysfs "$T/dockill" --kernel-log "$T/empty-klog" >"$T/dockill.json" 2>"$T/dockill-d.err"
 		rc=$?
 		ok "doctor (root) after a SIGKILLed switcher: the original put back first, said on stderr" \
-			$([ $rc -ne 1 ] && [ $rc -ne 2 ] && grep -q "^tickprobe doctor: restore record: process $PID switched the clocksource.*'tsc' is back" "$T/dockill-d.err" &&
-				[ "$(current dockill)" = tsc ] && [ ! -e "$T/dockill/$RECORD" ]; echo $?) "exit $rc: $(cat "$T/dockill-d.err")"
+			"$([ $rc -ne 1 ] && [ $rc -ne 2 ] && grep -q "^tickprobe doctor: restore record: process $PID switched the clocksource.*'tsc' is back" "$T/dockill-d.err" &&
+				[ "$(current dockill)" = tsc ] && [ ! -e "$T/dockill/$RECORD" ]; echo $?)" "exit $rc: $(cat "$T/dockill-d.err")"
 	else
 		kill $PID 2>/dev/null
 		{ wait $PID; } 2>/dev/null
@@ -263,11 +264,11 @@ else
 	"$TP" os --quick --switch --sysfs-root "$T/openrun" -o "$T/openrun.log" 2>"$T/openrun.err"
 	rc=$?
 	ok "--switch with a run/tickprobe others can write: exit 1, says why, nothing switched" \
-		$([ $rc -eq 1 ] && grep -q 'can be written by other users' "$T/openrun.err" && [ "$(current openrun)" = tsc ]; echo $?) \
+		"$([ $rc -eq 1 ] && grep -q 'can be written by other users' "$T/openrun.err" && [ "$(current openrun)" = tsc ]; echo $?)" \
 		"exit $rc: $(cat "$T/openrun.err")"
 	"$TP" os --restore --switch --sysfs-root "$T/openrun" 2>"$T/restore-usage.err"
 	rc=$?
-	ok "--restore with other options: usage error" $([ $rc -eq 1 ] && grep -q -- '--restore goes alone' "$T/restore-usage.err"; echo $?) \
+	ok "--restore with other options: usage error" "$([ $rc -eq 1 ] && grep -q -- '--restore goes alone' "$T/restore-usage.err"; echo $?)" \
 		"exit $rc: $(cat "$T/restore-usage.err")"
 
 	# Refusals before anything is switched.
@@ -275,18 +276,18 @@ else
 	"$TP" os --switch --clocksource nosuch --sysfs-root "$T/refuse" -o "$T/refuse.log" 2>"$T/refuse.err"
 	rc=$?
 	ok "--clocksource not available: exit 1, nothing switched" \
-		$([ $rc -eq 1 ] && [ "$(current refuse)" = tsc ] && grep -q 'not available' "$T/refuse.err"; echo $?) "exit $rc"
+		"$([ $rc -eq 1 ] && [ "$(current refuse)" = tsc ] && grep -q 'not available' "$T/refuse.err"; echo $?)" "exit $rc"
 	if command -v setpriv >/dev/null 2>&1; then
 		chmod -R a+rX "$T"
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$TP" os --switch --sysfs-root "$T/refuse" \
 			-o /dev/null 2>"$T/nobody.err"
 		rc=$?
 		ok "--switch as an ordinary user: exit 1 with a clear error" \
-			$([ $rc -eq 1 ] && grep -q 'needs root' "$T/nobody.err"; echo $?) "exit $rc: $(cat "$T/nobody.err")"
+			"$([ $rc -eq 1 ] && grep -q 'needs root' "$T/nobody.err"; echo $?)" "exit $rc: $(cat "$T/nobody.err")"
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$TP" os --restore --sysfs-root "$T/refuse" 2>"$T/nobody2.err"
 		rc=$?
 		ok "--restore as an ordinary user: exit 1 with a clear error" \
-			$([ $rc -eq 1 ] && grep -q -- '--restore writes current_clocksource and needs root' "$T/nobody2.err"; echo $?) \
+			"$([ $rc -eq 1 ] && grep -q -- '--restore writes current_clocksource and needs root' "$T/nobody2.err"; echo $?)" \
 			"exit $rc: $(cat "$T/nobody2.err")"
 	fi
 fi
@@ -295,15 +296,15 @@ fi
 real_before=$(cat /$CSDIR/current_clocksource 2>/dev/null)
 "$TP" os --quick -o "$T/real.log" 2>"$T/real.err"
 rc=$?
-ok "real --quick run exits 0" $([ $rc -eq 0 ]; echo $?) "exit $rc: $(tail -3 "$T/real.err")"
+ok "real --quick run exits 0" "$([ $rc -eq 0 ]; echo $?)" "exit $rc: $(tail -3 "$T/real.err")"
 r=$(python3 tests/tools/os_logcheck.py "$T/real.log")
-ok "real --quick run: every record's crc, seq, end records/crc32, unique names" $([ "$r" = ok ]; echo $?) "$r"
+ok "real --quick run: every record's crc, seq, end records/crc32, unique names" "$([ "$r" = ok ]; echo $?)" "$r"
 ok "real --quick run: stderr says only the current clocksource is measured" \
-	$(grep -q 'measuring the current clocksource' "$T/real.err"; echo $?) "no such line"
+	"$(grep -q 'measuring the current clocksource' "$T/real.err"; echo $?)" "no such line"
 python3 tests/tools/os_real.py "$T/real.log" "/$CSDIR"
 [ $? = 0 ] || fail "real: the record checks" "python stopped before the end of its checks (see above)"
 real_after=$(cat /$CSDIR/current_clocksource 2>/dev/null)
-ok "real: the machine's clocksource is unchanged" $([ "$real_before" = "$real_after" ]; echo $?) \
+ok "real: the machine's clocksource is unchanged" "$([ "$real_before" = "$real_after" ]; echo $?)" \
 	"'$real_before' became '$real_after'"
 
 # --- (c) without --switch, the fake current_clocksource is never written ----
@@ -314,15 +315,15 @@ before=$(stat -c '%y %s' "$F")
 "$TP" os --quick --sysfs-root "$T/noswitch" -o "$T/noswitch.log" 2>"$T/noswitch.err"
 rc=$?
 after=$(stat -c '%y %s' "$F")
-ok "no --switch on a fake tree: exit 0" $([ $rc -eq 0 ]; echo $?) "exit $rc"
-ok "no --switch: current_clocksource not written (mtime and size)" $([ "$before" = "$after" ]; echo $?) \
+ok "no --switch on a fake tree: exit 0" "$([ $rc -eq 0 ]; echo $?)" "exit $rc"
+ok "no --switch: current_clocksource not written (mtime and size)" "$([ "$before" = "$after" ]; echo $?)" \
 	"'$before' became '$after'"
-ok "no --switch: current_clocksource content unchanged" $([ "$(current noswitch)" = tsc ]; echo $?) "$(current noswitch)"
+ok "no --switch: current_clocksource content unchanged" "$([ "$(current noswitch)" = tsc ]; echo $?)" "$(current noswitch)"
 ok "no --switch: only tsc measured" \
-	$(grep -q '"measured_clocksources":\["tsc"\]' "$T/noswitch.log" && ! grep -q '@hpet' "$T/noswitch.log"; echo $?) \
+	"$(grep -q '"measured_clocksources":\["tsc"\]' "$T/noswitch.log" && ! grep -q '@hpet' "$T/noswitch.log"; echo $?)" \
 	"measured other clocksources"
 "$TP" os --quick --clocksource hpet --sysfs-root "$T/noswitch" -o "$T/noswitch2.log" 2>"$T/noswitch2.err"
 rc=$?
 after=$(stat -c '%y %s' "$F")
 ok "--clocksource other than the current without --switch: exit 1, nothing written" \
-	$([ $rc -eq 1 ] && [ "$before" = "$after" ] && grep -q 'needs --switch' "$T/noswitch2.err"; echo $?) "exit $rc"
+	"$([ $rc -eq 1 ] && [ "$before" = "$after" ] && grep -q 'needs --switch' "$T/noswitch2.err"; echo $?)" "exit $rc"

@@ -17,6 +17,7 @@ ok "os --watch 4: exit 0" $? "$(tail -n 3 "$D/w.err")"
 check "the verdict on stderr too" "grep -q '^watch: fast runs 8000.0 ppm fast against the TSC, CLOCK_MONOTONIC_RAW and same' '$D/w.err'" \
 	"$(grep '^watch:' "$D/w.err")"
 check "the log's end checks out" "'$T' show '$D/w.log' >/dev/null 2>&1"
+# shellcheck disable=SC2046 # three numbers, split into $1 $2 $3 on purpose
 set -- $(tail -n 1 "$D/w.err")
 echo "INFO: os --watch 4: $1 s user, $2 s system, $3 s wall (it sleeps between samples)"
 

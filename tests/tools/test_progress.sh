@@ -5,12 +5,14 @@
 # and the time left, and is wiped before the closing summary; on a pipe,
 # and with --quiet, stderr is the summary line alone, as without it.  The
 # log the boot writes is the same either way: the progress only reads it.
+# shellcheck disable=SC2086 # $LONG: an option list, split on purpose
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 TP=$BUILD/tickprobe
 work=$(mktemp -d "${TMPDIR:-/tmp}/tp-progress.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 # Only the progress line on a terminal writes a carriage return.
+# shellcheck disable=SC2034 # cr: in the strings check() evals
 cr=$(printf '\r')
 # 400,000 samples a counter: the main table lasts about 2 s of wall time on
 # an idle 2-core host, so the line, drawn every 0.25 s, is seen mid-table (the

@@ -32,7 +32,7 @@ boot() { # machine, log
 		>"$OUT/qemu-$1.err" 2>&1
 	rc=$?
 	# 33: the probe wrote 16 to the exit port, "status ok".
-	ok "boot -machine $1: exit 33" $([ "$rc" = 33 ] && echo 0 || echo 1) "exit $rc: $(tail -2 "$OUT/qemu-$1.err")"
+	ok "boot -machine $1: exit 33" "$([ "$rc" = 33 ] && echo 0 || echo 1)" "exit $rc: $(tail -2 "$OUT/qemu-$1.err")"
 }
 boot pc "$OUT/a.log"
 boot q35 "$OUT/b.log"
@@ -139,7 +139,7 @@ python3 tests/tools/evil_page.py --fleet "$OUT/javascript:alert(document.domain)
 python3 tests/tools/damage_bit.py "$OUT/a.log" "$OUT/damaged.log"
 "$T" report "$OUT/damaged.log" "$OUT/b.log" -o "$OUT/damaged.html" 2>"$OUT/damaged.err"
 rc=$?
-ok "damaged log: exit 3" $([ "$rc" = 3 ] && echo 0 || echo 1) "exit $rc: $(cat "$OUT/damaged.err")"
+ok "damaged log: exit 3" "$([ "$rc" = 3 ] && echo 0 || echo 1)" "exit $rc: $(cat "$OUT/damaged.err")"
 python3 tests/tools/damaged_page.py "$OUT/damaged.html" "$OUT/damaged.err"
 "$T" report "$OUT/a.log" "$OUT/no-such.log" -o "$OUT/missing.html" 2>"$OUT/missing.err"
 rc=$?
@@ -152,7 +152,7 @@ ok "only a missing log: exit 2, no page" $? "exit $rc"
 code() { # name, expected, command...
 	n=$1 want=$2; shift 2
 	"$@" >"$OUT/out" 2>"$OUT/err"; got=$?
-	ok "exit $want: $n" $([ "$got" = "$want" ] && echo 0 || echo 1) "got $got ($(head -c 200 "$OUT/err"))"
+	ok "exit $want: $n" "$([ "$got" = "$want" ] && echo 0 || echo 1)" "got $got ($(head -c 200 "$OUT/err"))"
 }
 code "no -o" 1 "$T" report "$OUT/a.log"
 code "bad -c" 1 "$T" report -c 97 "$OUT/a.log" -o "$OUT/x.html"

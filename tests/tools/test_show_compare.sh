@@ -21,7 +21,7 @@ fi
 code() { # name, expected, command...
 	n=$1 want=$2; shift 2
 	"$@" >"$D/out" 2>"$D/err"; got=$?
-	ok "exit $want: $n" $([ "$got" = "$want" ] && echo 0 || echo 1) "got $got ($(head -c 200 "$D/err"))"
+	ok "exit $want: $n" "$([ "$got" = "$want" ] && echo 0 || echo 1)" "got $got ($(head -c 200 "$D/err"))"
 }
 code "show clean log" 0 "$T" show "$D/a.log"
 code "show noisy console capture" 0 "$T" show "$D/noisy.log"

@@ -3,13 +3,12 @@
  * given, else Debian's linux-image-cloud-amd64 from the cache, else fetched.
  *
  * The fetch is what one does by hand: `apt-get download
- * linux-image-cloud-amd64` (a 1.5 KB metapackage), its Depends field read
- * with `dpkg-deb -f` (linux-image-6.1.0-57-cloud-amd64 (= 6.1.192-3) on the
- * day this was written), `apt-get download` of that package (about 27 MB),
- * `dpkg-deb -x` into a scratch directory beside the cache, and only
- * ./boot/vmlinuz-* and ./boot/config-* kept (the modules, 80 MB, are not
- * needed: the cloud kernel has the 8250 UART, HPET, PM timer and devtmpfs
- * built in).  Nothing is installed and /boot is never written. */
+ * linux-image-cloud-amd64` (a metapackage), its Depends field read with
+ * `dpkg-deb -f` (the versioned linux-image-VERSION-cloud-amd64 package),
+ * `apt-get download` of that package, `dpkg-deb -x` into a scratch directory
+ * beside the cache, and only ./boot/vmlinuz-* and ./boot/config-* kept (the
+ * modules are not needed: the cloud kernel has the 8250 UART, HPET, PM timer
+ * and devtmpfs built in).  Nothing is installed and /boot is never written. */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
@@ -26,7 +25,7 @@
 #include "tools/qemu/qemu.h"
 
 #define META_PACKAGE "linux-image-cloud-amd64"
-#define APT_TIMEOUT 600.0 /* 27 MB on a slow mirror */
+#define APT_TIMEOUT 600.0 /* a kernel package of tens of MB on a slow mirror */
 
 const char *linux_kernel_problem(const char *path, char *why, size_t cap)
 {

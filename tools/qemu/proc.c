@@ -15,8 +15,7 @@
 #include "tools/qemu/qemu.h"
 
 /* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
- * KVM) runs guests 100-1000x slower than TCG, traps rdtsc (about 3 us) and
- * OVMF dies on it. */
+ * KVM) runs guests far slower than TCG, traps rdtsc, and OVMF dies on it. */
 const char *qemu_kvm_problem(void)
 {
 	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe stat` input (tools/stat/input.h): ministat's line rules, made
- * fast for big inputs of short lines (tests/bench/ministat.sh: 2 x 1,000,000
- * lines like "1050.4": ~250 instructions a line before, ~40 now):
+ * fast for big inputs of short lines, such as tests/bench/ministat.sh's two
+ * files of 1,000,000 lines like "1050.4" (it prints the times):
  *  - a line of at most 8 bytes seen before is counted by its bytes, from a
  *    cache of up to 4,096 such lines (its value is a function of its bytes
  *    and the options), without being parsed again;
