@@ -18,17 +18,26 @@ static const double nominal[N_CLOCKS] = { 0, 100e6, 3579545, 1193182 };
 
 /* Every clock read at true time t, counter i running ppm[i] fast, plus
  * shift_s[i] seconds it jumped. */
-static void look(double t, const double *ppm, const double *shift_s, struct watch_read *r)
+/* One sample at time t: clock i is read lag_s after clock i-1, and each
+ * read is stamped with the TSC at its moment (a step of the TSC moves the
+ * stamps too, as they are its readings). */
+static void look_spread(double t, const double *ppm, const double *shift_s, double lag_s, struct watch_read *r)
 {
 	memset(r, 0, WATCH_MAX_CLOCKS * sizeof *r);
 	r[0].tsc = (uint64_t)((t + shift_s[0]) * TSC_HZ);
 	r[0].count = (double)r[0].tsc;
 	r[0].width = 30;
 	for (unsigned i = 1; i < N_CLOCKS; i++) {
-		r[i].count = floor((t + shift_s[i]) * nominal[i] * (1 + ppm[i] * 1e-6));
-		r[i].tsc = (uint64_t)(t * TSC_HZ);
+		double at = t + i * lag_s;
+		r[i].count = floor((at + shift_s[i]) * nominal[i] * (1 + ppm[i] * 1e-6));
+		r[i].tsc = (uint64_t)((at + shift_s[0]) * TSC_HZ);
 		r[i].width = 30;
 	}
+}
+
+static void look(double t, const double *ppm, const double *shift_s, struct watch_read *r)
+{
+	look_spread(t, ppm, shift_s, 0, r);
 }
 
 /* A watch that has seen 20 windows of these clocks. */
@@ -119,6 +128,28 @@ static void one_jumped(void)
 	event(&c, none, 11.5, shift, 0.5);
 	check(c.v.backward[3] && !c.v.backward[1] && c.v.jumps == 1 && strstr(c.text, "pit went back 0.500000 s"),
 	      "the PIT went back 0.5 s: %s", c.text);
+}
+
+/* The second sample's reads are 3 us apart (a slow PIT read, say), the
+ * first's at one moment: the TSC's stamps account for it, nothing moved. */
+static void reads_spread(void)
+{
+	static const double none[N_CLOCKS];
+	struct watch_events e;
+	struct watch_event_verdict v;
+	struct watch_read r[WATCH_MAX_CLOCKS];
+	struct watch w;
+	struct watch_event *ev;
+
+	memset(&e, 0, sizeof e);
+	learn(&w, none);
+	look(11, none, none, r);
+	ev = watch_event_begin(&e, &w, 1, "migrate", 10, r);
+	look_spread(11.5, none, none, 3e-6, r);
+	watch_event_end(ev, 10.5, r, 0.5);
+	watch_event_conclude(ev, N_CLOCKS, &v);
+	check(v.jumps == 0 && fabs(v.jump_s[3]) < 1 / nominal[3] && fabs(v.guest_s - 0.5) < 1e-6,
+	      "reads 3 us apart on one side: no jump (the PIT within its count: %.3f us), guest %.6f s", v.jump_s[3] * 1e6, v.guest_s);
 }
 
 static void fast_counter(void)
@@ -253,6 +284,7 @@ int main(void)
 	stood_still();
 	counted();
 	one_jumped();
+	reads_spread();
 	fast_counter();
 	cpus();
 	bounds();
