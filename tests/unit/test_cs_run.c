@@ -270,8 +270,9 @@ static int switched_then(const char *root, int sig, bool ignore_first)
 		int null = open("/dev/null", O_WRONLY);
 		dup2(null, 2);
 		setrlimit(RLIMIT_CORE, &none); /* the fault signals: no core file */
-		if (ignore_first)
-			signal(sig, SIG_IGN);
+		/* Else the default, whatever this test inherited: a shell's
+		 * background job starts with INT and QUIT ignored. */
+		signal(sig, ignore_first ? SIG_IGN : SIG_DFL);
 		if (os_cs_discover(root, &cs) || os_run_open(root, true, &r, err, sizeof err) ||
 		    os_run_lock(&r, 0, err, sizeof err))
 			_exit(3);
