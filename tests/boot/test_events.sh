@@ -71,6 +71,7 @@ PY
 # ---- usage errors: exit 1, one line that says why ---------------------------
 usage() { # name, the text the message holds, arguments...
 	name=$1
+	# shellcheck disable=SC2034 # read by the check's eval below
 	want=$2
 	shift 2
 	"$TP" qemu "$@" -n >"$OUT/usage.out" 2>"$OUT/usage.err"
@@ -78,22 +79,22 @@ usage() { # name, the text the message holds, arguments...
 	check "usage: $name: exit 1, said so" "[ $rc = 1 ] && grep -qF -- \"\$want\" '$OUT/usage.err'" \
 		"exit $rc: $(cat "$OUT/usage.err")"
 }
-usage "no watch" "--event needs a watch" $K --preset quick --event pause=1s@1
-usage "AT at the watch's end" "AT must come before the watch's end, 6 s" $K --preset quick --options watch=6 \
+usage "no watch" "--event needs a watch" "$K" --preset quick --event pause=1s@1
+usage "AT at the watch's end" "AT must come before the watch's end, 6 s" "$K" --preset quick --options watch=6 \
 	--event migrate@6
-usage "AT in minutes past the preset watch's 10 m" "AT must come before the watch's end, 600 s" $K \
+usage "AT in minutes past the preset watch's 10 m" "AT must come before the watch's end, 600 s" "$K" \
 	--preset watch --event pause=1s@10m
 for spec in pause=1s pause=x@1 pause=50ms@1 pause=2h@1 migrate@25h stop@1 migrate@1x pause=1.2345s@1 \
 	migrate=1s@1 "pause=1s@ 1" migrate@-1; do
-	usage "bad SPEC '$spec'" "--event " $K --preset quick --options watch=6 --event "$spec"
+	usage "bad SPEC '$spec'" "--event " "$K" --preset quick --options watch=6 --event "$spec"
 done
 usage "--linux" "not with --linux or --menu" --linux --event migrate@1
 usage "--menu" "not with --linux or --menu" --menu --event migrate@1
-usage "9 events" "at most 8 events" $K --options watch=60 --event migrate@1 --event migrate@2 --event migrate@3 \
+usage "9 events" "at most 8 events" "$K" --options watch=60 --event migrate@1 --event migrate@2 --event migrate@3 \
 	--event migrate@4 --event migrate@5 --event migrate@6 --event migrate@7 --event migrate@8 --event migrate@9
 
 # ---- --dry-run: both commands --------------------------------------------------
-"$TP" qemu $K --preset quick --options watch=6 --event pause=1s@1 --event migrate@2 -n -o "$OUT/dry.log" \
+"$TP" qemu "$K" --preset quick --options watch=6 --event pause=1s@1 --event migrate@2 -n -o "$OUT/dry.log" \
 	>"$OUT/dry.out" 2>"$OUT/dry.err"
 ok "dry run: exit 0" $? "$(cat "$OUT/dry.err")"
 check "dry run: two commands, the first QEMU's and a migration's destination's" \
@@ -109,10 +110,10 @@ check "dry run: the destination has its own sockets, appends to the log, restore
 	 printf '%s' '$second' | grep -qF -- 'path=$D/events2.sock,' &&
 	 printf '%s' '$second' | grep -q -- '-incoming exec:cat $D/state\$'"
 check "dry run: no destination without a migration" \
-	"[ \$(\"$TP\" qemu $K --preset quick --options watch=6 --event pause=1s@1 -n | wc -l) = 1 ]"
+	"[ \$(\"$TP\" qemu \"$K\" --preset quick --options watch=6 --event pause=1s@1 -n | wc -l) = 1 ]"
 
 # ---- the probe's own run: --icount, 2 CPUs, a 6 s watch -------------------------
-"$TP" qemu $K --icount --smp 2 --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s \
+"$TP" qemu "$K" --icount --smp 2 --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s \
 	--event migrate@3s --timeout 300 -q -v -o "$OUT/real.log" >"$OUT/real.out" 2>"$OUT/real.err"
 ok "probe: the run ends ok" $? "$(tail -n 3 "$OUT/real.err")"
 log_whole "$OUT/real.log" "probe"
@@ -140,7 +141,7 @@ check "probe: show says where the host's line was listened on, 2 events, no bad 
 
 # A known answer: CPU 1's TSC stepped back 50000 cycles while a migration
 # goes on must be found on that CPU at that size, and no clock blamed.
-"$TP" qemu $K --icount --smp 2 --preset quick --options "slow_rates=off watch=6 fault=tsc_step:1:-50000@event" \
+"$TP" qemu "$K" --icount --smp 2 --preset quick --options "slow_rates=off watch=6 fault=tsc_step:1:-50000@event" \
 	--event migrate@1s --timeout 300 -q -o "$OUT/stepped.log" >"$OUT/stepped.out" 2>&1
 ok "stepped: the run ends ok" $? "$(tail -n 3 "$OUT/stepped.out")"
 "$PYTHON3" tests/method/vm_events_check.py "$OUT/stepped.log" 1 migrate 0 any 1 1 -50000
@@ -150,7 +151,7 @@ check "stepped: show says CPU 1's TSC moved -50000 cycles across the migration" 
 	"$(grep 'migrate' "$OUT/stepped.txt")"
 
 # --timeout 5: killed before the watch, the directory removed all the same.
-"$TP" qemu $K --icount --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s --timeout 5 -q -v \
+"$TP" qemu "$K" --icount --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s --timeout 5 -q -v \
 	-o "$OUT/timeout.log" >"$OUT/timeout.out" 2>"$OUT/timeout.err"
 rc=$?
 check "--timeout 5: exit 12, timed out" "[ $rc = 12 ] && grep -q 'timed out after 5 s' '$OUT/timeout.err'" \
@@ -164,7 +165,7 @@ played() {
 	name=$2
 	shift 2
 	t0=$(date +%s)
-	EVENTS_MODE=$mode EVENTS_LOG=$OUT/$name.log EVENTS_RECORD=$OUT/$name.rec "$TP" qemu --qemu "$WRAP" $K "$@" \
+	EVENTS_MODE=$mode EVENTS_LOG=$OUT/$name.log EVENTS_RECORD=$OUT/$name.rec "$TP" qemu --qemu "$WRAP" "$K" "$@" \
 		-q -v -o "$OUT/$name.log" >"$OUT/$name.out" 2>"$OUT/$name.err"
 	rc=$?
 	secs=$(($(date +%s) - t0))
@@ -238,7 +239,7 @@ check "timeout mid-pause: the pause said not done" \
 cleaned "timeout mid-pause" "$OUT/late.err"
 
 # Ctrl-C (SIGINT) during a pause.
-EVENTS_MODE=now EVENTS_LOG=$OUT/int.log EVENTS_RECORD=$OUT/int.rec "$TP" qemu --qemu "$WRAP" $K --preset quick \
+EVENTS_MODE=now EVENTS_LOG=$OUT/int.log EVENTS_RECORD=$OUT/int.rec "$TP" qemu --qemu "$WRAP" "$K" --preset quick \
 	--options "slow_rates=off watch=60" --event pause=60s@0 --timeout 60 -q -v -o "$OUT/int.log" \
 	>"$OUT/int.out" 2>"$OUT/int.err" &
 tp=$!
