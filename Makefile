@@ -167,6 +167,24 @@ $(PRESETS_TABLE): image/presets.cfg $(BUILD)/mkgrubcfg
 
 $(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe/options.o lint-c: $(PRESETS_TABLE)
 
+# --- the log's schema: probe/log_schema.def -------------------------------------
+# build/mkschema (image/mkschema.c, on the schema's host decoder) prints the
+# member tables of docs/log-format.md and tests/lib/log_schema.json, the list
+# the Python checkers read; `make schema` writes both afresh after an edit of
+# the schema, and tests/integrity/test_logschema.sh fails while either
+# differs from a fresh print.
+MKSCHEMA := $(BUILD)/mkschema
+
+$(MKSCHEMA): image/mkschema.c $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a
+	$(CC) $(HOST_CFLAGS) -o $@ $^ $(TOOL_LDLIBS)
+
+unit-build: $(MKSCHEMA)
+
+.PHONY: schema
+schema: $(MKSCHEMA)
+	$(MKSCHEMA) docs docs/log-format.md >$(BUILD)/log-format.md.tmp && mv $(BUILD)/log-format.md.tmp docs/log-format.md
+	$(MKSCHEMA) json >$(BUILD)/log_schema.json.tmp && mv $(BUILD)/log_schema.json.tmp tests/lib/log_schema.json
+
 # --- the image ---------------------------------------------------------------
 $(BUILD)/tickprobe.img: $(BUILD)/tickprobe.elf32 $(BUILD)/BOOTX64.EFI $(BUILD)/mkgrubcfg image/mkimage.sh image/grub.cfg image/presets.cfg
 	sh image/mkimage.sh $(BUILD)

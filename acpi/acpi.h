@@ -20,7 +20,6 @@
 #include "acpi/acpi_madt.h"
 #include "acpi/acpi_power.h"
 
-struct json;
 
 /* Physical memory, as the walk sees it. */
 struct acpi_mem {
@@ -134,11 +133,6 @@ uint64_t acpi_find_rsdp_bios(const struct acpi_mem *m, struct acpi_info *info);
  * HPET and APIC (MADT) it lists, each checked and decoded.  Other tables are
  * not read past their header.  Returns 0 when a table list was walked, -1 when none could be. */
 int acpi_walk(const struct acpi_mem *m, uint64_t rsdp_addr, struct acpi_info *out);
-
-/* The members of the log's `acpi` record (docs/log-format.md), written into an
- * object the caller has opened: rsdp, root, fadt, pm_timer, hpet, madt
- * (a summary: the CPU list is in info->madt.cpus), problems. */
-void acpi_json(const struct acpi_info *info, struct json *j);
 
 /* Human lines, each ending in '\n', for the screen and `tickprobe acpi`:
  *	PM timer: io 0x608, 24-bit

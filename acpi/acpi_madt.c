@@ -9,7 +9,6 @@
 #include "acpi/acpi_internal.h"
 #include "lib/crc32.h"
 #include "lib/fmt.h"
-#include "lib/json.h"
 #include "lib/util.h"
 
 /* Offsets (ACPI 6.5 table 5.19). */
@@ -336,42 +335,6 @@ int acpi_madt_buffer(const uint8_t *t, size_t present, const char *where, bool a
 }
 
 /* ---- output --------------------------------------------------------------- */
-
-void acpi_madt_json(const struct acpi_madt *d, struct json *j)
-{
-	if (!d->present) {
-		json_null(j, "madt");
-		return;
-	}
-	json_object_begin(j, "madt");
-	if (d->address_known)
-		json_u64(j, "address", d->address);
-	else
-		json_null(j, "address");
-	json_u64(j, "revision", d->revision);
-	json_u64(j, "length", d->length);
-	json_str(j, "oem_id", d->oem);
-	json_u64(j, "lapic_address", d->lapic_address);
-	json_bool(j, "pcat_compat", d->pcat_compat);
-	json_u64(j, "cpus", d->enabled);
-	json_u64(j, "online_capable", d->online_capable);
-	json_u64(j, "disabled", d->disabled);
-	json_u64(j, "x2apic", d->x2apic_enabled);
-	json_u64(j, "listed", d->ncpus);
-	json_u64(j, "ioapics", d->count[MADT_IO_APIC]);
-	json_u64(j, "tables", d->tables);
-	json_u64(j, "problems", d->problems);
-	json_object_end(j);
-}
-
-void madt_cpu_json(const struct madt_cpu *c, struct json *j)
-{
-	json_u64(j, "apic_id", c->apic_id);
-	json_u64(j, "uid", c->uid);
-	json_bool(j, "enabled", c->enabled);
-	json_bool(j, "online_capable", c->online_capable);
-	json_bool(j, "x2apic", c->x2apic);
-}
 
 int acpi_madt_summary(const struct acpi_madt *d, char *buf, size_t cap)
 {

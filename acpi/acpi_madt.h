@@ -19,7 +19,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct json;
 
 /* Real firmware lists 1..96 processor entries (654 dumps, median 8 enabled)
  * and 1..5 I/O APICs; the bounds leave room for large servers. */
@@ -97,15 +96,6 @@ struct acpi_madt {
 	unsigned problems;         /* problems found in this MADT (in acpi_info's list) */
 	uint32_t fingerprint;      /* CRC-32 of what a second MADT is compared on */
 };
-
-/* The `madt` member of the log's `acpi` record (docs/log-format.md): null, or
- * {address, revision, length, oem_id, lapic_address, pcat_compat, cpus,
- * online_capable, disabled, x2apic, unlisted, ioapics, tables, problems}. */
-void acpi_madt_json(const struct acpi_madt *d, struct json *j);
-
-/* One CPU's members, into an object the caller has opened (for the `cpus`
- * record): apic_id, uid, enabled, online_capable, x2apic. */
-void madt_cpu_json(const struct madt_cpu *c, struct json *j);
 
 /* One human line ending in '\n', like
  *	MADT: 8 CPUs, 1 I/O APIC, local APIC 0xfee00000

@@ -8,7 +8,6 @@
 #include "acpi/acpi.h"
 #include "acpi/acpi_internal.h"
 #include "lib/fmt.h"
-#include "lib/json.h"
 #include "lib/util.h"
 
 /* FADT offsets (ACPI 6.5 table 5.9). Revision 1 ends after Flags at 116. */
@@ -223,67 +222,6 @@ int acpi_decode_table(const uint8_t *t, size_t len, const char *where, struct ac
 }
 
 /* ---- output --------------------------------------------------------------- */
-
-void acpi_json(const struct acpi_info *info, struct json *j)
-{
-	unsigned i;
-
-	if (info->have_rsdp) {
-		json_object_begin(j, "rsdp");
-		json_u64(j, "address", info->rsdp_address);
-		json_u64(j, "revision", info->rsdp_revision);
-		json_str(j, "oem_id", info->rsdp_oem);
-		json_object_end(j);
-	} else {
-		json_null(j, "rsdp");
-	}
-	json_str(j, "root", info->root == ACPI_ROOT_XSDT ? "xsdt" :
-		 info->root == ACPI_ROOT_RSDT ? "rsdt" : NULL);
-	if (info->have_fadt) {
-		json_object_begin(j, "fadt");
-		if (info->fadt_address_known)
-			json_u64(j, "address", info->fadt_address);
-		else
-			json_null(j, "address");
-		json_u64(j, "revision", info->fadt_revision);
-		json_u64(j, "length", info->fadt_length);
-		json_str(j, "oem_id", info->fadt_oem);
-		json_str(j, "oem_table_id", info->fadt_oem_table);
-		json_bool(j, "hw_reduced", info->hw_reduced);
-		json_object_end(j);
-	} else {
-		json_null(j, "fadt");
-	}
-	if (info->pm_space != ACPI_SPACE_NONE) {
-		json_object_begin(j, "pm_timer");
-		json_str(j, "space", info->pm_space == ACPI_SPACE_IO ? "io" : "mmio");
-		json_u64(j, "address", info->pm_address);
-		json_u64(j, "bits", info->pm_bits);
-		json_object_end(j);
-	} else {
-		json_null(j, "pm_timer");
-	}
-	if (info->have_hpet) {
-		json_object_begin(j, "hpet");
-		json_u64(j, "address", info->hpet_address);
-		json_u64(j, "block_id", info->hpet_block_id);
-		json_u64(j, "vendor", info->hpet_vendor);
-		json_u64(j, "tables", info->hpet_tables);
-		json_object_end(j);
-	} else {
-		json_null(j, "hpet");
-	}
-	acpi_madt_json(&info->madt, j);
-	json_array_begin(j, "problems");
-	for (i = 0; i < info->nproblems; i++)
-		json_str(j, NULL, info->problems[i]);
-	if (info->problems_dropped) {
-		char more[48];
-		tp_snprintf(more, sizeof more, "%u more problems not kept", info->problems_dropped);
-		json_str(j, NULL, more);
-	}
-	json_array_end(j);
-}
 
 int acpi_summary(const struct acpi_info *info, char *buf, size_t cap)
 {

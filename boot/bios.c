@@ -51,7 +51,7 @@ static struct {
 	/* The command line, copied: QEMU's -kernel loader puts it just above the
 	 * kernel, in what becomes the heap. */
 	char cmdline[1024];
-	struct options opt; /* parsed here for net= alone; the core parses its own */
+	struct options opt; /* the boot's options, parsed once: boot_info.facts.opt */
 } bios;
 
 /* `qemu -kernel` puts the kernel's path before the options
@@ -166,13 +166,13 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 {
 	struct boot_info *bi = &bios.bi;
 
-	bi->boot = "bios";
+	bi->facts.boot = "bios";
 	bi->consoles[0] = (struct console){ "screen", vga_write, NULL, false, true };
 	bi->n_consoles = 1;
 	bi->alloc = heap_alloc;
 	bi->at_end = at_end;
 	bi->after = &bios_after;
-	bi->log_file_problem = "BIOS boot: the firmware offers no file system to write; "
+	bi->facts.log_file_problem = "BIOS boot: the firmware offers no file system to write; "
 			       "the records go to the serial port (COM1) only";
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
 		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
@@ -181,7 +181,7 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 			size_t n = tp_strlen(c);
 			n = n < sizeof bios.cmdline - 1 ? n : sizeof bios.cmdline - 1;
 			tp_memcpy(bios.cmdline, c, n);
-			bi->cmdline = bios.cmdline;
+			bi->facts.cmdline = bios.cmdline;
 		}
 		bi->memory_mib = memory_mib(mbi);
 		heap_init(mbi);
@@ -190,9 +190,10 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	}
 	/* net= is shared with the UEFI path, which sends the records; here
 	 * nothing can, and the begin record and the screen say so. */
-	options_parse(&bios.opt, bi->cmdline);
+	options_parse(&bios.opt, bi->facts.cmdline);
+	bi->facts.opt = &bios.opt;
 	if (bios.opt.net_given)
-		bi->net_problem = "the BIOS path has no network stack (GRUB hands over none): "
+		bi->facts.net_problem = "the BIOS path has no network stack (GRUB hands over none): "
 				  "the log goes to serial and the screen only";
 	if ((bi->ap_stacks = (uintptr_t)heap_alloc(NULL, SMP_STACK_AREA_BYTES)))
 		bi->ap_stacks_bytes = SMP_STACK_AREA_BYTES;

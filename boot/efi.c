@@ -30,7 +30,7 @@ static struct {
 	struct boot_info bi;
 	struct presets cfg;
 	char cmdline[CMDLINE_MAX];
-	struct options opt; /* parsed here too, for log= alone; the core parses its own */
+	struct options opt; /* the boot's options, parsed once: boot_info.facts.opt */
 	struct efi_log log;
 	struct efi_after after;
 	struct efi_net net;
@@ -93,31 +93,32 @@ static void read_secure_boot(struct boot_info *bi)
 
 	if (uefi_call_wrapper(RT->GetVariable, 5, L"SecureBoot", &global, NULL, &size, &on) != EFI_SUCCESS || size != 1)
 		return;
-	bi->secure_boot_known = true;
-	bi->secure_boot = on == 1;
+	bi->facts.secure_boot_known = true;
+	bi->facts.secure_boot = on == 1;
 	size = 1;
 	if (uefi_call_wrapper(RT->GetVariable, 5, L"SetupMode", &global, NULL, &size, &setup) == EFI_SUCCESS &&
 	    size == 1 && setup == 1)
-		bi->secure_boot = false;
+		bi->facts.secure_boot = false;
 }
 
 /* The log file, unless log=none: its console takes records only, after the
  * serial line and the screen. */
 static void open_log(EFI_LOADED_IMAGE *li)
 {
-	options_parse(&efi.opt, efi.bi.cmdline);
+	options_parse(&efi.opt, efi.bi.facts.cmdline);
+	efi.bi.facts.opt = &efi.opt;
 	if (!efi.opt.log_to_file) {
-		efi.bi.log_file_problem = "not asked for (log=none)";
+		efi.bi.facts.log_file_problem = "not asked for (log=none)";
 	} else if (efi_log_open(&efi.log, li ? li->DeviceHandle : NULL)) {
-		efi.bi.log_file = efi.log.path;
-		efi.bi.log_volume = efi.log.volume;
+		efi.bi.facts.log_file = efi.log.path;
+		efi.bi.facts.log_volume = efi.log.volume;
 		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "file", efi_log_write, &efi.log, true, false };
 	} else {
-		efi.bi.log_file_problem = efi.log.problem;
+		efi.bi.facts.log_file_problem = efi.log.problem;
 	}
 	/* runs=N: the count goes beside the logs, on the same volume. */
-	efi_series_start(&efi.after, efi.bi.log_file ? efi.log.handle : NULL, efi.log.path, efi.opt.runs,
-			 &efi.bi.series, &efi.bi.series_problem);
+	efi_series_start(&efi.after, efi.bi.facts.log_file ? efi.log.handle : NULL, efi.log.path, efi.opt.runs,
+			 &efi.bi.facts.series, &efi.bi.facts.series_problem);
 	efi.bi.after = &efi_after;
 	efi.bi.after_ctx = &efi.after;
 }
@@ -127,8 +128,8 @@ static void open_log(EFI_LOADED_IMAGE *li)
 static void open_net(void)
 {
 	efi_net_open(&efi.net, &efi.opt);
-	efi.bi.net = efi.net.url[0] ? efi.net.url : NULL;
-	efi.bi.net_problem = efi.net.begin_problem[0] ? efi.net.begin_problem : NULL;
+	efi.bi.facts.net = efi.net.url[0] ? efi.net.url : NULL;
+	efi.bi.facts.net_problem = efi.net.begin_problem[0] ? efi.net.begin_problem : NULL;
 	if (efi.net.kind != EFI_NET_OFF && efi.bi.n_consoles < BOOT_MAX_CONSOLES)
 		efi.bi.consoles[efi.bi.n_consoles++] = (struct console){ "net", efi_net_write, &efi.net, true, false };
 }
@@ -298,23 +299,23 @@ static void at_end(void *ctx, const char *status)
 		efi_screen_write(ST->ConOut, "\n", 1);
 		efi_screen_write(ST->ConOut, note, tp_strlen(note));
 	}
-	if (efi.bi.log_file && !efi.log.stopped)
+	if (efi.bi.facts.log_file && !efi.log.stopped)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
 				"(opening the file took %llu TSC cycles, file writes %llu). Read it with `tickprobe show`.\n",
-				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
+				efi.bi.facts.log_file, efi.bi.facts.log_volume, (unsigned long long)efi.log.records,
 				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.open_cycles,
 				(unsigned long long)efi.log.cycles);
-	else if (efi.bi.log_file)
+	else if (efi.bi.facts.log_file)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log file %s on %s stops after %llu records (%llu bytes): "
 				"%s. The serial line has the whole log.\n",
-				efi.bi.log_file, efi.bi.log_volume, (unsigned long long)efi.log.records,
+				efi.bi.facts.log_file, efi.bi.facts.log_volume, (unsigned long long)efi.log.records,
 				(unsigned long long)efi.log.bytes, efi.log.problem);
 	else
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the JSON records went to the serial port only; no log file: %s.\n",
-				efi.bi.log_file_problem);
+				efi.bi.facts.log_file_problem);
 	if (n > (int)sizeof note - 1)
 		n = sizeof note - 1;
 	if (ST->ConOut)
@@ -398,9 +399,9 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	 * long preset would be reset in the middle of a measurement. */
 	uefi_call_wrapper(BS->SetWatchdogTimer, 4, 0, 0ull, 0, NULL);
 
-	efi.bi.boot = "uefi";
-	efi.bi.boot_services = "active";
-	efi.bi.rsdp = find_rsdp();
+	efi.bi.facts.boot = "uefi";
+	efi.bi.facts.boot_services = "active";
+	efi.bi.facts.rsdp = find_rsdp();
 	efi.bi.memory_mib = memory_mib();
 	read_secure_boot(&efi.bi);
 	screen = efi_find_screen();
@@ -411,7 +412,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 	efi_net_probe(&efi.net, li, boot_tsc);
 	/* The load options, else a network boot's tickprobe.cfg, else the menu. */
 	if ((li && load_options(li, efi.cmdline, sizeof efi.cmdline)) || (efi.net.pxe && read_config_net())) {
-		efi.bi.cmdline = efi.cmdline;
+		efi.bi.facts.cmdline = efi.cmdline;
 	} else {
 		int pick;
 		if (li && !efi.net.pxe)
@@ -422,7 +423,7 @@ EFI_STATUS efi_main(EFI_HANDLE image, EFI_SYSTEM_TABLE *systab)
 		pick = efi_menu(ST->ConOut, &efi.cfg);
 		options_menu_cmdline(pick >= 0 ? &efi.cfg.preset[pick] : NULL, efi.cfg.env_options, efi.cmdline,
 				     sizeof efi.cmdline);
-		efi.bi.cmdline = efi.cmdline;
+		efi.bi.facts.cmdline = efi.cmdline;
 	}
 	if (screen) {
 		uefi_call_wrapper(screen->ClearScreen, 1, screen);

@@ -6,10 +6,10 @@
 #include "acpi/acpi.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
+#include "lib/hwregs.h"
 #include "lib/util.h"
 #include "probe/counter.h"
 
-#define ACPI_PM_HZ 3579545ull
 
 /* acpi-fast: one 32-bit read, masked to the timer's width. */
 uint64_t acpi_pm_read_io(const struct counter *c);
@@ -104,7 +104,6 @@ static void acpi_pm_setup(bool present, bool mmio, uint64_t address, unsigned bi
 		safe->read = acpi_pm_read_safe_mmio;
 	}
 	fast->hw = safe->hw = address;
-	fast->width = safe->width = bits;
 	fast->mask = safe->mask = bits == 32 ? 0xffffffffull : 0xffffffull;
 	counter_state_init(&s[0]);
 	s[0].present = present && address;

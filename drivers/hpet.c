@@ -8,26 +8,23 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
+#include "lib/hwregs.h"
 #include "lib/util.h"
 #include "probe/counter.h"
 
-#define HPET_CAP 0x00    /* general capabilities and id */
-#define HPET_CONFIG 0x10 /* bit 0: ENABLE_CNF, the main counter runs */
-#define HPET_COUNTER 0xf0
 #define CAP_COUNT_SIZE (1u << 13)
 #define MAX_PERIOD_FS 100000000u /* the spec: at most 100 ns a tick, 10 MHz at least */
-#define HPET_BLOCK_LEN 1024     /* the register block: 1 KiB */
 
 uint64_t hpet_read32(const struct counter *c);
 uint64_t hpet_read64(const struct counter *c);
 __asm__(".text\n"
 	"hpet_read32:\n"
 	"	mov (%rdi), %rax\n" /* counter.hw: the block's base */
-	"	mov 0xf0(%rax), %eax\n"
+	"	mov " HW_STR(HPET_REG_COUNTER) "(%rax), %eax\n"
 	"	ret\n"
 	"hpet_read64:\n"
 	"	mov (%rdi), %rax\n"
-	"	mov 0xf0(%rax), %rax\n"
+	"	mov " HW_STR(HPET_REG_COUNTER) "(%rax), %rax\n"
 	"	ret\n");
 
 /* The rate is the block's period, read by attach.  hpet64's rate is
@@ -78,8 +75,8 @@ static void hpet_setup(uint64_t base, const char *why_absent, struct counter *d,
 	 * should the TSC not run, by the iteration count. */
 	start = rdtsc();
 	for (uint32_t i = 0; i < 1000000; i++) {
-		cap = mmio_read32(base + HPET_CAP);
-		period = mmio_read32(base + HPET_CAP + 4);
+		cap = mmio_read32(base + HPET_REG_CAP);
+		period = mmio_read32(base + HPET_REG_CAP + 4);
 		if (cap != 0xffffffffu || period != 0xffffffffu)
 			break;
 		if (rdtsc() - start > 400000000ull)
@@ -103,8 +100,8 @@ static void hpet_setup(uint64_t base, const char *why_absent, struct counter *d,
 	if (!(cap & CAP_COUNT_SIZE))
 		counter_absent(&s[1], "HPET main counter is 32 bits wide (COUNT_SIZE_CAP clear)");
 
-	if (!(mmio_read32(base + HPET_CONFIG) & 1)) {
-		mmio_write32(base + HPET_CONFIG, mmio_read32(base + HPET_CONFIG) | 1);
+	if (!(mmio_read32(base + HPET_REG_CONFIG) & HPET_CONFIG_ENABLE)) {
+		mmio_write32(base + HPET_REG_CONFIG, mmio_read32(base + HPET_REG_CONFIG) | HPET_CONFIG_ENABLE);
 		tp_snprintf(s[0].note, sizeof s[0].note, "the counter was halted; tickprobe started it");
 		tp_memcpy(s[1].note, s[0].note, sizeof s[1].note);
 	}

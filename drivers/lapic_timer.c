@@ -7,6 +7,7 @@
 #include "arch/x86/cpu.h"
 #include "arch/x86/paging.h"
 #include "lib/fmt.h"
+#include "lib/hwregs.h"
 #include "lib/util.h"
 #include "probe/counter.h"
 
@@ -14,15 +15,6 @@
 #define APIC_BASE_EXTD (1ull << 10) /* x2APIC mode */
 #define APIC_BASE_EN (1ull << 11)   /* the APIC is enabled */
 #define APIC_BASE_ADDR 0x000ffffffffff000ull
-#define MSR_TSC_DEADLINE 0x6e0
-#define X2APIC_MSR(reg) (0x800u + (reg) / 16) /* SDM: x2APIC MSR = 0x800 + MMIO offset / 16 */
-
-/* xAPIC register offsets (SDM table "Local APIC Register Address Map"). */
-#define REG_VERSION 0x030
-#define REG_LVT_TIMER 0x320
-#define REG_INITIAL 0x380
-#define REG_CURRENT 0x390
-#define REG_DIVIDE 0x3e0
 
 #define LVT_MASKED (1u << 16)
 #define LVT_PERIODIC (1u << 17)          /* bits 18:17 = 01b */
@@ -47,16 +39,16 @@ uint64_t tsc_deadline_write(const struct counter *c);
 __asm__(".text\n"
 	"lapic_read_xapic:\n"
 	"	mov (%rdi), %rax\n" /* counter.hw: the APIC page */
-	"	mov 0x390(%rax), %eax\n"
+	"	mov " HW_STR(LAPIC_REG_CURRENT) "(%rax), %eax\n"
 	"	not %eax\n"
 	"	ret\n"
 	"lapic_read_x2apic:\n"
-	"	mov $0x839, %ecx\n" /* the current count */
+	"	mov $" HW_STR(X2APIC_MSR_CURRENT) ", %ecx\n" /* the current count */
 	"	rdmsr\n"
 	"	not %eax\n"
 	"	ret\n"
 	"tsc_deadline_write:\n"
-	"	mov $0x6e0, %ecx\n"
+	"	mov $" HW_STR(MSR_TSC_DEADLINE) ", %ecx\n"
 	"	mov $0xffffffff, %eax\n"
 	"	mov $0x7fffffff, %edx\n"
 	"	wrmsr\n"
@@ -169,7 +161,7 @@ static void lapic_timer_setup(struct lapic_timer *t, uint64_t madt_base, struct 
 		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx cannot be reached: outside this boot's memory map",
 			    (unsigned long long)t->base);
 		counter_absent(&s[0], buf);
-	} else if (mmio_read32(t->base + REG_VERSION) == 0xffffffffu) {
+	} else if (mmio_read32(t->base + LAPIC_REG_VERSION) == 0xffffffffu) {
 		tp_snprintf(buf, sizeof buf, "APIC page at 0x%llx reads all-ones: nothing answers",
 			    (unsigned long long)t->base);
 		counter_absent(&s[0], buf);
@@ -206,9 +198,9 @@ static void keep_registers(struct lapic_timer *t)
 {
 	if (t->touched)
 		return;
-	t->lvt = apic_get(t, REG_LVT_TIMER);
-	t->initial = apic_get(t, REG_INITIAL);
-	t->divide = apic_get(t, REG_DIVIDE);
+	t->lvt = apic_get(t, LAPIC_REG_LVT_TIMER);
+	t->initial = apic_get(t, LAPIC_REG_INITIAL);
+	t->divide = apic_get(t, LAPIC_REG_DIVIDE);
 }
 
 /* Counter k's timer state: periodic and counting for the current count (0,
@@ -222,7 +214,7 @@ static void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 			return;
 		keep_registers(t);
 		t->touched = t->armed = true;
-		apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_TSC_DEADLINE | LVT_VECTOR);
+		apic_put(t, LAPIC_REG_LVT_TIMER, LVT_MASKED | LVT_TSC_DEADLINE | LVT_VECTOR);
 		/* SDM, "TSC-Deadline Mode": the LVT write must be seen before
 		 * the first IA32_TSC_DEADLINE write, which is no memory access. */
 		mfence();
@@ -231,9 +223,9 @@ static void lapic_timer_prepare(struct lapic_timer *t, unsigned k)
 	keep_registers(t);
 	t->touched = true;
 	t->armed = false; /* leaving TSC-deadline mode disarms it (SDM, "TSC-Deadline Mode") */
-	apic_put(t, REG_DIVIDE, DIVIDE_BY_1);
-	apic_put(t, REG_LVT_TIMER, LVT_MASKED | LVT_PERIODIC | LVT_VECTOR);
-	apic_put(t, REG_INITIAL, INITIAL_MAX); /* starts the count */
+	apic_put(t, LAPIC_REG_DIVIDE, DIVIDE_BY_1);
+	apic_put(t, LAPIC_REG_LVT_TIMER, LVT_MASKED | LVT_PERIODIC | LVT_VECTOR);
+	apic_put(t, LAPIC_REG_INITIAL, INITIAL_MAX); /* starts the count */
 }
 
 /* The timer registers back as the last prepare found them on this CPU, the
@@ -246,9 +238,9 @@ static void lapic_timer_settle(struct lapic_timer *t)
 	if (t->armed)
 		wrmsr(MSR_TSC_DEADLINE, 0);
 	t->touched = t->armed = false;
-	apic_put(t, REG_DIVIDE, t->divide);
-	apic_put(t, REG_LVT_TIMER, t->lvt);
-	apic_put(t, REG_INITIAL, t->initial);
+	apic_put(t, LAPIC_REG_DIVIDE, t->divide);
+	apic_put(t, LAPIC_REG_LVT_TIMER, t->lvt);
+	apic_put(t, LAPIC_REG_INITIAL, t->initial);
 }
 
 static void apic_counting(void *ctx)

@@ -13,26 +13,16 @@
 #define BOOT_MAX_CONSOLES 3
 
 struct boot_info {
-	const char *boot;          /* "bios" or "uefi" */
-	const char *cmdline;       /* options, "name=value" words; NULL for none */
-	uint64_t rsdp;             /* RSDP from the firmware (UEFI); 0: search (BIOS) */
-	const char *boot_services; /* UEFI: "active" or "exited"; BIOS: NULL */
+	/* What the run reads (probe/platform.h): the boot, the options, where
+	 * the records go, Secure Boot, the series, the RSDP.  The entry path
+	 * parses the options into facts.opt, once. */
+	struct boot_facts facts;
 	uint64_t memory_mib;       /* 0 when unknown */
 	/* Outputs besides the serial line, which the core opens itself: the
 	 * screen (VGA text on BIOS, the EFI console on UEFI), a log file.  None
 	 * may also reach the serial port. */
 	struct console consoles[BOOT_MAX_CONSOLES];
 	unsigned n_consoles;
-	/* The log file (UEFI, boot/efi_log.h), whose console is one of the
-	 * above: its path and its volume in words; or NULL, and why there is
-	 * none.  The begin record carries them. */
-	const char *log_file, *log_volume, *log_file_problem;
-	/* The network console (UEFI, boot/efi_net.h), one of the consoles above
-	 * when net is set: where the records go; or why not, or what instead
-	 * (NULL: nothing to say).  The begin record carries both. */
-	const char *net, *net_problem;
-	/* Secure Boot as the firmware reports it (UEFI); unknown on BIOS. */
-	bool secure_boot_known, secure_boot;
 	/* Zeroed memory for the run's buffers, or NULL when there is none. */
 	void *(*alloc)(void *ctx, size_t bytes);
 	void *alloc_ctx;
@@ -46,10 +36,6 @@ struct boot_info {
 	 * keys are added to its key() here. */
 	const struct platform_after *after;
 	void *after_ctx;
-	/* This boot's place in a series of boots (runs=N), and why there is
-	 * none when one was asked for. */
-	struct platform_series series;
-	const char *series_problem;
 	/* Called once at the very end with the final status (UEFI: to leave the
 	 * screen readable).  May be NULL. */
 	void (*at_end)(void *ctx, const char *status);

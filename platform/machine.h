@@ -6,10 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdbool.h>
-#include "probe/log.h"
+#include "probe/records_run.h"
 
-/* Writes the `machine` record and a one-line summary into line. */
-void machine_record(struct log *l, uint64_t memory_mib, char *line, size_t cap);
+/* What CPUID, the microcode MSR and the RTC say, for the `machine` record. */
+void machine_facts_read(struct machine_facts *m, uint64_t memory_mib);
 
 /* QEMU's fw_cfg device answers "QEMU" at ports 0x510/0x511.  Only then is
  * port 0xf4 (isa-debug-exit) written: on a real PC that port is not ours. */

@@ -93,11 +93,11 @@ static void on_ap_exception(unsigned cpu, uint32_t apic_id, const struct excepti
 	halt(&x86);
 }
 
-static const struct team *start_cpus(void *ctx, struct log *l, const struct options *o, const struct acpi_info *acpi,
-				     double tsc_hz, char *line, size_t cap)
+static const struct team *start_cpus(void *ctx, const struct options *o, const struct acpi_info *acpi, double tsc_hz,
+				     struct cpus_facts *out)
 {
 	struct x86_platform *x = ctx;
-	smp_run_start(l, o, x->boot, acpi, tsc_hz, on_ap_exception, line, cap);
+	smp_run_start(o, x->boot, acpi, tsc_hz, on_ap_exception, out);
 	return smp_team();
 }
 
@@ -113,10 +113,10 @@ static uint8_t core_type(void *ctx, unsigned cpu)
 	return smp_run_core_type(cpu);
 }
 
-static void check_cpus(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap)
+static void check_cpus(void *ctx, const struct options *o, double tsc_hz, struct team_check_facts *out)
 {
 	(void)ctx;
-	smp_run_check(l, o, tsc_hz, line, cap);
+	smp_run_check(o, tsc_hz, out);
 }
 
 static void set_exception_hook(void *ctx, platform_exception_fn hook, void *hook_ctx)
@@ -209,10 +209,10 @@ static void channel_write(void *ctx, const char *s, size_t n)
 
 /* ---- the machine and its tables ---------------------------------------- */
 
-static void machine(void *ctx, struct log *l, char *line, size_t cap)
+static void machine(void *ctx, struct machine_facts *m)
 {
 	struct x86_platform *x = ctx;
-	machine_record(l, x->boot->memory_mib, line, cap);
+	machine_facts_read(m, x->boot->memory_mib);
 }
 
 static void claims(void *ctx, struct tsc_claims *c)
@@ -261,25 +261,13 @@ void tickprobe_main(const struct boot_info *bi)
 		};
 	*p = (struct platform){
 		.ctx = &x86,
-		.boot = bi->boot,
-		.boot_services = bi->boot_services,
-		.cmdline = bi->cmdline,
-		.log_file = bi->log_file,
-		.log_volume = bi->log_volume,
-		.log_file_problem = bi->log_file_problem,
-		.net = bi->net,
-		.net_problem = bi->net_problem,
-		.secure_boot_known = bi->secure_boot_known,
-		.secure_boot = bi->secure_boot,
-		.series = bi->series,
-		.series_problem = bi->series_problem,
+		.facts = &bi->facts,
 		.after = bi->after ? &x86.after : NULL,
 		.alloc = alloc,
 		.open_consoles = open_consoles,
 		.set_exception_hook = set_exception_hook,
 		.fault = fault,
-		.machine_record = machine,
-		.rsdp = bi->rsdp,
+		.machine_facts = machine,
 		.mem = { phys_read, NULL },
 		.clock = {
 			.tsc = tsc_ordered,

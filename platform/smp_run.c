@@ -61,10 +61,53 @@ static unsigned madt_cpus(const struct acpi_info *acpi, struct smp_cpu_desc *out
 	return n;
 }
 
-void smp_run_start(struct log *l, const struct options *o, const struct boot_info *bi,
-		   const struct acpi_info *acpi, double tsc_hz,
-		   void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
-		   char *line, size_t cap)
+static const char *state_name(enum smp_state s)
+{
+	switch (s) {
+	case SMP_BSP: return "bsp";
+	case SMP_RUNNING: return "running";
+	case SMP_NO_RESPONSE: return "no response";
+	default: return "disabled";
+	}
+}
+
+/* Every CPU listed, with what became of it and, for each that ran, its
+ * place as its own CPUID tells it. */
+static void cpus_facts(struct cpus_facts *f)
+{
+	const struct cpu_topology *t = smp_run.t;
+	unsigned n = smp_entries();
+
+	f->count = n < f->max ? n : f->max;
+	f->started = smp_team()->count;
+	f->x2apic = smp_x2apic();
+	f->problem = smp_problem();
+	f->start_code = smp_start_code();
+	for (unsigned e = 0; e < f->count; e++) {
+		const struct smp_entry *x = smp_entry(e);
+		struct cpu_fact *c = &f->cpu[e];
+		const struct topology *topo = t && x->cpu != SMP_NO_CPU && t->have[x->cpu] ? &t->topo[x->cpu] : NULL;
+		const char *type = NULL;
+
+		*c = (struct cpu_fact){ .apic_id = x->apic_id, .has_cpu = x->cpu != SMP_NO_CPU, .cpu = x->cpu,
+					.state = state_name(x->state), .running = x->state == SMP_RUNNING,
+					.no_response = x->state == SMP_NO_RESPONSE,
+					.startup_cycles = x->startup_cycles, .sipis = x->sipis, .why = x->why };
+		if (topo) {
+			c->topo_known = true;
+			c->package = topo->package;
+			c->core = topo->core;
+			c->thread = topo->thread;
+			type = topology_core_type(topo, c->core_type);
+		}
+		if (type != c->core_type)
+			tp_snprintf(c->core_type, sizeof c->core_type, "%s", type ? type : "");
+	}
+}
+
+void smp_run_start(const struct options *o, const struct boot_info *bi, const struct acpi_info *acpi,
+		   double tsc_hz, void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
+		   struct cpus_facts *out)
 {
 	struct smp_cpu_desc found[SMP_MAX_CPUS];
 	struct smp_config cfg = {
@@ -90,8 +133,7 @@ void smp_run_start(struct log *l, const struct options *o, const struct boot_inf
 		if (smp_run.t)
 			t->place = smp_run.t->place;
 	}
-	smp_record(l, tsc_hz, smp_run.t ? smp_run.t->topo : NULL, smp_run.t ? smp_run.t->have : NULL, line,
-		   (unsigned)cap);
+	cpus_facts(out);
 }
 
 struct tally {
@@ -117,7 +159,7 @@ static void count_in(unsigned cpu, void *arg)
 		__atomic_fetch_add(&t->aux_match, 1, __ATOMIC_RELAXED);
 }
 
-void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *line, size_t cap)
+void smp_run_check(const struct options *o, double tsc_hz, struct team_check_facts *out)
 {
 	struct team *t = smp_team();
 	bool ap_gp = tp_streq(o->fault, "ap-gp"), ap_hang = tp_streq(o->fault, "ap-hang");
@@ -128,7 +170,6 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 	uint64_t bound = (uint64_t)(tsc_hz > 0 ? tsc_hz : 1e10);
 	unsigned all[SMP_MAX_CPUS], returned, again;
 	uint32_t first, first_aux;
-	struct json *j;
 
 	for (unsigned i = 0; i < t->count; i++)
 		all[i] = i;
@@ -141,30 +182,22 @@ void smp_run_check(struct log *l, const struct options *o, double tsc_hz, char *
 	first_aux = tally.aux_match;
 	tally.ran = 0;
 	again = t->run(t->plat, all, t->count, count_in, &tally, bound);
-	j = log_begin(l, "team_check");
-	json_u64(j, "cpus", t->count);
-	json_u64(j, "returned", returned);
-	json_u64(j, "count", first);
-	if (tally.rdtscp)
-		json_u64(j, "tsc_aux_match", first_aux);
-	else
-		json_null(j, "tsc_aux_match");
-	json_array_begin(j, "dropped");
-	for (unsigned e = 0; e < smp_entries(); e++)
-		if (smp_entry(e)->dropped)
-			json_u64(j, NULL, smp_entry(e)->cpu);
-	json_array_end(j);
-	json_u64(j, "again_returned", again);
-	json_u64(j, "again_count", tally.ran);
-	json_str(j, "idle", smp_idle_name(smp_idle_mode()));
-	json_array_begin(j, "unwoken");
-	for (unsigned e = 0; e < smp_entries(); e++)
-		if (smp_entry(e)->unwoken)
-			json_u64(j, NULL, smp_entry(e)->cpu);
-	json_array_end(j);
-	json_u64(j, "wake_retries", smp_wake_retries());
-	log_end(l);
-	tp_snprintf(line, cap, "team check: %u of %u CPUs returned, then %u; shared counter %u, then %u; idle CPUs wait in %s%s\n",
-		    returned, t->count, again, first, tally.ran, smp_idle_name(smp_idle_mode()),
-		    (ap_gp || ap_hang || ap_deaf) && t->count < 2 ? " (no other CPU runs: fault= raised nothing)" : "");
+	out->cpus = t->count;
+	out->returned = returned;
+	out->count = first;
+	out->rdtscp = tally.rdtscp;
+	out->tsc_aux_match = first_aux;
+	out->again_returned = again;
+	out->again_count = tally.ran;
+	out->n_dropped = 0;
+	out->n_unwoken = 0;
+	for (unsigned e = 0; e < smp_entries(); e++) {
+		if (smp_entry(e)->dropped && out->n_dropped < TEAM_MAX_CPUS)
+			out->dropped[out->n_dropped++] = smp_entry(e)->cpu;
+		if (smp_entry(e)->unwoken && out->n_unwoken < TEAM_MAX_CPUS)
+			out->unwoken[out->n_unwoken++] = smp_entry(e)->cpu;
+	}
+	out->idle = smp_idle_name(smp_idle_mode());
+	out->wake_retries = smp_wake_retries();
+	out->fault_without_cpus = (ap_gp || ap_hang || ap_deaf) && t->count < 2;
 }

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "probe/calibrate.h"
+#include "probe/records_run.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
 
@@ -39,31 +40,23 @@ struct tsc_choice tsc_calibrate(struct calibrator *cal, int n, const struct tsc_
 void record_tsc(struct log *l, const struct tsc_choice *t, const struct calibrator *cal, int n,
 		const struct tsc_claims *claims, uint32_t window_ms, bool invariant)
 {
-	struct json *j = log_begin(l, "tsc");
+	static const double unknown = __builtin_nan("");
+	struct tsc_facts f = {
+		.hz = t->hz > 0 ? t->hz : unknown, .source = t->source,
+		.error_ppm = t->err_ppm >= 0 && t->hz > 0 ? t->err_ppm : unknown, .interval_s = unknown,
+		.window_ms = window_ms, .invariant = invariant,
+	};
 
-	if (t->hz > 0)
-		json_fixed(j, "hz", t->hz, 0);
-	else
-		json_null(j, "hz");
-	json_str(j, "source", t->source);
-	json_object_begin(j, "sources");
 	if (claims->cpuid15_hz)
-		json_u64(j, "cpuid15", claims->cpuid15_hz);
+		tsc_facts_source(&f, "cpuid15", (double)claims->cpuid15_hz);
 	if (claims->cpuid16_hz)
-		json_u64(j, "cpuid16", claims->cpuid16_hz);
+		tsc_facts_source(&f, "cpuid16", (double)claims->cpuid16_hz);
 	if (claims->hypervisor_hz)
-		json_u64(j, "hypervisor", claims->hypervisor_hz);
+		tsc_facts_source(&f, "hypervisor", (double)claims->hypervisor_hz);
 	for (int k = 0; k < n; k++)
 		if (cal[k].ok)
-			json_fixed(j, cal[k].source, (double)cal[k].c->nominal_hz / cal[k].rate.ticks_per_cycle, 0);
-	json_object_end(j);
-	if (t->err_ppm >= 0 && t->hz > 0)
-		json_fixed(j, "error_ppm", t->err_ppm, 2);
-	else
-		json_null(j, "error_ppm");
-	json_u64(j, "window_ms", window_ms);
-	json_bool(j, "invariant", invariant);
-	log_end(l);
+			tsc_facts_source(&f, cal[k].source, (double)cal[k].c->nominal_hz / cal[k].rate.ticks_per_cycle);
+	record_tsc_facts(l, &f);
 }
 
 void frequency_check(const struct counter *c, struct counter_state *s, const struct calibrator *cal,
@@ -72,7 +65,7 @@ void frequency_check(const struct counter *c, struct counter_state *s, const str
 	tp_memset(f, 0, sizeof *f);
 	/* A bare port access has no calibrator; a register that is no counter
 	 * but ticks (the RTC's seconds) has its rate from its edges. */
-	if (c->tsc_based || !cal || !cal->ok || tsc->hz <= 0)
+	if (c->desc->tsc_based || !cal || !cal->ok || tsc->hz <= 0)
 		return;
 	f->valid = true;
 	f->nominal_hz = c->nominal_hz;
@@ -89,6 +82,6 @@ void frequency_check(const struct counter *c, struct counter_state *s, const str
 	if (f->ppm > PLAUSIBLE_PPM || f->ppm < -PLAUSIBLE_PPM) {
 		s->healthy = false;
 		tp_snprintf(s->reason, sizeof s->reason, "%s counts at %.0f Hz, nominal %llu Hz (%.0f ppm)",
-			    c->name, f->measured_hz, (unsigned long long)c->nominal_hz, f->ppm);
+			    c->desc->name, f->measured_hz, (unsigned long long)c->nominal_hz, f->ppm);
 	}
 }

@@ -71,7 +71,7 @@ static void reader_fn(unsigned cpu, void *arg)
 	struct contention_reader *me = &s->reader[cpu];
 	struct hist *h = &r->hists[r->hist_of[cpu]];
 	/* tsc_skew= reaches the TSC read as a counter too: its values are this CPU's TSC */
-	uint64_t skew = c->tsc_based && e->skew_set && cpu == e->skew_cpu ? (uint64_t)e->skew_cycles : 0;
+	uint64_t skew = c->desc->tsc_based && e->skew_set && cpu == e->skew_cpu ? (uint64_t)e->skew_cycles : 0;
 	uint64_t overhead = ~0ull, first = 0, last = 0;
 
 	hist_init(h);
@@ -192,13 +192,13 @@ void contention_measure(struct smp_env *e, const struct counter *c, uint32_t rea
 	unsigned cap = n_hists < TEAM_MAX_CPUS ? n_hists : TEAM_MAX_CPUS;
 
 	tp_memset(r, 0, sizeof *r);
-	r->counter = c->name;
+	r->counter = c->desc->name;
 	r->reads_per_reader = reads_per_reader;
 	r->env = e;
 	r->c = c;
 	r->hists = hists;
 	r->wait_cycles = wait_cycles;
-	if (!c->is_counter || !c->mask) {
+	if (!c->desc->is_counter || !c->mask) {
 		r->refused = "not a counter: no values to order";
 		return;
 	}

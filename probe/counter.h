@@ -9,9 +9,9 @@
  *  - struct counter_driver: one device's counters, set up together (attach)
  *    and put back in a known state together (settle); the platform hands
  *    the run one list of them, in the order they are measured;
- *  - struct counter: what attach found (the address, the mask, a rate read
- *    from the device), filled once from the desc and constant from then on:
- *    the read functions' argument.
+ *  - struct counter: its desc, and what attach found (the address, the
+ *    mask, another read, a rate read from the device), constant from then
+ *    on: the read functions' argument.
  *
  * What the run finds out about a counter (there, healthy, and why not) is
  * its struct counter_state, kept by the run. */
@@ -29,21 +29,22 @@ struct counter;
  * so that one function serves every device of its kind. */
 typedef uint64_t (*counter_read_fn)(const struct counter *c);
 
+struct counter_desc;
+
 struct counter {
 	/* The first two fields are read by the assembly read functions
 	 * (in drivers/): keep them first and keep their offsets (0 and 8). */
 	uint64_t hw;   /* port number or physical address the read uses */
-	uint64_t mask; /* value mask: 2^width - 1; 0 for single port accesses */
+	uint64_t mask; /* value mask: 2^width - 1 (the desc's width); 0 for single port accesses */
 
-	const char *name;     /* "tsc", "hpet", "acpi-fast", ... */
+	const struct counter_desc *desc; /* what it is: name, insns, width, the run's flags */
+	/* What attach found, where the device says more than its desc: the
+	 * read of the device found (MMIO or port), the method with what it
+	 * found, the rate read from the device (the HPET's period).  The
+	 * desc's own until attach says otherwise. */
 	counter_read_fn read;
-	const char *method;   /* how a read is done, in words, for the log */
+	const char *method;
 	uint64_t nominal_hz;  /* 0: not a counter, or the TSC (calibrated instead) */
-	unsigned width;       /* bits; 0 for single port accesses */
-	unsigned insns;       /* instructions one read executes before its ret: the
-	                       * exact cost under qemu -icount shift=0 */
-	bool tsc_based;       /* counts TSC cycles: no frequency check of its own */
-	bool is_counter;      /* a counter (delta/frequency checks apply), not a bare port access */
 };
 
 #define COUNTER_TEXT 112
@@ -65,7 +66,8 @@ struct counter_state {
 struct counter_desc {
 	const char *name;       /* "tsc", "hpet", "acpi-fast", ...: the options' and the records' */
 	counter_read_fn read;   /* attach may pick another for the device it finds (MMIO or port) */
-	unsigned insns;         /* struct counter's insns */
+	unsigned insns;         /* instructions one read executes before its ret: the
+	                         * exact cost under qemu -icount shift=0 (0: compiled C) */
 	const char *method;     /* how a read is done, in words; attach may say more */
 	unsigned width;         /* bits (the mask follows); 0 for single port accesses */
 	uint64_t nominal_hz;    /* 0: read from the device by attach, or none */
@@ -122,27 +124,23 @@ struct counter_driver {
 _Static_assert(__builtin_offsetof(struct counter, hw) == COUNTER_HW_OFFSET, "read functions load hw at 0");
 _Static_assert(__builtin_offsetof(struct counter, mask) == COUNTER_MASK_OFFSET, "read functions load mask at 8");
 
-/* A fresh descriptor: zero but for what every read path has. */
-static inline void counter_describe(struct counter *c, const char *name, counter_read_fn read,
-				    unsigned insns, const char *method)
-{
-	tp_memset(c, 0, sizeof *c);
-	c->name = name;
-	c->read = read;
-	c->insns = insns;
-	c->method = method;
-}
-
-/* A descriptor as attach starts it: the desc's, the mask from the width,
- * and no hardware address yet. */
+/* A descriptor as attach starts it: its desc, the mask from the width, the
+ * desc's read, method and rate, and no hardware address yet. */
 static inline void counter_from_desc(struct counter *c, const struct counter_desc *d)
 {
-	counter_describe(c, d->name, d->read, d->insns, d->method);
-	c->width = d->width;
-	c->mask = d->width >= 64 ? ~0ull : d->width ? (1ull << d->width) - 1 : 0;
+	tp_memset(c, 0, sizeof *c);
+	c->desc = d;
+	c->read = d->read;
+	c->method = d->method;
 	c->nominal_hz = d->nominal_hz;
-	c->tsc_based = d->tsc_based;
-	c->is_counter = d->is_counter;
+	c->mask = d->width >= 64 ? ~0ull : d->width ? (1ull << d->width) - 1 : 0;
+}
+
+/* The counter's bits, as its mask has them (attach may find another width
+ * than its desc's: a 32-bit PM timer); 0 for single port accesses. */
+static inline unsigned counter_width(const struct counter *c)
+{
+	return c->mask ? 64u - (unsigned)__builtin_clzll(c->mask) : 0;
 }
 
 /* A fresh state: present until its driver finds otherwise, not yet checked. */

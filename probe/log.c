@@ -3,6 +3,7 @@
 #include "lib/crc32.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
+#include "probe/log_schema.h"
 
 void log_init(struct log *l, void (*sink)(void *ctx, const char *s, size_t n), void *ctx)
 {
@@ -42,26 +43,27 @@ void log_end(struct log *l)
 	if (l->j.overflow || l->j.depth != 1) {
 		/* Never emit a cut record: say what was lost instead. */
 		const char *lost = l->type;
+		struct put_overflow o;
 		l->overflows++;
-		log_begin(l, "overflow");
-		json_str(&l->j, "record", lost);
-		json_u64(&l->j, "limit", LOG_RECORD_MAX);
+		o = put_record_overflow(l);
+		put_overflow_record(o, lost);
+		put_overflow_limit(o, LOG_RECORD_MAX);
 	}
 	emit(l);
 }
 
-void log_close_with(struct log *l, const char *status, void (*more)(void *ctx, struct json *j), void *ctx)
+void log_close_with(struct log *l, const char *status, void (*more)(void *ctx, const struct put_end *e), void *ctx)
 {
 	uint32_t records = l->seq;
 	uint32_t crc = l->crc_all;
+	struct put_end e = put_record_end(l);
 
-	log_begin(l, "end");
-	json_u64(&l->j, "records", records);
-	json_hex32(&l->j, "crc32", crc);
-	json_str(&l->j, "status", status);
-	json_u64(&l->j, "bytes", l->bytes);
+	put_end_records(e, records);
+	put_end_crc32(e, crc);
+	put_end_status(e, status);
+	put_end_bytes(e, l->bytes);
 	if (more)
-		more(ctx, &l->j);
+		more(ctx, &e);
 	emit(l);
 }
 

@@ -36,8 +36,9 @@ void log_end(struct log *l);
 
 /* The closing record: {"type":"end","seq":N,"records":N,"crc32":"…","status":"…"}. */
 void log_close(struct log *l, const char *status);
-/* The same, with more(ctx, j) adding members after `bytes` (the image's
- * `after`, probe/run_after.c). */
-void log_close_with(struct log *l, const char *status, void (*more)(void *ctx, struct json *j), void *ctx);
+/* The same, with more(ctx, e) adding members after `bytes` (the image's
+ * `after`, probe/run_after.c), through probe/log_schema.h's writers. */
+struct put_end;
+void log_close_with(struct log *l, const char *status, void (*more)(void *ctx, const struct put_end *e), void *ctx);
 
 #endif

@@ -14,9 +14,9 @@
 static const char *where(const struct counter *c, char *buf, unsigned cap)
 {
 	if (c->hw)
-		tp_snprintf(buf, cap, "%s at 0x%llx", c->name, (unsigned long long)c->hw);
+		tp_snprintf(buf, cap, "%s at 0x%llx", c->desc->name, (unsigned long long)c->hw);
 	else
-		tp_snprintf(buf, cap, "%s", c->name);
+		tp_snprintf(buf, cap, "%s", c->desc->name);
 	return buf;
 }
 
@@ -29,7 +29,7 @@ bool counter_check(const struct counter *c, struct counter_state *s, const struc
 	s->healthy = false;
 	if (!s->present)
 		return false;
-	if (!c->is_counter) { /* a bare port access: nothing to count */
+	if (!c->desc->is_counter) { /* a bare port access: nothing to count */
 		s->healthy = true;
 		return true;
 	}
@@ -68,7 +68,7 @@ bool counter_check(const struct counter *c, struct counter_state *s, const struc
 		prev = v;
 	}
 	if (backwards) {
-		tp_snprintf(s->reason, sizeof s->reason, "%s went backwards %llu times in %d reads", c->name,
+		tp_snprintf(s->reason, sizeof s->reason, "%s went backwards %llu times in %d reads", c->desc->name,
 			    (unsigned long long)backwards, MONOTONIC_READS);
 		return false;
 	}
@@ -137,12 +137,12 @@ static bool rate_once(const struct counter *c, const struct probe_clock *pc, uin
 		    (double)(now - last) * (double)(ticks - a.ticks) / (double)(now - a.at) >= (double)c->mask / 2) {
 			*lost = true;
 			tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
-				    c->name);
+				    c->desc->name);
 			return false;
 		}
 		last = now;
 		if (loops >= pc->max_wait_loops || now - start >= pc->max_wait_cycles) {
-			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->name,
+			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->desc->name,
 				    (unsigned long long)(ticks - a.ticks), (unsigned long long)window_ticks);
 			return false;
 		}
@@ -151,7 +151,7 @@ static bool rate_once(const struct counter *c, const struct probe_clock *pc, uin
 	r->ticks = b.ticks - a.ticks;
 	r->cycles = b.at - a.at;
 	if (!r->ticks || !r->cycles) {
-		tp_snprintf(why, why_len, "%s: no time passed on the TSC during the window", c->name);
+		tp_snprintf(why, why_len, "%s: no time passed on the TSC during the window", c->desc->name);
 		return false;
 	}
 	r->ticks_per_cycle = (double)r->ticks / (double)r->cycles;

@@ -24,6 +24,8 @@
 #include "probe/log.h"
 #include "probe/measure.h"
 #include "probe/options.h"
+#include "probe/records_cpus.h"
+#include "probe/records_run.h"
 #include "probe/team.h"
 
 #define PLATFORM_MAX_CONSOLES 4
@@ -86,13 +88,14 @@ struct platform_series {
 	unsigned index, of; /* index 1..of */
 };
 
-struct platform {
-	void *ctx; /* handed back to every function below */
-
-	/* The boot. */
+/* What the boot found out before the run: filled in once by the entry path
+ * (boot/, in its struct boot_info), read by the run through the platform,
+ * never copied. */
+struct boot_facts {
 	const char *boot;          /* "bios", "uefi" */
 	const char *boot_services; /* UEFI: "active"; else NULL */
 	const char *cmdline;       /* options, "name=value" words; NULL for none */
+	const struct options *opt; /* the cmdline, parsed once, by the entry path */
 	/* The log file, when the boot saves the records to one: its path and
 	 * its volume in words, or NULL and why there is none (NULL: nothing to
 	 * say).  Its console is one of open_consoles'. */
@@ -107,6 +110,13 @@ struct platform {
 	 * not start or continue one (NULL: nothing to say). */
 	struct platform_series series;
 	const char *series_problem;
+	uint64_t rsdp;             /* the firmware's RSDP (UEFI); 0: search the BIOS areas */
+};
+
+struct platform {
+	void *ctx; /* handed back to every function below */
+
+	const struct boot_facts *facts;
 	const struct platform_after *after; /* NULL: the machine halts, always */
 
 	/* Zeroed memory for the run's buffers (hundreds of KiB: the log buffer,
@@ -124,10 +134,9 @@ struct platform {
 	/* A deliberate exception, for the tests of that path: "gp" or "pf". */
 	void (*fault)(void *ctx, const char *kind);
 
-	/* The machine record (CPUID, memory), and a one-line summary into line. */
-	void (*machine_record)(void *ctx, struct log *l, char *line, size_t cap);
-	/* ACPI: the firmware's RSDP (0: search the BIOS areas) and physical memory. */
-	uint64_t rsdp;
+	/* What the machine record says (CPUID, memory, the RTC's date). */
+	void (*machine_facts)(void *ctx, struct machine_facts *m);
+	/* ACPI: physical memory (the RSDP is a boot fact). */
 	struct acpi_mem mem;
 
 	/* The clock: an ordered TSC, the throughput block, the empty read, the
@@ -144,12 +153,12 @@ struct platform {
 	unsigned n_drivers;
 
 	/* The other CPUs, once the TSC rate is known (0: unknown): start those
-	 * that acpi's MADT lists and the options allow, write the `cpus` record,
-	 * and put a summary for the screen into line.  Returns the team of every
-	 * CPU that runs (the boot CPU alone when there is none); NULL for no
-	 * multi-CPU support at all. */
-	const struct team *(*start_cpus)(void *ctx, struct log *l, const struct options *o,
-					 const struct acpi_info *acpi, double tsc_hz, char *line, size_t cap);
+	 * that acpi's MADT lists and the options allow, and say what became of
+	 * every CPU listed (up to out->max; the `cpus` record).  Returns the team
+	 * of every CPU that runs (the boot CPU alone when there is none); NULL
+	 * for no multi-CPU support at all. */
+	const struct team *(*start_cpus)(void *ctx, const struct options *o, const struct acpi_info *acpi,
+					 double tsc_hz, struct cpus_facts *out);
 	/* MSRs for the multi-CPU measurements (probe/smp_env.h), on the calling
 	 * CPU: a read that may fault, whether IA32_TSC_ADJUST exists, and the
 	 * core type of a team CPU (CPUID 0x1A: 0x20 Atom, 0x40 Core; 0: not
@@ -157,10 +166,9 @@ struct platform {
 	bool (*rdmsr)(uint32_t msr, uint64_t *value);
 	bool (*has_tsc_adjust)(void);
 	uint8_t (*core_type)(void *ctx, unsigned cpu);
-	/* One team operation on every started CPU, as proof that each works; its
-	 * record (`team_check`) and a summary line.  May be NULL. */
-	void (*check_cpus)(void *ctx, struct log *l, const struct options *o, double tsc_hz, char *line,
-			   size_t cap);
+	/* One team operation on every started CPU, as proof that each works,
+	 * and what came of it (the `team_check` record).  May be NULL. */
+	void (*check_cpus)(void *ctx, const struct options *o, double tsc_hz, struct team_check_facts *out);
 
 	/* The line to the host a VM runs on (events=PORT; probe/watch_channel.h):
 	 * open the UART at port (false: none answers there), take what it has

@@ -10,49 +10,43 @@
  * writer turns into null (never a cycle count under an ns key). */
 static double ns(double cycles, double tsc_hz) { return tsc_hz > 0 ? cycles * 1e9 / tsc_hz : __builtin_nan(""); }
 
-void json_cost(struct json *j, const char *key, const struct hist *h)
+void write_cost(struct put_cost c, const struct hist *h)
 {
-	json_object_begin(j, key);
-	json_u64(j, "min", h->min);
-	json_u64(j, "p50", hist_quantile(h, 500000));
-	json_fixed(j, "mean", hist_mean(h), 1);
-	json_fixed(j, "sd", hist_sd(h), 1);
-	json_u64(j, "p99", hist_quantile(h, 990000));
-	json_u64(j, "p999", hist_quantile(h, 999000));
-	json_u64(j, "max", h->max);
-	json_object_end(j);
+	put_cost_min(c, h->min);
+	put_cost_p50(c, hist_quantile(h, 500000));
+	put_cost_mean(c, hist_mean(h));
+	put_cost_sd(c, hist_sd(h));
+	put_cost_p99(c, hist_quantile(h, 990000));
+	put_cost_p999(c, hist_quantile(h, 999000));
+	put_cost_max(c, h->max);
+	put_cost_close(c);
 }
 
-static void json_hist(struct json *j, const struct hist *h)
-{
-	/* Schema 2: every non-empty bin as (skip, count), probe/hist_codec.h. */
-	hist_encode(j, "hist", h);
-}
-
-static void json_modes(struct json *j, const struct hist *h)
+static void write_modes(struct put_timer t, const struct hist *h)
 {
 	struct hist_mode m[5];
 	int n = hist_modes(h, m, 5);
+	struct put_timer_modes_list modes = put_timer_modes_open(t);
 
-	json_array_begin(j, "modes");
 	for (int i = 0; i < n; i++)
-		json_pair_u64(j, m[i].value, m[i].count);
-	json_array_end(j);
+		put_timer_modes_add(modes, m[i].value, m[i].count);
+	put_timer_modes_close(modes);
 }
 
-void json_rounds(struct json *j, const double *p50_ns, const double *mean_ns, uint32_t n)
+void write_rounds(struct put_rounds_columns c, const double *p50_ns, const double *mean_ns, uint32_t n)
 {
 	/* Schema 2: one column per metric, not the keys again in every round. */
-	json_object_begin(j, "rounds");
-	json_array_begin(j, "p50");
+	struct put_rounds_p50_column p50 = put_rounds_p50_column_open(c);
+	struct put_rounds_mean_column mean;
+
 	for (uint32_t i = 0; i < n; i++)
-		json_fixed(j, NULL, p50_ns[i], 1);
-	json_array_end(j);
-	json_array_begin(j, "mean");
+		put_rounds_p50_column_add(p50, p50_ns[i]);
+	put_rounds_p50_column_close(p50);
+	mean = put_rounds_mean_column_open(c);
 	for (uint32_t i = 0; i < n; i++)
-		json_fixed(j, NULL, mean_ns[i], 1);
-	json_array_end(j);
-	json_object_end(j);
+		put_rounds_mean_column_add(mean, mean_ns[i]);
+	put_rounds_mean_column_close(mean);
+	put_rounds_columns_close(c);
 }
 
 uint64_t timer_over_10x_p50(const struct hist *h)
@@ -74,161 +68,171 @@ uint64_t timer_over_10x_p50(const struct hist *h)
 /* The core clock over the measurement (probe/core_clock.h) and, where its
  * ratio is known, the cost in core cycles.  Not written where the CPU has no
  * APERF/MPERF: the machine record's core_clock says why. */
-static void json_core_clock(struct json *j, const struct timer_figures *f)
+static void write_core_clock(struct put_timer t, const struct timer_figures *f)
 {
 	const struct core_clock *cc = &f->core;
+	struct put_core_clock k = put_timer_core_clock_open(t);
 
-	json_object_begin(j, "core_clock");
-	json_u64(j, "aperf", cc->aperf);
-	json_u64(j, "mperf", cc->mperf);
-	json_fixed(j, "ratio", cc->ratio, 4);
-	json_fixed(j, "effective_hz", cc->effective_hz, 0);
-	json_object_end(j);
+	put_core_clock_aperf(k, cc->aperf);
+	put_core_clock_mperf(k, cc->mperf);
+	put_core_clock_ratio(k, cc->ratio);
+	put_core_clock_effective_hz(k, cc->effective_hz);
+	put_core_clock_close(k);
 	if (cc->mperf) {
-		json_object_begin(j, "cost_core_cycles");
-		json_fixed(j, "min", core_clock_cycles(cc, (double)f->cost->min), 1);
-		json_fixed(j, "p50", core_clock_cycles(cc, (double)hist_quantile(f->cost, 500000)), 1);
-		json_object_end(j);
+		struct put_core_cost c = put_timer_cost_core_cycles_open(t);
+		put_core_cost_min(c, core_clock_cycles(cc, (double)f->cost->min));
+		put_core_cost_p50(c, core_clock_cycles(cc, (double)hist_quantile(f->cost, 500000)));
+		put_core_cost_close(c);
 	}
 }
 
-static void json_delta(struct json *j, const struct timer_figures *f)
+static void write_delta(struct put_timer t, const struct timer_figures *f)
 {
 	if (f->has_delta && f->delta) {
 		const struct delta_summary *d = f->delta;
 		/* Over min(samples, 16384) reads (RUN_DELTA_READS), in counter
-		 * ticks: [min, granularity, mode, mode_count, max, backwards, wraps]
-		 * (docs/log-format.md): the keys again in every record took 70 bytes. */
-		json_array_begin(j, "delta");
-		json_u64(j, NULL, d->min);
-		json_u64(j, NULL, d->granularity);
-		json_u64(j, NULL, d->mode);
-		json_u64(j, NULL, d->mode_count);
-		json_u64(j, NULL, d->max);
-		json_u64(j, NULL, d->backwards);
-		json_u64(j, NULL, d->wraps);
-		json_array_end(j);
+		 * ticks, positional (docs/log-format.md): the keys again in every
+		 * record took 70 bytes. */
+		struct put_delta a = put_timer_delta_open(t);
+		put_delta_min(a, d->min);
+		put_delta_granularity(a, d->granularity);
+		put_delta_mode(a, d->mode);
+		put_delta_mode_count(a, d->mode_count);
+		put_delta_max(a, d->max);
+		put_delta_backwards(a, d->backwards);
+		put_delta_wraps(a, d->wraps);
+		put_delta_close(a);
 	} else if (f->has_delta) {
-		json_null(j, "delta");
+		put_timer_delta_null(t);
 	}
 }
 
-static void json_outliers(struct json *j, const struct timer_figures *f)
+static void write_outliers(struct put_timer t, const struct timer_figures *f)
 {
 	/* Exact values, not histogram buckets: the largest samples are the ones
 	 * most likely past HIST_EXACT, where a bucket's lower bound is up to
 	 * 1/HIST_SUB below the sample (the image once wrote bucket bounds). */
-	json_object_begin(j, "outliers");
-	json_array_begin(j, "largest");
+	struct put_outliers o = put_timer_outliers_open(t);
+	struct put_outliers_largest_list largest = put_outliers_largest_open(o);
+
 	for (int i = 0; i < f->n_largest; i++)
-		json_u64(j, NULL, f->largest[i]);
-	json_array_end(j);
-	json_u64(j, "over_10x_p50", timer_over_10x_p50(f->cost));
-	json_object_end(j);
+		put_outliers_largest_add(largest, f->largest[i]);
+	put_outliers_largest_close(largest);
+	put_outliers_over_10x_p50(o, timer_over_10x_p50(f->cost));
+	put_outliers_close(o);
 }
 
-static void json_freq(struct json *j, const struct freq_check *fq)
+static void write_freq(struct put_timer t, const struct freq_check *fq)
 {
-	json_object_begin(j, "freq");
+	struct put_freq o = put_timer_freq_open(t);
+
 	if (fq->nominal_hz) /* 0: no nominal rate (the APIC timer without CPUID 0x15) */
-		json_u64(j, "nominal_hz", fq->nominal_hz);
+		put_freq_nominal_hz(o, fq->nominal_hz);
 	else
-		json_null(j, "nominal_hz");
-	json_fixed(j, "measured_hz", fq->measured_hz, 1);
-	json_fixed(j, "ppm", fq->ppm, 2); /* not derivable: 1 Hz is "1.0" */
-	json_fixed(j, "err_ppm", fq->err_ppm, 2);
+		put_freq_nominal_hz_null(o);
+	put_freq_measured_hz(o, fq->measured_hz);
+	put_freq_ppm(o, fq->ppm); /* not derivable: 1 Hz is "1.0" */
+	put_freq_err_ppm(o, fq->err_ppm);
 	if (fq->reference) /* the counter that timed the TSC; absent: false */
-		json_bool(j, "reference", true);
-	json_object_end(j);
+		put_freq_reference(o, true);
+	put_freq_close(o);
 }
 
-void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
+/* A counter not measured: the name and the reason say it all. */
+static void write_not_measured(struct put_timer t, const struct timer_what *w)
+{
+	put_timer_present(t, w->present);
+	put_timer_healthy(t, false);
+	put_timer_reason(t, w->reason && w->reason[0] ? w->reason : "not measured");
+	if (w->note && w->note[0])
+		put_timer_note(t, w->note);
+	if (w->more)
+		w->more(t, w->more_ctx);
+	put_timer_samples(t, 0);
+}
+
+void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f,
 		   timer_hist_fn hist, const void *hist_ctx)
 {
 	const struct freq_check *fq = f ? f->freq : NULL;
+	struct put_throughput tp;
 
-	json_str(j, "name", w->name);
+	put_timer_name(t, w->name);
 	if (w->call) {
-		json_str(j, "clocksource", w->clocksource);
-		json_str(j, "call", w->call);
+		put_timer_clocksource(t, w->clocksource);
+		put_timer_call(t, w->call);
 	}
 	if (!w->healthy || !f || !f->cost || !f->cost->count) {
-		/* Not measured: the name and the reason say it all. */
-		json_bool(j, "present", w->present);
-		json_bool(j, "healthy", false);
-		json_str(j, "reason", w->reason && w->reason[0] ? w->reason : "not measured");
-		if (w->note && w->note[0])
-			json_str(j, "note", w->note);
-		if (w->more)
-			w->more(j, w->more_ctx);
-		json_u64(j, "samples", 0);
+		write_not_measured(t, w);
 		return;
 	}
 	/* Measured: present and healthy, which samples > 0 says. */
 	if (w->note && w->note[0])
-		json_str(j, "note", w->note);
-	json_str(j, "method", w->method);
+		put_timer_note(t, w->note);
+	put_timer_method(t, w->method);
 	if (w->width)
-		json_u64(j, "width", w->width);
+		put_timer_width(t, w->width);
 	else
-		json_null(j, "width");
+		put_timer_width_null(t);
 	if (w->address)
-		json_u64(j, "address", w->address);
+		put_timer_address(t, w->address);
 	if (w->insns >= 0)
-		json_u64(j, "insns", (uint64_t)w->insns);
+		put_timer_insns(t, (uint64_t)w->insns);
 	if (w->more)
-		w->more(j, w->more_ctx);
+		w->more(t, w->more_ctx);
 	/* What follows from other members is not written again (docs/log-format.md,
 	 * "Derived members"): the ns figures from cost_cycles and the tsc
 	 * record's hz, reads_per_s from throughput, the samples requested when
 	 * they were all taken, the overhead from the overhead record. */
-	json_u64(j, "samples", f->cost->count);
+	put_timer_samples(t, f->cost->count);
 	if (f->samples_requested != f->cost->count)
-		json_u64(j, "samples_requested", f->samples_requested);
+		put_timer_samples_requested(t, f->samples_requested);
 	if (f->clamped)
-		json_u64(j, "clamped", f->clamped);
-	json_cost(j, "cost_cycles", f->cost);
-	if (!hist(j, f->cost, hist_ctx))
-		json_modes(j, f->cost);
+		put_timer_clamped(t, f->clamped);
+	write_cost(put_timer_cost_cycles_open(t), f->cost);
+	if (!hist(t, f->cost, hist_ctx))
+		write_modes(t, f->cost);
 
-	json_object_begin(j, "throughput");
-	json_u64(j, "reads", f->tp_reads);
-	json_u64(j, "cycles", f->tp_cycles);
-	json_object_end(j);
+	tp = put_timer_throughput_open(t);
+	put_throughput_reads(tp, f->tp_reads);
+	put_throughput_cycles(tp, f->tp_cycles);
+	put_throughput_close(tp);
 
-	json_rounds(j, f->round_p50_ns, f->round_mean_ns, f->rounds);
+	write_rounds(put_timer_rounds_open(t), f->round_p50_ns, f->round_mean_ns, f->rounds);
 
-	json_delta(j, f);
-	json_outliers(j, f);
+	write_delta(t, f);
+	write_outliers(t, f);
 	if (fq && fq->valid)
-		json_freq(j, fq);
+		write_freq(t, fq);
 	if (f->smi_valid) {
-		json_object_begin(j, "smi");
-		json_u64(j, "before", f->smi_before);
-		json_u64(j, "after", f->smi_after);
-		json_object_end(j);
+		struct put_smi smi = put_timer_smi_open(t);
+		put_smi_before(smi, f->smi_before);
+		put_smi_after(smi, f->smi_after);
+		put_smi_close(smi);
 	}
 	if (f->has_core && f->core_valid)
-		json_core_clock(j, f);
+		write_core_clock(t, f);
 }
 
-static bool hist_whole(struct json *j, const struct hist *h, const void *ctx)
+static bool hist_whole(struct put_timer t, const struct hist *h, const void *ctx)
 {
 	(void)ctx;
-	json_hist(j, h);
+	/* Schema 2: every non-empty bin as (skip, count), probe/hist_codec.h. */
+	put_timer_hist(t, h);
 	return true;
 }
 
-static bool hist_omitted(struct json *j, const struct hist *h, const void *ctx)
+static bool hist_omitted(struct put_timer t, const struct hist *h, const void *ctx)
 {
-	(void)h, (void)ctx;
-	json_str(j, "hist", "omitted: more distinct values than one record holds");
+	(void)h;
+	(void)ctx;
+	put_timer_hist_text(t, "omitted: more distinct values than one record holds");
 	return false;
 }
 
-static void cpu_member(struct json *j, const void *ctx)
+static void cpu_member(struct put_timer t, const void *ctx)
 {
-	json_u64(j, "cpu", *(const unsigned *)ctx);
+	put_timer_cpu(t, *(const unsigned *)ctx);
 }
 
 void record_timer(struct log *l, const struct counter *c, const struct counter_state *s,
@@ -245,14 +249,14 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 	double p50_ns[MEASURE_MAX_ROUNDS], mean_ns[MEASURE_MAX_ROUNDS];
 	unsigned on = cpu < 0 ? 0 : (unsigned)cpu;
 	struct timer_what w = {
-		.name = c->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
-		.note = s->note, .method = c->method, .width = c->width, /* address: in the acpi record */
+		.name = c->desc->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
+		.note = s->note, .method = c->method, .width = counter_width(c), /* address: in the acpi record */
 		/* 0: a compiled read whose instruction count is not fixed (kvmclock) */
-		.insns = c->insns ? (int)c->insns : -1,
+		.insns = c->desc->insns ? (int)c->desc->insns : -1,
 		.more = cpu < 0 ? NULL : cpu_member, .more_ctx = &on,
 	};
 	struct timer_figures fig = { .cost = NULL };
-	struct json *j;
+	struct put_timer t;
 
 	if (s->healthy && r && cost) {
 		for (uint32_t i = 0; i < r->rounds && i < MEASURE_MAX_ROUNDS; i++) {
@@ -271,50 +275,57 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 			core_clock_from(r->aperf_before, r->aperf_after, r->mperf_before, r->mperf_after, tsc_hz,
 					&fig.core);
 	}
-	j = log_begin(l, "timer");
-	timer_members(j, &w, s->healthy && r && cost ? &fig : NULL, hist_whole, NULL);
+	t = put_record_timer(l);
+	timer_members(t, &w, s->healthy && r && cost ? &fig : NULL, hist_whole, NULL);
 	/* A histogram of more distinct costs than one record holds (about 7000
 	 * at 100000 samples) must not cost the whole record: write it again
 	 * without the histogram, and say so. */
-	if (j->overflow) {
-		j = log_begin(l, "timer");
-		timer_members(j, &w, &fig, hist_omitted, NULL);
+	if (t.j->overflow) {
+		t = put_record_timer(l);
+		timer_members(t, &w, &fig, hist_omitted, NULL);
 	}
 	log_end(l);
 }
 
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
-		     const struct overhead_candidate *cand, int n_cand)
+		     const struct overhead_candidate *cand, int n_cand, bool hist_bounds)
 {
-	struct json *j = log_begin(l, "overhead");
-	json_str(j, "sequence", sequence);
-	json_array_begin(j, "candidates");
+	struct put_overhead o = put_record_overhead(l);
+	struct put_overhead_candidates_list list;
+
+	put_overhead_sequence(o, sequence);
+	list = put_overhead_candidates_open(o);
 	for (int i = 0; i < n_cand; i++) {
-		json_object_begin(j, NULL);
-		json_str(j, "sequence", cand[i].sequence);
-		json_u64(j, "min", cand[i].min);
-		json_u64(j, "p50", cand[i].p50);
-		json_u64(j, "round_min_spread", cand[i].round_min_spread);
-		json_object_end(j);
+		struct put_bracket_candidate c = put_overhead_candidates_add(list);
+		put_bracket_candidate_sequence(c, cand[i].sequence);
+		put_bracket_candidate_min(c, cand[i].min);
+		put_bracket_candidate_p50(c, cand[i].p50);
+		put_bracket_candidate_round_min_spread(c, cand[i].round_min_spread);
+		put_bracket_candidate_close(c);
 	}
-	json_array_end(j);
-	json_u64(j, "samples", cost->count);
-	json_cost(j, "cycles", cost);
-	json_hist(j, cost);
-	json_u64(j, "subtracted", subtracted);
+	put_overhead_candidates_close(list);
+	put_overhead_samples(o, cost->count);
+	write_cost(put_overhead_cycles_open(o), cost);
+	put_overhead_hist(o, cost);
+	if (hist_bounds) {
+		put_overhead_hist_exact_below(o, HIST_EXACT);
+		put_overhead_hist_rel_error(o, 1.0 / HIST_SUB);
+	}
+	put_overhead_subtracted(o, subtracted);
 	log_end(l);
 }
 
 void record_samples(struct log *l, const char *name, const uint32_t *raw, uint32_t n)
 {
 	for (uint32_t off = 0; off < n; off += SAMPLES_PER_RECORD) {
-		struct json *j = log_begin(l, "samples");
-		json_str(j, "name", name);
-		json_u64(j, "offset", off);
-		json_array_begin(j, "values");
+		struct put_samples s = put_record_samples(l);
+		struct put_samples_values_list values;
+		put_samples_name(s, name);
+		put_samples_offset(s, off);
+		values = put_samples_values_open(s);
 		for (uint32_t i = off; i < n && i < off + SAMPLES_PER_RECORD; i++)
-			json_u64(j, NULL, raw[i]);
-		json_array_end(j);
+			put_samples_values_add(values, raw[i]);
+		put_samples_values_close(values);
 		log_end(l);
 	}
 }
@@ -329,9 +340,9 @@ int table_row(char *buf, size_t cap, const struct counter *c, const struct count
 	      const struct measure_result *r, const struct hist *cost, double tsc_hz)
 {
 	if (!s->healthy)
-		return tp_snprintf(buf, cap, "%-13s %9s %9s %9s %9s %12s  %s\n", c->name, "-", "-", "-", "-",
+		return tp_snprintf(buf, cap, "%-13s %9s %9s %9s %9s %12s  %s\n", c->desc->name, "-", "-", "-", "-",
 				   "-", s->present ? "unhealthy" : "absent");
-	return tp_snprintf(buf, cap, "%-13s %9.1f %9.1f %9.1f %9.1f %12.0f  ok\n", c->name,
+	return tp_snprintf(buf, cap, "%-13s %9.1f %9.1f %9.1f %9.1f %12.0f  ok\n", c->desc->name,
 			   ns((double)hist_quantile(cost, 500000), tsc_hz), ns((double)cost->min, tsc_hz),
 			   ns(hist_mean(cost), tsc_hz), ns(hist_sd(cost), tsc_hz),
 			   r->tp_cycles ? (double)r->tp_reads * tsc_hz / (double)r->tp_cycles : 0.0);

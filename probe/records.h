@@ -11,6 +11,7 @@
 #include "probe/counter.h"
 #include "probe/hist.h"
 #include "probe/log.h"
+#include "probe/log_schema.h"
 #include "probe/measure.h"
 
 struct freq_check {
@@ -36,8 +37,9 @@ struct timer_what {
 	unsigned width;          /* 0 gives null */
 	uint64_t address;        /* 0: not written */
 	int insns;               /* < 0: not written (an OS call has no fixed count) */
-	/* Members of the caller's own, written after address (the OS side's vdso). */
-	void (*more)(struct json *j, const void *ctx);
+	/* Members of the caller's own, written after insns (the image's cpu, the
+	 * OS side's vdso). */
+	void (*more)(struct put_timer t, const void *ctx);
 	const void *more_ctx;
 };
 
@@ -65,18 +67,18 @@ struct timer_figures {
 /* Writes the "hist" member (and whatever qualifies it) of a timer record.
  * Returns true when it holds every bin exactly: the five most common costs
  * then follow from it and are not written again as "modes" (schema 2). */
-typedef bool (*timer_hist_fn)(struct json *j, const struct hist *h, const void *ctx);
+typedef bool (*timer_hist_fn)(struct put_timer t, const struct hist *h, const void *ctx);
 
-/* The members of one timer record, into a record just begun (log_begin).
+/* The members of one timer record, into a record just begun (put_record_timer).
  * f NULL, or w not healthy, or no samples: the short record of a counter not
  * measured.  The caller ends the record, or begins it again with a smaller
  * histogram when j->overflow says it did not fit. */
-void timer_members(struct json *j, const struct timer_what *w, const struct timer_figures *f,
+void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f,
 		   timer_hist_fn hist, const void *hist_ctx);
 
 /* Per-round values as schema 2 writes them: {"p50":[…],"mean":[…]}, one
- * column per metric; NaN gives null. */
-void json_rounds(struct json *j, const double *p50_ns, const double *mean_ns, uint32_t n);
+ * column per metric; NaN gives null.  Closes c. */
+void write_rounds(struct put_rounds_columns c, const double *p50_ns, const double *mean_ns, uint32_t n);
 
 /* Samples above ten times the p50; a p50 of 0 (a read no dearer than the
  * harness) counts as 1 cycle, the histogram's resolution. */
@@ -94,19 +96,21 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 		     const struct measure_result *r, const struct hist *cost, const struct freq_check *f,
 		     double tsc_hz, uint32_t samples);
 /* The harness overhead: the chosen bracket's distribution, and how every
- * candidate bracket's per-round minimum held still (the choice's reason). */
+ * candidate bracket's per-round minimum held still (the choice's reason);
+ * hist_bounds: also the histogram's exact range and relative error
+ * (tickprobe os writes them). */
 struct overhead_candidate {
 	const char *sequence;
 	uint64_t min, p50, round_min_spread;
 };
 void record_overhead(struct log *l, const char *sequence, const struct hist *cost, uint64_t subtracted,
-		     const struct overhead_candidate *cand, int n_cand);
+		     const struct overhead_candidate *cand, int n_cand, bool hist_bounds);
 /* Raw per-read costs (preset verbose), in chunks of at most 1000 values. */
 void record_samples(struct log *l, const char *name, const uint32_t *raw, uint32_t n);
 
-/* cost summary {min,p50,mean,sd,p99,p999,max} in cycles (the ns follow from
- * the tsc record's hz: docs/log-format.md, "Derived members"). */
-void json_cost(struct json *j, const char *key, const struct hist *h);
+/* A cost's members {min,p50,mean,sd,p99,p999,max} in cycles (the ns follow
+ * from the tsc record's hz: docs/log-format.md, "Derived members"); closes c. */
+void write_cost(struct put_cost c, const struct hist *h);
 
 /* The results table: a header and one row per counter. */
 int table_header(char *buf, size_t cap);

@@ -4,6 +4,8 @@
  * bracket, plan, measurements) in run_measure.c. */
 #include "probe/run.h"
 #include "probe/exit_status.h"
+#include "probe/log_schema.h"
+#include "probe/records_run.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
 
@@ -50,19 +52,19 @@ void run_option_problem(struct run *r, const char *fmt, ...)
 static void on_exception(void *ctx, const struct platform_exception *e)
 {
 	struct run *r = ctx;
-	struct json *j = log_begin(r->log, "exception");
+	struct put_exception x = put_record_exception(r->log);
 
-	json_u64(j, "vector", e->vector);
-	json_str(j, "name", e->name);
-	json_u64(j, "error_code", e->error_code);
-	json_u64(j, "rip", e->rip);
-	json_u64(j, "cr2", e->cr2);
-	json_str(j, "step", r->step);
+	put_exception_vector(x, e->vector);
+	put_exception_name(x, e->name);
+	put_exception_error_code(x, e->error_code);
+	put_exception_rip(x, e->rip);
+	put_exception_cr2(x, e->cr2);
+	put_exception_step(x, r->step);
 	if (e->cpu_known)
-		json_u64(j, "cpu", e->cpu);
+		put_exception_cpu(x, e->cpu);
 	else
-		json_null(j, "cpu");
-	json_u64(j, "apic_id", e->apic_id);
+		put_exception_cpu_null(x);
+	put_exception_apic_id(x, e->apic_id);
 	log_end(r->log);
 	run_text(r, "tickprobe: CPU exception %s (vector %llu, error 0x%llx) at rip 0x%llx on CPU %d (APIC ID %u) "
 		    "during: %s\n", e->name, (unsigned long long)e->vector, (unsigned long long)e->error_code,
@@ -76,7 +78,7 @@ static void open_consoles(struct run *r)
 {
 	const struct platform *p = r->p;
 
-	r->n_consoles = p->open_consoles(p->ctx, r->opt.serial_port, r->opt.baud, r->consoles, PLATFORM_MAX_CONSOLES);
+	r->n_consoles = p->open_consoles(p->ctx, r->opt->serial_port, r->opt->baud, r->consoles, PLATFORM_MAX_CONSOLES);
 	for (unsigned i = 0; i < r->n_consoles; i++)
 		if (tp_streq(r->consoles[i].name, "serial"))
 			r->serial_open = true;
@@ -85,123 +87,137 @@ static void open_consoles(struct run *r)
 /* Why runs=N gives no series here, or NULL. */
 static const char *series_problem(const struct run *r)
 {
-	if (r->p->series_problem)
-		return r->p->series_problem;
-	if (r->opt.runs > 1 && !r->p->series.of)
+	if (r->p->facts->series_problem)
+		return r->p->facts->series_problem;
+	if (r->opt->runs > 1 && !r->p->facts->series.of)
 		return "a series of boots needs a UEFI boot that writes its log file: one run";
 	return NULL;
 }
 
 /* begin.series: this boot's place in a series of boots (runs=N). */
-static void record_series(struct run *r, struct json *j)
+static void begin_series(struct run *r, struct put_begin b)
 {
-	const struct platform_series *s = &r->p->series;
+	const struct platform_series *s = &r->p->facts->series;
 
 	if (s->of) {
-		json_object_begin(j, "series");
-		json_str(j, "id", s->id);
-		json_u64(j, "index", s->index);
-		json_u64(j, "of", s->of);
-		json_object_end(j);
+		struct put_series o = put_begin_series_open(b);
+		put_series_id(o, s->id);
+		put_series_index(o, s->index);
+		put_series_of(o, s->of);
+		put_series_close(o);
 	} else if (series_problem(r)) {
-		json_null(j, "series");
-		json_str(j, "series_problem", series_problem(r));
+		put_begin_series_null(b);
+		put_begin_series_problem(b, series_problem(r));
 	}
 }
 
-static void record_begin(struct run *r)
+/* begin.options: the options in force. */
+static void begin_options(struct run *r, struct put_begin b)
 {
-	const struct options *o = &r->opt;
-	/* A boot's command line is at most 1 KiB (boot/bios.c); a token word
-	 * shown grows by at most 7 bytes. */
-	char cmdline[1536];
-	struct json *j = log_begin(r->log, "begin");
+	const struct options *o = r->opt;
+	struct put_begin_options opts = put_begin_options_open(b);
+	struct put_begin_options_counters_list counters;
+	struct put_serial_line serial;
 	int wanted = 0;
 
-	options_cmdline_shown(r->p->cmdline, cmdline, sizeof cmdline);
-
-	json_u64(j, "schema", LOG_SCHEMA);
-	json_str(j, "version", TICKPROBE_VERSION);
-	json_str(j, "boot", r->p->boot);
-	if (r->p->boot_services)
-		json_str(j, "boot_services", r->p->boot_services);
-	json_str(j, "cmdline", cmdline);
-	json_object_begin(j, "options");
-	json_str(j, "preset", o->preset);
-	json_u64(j, "rounds", o->rounds);
-	json_u64(j, "samples", o->samples);
-	json_u64(j, "raw_samples", o->raw_samples);
-	json_u64(j, "calib_ms", o->calib_ms);
+	put_begin_options_preset(opts, o->preset);
+	put_begin_options_rounds(opts, o->rounds);
+	put_begin_options_samples(opts, o->samples);
+	put_begin_options_raw_samples(opts, o->raw_samples);
+	put_begin_options_calib_ms(opts, o->calib_ms);
 	if (o->slow_rates_off) /* absent: the 1 Hz counters' rates were timed */
-		json_bool(j, "slow_rates", false);
+		put_begin_options_slow_rates(opts, false);
 	/* The counters in force: those named and known, or all. */
-	json_array_begin(j, "counters");
+	counters = put_begin_options_counters_open(opts);
 	for (unsigned i = 0; i < r->n; i++)
 		wanted += r->counters[i].wanted;
 	if (o->n_counters && wanted < (int)r->n) {
 		for (unsigned i = 0; i < r->n; i++)
 			if (r->counters[i].wanted)
-				json_str(j, NULL, r->counters[i].desc->name);
+				put_begin_options_counters_add(counters, r->counters[i].desc->name);
 	} else {
-		json_str(j, NULL, "all");
+		put_begin_options_counters_add(counters, "all");
 	}
-	json_array_end(j);
-	json_object_begin(j, "serial");
-	json_u64(j, "port", o->serial_port);
-	json_u64(j, "baud", o->baud);
-	json_object_end(j);
-	json_str(j, "after", options_after_name(o->after));
-	json_u64(j, "after_s", o->after_s);
-	json_u64(j, "runs", o->runs);
+	put_begin_options_counters_close(counters);
+	serial = put_begin_options_serial_open(opts);
+	put_serial_line_port(serial, o->serial_port);
+	put_serial_line_baud(serial, o->baud);
+	put_serial_line_close(serial);
+	put_begin_options_after(opts, options_after_name(o->after));
+	put_begin_options_after_s(opts, o->after_s);
+	put_begin_options_runs(opts, o->runs);
 	if (o->watch_s) /* absent: no watch */
-		json_u64(j, "watch_s", o->watch_s);
-	json_object_end(j);
-	json_array_begin(j, "option_problems");
-	for (int i = 0; i < o->n_problems; i++)
-		json_str(j, NULL, o->problems[i]);
-	for (int i = 0; i < r->n_problems; i++)
-		json_str(j, NULL, r->problems[i]);
-	json_array_end(j);
-	/* Where the records are kept besides the serial line (docs/log-format.md). */
-	json_str(j, "log_file", r->p->log_file);
-	if (r->p->log_file && r->p->log_volume)
-		json_str(j, "log_volume", r->p->log_volume);
-	json_str(j, "log_file_problem", r->p->log_file ? NULL : r->p->log_file_problem);
-	json_str(j, "net", r->p->net);
-	json_str(j, "net_problem", r->p->net_problem);
-	if (r->p->secure_boot_known)
-		json_bool(j, "secure_boot", r->p->secure_boot);
+		put_begin_options_watch_s(opts, o->watch_s);
+	put_begin_options_close(opts);
+}
+
+/* Where the records are kept besides the serial line (docs/log-format.md). */
+static void begin_outputs(struct run *r, struct put_begin b)
+{
+	const struct platform *p = r->p;
+
+	put_begin_log_file(b, p->facts->log_file);
+	if (p->facts->log_file && p->facts->log_volume)
+		put_begin_log_volume(b, p->facts->log_volume);
+	put_begin_log_file_problem(b, p->facts->log_file ? NULL : p->facts->log_file_problem);
+	put_begin_net(b, p->facts->net);
+	put_begin_net_problem(b, p->facts->net_problem);
+	if (p->facts->secure_boot_known)
+		put_begin_secure_boot(b, p->facts->secure_boot);
 	else
-		json_null(j, "secure_boot");
-	record_series(r, j);
+		put_begin_secure_boot_null(b);
+	begin_series(r, b);
+}
+
+static void record_begin(struct run *r)
+{
+	const struct options *o = r->opt;
+	/* A boot's command line is at most 1 KiB (boot/bios.c); a token word
+	 * shown grows by at most 7 bytes. */
+	char cmdline[1536];
+	struct put_begin b;
+	struct put_begin_option_problems_list problems;
+
+	options_cmdline_shown(r->p->facts->cmdline, cmdline, sizeof cmdline);
+	b = record_begin_head(r->log, r->p->facts->boot, r->p->facts->boot_services, cmdline);
+	begin_options(r, b);
+	problems = put_begin_option_problems_open(b);
+	for (int i = 0; i < o->n_problems; i++)
+		put_begin_option_problems_add(problems, o->problems[i]);
+	for (int i = 0; i < r->n_problems; i++)
+		put_begin_option_problems_add(problems, r->problems[i]);
+	put_begin_option_problems_close(problems);
+	begin_outputs(r, b);
 	log_end(r->log);
 	for (int i = 0; i < o->n_problems; i++)
 		run_text(r, "tickprobe: %s\n", o->problems[i]);
 	for (int i = 0; i < r->n_problems; i++)
 		run_text(r, "tickprobe: %s\n", r->problems[i]);
-	if (r->p->log_file)
-		run_text(r, "tickprobe: the log is saved as %s on %s\n", r->p->log_file,
-			 r->p->log_volume ? r->p->log_volume : "the boot volume");
-	else if (r->p->log_file_problem)
-		run_text(r, "tickprobe: no log file: %s\n", r->p->log_file_problem);
-	if (r->p->net)
-		run_text(r, "tickprobe: the records are also sent to %s\n", r->p->net);
-	if (r->p->net_problem)
-		run_text(r, "tickprobe: network: %s\n", r->p->net_problem);
-	if (r->p->series.of)
-		run_text(r, "tickprobe: series %s: boot %u of %u\n", r->p->series.id ? r->p->series.id : "?",
-			 r->p->series.index, r->p->series.of);
+	if (r->p->facts->log_file)
+		run_text(r, "tickprobe: the log is saved as %s on %s\n", r->p->facts->log_file,
+			 r->p->facts->log_volume ? r->p->facts->log_volume : "the boot volume");
+	else if (r->p->facts->log_file_problem)
+		run_text(r, "tickprobe: no log file: %s\n", r->p->facts->log_file_problem);
+	if (r->p->facts->net)
+		run_text(r, "tickprobe: the records are also sent to %s\n", r->p->facts->net);
+	if (r->p->facts->net_problem)
+		run_text(r, "tickprobe: network: %s\n", r->p->facts->net_problem);
+	if (r->p->facts->series.of)
+		run_text(r, "tickprobe: series %s: boot %u of %u\n", r->p->facts->series.id ? r->p->facts->series.id : "?",
+			 r->p->facts->series.index, r->p->facts->series.of);
 	if (series_problem(r))
 		run_text(r, "tickprobe: runs=%u: %s\n", o->runs, series_problem(r));
 }
 
 static void step_machine(struct run *r)
 {
+	struct machine_facts m;
 	char line[160];
 
 	r->step = "machine";
-	line[0] = 0;
-	r->p->machine_record(r->p->ctx, r->log, line, sizeof line);
+	r->p->machine_facts(r->p->ctx, &m);
+	record_machine(r->log, &m);
+	machine_facts_line(&m, line, sizeof line);
 	run_text(r, "%s", line);
 }
 
@@ -209,7 +225,7 @@ static void step_acpi(struct run *r)
 {
 	const struct platform *p = r->p;
 	struct acpi_info *a = &r->acpi;
-	uint64_t rsdp = p->rsdp;
+	uint64_t rsdp = p->facts->rsdp;
 	char buf[256];
 
 	r->step = "ACPI discovery";
@@ -219,10 +235,8 @@ static void step_acpi(struct run *r)
 	if (rsdp)
 		acpi_walk(&p->mem, rsdp, a);
 	else
-		acpi_problem(a, "no RSDP found%s", p->rsdp ? "" : " in the EBDA or 0xE0000-0xFFFFF");
-	struct json *j = log_begin(r->log, "acpi");
-	acpi_json(a, j);
-	log_end(r->log);
+		acpi_problem(a, "no RSDP found%s", p->facts->rsdp ? "" : " in the EBDA or 0xE0000-0xFFFFF");
+	record_acpi(r->log, a);
 	acpi_summary(a, buf, sizeof buf);
 	run_text(r, "%s", buf);
 	for (unsigned i = 0; i < a->nproblems; i++)
@@ -267,7 +281,7 @@ void run_probe(const struct platform *p)
 	r->p = p;
 	r->step = "starting";
 	r->clock = p->clock;
-	options_parse(&r->opt, p->cmdline);
+	r->opt = p->facts->opt;
 	open_consoles(r);
 	if (!get_buffers(r)) {
 		r->log = NULL;
@@ -277,9 +291,9 @@ void run_probe(const struct platform *p)
 	log_init(r->log, records_out, r);
 
 	run_text(r, "\ntickprobe %s: %s boot, preset %s, %u reads x %u rounds per counter\n", TICKPROBE_VERSION,
-		 p->boot, r->opt.preset, r->opt.samples / r->opt.rounds, r->opt.rounds);
-	if (r->opt.serial_port && !r->serial_open)
-		run_text(r, "tickprobe: no UART answers at 0x%x: results on screen only\n", r->opt.serial_port);
+		 p->facts->boot, r->opt->preset, r->opt->samples / r->opt->rounds, r->opt->rounds);
+	if (r->opt->serial_port && !r->serial_open)
+		run_text(r, "tickprobe: no UART answers at 0x%x: results on screen only\n", r->opt->serial_port);
 	run_counters_select(r);
 	record_begin(r);
 	for (unsigned i = 0; i < sizeof run_steps / sizeof run_steps[0]; i++)

@@ -3,7 +3,8 @@
  * (probe/platform.h).  All its state is one struct run; its big buffers come
  * from the platform's allocator, so they are never stored zeroes in a binary.
  *
- * The steps, in order (run_steps in run.c): consoles and options, the begin
+ * The steps, in order (run_steps in run.c): the consoles (the options are the
+ * boot's, parsed once by its entry path: probe/platform.h), the begin
  * record, the machine, ACPI, the counters' setup, their checks, the TSC
  * calibration, the bracket choice, the plan, the measurements, the end.  A
  * new step (TSC synchronisation across CPUs, say) is one more entry there. */
@@ -38,6 +39,7 @@ struct run_counter {
 	struct counter stuck;                /* stuck=NAME: the descriptor with a constant read */
 	struct slowed_counter {              /* fault=slow: the descriptor with a slower read */
 		struct counter c;                /* first: the read gets a pointer to it */
+		struct counter_desc desc;        /* c's: its desc but for the instruction count */
 		counter_read_fn read;
 		uint32_t spins;
 	} slowed;
@@ -48,7 +50,7 @@ struct run {
 	const char *step; /* what the run is doing: named in an exception record */
 	char step_buf[64];
 
-	struct options opt;
+	const struct options *opt; /* the boot's (boot_facts.opt), parsed once by the entry path */
 	int n_problems; /* the run's own option problems, after options.c's */
 	char problems[RUN_MAX_PROBLEMS][RUN_PROBLEM_LEN];
 

@@ -6,6 +6,7 @@
  * platform (probe/platform.h, struct platform_after) does it. */
 #include "probe/run.h"
 #include "probe/exit_status.h"
+#include "probe/log_schema.h"
 #include "lib/fmt.h"
 #include "lib/util.h"
 
@@ -87,19 +88,19 @@ static void decide(struct run *r, const char *status, struct after_plan *ap)
 	const struct platform *p = r->p;
 	const struct platform_after *a = p->after;
 	bool failed = tp_streq(status, "failed");
-	bool more = p->series.of && !failed && p->series.index < p->series.of;
+	bool more = p->facts->series.of && !failed && p->facts->series.index < p->facts->series.of;
 	char why[160];
 
 	tp_memset(ap, 0, sizeof *ap);
-	ap->what = more ? OPT_AFTER_REBOOT : r->opt.after;
-	if (p->series.of) {
+	ap->what = more ? OPT_AFTER_REBOOT : r->opt->after;
+	if (p->facts->series.of) {
 		ap->series_state = more ? "continues" : failed ? "stopped" : "done";
 		if (failed)
-			tp_snprintf(ap->stop_why, sizeof ap->stop_why, "boot %u of %u ended failed", p->series.index,
-				    p->series.of);
+			tp_snprintf(ap->stop_why, sizeof ap->stop_why, "boot %u of %u ended failed", p->facts->series.index,
+				    p->facts->series.of);
 	}
 	plan(r, ap);
-	if (ap->what != OPT_AFTER_HALT && r->opt.after_s && a->key && countdown(r, a, ap->what, r->opt.after_s)) {
+	if (ap->what != OPT_AFTER_HALT && r->opt->after_s && a->key && countdown(r, a, ap->what, r->opt->after_s)) {
 		ap->cancelled = true;
 		ap->what = OPT_AFTER_HALT;
 		run_text(r, "tickprobe: a key was pressed: the machine halts\n");
@@ -117,21 +118,21 @@ static void decide(struct run *r, const char *status, struct after_plan *ap)
 }
 
 /* The end record's members after `bytes` (docs/log-format.md, `end`). */
-static void end_members(void *ctx, struct json *j)
+static void end_members(void *ctx, const struct put_end *e)
 {
 	const struct after_plan *ap = ctx;
 
-	json_str(j, "after", options_after_name(ap->what));
+	put_end_after(*e, options_after_name(ap->what));
 	if (ap->what != OPT_AFTER_HALT)
-		json_str(j, "after_via", ap->via);
+		put_end_after_via(*e, ap->via);
 	if (ap->problem[0])
-		json_str(j, "after_problem", ap->problem);
+		put_end_after_problem(*e, ap->problem);
 	if (ap->cancelled)
-		json_bool(j, "after_cancelled", true);
+		put_end_after_cancelled(*e, true);
 	if (ap->series_state)
-		json_str(j, "series", ap->series_state);
+		put_end_series(*e, ap->series_state);
 	if (ap->stop_why[0])
-		json_str(j, "series_stopped", ap->stop_why);
+		put_end_series_stopped(*e, ap->stop_why);
 }
 
 void run_finish(struct run *r, const char *status)
@@ -156,8 +157,8 @@ void run_finish(struct run *r, const char *status)
 		run_text(r, "tickprobe: run ended, status %s, no records (no memory for the log)\n", status);
 	}
 	if (ap.series_state)
-		run_text(r, "tickprobe: series %s, boot %u of %u: %s%s%s\n", p->series.id ? p->series.id : "?",
-			 p->series.index, p->series.of,
+		run_text(r, "tickprobe: series %s, boot %u of %u: %s%s%s\n", p->facts->series.id ? p->facts->series.id : "?",
+			 p->facts->series.index, p->facts->series.of,
 			 tp_streq(ap.series_state, "continues") ? "the next boot follows" : ap.series_state,
 			 ap.stop_why[0] ? ": " : "", ap.stop_why);
 	if (ap.problem[0])

@@ -74,19 +74,19 @@ static bool edge_rate(const struct counter *c, const struct probe_clock *pc, dou
 	tp_memset(r, 0, sizeof *r);
 	if (!edge(c, pc, v0, bound, &a)) {
 		tp_snprintf(why, cap, "%s does not tick (stuck at 0x%llx for %llu reads, %llu TSC cycles; the bound is %.2f s)",
-			    c->name, (unsigned long long)v0, (unsigned long long)a.reads,
+			    c->desc->name, (unsigned long long)v0, (unsigned long long)a.reads,
 			    (unsigned long long)(pc->tsc() - t0), wait_s);
 		return false;
 	}
 	if (!edge(c, pc, a.value, bound, &b)) {
-		tp_snprintf(why, cap, "%s ticked once, then stayed at 0x%llx for over %.2f s", c->name,
+		tp_snprintf(why, cap, "%s ticked once, then stayed at 0x%llx for over %.2f s", c->desc->name,
 			    (unsigned long long)a.value, wait_s);
 		return false;
 	}
 	r->ticks = 1;
 	r->cycles = b.at - a.at;
 	if (!r->cycles) {
-		tp_snprintf(why, cap, "%s: no time passed on the TSC between two ticks", c->name);
+		tp_snprintf(why, cap, "%s: no time passed on the TSC between two ticks", c->desc->name);
 		return false;
 	}
 	r->ticks_per_cycle = 1.0 / (double)r->cycles;
@@ -106,7 +106,7 @@ static bool ticks_per_ms(const struct counter *c, const struct probe_clock *pc, 
 		now = pc->tsc();
 	*ticks = (c->read(c) - v0) & c->mask;
 	if (!*ticks)
-		tp_snprintf(why, cap, "%s did not move in %llu TSC cycles", c->name, (unsigned long long)ms);
+		tp_snprintf(why, cap, "%s did not move in %llu TSC cycles", c->desc->name, (unsigned long long)ms);
 	return *ticks != 0;
 }
 
@@ -151,7 +151,7 @@ bool run_calibrate_from_rated(struct run *r)
 		r->step = rc->desc->name;
 		run_prepare(r, rc);
 		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->name };
-		cal->ok = rate_of(rc->c, &r->clock, r->opt.calib_ms, 0, &cal->rate, why, sizeof why);
+		cal->ok = rate_of(rc->c, &r->clock, r->opt->calib_ms, 0, &cal->rate, why, sizeof why);
 		if (!cal->ok) {
 			run_text(r, "%-13s cannot time the TSC: %s\n", rc->desc->name, why);
 			continue;
@@ -180,14 +180,14 @@ void run_rates(struct run *r)
 		if (!rc->c || !rc->desc->rated || rc->desc->rate_from || rc->cal >= 0 || !rc->s.healthy ||
 		    !run_counter_in_use(r, rc) || r->n_cal >= RUN_MAX_CALIBRATORS)
 			continue;
-		if (r->opt.slow_rates_off && IS_SLOW(rc->c)) {
+		if (r->opt->slow_rates_off && IS_SLOW(rc->c)) {
 			run_text(r, "%-13s rate not timed (slow_rates=off)\n", rc->desc->name);
 			continue;
 		}
 		r->step = rc->desc->name;
 		run_prepare(r, rc);
 		*cal = (struct calibrator){ .c = rc->c, .s = &rc->s, .source = rc->desc->name };
-		cal->ok = rate_of(rc->c, &r->clock, r->opt.calib_ms, r->tsc.hz, &cal->rate, why, sizeof why);
+		cal->ok = rate_of(rc->c, &r->clock, r->opt->calib_ms, r->tsc.hz, &cal->rate, why, sizeof why);
 		if (!cal->ok) {
 			rc->s.healthy = false;
 			tp_snprintf(rc->s.reason, sizeof rc->s.reason, "%s", why);
@@ -214,7 +214,7 @@ void run_rates(struct run *r)
 uint32_t run_samples(const struct run *r, const struct run_counter *rc)
 {
 	unsigned div = rc->desc->samples_div > 1 ? rc->desc->samples_div : 1;
-	return (r->opt.samples / div) ? r->opt.samples / div : 1;
+	return (r->opt->samples / div) ? r->opt->samples / div : 1;
 }
 
 bool run_absent_by_design(const struct run *r, const struct run_counter *rc)

@@ -21,8 +21,8 @@ void run_prepare(struct run *r, const struct run_counter *rc)
 
 bool run_counter_asked(const struct run *r, const struct run_counter *rc)
 {
-	for (int i = 0; i < r->opt.n_counters; i++)
-		if (tp_streq(r->opt.counters[i], rc->desc->name))
+	for (int i = 0; i < r->opt->n_counters; i++)
+		if (tp_streq(r->opt->counters[i], rc->desc->name))
 			return true;
 	return false;
 }
@@ -60,7 +60,7 @@ static void build_table(struct run *r)
  * every counter, when no name in counters= was known). */
 void run_counters_select(struct run *r)
 {
-	const struct options *o = &r->opt;
+	const struct options *o = r->opt;
 	char names[RUN_PROBLEM_LEN - 64];
 	int known = 0;
 
@@ -131,21 +131,23 @@ void run_counters_setup(struct run *r)
 	r->step = "counters";
 	for (unsigned i = 0; i < r->n; i++) {
 		struct run_counter *rc = &r->counters[i];
-		if (r->opt.stuck[0] && tp_streq(r->opt.stuck, rc->desc->name)) {
+		if (r->opt->stuck[0] && tp_streq(r->opt->stuck, rc->desc->name)) {
 			rc->stuck = *rc->c;
 			rc->stuck.read = stuck_read;
 			rc->c = &rc->stuck;
-			run_text(r, "tickprobe: stuck=%s: its reads now return a constant\n", r->opt.stuck);
+			run_text(r, "tickprobe: stuck=%s: its reads now return a constant\n", r->opt->stuck);
 		}
-		if (r->opt.slow_counter[0] && tp_streq(r->opt.slow_counter, rc->desc->name) && rc->c) {
+		if (r->opt->slow_counter[0] && tp_streq(r->opt->slow_counter, rc->desc->name) && rc->c) {
 			rc->slowed.c = *rc->c;
 			rc->slowed.read = rc->c->read;
-			rc->slowed.spins = r->opt.slow_spins;
+			rc->slowed.spins = r->opt->slow_spins;
 			rc->slowed.c.read = slowed_read;
-			rc->slowed.c.insns = 0; /* no longer the read's own instructions */
+			rc->slowed.desc = *rc->c->desc;
+			rc->slowed.desc.insns = 0; /* no longer the read's own instructions */
+			rc->slowed.c.desc = &rc->slowed.desc;
 			rc->c = &rc->slowed.c;
-			run_text(r, "tickprobe: fault=slow:%s:%u: each read now spins first\n", r->opt.slow_counter,
-				 r->opt.slow_spins);
+			run_text(r, "tickprobe: fault=slow:%s:%u: each read now spins first\n", r->opt->slow_counter,
+				 r->opt->slow_spins);
 		}
 	}
 }

@@ -13,6 +13,7 @@
 #include "lib/fmt.h"
 #include "probe/latency.h"
 #include "probe/percpu.h"
+#include "probe/records_cpus.h"
 #include "probe/records_smp.h"
 #include "probe/run.h"
 #include "probe/tsc_sync.h"
@@ -44,18 +45,31 @@ static const char *const contended[] = { "hpet", "acpi-fast", "tsc" };
 void run_cpus_start(struct run *r)
 {
 	const struct platform *p = r->p;
+	struct cpus_facts cpus = { .max = TEAM_MAX_CPUS };
 	char line[200];
 
 	if (!p->start_cpus)
 		return;
 	r->step = "starting the other CPUs";
-	line[0] = 0;
-	r->team = p->start_cpus(p->ctx, r->log, &r->opt, &r->acpi, r->tsc.hz, line, sizeof line);
+	cpus.cpu = p->alloc(p->ctx, cpus.max * sizeof *cpus.cpu);
+	if (!cpus.cpu) {
+		run_text(r, "CPUs: no memory for the list of CPUs: the other CPUs are not started\n");
+		return;
+	}
+	r->team = p->start_cpus(p->ctx, r->opt, &r->acpi, r->tsc.hz, &cpus);
+	record_cpus(r->log, &cpus, r->tsc.hz);
+	cpus_line(&cpus, r->tsc.hz, line, sizeof line);
 	run_text(r, "%s", line);
 	if (p->check_cpus && r->team && r->team->count > 1) {
+		struct team_check_facts *check = p->alloc(p->ctx, sizeof *check);
 		r->step = "team check";
-		line[0] = 0;
-		p->check_cpus(p->ctx, r->log, &r->opt, r->tsc.hz, line, sizeof line);
+		if (!check) {
+			run_text(r, "team check: no memory for its results: not run\n");
+			return;
+		}
+		p->check_cpus(p->ctx, r->opt, r->tsc.hz, check);
+		record_team_check(r->log, check);
+		team_check_line(check, line, sizeof line);
 		run_text(r, "%s", line);
 	}
 }
@@ -75,16 +89,16 @@ static struct smp_env *make_env(struct run *r)
 	/* The SMI count only where the boot CPU could read it: an AP's #GP is
 	 * no recoverable fault but the end of the run. */
 	e->smi_count = r->clock.smi_count && r->clock.smi_count(&smi) ? r->clock.smi_count : NULL;
-	e->skew_set = r->opt.tsc_skew_set;
-	e->skew_cpu = r->opt.tsc_skew_cpu;
-	e->skew_cycles = r->opt.tsc_skew_cycles;
+	e->skew_set = r->opt->tsc_skew_set;
+	e->skew_cpu = r->opt->tsc_skew_cpu;
+	e->skew_cycles = r->opt->tsc_skew_cycles;
 	return e;
 }
 
 static void sync_step(struct run *r)
 {
 	const struct platform *p = r->p;
-	bool matrix = tp_streq(r->opt.tsc_sync, "matrix");
+	bool matrix = tp_streq(r->opt->tsc_sync, "matrix");
 	unsigned need = tsc_sync_pairs_needed(r->team->count, matrix);
 	struct tsc_sync_result *res = p->alloc(p->ctx, sizeof *res);
 	struct tsc_pair *pairs = p->alloc(p->ctx, (need ? need : 1) * sizeof *pairs);
@@ -127,7 +141,7 @@ static void percpu_step(struct run *r)
 		cfg.counter[cfg.n++] = (struct percpu_counter){
 			.c = rc->c, .prepare = rc->desc->prepare, .settle = rc->desc->disturbs ? rc->driver->settle : NULL };
 	}
-	if (!res || !cfg.n || !tp_streq(cfg.counter[0].c->name, "tsc"))
+	if (!res || !cfg.n || !tp_streq(cfg.counter[0].c->desc->name, "tsc"))
 		return;
 	percpu_measure(r->smp, &cfg, res);
 	record_percpu(r->log, res);
@@ -168,7 +182,7 @@ static void core_types_step(struct run *r)
 			if (!rc->wanted || !rc->c || !rc->s.healthy)
 				continue;
 			r->step = rc->desc->name;
-			if (percpu_run_on(r->smp, pick[t], measure_there, &w, percpu_timeout(r->smp, r->opt.samples)))
+			if (percpu_run_on(r->smp, pick[t], measure_there, &w, percpu_timeout(r->smp, r->opt->samples)))
 				record_timer_on(r->log, (int)pick[t], rc->c, &rc->s, &r->result, r->cost, NULL, r->tsc.hz,
 						run_samples(r, rc));
 		}
@@ -209,14 +223,14 @@ static void latency_step(struct run *r)
 	const struct platform *p = r->p;
 	struct latency_result *res;
 
-	if (!r->opt.latency_s)
+	if (!r->opt->latency_s)
 		return;
 	res = p->alloc(p->ctx, sizeof *res);
 	if (!res)
 		return;
 	r->step = "latency scan";
-	run_text(r, "latency: every CPU spins on the TSC for %u s\n", r->opt.latency_s);
-	latency_scan(r->smp, (double)r->opt.latency_s, smp_cycles(r->smp, 0.1), res);
+	run_text(r, "latency: every CPU spins on the TSC for %u s\n", r->opt->latency_s);
+	latency_scan(r->smp, (double)r->opt->latency_s, smp_cycles(r->smp, 0.1), res);
 	record_latency(r->log, res);
 }
 

@@ -18,7 +18,7 @@ static void say_tsc(struct run *r)
 	if (r->tsc.hz <= 0)
 		run_text(r, "TSC: frequency unknown: no HPET, PM timer or PIT timed it, no CPUID or hypervisor leaf "
 			    "states it, and no other counter with a known rate was there to time it: costs in cycles only\n");
-	else if (r->tsc.err_ppm >= 0 && r->tsc.reference && !r->tsc.reference->c->tsc_based &&
+	else if (r->tsc.err_ppm >= 0 && r->tsc.reference && !r->tsc.reference->c->desc->tsc_based &&
 		 (tp_streq(src, "hpet") || tp_streq(src, "pm_timer") || tp_streq(src, "pit")))
 		run_text(r, "TSC: %.0f Hz from %s (error %.2f ppm)\n", r->tsc.hz, src, r->tsc.err_ppm);
 	else if (r->tsc.err_ppm >= 0)
@@ -55,15 +55,15 @@ void run_calibrate(struct run *r)
 	p->tsc_claims(p->ctx, &claims);
 	/* A window of calib_ms at a TSC of up to 5 GHz, four times over, plus the
 	 * first-tick bound: a counter that stops mid-window ends it. */
-	r->clock.max_wait_cycles = r->opt.calib_ms * 5000000ull * 4 + cycles;
+	r->clock.max_wait_cycles = r->opt->calib_ms * 5000000ull * 4 + cycles;
 	r->clock.max_wait_loops = r->clock.max_wait_cycles / 8;
-	r->tsc = tsc_calibrate(r->cal, r->n_cal, &claims, &r->clock, r->opt.calib_ms, say, r);
+	r->tsc = tsc_calibrate(r->cal, r->n_cal, &claims, &r->clock, r->opt->calib_ms, say, r);
 	r->clock.max_wait_cycles = cycles;
 	r->clock.max_wait_loops = loops;
 	if (r->tsc.hz <= 0)
 		run_calibrate_from_rated(r);
 	r->step = "TSC calibration";
-	record_tsc(r->log, &r->tsc, r->cal, r->n_cal, &claims, r->opt.calib_ms, p->invariant_tsc);
+	record_tsc(r->log, &r->tsc, r->cal, r->n_cal, &claims, r->opt->calib_ms, p->invariant_tsc);
 	say_tsc(r);
 }
 
@@ -80,7 +80,8 @@ void run_choose_bracket(struct run *r)
 	const struct platform_bracket own = { r->clock.bracket_name, r->clock.bracket };
 	const struct platform_bracket *list = p->n_brackets ? p->brackets : &own;
 	struct overhead_candidate cand[8];
-	struct counter empty = { .name = "empty", .read = r->clock.empty };
+	static const struct counter_desc empty_desc = { .name = "empty" };
+	struct counter empty = { .desc = &empty_desc, .read = r->clock.empty };
 	unsigned n = p->n_brackets < 8 ? (p->n_brackets ? p->n_brackets : 1) : 8, best = 0;
 
 	r->step = "harness overhead";
@@ -88,7 +89,7 @@ void run_choose_bracket(struct run *r)
 	for (unsigned k = 0; k < n; k++) {
 		uint64_t lo = ~0ull, hi = 0;
 		r->clock.bracket = list[k].fn;
-		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
+		measure_counter(&empty, &r->clock, 0, r->opt->samples, r->opt->rounds, r->cost, r->round, NULL, 0,
 				&r->result);
 		for (uint32_t i = 0; i < r->result.rounds; i++) {
 			lo = r->result.round_min[i] < lo ? r->result.round_min[i] : lo;
@@ -103,10 +104,10 @@ void run_choose_bracket(struct run *r)
 	r->clock.bracket = list[best].fn;
 	r->clock.bracket_name = list[best].name;
 	if (best != n - 1) /* the histogram in hand is another bracket's */
-		measure_counter(&empty, &r->clock, 0, r->opt.samples, r->opt.rounds, r->cost, r->round, NULL, 0,
+		measure_counter(&empty, &r->clock, 0, r->opt->samples, r->opt->rounds, r->cost, r->round, NULL, 0,
 				&r->result);
 	r->subtract = cand[best].min;
-	record_overhead(r->log, r->clock.bracket_name, r->cost, r->subtract, cand, (int)n);
+	record_overhead(r->log, r->clock.bracket_name, r->cost, r->subtract, cand, (int)n, false);
 	run_text(r, "harness overhead: %s, min %llu cycles, p50 %llu, subtracted %llu\n", r->clock.bracket_name,
 		 (unsigned long long)r->cost->min, (unsigned long long)hist_quantile(r->cost, 500000),
 		 (unsigned long long)r->subtract);
@@ -120,11 +121,13 @@ void run_choose_bracket(struct run *r)
  * 100000 reads alone take about half a second). */
 void run_plan(struct run *r)
 {
-	struct json *j = log_begin(r->log, "plan");
+	struct put_plan plan = put_record_plan(r->log);
+	struct put_plan_estimate_s_map estimate;
+	struct put_plan_absent_map absent;
 	double total = 0, hz = r->tsc.hz;
 
 	r->step = "plan";
-	json_object_begin(j, "estimate_s");
+	estimate = put_plan_estimate_s_open(plan);
 	for (unsigned i = 0; i < r->n; i++) {
 		const struct run_counter *rc = &r->counters[i];
 		const struct counter *c = rc->c;
@@ -140,25 +143,25 @@ void run_plan(struct run *r)
 		bare = r->clock.block(c->read, c, 256);
 		/* the bracketed samples, then the throughput block and the delta reads */
 		s = ((double)bracketed * run_samples(r, rc) + (double)bare * (10000 + RUN_DELTA_READS)) / 256.0 / hz;
-		json_fixed(j, rc->desc->name, s, 3);
+		put_plan_estimate_s_add(estimate, rc->desc->name, s);
 		total += s;
 	}
-	json_object_end(j);
-	json_fixed(j, "total_s", total, 3);
+	put_plan_estimate_s_close(estimate);
+	put_plan_total_s(plan, total);
 	/* Counters this machine lacks by design (no x2APIC, not KVM), unless
 	 * counters= asked for them: their reasons here rather than a timer
 	 * record each, six of them on most machines. */
-	json_object_begin(j, "absent");
+	absent = put_plan_absent_open(plan);
 	for (unsigned i = 0; i < r->n; i++)
 		if (r->counters[i].wanted && run_absent_by_design(r, &r->counters[i]))
-			json_str(j, r->counters[i].desc->name, r->counters[i].s.reason);
-	json_object_end(j);
+			put_plan_absent_add(absent, r->counters[i].desc->name, r->counters[i].s.reason);
+	put_plan_absent_close(absent);
 	log_end(r->log);
 	/* The plan's reads disturb as the measured ones do (the i8254's single
 	 * accesses, the APIC timer's programming). */
 	run_settle(r);
-	run_text(r, "measuring: about %.1f s for %u reads of each counter\n", total, r->opt.samples);
-	if (tp_streq(r->opt.preset, "default") && total > 10.0)
+	run_text(r, "measuring: about %.1f s for %u reads of each counter\n", total, r->opt->samples);
+	if (tp_streq(r->opt->preset, "default") && total > 10.0)
 		run_text(r, "tickprobe: this machine's counters are slow: the default preset will take over 10 s\n");
 }
 
@@ -169,10 +172,10 @@ void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap
 	const struct counter *c = rc->c;
 
 	run_prepare(r, rc);
-	measure_counter(c, &r->clock, r->subtract, run_samples(r, rc), r->opt.rounds, r->cost, r->round, r->raw,
+	measure_counter(c, &r->clock, r->subtract, run_samples(r, rc), r->opt->rounds, r->cost, r->round, r->raw,
 			raw_cap, &r->result);
-	if (c->is_counter) {
-		measure_deltas(c, r->delta_values, r->opt.samples < RUN_DELTA_READS ? r->opt.samples : RUN_DELTA_READS,
+	if (c->desc->is_counter) {
+		measure_deltas(c, r->delta_values, r->opt->samples < RUN_DELTA_READS ? r->opt->samples : RUN_DELTA_READS,
 			       r->round, &r->result.delta);
 		r->result.delta_valid = true;
 	}
@@ -183,7 +186,7 @@ void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap
 static void measure_one(struct run *r, struct run_counter *rc)
 {
 	const struct counter *c = rc->c;
-	uint32_t raw_cap = r->opt.raw_samples < RUN_MAX_RAW ? r->opt.raw_samples : RUN_MAX_RAW;
+	uint32_t raw_cap = r->opt->raw_samples < RUN_MAX_RAW ? r->opt->raw_samples : RUN_MAX_RAW;
 	struct freq_check f;
 	char row[160];
 
@@ -191,7 +194,7 @@ static void measure_one(struct run *r, struct run_counter *rc)
 	if (c)
 		frequency_check(c, &rc->s, rc->cal >= 0 ? &r->cal[rc->cal] : NULL, &r->tsc, &f);
 	if (!c || !rc->s.healthy) {
-		struct counter named = { .name = rc->desc->name, .method = "not set up" };
+		struct counter named = { .desc = rc->desc, .method = "not set up" };
 		bool expected = run_absent_by_design(r, rc);
 		if (expected) /* in the plan's absent, and one line under the table */
 			return;
@@ -205,7 +208,7 @@ static void measure_one(struct run *r, struct run_counter *rc)
 	record_timer(r->log, c, &rc->s, &r->result, r->cost, &f, r->tsc.hz, run_samples(r, rc));
 	run_core_clock_seen(r, &r->result);
 	if (r->result.n_raw)
-		record_samples(r->log, c->name, r->raw, r->result.n_raw);
+		record_samples(r->log, c->desc->name, r->raw, r->result.n_raw);
 	table_row(row, sizeof row, c, &rc->s, &r->result, r->cost, r->tsc.hz);
 	run_text(r, "%s", row);
 }
@@ -222,9 +225,9 @@ void run_measure(struct run *r)
 		measure_one(r, &r->counters[i]);
 		/* fault=: after the first counter measured, whichever it is, so the
 		 * log shows records kept before the exception. */
-		if (r->opt.fault[0] && !r->fault_done) {
+		if (r->opt->fault[0] && !r->fault_done) {
 			r->fault_done = true;
-			r->p->fault(r->p->ctx, r->opt.fault);
+			r->p->fault(r->p->ctx, r->opt->fault);
 		}
 	}
 	run_measure_footer(r);

@@ -69,7 +69,7 @@ static void offsets(struct watch_run *wr)
 
 void watch_run_step(struct watch_run *wr, double t_s)
 {
-	const struct options *o = &wr->r->opt;
+	const struct options *o = wr->r->opt;
 
 	wr->stepped = true;
 	if (o->step_cpu == 0) {
@@ -87,7 +87,7 @@ void watch_run_step(struct watch_run *wr, double t_s)
  * with @event, the first VM event does it (run_watch_events.c). */
 static void maybe_step(struct watch_run *wr, double t_s)
 {
-	const struct options *o = &wr->r->opt;
+	const struct options *o = wr->r->opt;
 
 	if (o->step_set && !o->step_at_event && !wr->stepped && t_s >= wr->w.duration_s / 2)
 		watch_run_step(wr, t_s);
@@ -117,12 +117,12 @@ static void add_clocks(struct watch_run *wr)
 {
 	struct run *r = wr->r;
 
-	watch_sampler_init(&wr->ws, &wr->w, watch_tsc, wr, drift_of(&r->opt, "tsc"), r->clock.max_wait_loops);
+	watch_sampler_init(&wr->ws, &wr->w, watch_tsc, wr, drift_of(r->opt, "tsc"), r->clock.max_wait_loops);
 	for (int i = 0; i < r->n_tsc_cal; i++) {
 		const struct calibrator *cal = &r->cal[i];
 		if (!cal->ok || !cal->s->healthy || !cal->c->nominal_hz || !cal->source)
 			continue;
-		if (!watch_sampler_add(&wr->ws, cal->source, cal->c, drift_of(&r->opt, cal->source)))
+		if (!watch_sampler_add(&wr->ws, cal->source, cal->c, drift_of(r->opt, cal->source)))
 			break;
 		if (tp_streq(cal->source, "hpet") || (wr->w.reference < 0 && tp_streq(cal->source, "pm_timer")))
 			wr->w.reference = (int)wr->w.n - 1;
@@ -140,7 +140,7 @@ static struct watch_run *watch_setup(struct run *r)
 	tp_memset(wr, 0, sizeof *wr);
 	wr->r = r;
 	wr->hz = r->tsc.hz;
-	watch_init(&wr->w, r->tsc.hz, r->opt.watch_s);
+	watch_init(&wr->w, r->tsc.hz, r->opt->watch_s);
 	wr->w.tsc_hz_err_ppm = r->tsc.err_ppm > 0 ? r->tsc.err_ppm : 0;
 	add_clocks(wr);
 	if (r->smp && n > 1) {
@@ -201,23 +201,23 @@ void run_watch(struct run *r)
 	struct watch_verdict *v;
 	char line[320];
 
-	if (!r->opt.watch_s)
+	if (!r->opt->watch_s)
 		return;
 	r->step = "watch";
 	if (!(r->tsc.hz > 0)) {
 		run_text(r, "watch: the TSC's rate is not known: nothing to weigh the clocks in, not run\n");
-		record_watch_skipped(r->log, r->opt.watch_s, "the TSC's rate is not known");
+		record_watch_skipped(r->log, r->opt->watch_s, "the TSC's rate is not known");
 		return;
 	}
 	wr = watch_setup(r);
 	v = wr ? r->p->alloc(r->p->ctx, sizeof *v) : NULL;
 	if (!wr || !v) {
 		run_text(r, "watch: no memory for it: not run\n");
-		record_watch_skipped(r->log, r->opt.watch_s, "no memory");
+		record_watch_skipped(r->log, r->opt->watch_s, "no memory");
 		return;
 	}
-	record_watch_begin(r->log, &wr->w, &r->opt, wr->sync ? wr->pair_cap : 0);
-	run_text(r, "watch: %u s, %u clocks, a sample every 0.5 s, %u segments of %.1f s\n", r->opt.watch_s,
+	record_watch_begin(r->log, &wr->w, r->opt, wr->sync ? wr->pair_cap : 0);
+	run_text(r, "watch: %u s, %u clocks, a sample every 0.5 s, %u segments of %.1f s\n", r->opt->watch_s,
 		 wr->w.n, WATCH_SEGMENTS, wr->w.segment_s);
 	watch_vm_open(wr);
 	watch_loop(wr);

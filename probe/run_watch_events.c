@@ -28,12 +28,12 @@ void watch_vm_open(struct watch_run *wr)
 	const struct platform *p = wr->r->p;
 	struct watch_events *e = &wr->vm.events;
 
-	e->port = wr->r->opt.events_port;
+	e->port = wr->r->opt->events_port;
 	if (!e->port)
 		return;
 	if (!p->channel_open || !p->channel_read || !p->channel_write)
 		e->problem = "this boot path has no UART for the host's line";
-	else if (e->port == wr->r->opt.serial_port)
+	else if (e->port == wr->r->opt->serial_port)
 		e->problem = "the port is the serial console's";
 	else if (!p->channel_open(p->ctx, e->port))
 		e->problem = "no UART answers there";
@@ -94,7 +94,7 @@ static void ended(struct watch_run *wr, const struct watch_channel_msg *m, doubl
 		return;
 	}
 	/* The test step lands while the event goes on, as a VMM's would. */
-	if (wr->r->opt.step_set && wr->r->opt.step_at_event && !wr->stepped)
+	if (wr->r->opt->step_set && wr->r->opt->step_at_event && !wr->stepped)
 		watch_run_step(wr, t_s);
 	watch_sampler_read(&wr->ws, rd);
 	watch_run_offsets(wr, take_after, ev);

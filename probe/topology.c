@@ -4,7 +4,6 @@
  * AMD's APM vol. 3 (CPUID Fn8000_0001, Fn8000_0008, Fn8000_001E). */
 #include "probe/topology.h"
 #include "lib/fmt.h"
-#include "lib/json.h"
 #include "lib/util.h"
 
 #define LEAF1_EDX_HTT (1u << 28)
@@ -220,22 +219,4 @@ const char *topology_core_type(const struct topology *t, char *buf)
 		return "E-core";
 	tp_snprintf(buf, 16, "unknown (0x%02x)", t->core_type);
 	return buf;
-}
-
-void topology_json(const struct topology *t, struct json *j)
-{
-	char buf[16];
-
-	json_u64(j, "apic_id", t->apic_id);
-	json_u64(j, "package", t->package);
-	json_u64(j, "core", t->core);
-	json_u64(j, "thread", t->thread);
-	json_u64(j, "smt_bits", t->smt_bits);
-	json_u64(j, "package_shift", t->package_shift);
-	json_str(j, "topology", topology_source_name(t->source));
-	if (t->has_node)
-		json_u64(j, "node", t->node);
-	else
-		json_null(j, "node");
-	json_str(j, "core_type", topology_core_type(t, buf));
 }

@@ -28,7 +28,6 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct json;
 
 struct cpuid_result {
 	uint32_t eax, ebx, ecx, edx;
@@ -79,16 +78,13 @@ struct topology {
 /* Fill t for the CPU that fn runs CPUID on. */
 void topology_read(topo_cpuid_fn fn, void *ctx, struct topology *t);
 
-/* "cpuid_1f", "cpuid_b", "amd_8000001e", "amd_80000008", "cpuid_1_4", "none". */
+/* "cpuid_1f", "cpuid_b", "amd_8000001e", "amd_80000008", "cpuid_1_4", "none":
+ * for a person (the tests' messages). */
 const char *topology_source_name(enum topo_source s);
 
 /* "P-core", "E-core", "unknown (0xNN)" written into buf (16 bytes), or NULL
  * when the CPU is not hybrid. */
 const char *topology_core_type(const struct topology *t, char *buf);
 
-/* Members of an object the caller has opened (for the `cpus` record):
- * apic_id, package, core, thread, smt_bits, package_shift, topology (the
- * source), node (or null), core_type (or null). */
-void topology_json(const struct topology *t, struct json *j);
 
 #endif

@@ -148,11 +148,4 @@ uint32_t smp_apic_id(unsigned cpu); /* of a team index; cpu 0 before smp_start: 
 
 void smp_exception_filter(const struct exception_frame *f);
 
-/* The `cpus` record (docs/log-format.md), and a one-line summary in line. */
-struct log;
-/* topo[cpu] by team index, where have[cpu] (NULL: none known). */
-struct topology;
-void smp_record(struct log *l, double tsc_hz, const struct topology *topo, const bool *have, char *line,
-		unsigned cap);
-
 #endif

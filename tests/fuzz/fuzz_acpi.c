@@ -13,7 +13,7 @@
  *     mode & 3 == 3: both, chained into one info, as a second boot path would.
  * A read succeeds only when one region holds all of it, so tables that run off
  * a region, or sit nowhere, are unreadable, as a hole in physical memory is.
- * Every result then goes through acpi_json() and acpi_summary() into buffers
+ * Every result then goes through write_acpi() (probe/records_run.h) and acpi_summary() into buffers
  * sized from mode bits 4..7 (small ones to exercise truncation).  The raw
  * table is also scanned as AML for \_S5 (acpi/acpi_power.c); after a walk,
  * a FADT found sends its DSDT address to acpi_s5_find() over the memory. */
@@ -23,6 +23,7 @@
 #include <string.h>
 #include "acpi/acpi.h"
 #include "lib/json.h"
+#include "probe/records_run.h"
 
 #define MAX_REGIONS 64
 
@@ -86,7 +87,7 @@ static void outputs(const struct acpi_info *info, unsigned size_sel)
 
 	json_init(&j, buf, cap);
 	json_object_begin(&j, NULL);
-	acpi_json(info, &j);
+	write_acpi(put_acpi_body(&j), info);
 	json_object_end(&j);
 	if (!j.overflow && (j.len > cap || (cap && memchr(buf, 0, j.len))))
 		abort(); /* a JSON text has no NUL and fits its buffer */

@@ -20,6 +20,7 @@
 #include <string.h>
 #include "acpi/acpi.h"
 #include "lib/json.h"
+#include "probe/records_run.h"
 
 #define MAX_TABLE (64 * 1024)
 
@@ -79,11 +80,16 @@ static void outputs(const struct acpi_info *info, unsigned size_sel)
 
 	json_init(&j, buf, cap);
 	json_object_begin(&j, NULL);
-	acpi_json(info, &j);
+	write_acpi(put_acpi_body(&j), info);
 	json_array_begin(&j, "cpus");
 	for (unsigned i = 0; i < info->madt.ncpus; i++) {
+		const struct madt_cpu *c = &info->madt.cpus[i];
 		json_object_begin(&j, NULL);
-		madt_cpu_json(&info->madt.cpus[i], &j);
+		json_u64(&j, "apic_id", c->apic_id);
+		json_u64(&j, "uid", c->uid);
+		json_bool(&j, "enabled", c->enabled);
+		json_bool(&j, "online_capable", c->online_capable);
+		json_bool(&j, "x2apic", c->x2apic);
 		json_object_end(&j);
 	}
 	json_array_end(&j);

@@ -41,3 +41,5 @@ for sym in tsc_read_rdtsc tsc_read_rdtscp tsc_read_lfence hpet_read32 hpet_read6
 done >"$OUT/insns.txt"
 
 python3 tests/method/icount_check.py "$OUT"
+# Every record of the boots has the schema's members and types (probe/log_schema.def).
+"$PYTHON3" tests/method/schema_check.py "$OUT/first.log" "$OUT/q35.log" --label icount

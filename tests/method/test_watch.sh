@@ -33,6 +33,8 @@ boot step1 2 fault=tsc_step:1:-50000
 checker "$OUT/step1.log" step 1 -50000 $W
 boot step0 1 fault=tsc_step:0:-200000
 checker "$OUT/step0.log" step 0 -200000 $W
+# The watch's records have the schema's members and types (probe/log_schema.def).
+"$PYTHON3" tests/method/schema_check.py "$OUT/drift.log" "$OUT/step1.log" --label watch
 
 # The screen says what the records say.
 check "the screen names the clock" "grep -q '^watch: the HPET runs 8000.0 ppm fast against the TSC, the PM timer and the PIT' '$OUT/drift.log'" \

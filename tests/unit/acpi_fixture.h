@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include "acpi/acpi.h"
 #include "lib/json.h"
+#include "probe/records_run.h"
 
 #define DATA "tests/data/acpi"
 
@@ -55,7 +56,7 @@ static const char *json_of(const struct acpi_info *a)
 	struct json j;
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, NULL);
-	acpi_json(a, &j);
+	write_acpi(put_acpi_body(&j), a);
 	json_object_end(&j);
 	return j.overflow ? "overflow" : buf;
 }

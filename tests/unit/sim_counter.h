@@ -39,6 +39,7 @@ enum sim_kind {
 
 struct sim_counter {
 	struct counter c; /* first, so a read function can cast back */
+	struct counter_desc desc; /* c's, which a test may change */
 	struct counter_state st;
 	enum sim_kind kind;
 	uint64_t hz, offset;
@@ -102,15 +103,10 @@ static inline void sim_counter_init(struct sim_counter *s, const char *name, enu
 			     uint64_t hz)
 {
 	memset(s, 0, sizeof *s);
-	s->c.name = name;
-	s->c.read = sim_read;
-	s->c.method = "simulated read";
+	s->desc = (struct counter_desc){ .name = name, .read = sim_read, .insns = 3, .method = "simulated read",
+					 .width = width, .nominal_hz = hz, .is_counter = true };
+	counter_from_desc(&s->c, &s->desc);
 	s->c.hw = 0xfed000f0;
-	s->c.width = width;
-	s->c.mask = width >= 64 ? ~0ull : (1ull << width) - 1;
-	s->c.nominal_hz = hz;
-	s->c.insns = 3;
-	s->c.is_counter = true;
 	counter_state_init(&s->st);
 	s->kind = kind;
 	s->hz = hz;

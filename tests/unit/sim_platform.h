@@ -53,6 +53,8 @@ static struct {
 	bool has_aperf_mperf;     /* the CPU offers them (sim_platform reads it) */
 	bool frozen_mperf;
 	bool kvm_failed;          /* kvm absent by a failure, not by design */
+	struct options opt;       /* the cmdline, parsed as an entry path does */
+	struct boot_facts facts;  /* what the boot knows (a test may add to it after sim_platform) */
 } sim;
 
 static void append(char **buf, size_t *len, const char *s, size_t n)
@@ -106,14 +108,12 @@ static void sim_fault(void *ctx, const char *kind)
 		raise_exception(14, "#PF page fault");
 }
 
-static void sim_machine(void *ctx, struct log *l, char *line, size_t cap)
+static void sim_machine(void *ctx, struct machine_facts *m)
 {
 	(void)ctx;
-	struct json *j = log_begin(l, "machine");
-	json_str(j, "cpu_vendor", "simulated");
-	json_null(j, "memory_mib");
-	log_end(l);
-	snprintf(line, cap, "CPU: simulated\n");
+	memset(m, 0, sizeof *m);
+	snprintf(m->vendor, sizeof m->vendor, "simulated");
+	m->firmware = true;
 }
 
 static int no_memory(void *ctx, uint64_t addr, void *buf, size_t len)
@@ -156,7 +156,7 @@ static const struct platform_bracket sim_brackets[] = { { "A", bracket_a }, { "B
 static uint64_t bracket_flat(counter_read_fn fn, const struct counter *c)
 {
 	fn(c);
-	return !strcmp(c->name, "empty") ? 50 : 130;
+	return !strcmp(c->desc->name, "empty") ? 50 : 130;
 }
 
 static const struct platform_bracket sim_flat_bracket[] = { { "sim", bracket_flat } };
@@ -214,7 +214,7 @@ static void sim_attach(int from, int n, const struct counter **c, struct counter
 		counter_state_init(&s[i]);
 		if (sim.absent[from + i]) {
 			s[i].present = false;
-			snprintf(s[i].reason, sizeof s[i].reason, "simulated: %s is not there", sim.ctr[from + i].c.name);
+			snprintf(s[i].reason, sizeof s[i].reason, "simulated: %s is not there", sim.ctr[from + i].c.desc->name);
 		}
 	}
 }
@@ -290,8 +290,8 @@ static void sim_reset(void)
 				 i == S_TSC ? SIM_TSC_HZ : i == S_APIC ? 25000000 : d->nominal_hz);
 		s->c.read = d->read;
 		s->c.nominal_hz = d->nominal_hz;
-		s->c.tsc_based = d->tsc_based;
-		s->c.is_counter = d->is_counter;
+		s->desc.tsc_based = d->tsc_based;
+		s->desc.is_counter = d->is_counter;
 		s->c.mask = port ? 0 : s->c.mask;
 		if (cost[i])
 			s->read_cost = cost[i];
@@ -306,9 +306,11 @@ static void sim_reset(void)
 static void sim_platform(struct platform *p, const char *cmdline, const struct counter_driver *const *drivers,
 			 unsigned n_drivers)
 {
+	options_parse(&sim.opt, cmdline);
+	sim.facts = (struct boot_facts){ .boot = "sim", .cmdline = cmdline, .opt = &sim.opt };
 	*p = (struct platform){
-		.ctx = &sim, .boot = "sim", .cmdline = cmdline, .alloc = sim_alloc, .open_consoles = sim_consoles,
-		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_record = sim_machine,
+		.ctx = &sim, .facts = &sim.facts, .alloc = sim_alloc, .open_consoles = sim_consoles,
+		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_facts = sim_machine,
 		.mem = { no_memory, NULL }, .brackets = sim.n_brackets == 2 ? sim_brackets : sim_brackets + 1,
 		.n_brackets = sim.n_brackets, .tsc_claims = sim_claims, .drivers = drivers, .n_drivers = n_drivers,
 		.end = sim_end, .halt = sim_halt,

@@ -123,7 +123,7 @@ static void test_frequency_check(void)
 	frequency_check(&fast.c, &fast.st, NULL, &t, &f);
 	check(!f.valid && fast.st.healthy, "frequency: no calibrator for the device: no check, no verdict");
 	sim_counter_init(&tsc, "tsc", SIM_RATE, 64, 0);
-	tsc.c.tsc_based = true;
+	tsc.desc.tsc_based = true;
 	frequency_check(&tsc.c, &tsc.st, &cal[0], &t, &f);
 	check(!f.valid, "frequency: a TSC read has no frequency check of its own");
 	t.hz = 0;

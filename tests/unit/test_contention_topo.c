@@ -97,6 +97,9 @@ static uint64_t shared_read(const struct counter *c)
 	return __atomic_add_fetch(&shared, 1, __ATOMIC_SEQ_CST) & c->mask;
 }
 
+static const struct counter_desc hpet_desc = { .name = "hpet", .read = shared_read, .insns = 3, .method = "simulated",
+					       .width = 32, .is_counter = true };
+
 static void test_levels(void)
 {
 	static const unsigned want_cpus[5][8] = { { 0 }, { 0, 4 }, { 0, 4, 2, 6 }, { 0, 4, 2, 6, 1, 5, 3, 7 }, { 0, 1 } };
@@ -110,8 +113,7 @@ static void test_levels(void)
 	sim_setup(8, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1, 7);
 	sim.team.place = place_222;
 	sim_env(&env);
-	counter_describe(&c, "hpet", shared_read, 3, "simulated");
-	c.width = 32, c.mask = 0xffffffffull, c.is_counter = true;
+	counter_from_desc(&c, &hpet_desc);
 	contention_measure(&env, &c, 200, hists, SIM_CPUS, 1000000, &res);
 	for (unsigned i = 0; i < res.n_levels && i < 5; i++) {
 		const struct contention_level *x = &res.level[i];
@@ -147,8 +149,7 @@ static void test_flat(void)
 
 	sim_setup(4, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1, 9);
 	sim_env(&env);
-	counter_describe(&c, "hpet", shared_read, 3, "simulated");
-	c.width = 32, c.mask = 0xffffffffull, c.is_counter = true;
+	counter_from_desc(&c, &hpet_desc);
 	contention_measure(&env, &c, 50, hists, SIM_CPUS, 1000000, &res);
 	check(res.n_levels == 3 && res.level[2].cpus[0] == 0 && res.level[2].cpus[3] == 3 && !res.level[2].siblings,
 	      "no topology: levels 1, 2, 4 in CPU order, no siblings level (%u levels)", res.n_levels);

@@ -104,7 +104,7 @@ static void test_check(void)
 	ok = counter_check(&s.c, &s.st, &pc);
 	check(!ok && !s.st.healthy && s.reads == 0, "check: an absent counter is not healthy and is never read");
 	sim_counter_init(&s, "port80", SIM_CONST, 0, 0);
-	s.c.is_counter = false;
+	s.desc.is_counter = false;
 	ok = counter_check(&s.c, &s.st, &pc);
 	check(ok && s.st.healthy && s.reads == 0, "check: a bare port access is healthy without reads");
 }

@@ -48,6 +48,12 @@ static uint64_t sim_read_apic(const struct counter *c)
 	unready_reads += apic_ready != sim_self;
 	return sim_read(2);
 }
+
+static const struct counter_desc tsc_desc = { .name = "tsc", .read = sim_read_tsc, .insns = 3, .method = "simulated rdtsc" };
+static const struct counter_desc rdtscp_desc = { .name = "rdtscp", .read = sim_read_rdtscp, .insns = 3,
+						 .method = "simulated rdtscp" };
+static const struct counter_desc apic_desc = { .name = "lapic", .read = sim_read_apic, .insns = 3,
+					       .method = "simulated APIC current count" };
 static void sim_apic_prepare(void *ctx)
 {
 	(void)ctx;
@@ -95,9 +101,9 @@ static void setup(unsigned n, bool with_rdtscp, bool with_apic)
 	memset(prepared_on, 0, sizeof prepared_on);
 	memset(settled_on, 0, sizeof settled_on);
 	unready_reads = 0;
-	counter_describe(&tsc, "tsc", sim_read_tsc, 3, "simulated rdtsc");
-	counter_describe(&rdtscp, "rdtscp", sim_read_rdtscp, 3, "simulated rdtscp");
-	counter_describe(&apic, "lapic", sim_read_apic, 3, "simulated APIC current count");
+	counter_from_desc(&tsc, &tsc_desc);
+	counter_from_desc(&rdtscp, &rdtscp_desc);
+	counter_from_desc(&apic, &apic_desc);
 	cfg = (struct percpu_config){ .pc = &pc, .subtract = 1, .samples = SAMPLES, .rounds = ROUNDS, .cost = cost,
 				      .round = round_hist, .timeout_cycles = percpu_timeout(&env, SAMPLES) };
 	cfg.counter[cfg.n++] = (struct percpu_counter){ .c = &tsc };

@@ -113,8 +113,8 @@ static void run(const char *cmdline)
 		free(got.line[i]);
 	memset(&got, 0, sizeof got);
 	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
-	p.net = net_in.url;
-	p.net_problem = net_in.problem;
+	sim.facts.net = net_in.url;
+	sim.facts.net_problem = net_in.problem;
 	sim_boot(&p);
 	lr_init(&lr, buf, sizeof buf, rnodes, 200000, rstrs, 1u << 20, &sink);
 	lr_feed(&lr, sim.log, sim.log_len);

@@ -87,7 +87,7 @@ static void boot(const char *cmdline, unsigned index, unsigned of, unsigned flag
 	sim.n_brackets = 1;
 	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
 	p.after = &fake_after;
-	p.series = (struct platform_series){ "0000-sim", index, of };
+	sim.facts.series = (struct platform_series){ "0000-sim", index, of };
 	sim_boot(&p);
 }
 

@@ -142,7 +142,7 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
 		      !lr_get(root, "width") && !lr_get(root, "insns"),
 	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
-	sc->st.present = false, sc->st.reason[0] = 0, sc->c.width = 0, sc->c.hw = 0;
+	sc->st.present = false, sc->st.reason[0] = 0, sc->c.mask = 0, sc->c.hw = 0;
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
 	root = line(0, "timer");
@@ -271,7 +271,7 @@ static void test_record_overhead_samples(void)
 	for (int i = 0; i < 5000; i++)
 		hist_add(cost, 30 + sim_rand() % 5);
 	capture_reset();
-	record_overhead(&cap.log, "lfence;rdtsc", cost, 30, cand, 2);
+	record_overhead(&cap.log, "lfence;rdtsc", cost, 30, cand, 2, false);
 	root = line(0, "overhead");
 	ok = root && !strcmp(lr_str(lr_get(root, "sequence")), "lfence;rdtsc") && num(root, "samples") == 5000 &&
 	     num(root, "subtracted") == 30 && num(root, "cycles.min") == (double)cost->min &&
@@ -288,7 +288,7 @@ static void test_record_overhead_samples(void)
 	check(ok && sum == 5000 && !lr_get(root, "ns"),
 	      "records: overhead: sequence, samples, cycles summary (no ns), hist summing to samples, subtracted");
 	capture_reset();
-	record_overhead(&cap.log, "lfence;rdtsc", cost, 30, cand, 2);
+	record_overhead(&cap.log, "lfence;rdtsc", cost, 30, cand, 2, false);
 	root = line(0, "overhead");
 	n = root ? lr_get(root, "candidates") : NULL;
 	check(n && n->len == 2 && !strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp") &&

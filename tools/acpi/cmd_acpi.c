@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include "acpi/acpi.h"
 #include "lib/json.h"
+#include "probe/records_run.h"
 #include "tools/commands.h"
 #include "tools/common/args.h"
 #include "tools/lib/textsafe.h"
@@ -225,6 +226,16 @@ static void print_human(const struct acpi_info *info)
 		printf("  (%u more not kept)\n", info->problems_dropped);
 }
 
+/* One CPU's members, into an object opened for it. */
+static void madt_cpu_json(const struct madt_cpu *c, struct json *j)
+{
+	json_u64(j, "apic_id", c->apic_id);
+	json_u64(j, "uid", c->uid);
+	json_bool(j, "enabled", c->enabled);
+	json_bool(j, "online_capable", c->online_capable);
+	json_bool(j, "x2apic", c->x2apic);
+}
+
 static int print_json(const struct acpi_info *info)
 {
 	/* 256 CPUs of about 80 bytes each, and the acpi members. */
@@ -235,7 +246,7 @@ static int print_json(const struct acpi_info *info)
 
 	json_init(&j, buf, sizeof buf);
 	json_object_begin(&j, NULL);
-	acpi_json(info, &j);
+	write_acpi(put_acpi_body(&j), info); /* the log's acpi record's members */
 	json_array_begin(&j, "cpus");
 	for (i = 0; i < d->ncpus; i++) {
 		json_object_begin(&j, NULL);

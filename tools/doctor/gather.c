@@ -14,6 +14,7 @@
 #include "tools/common/json_out.h"
 #include "tools/commands.h"
 #include "tools/doctor/gather.h"
+#include "tools/lib/logschema.h"
 #include "tools/log/logdir.h"
 #include "tools/log/verdict.h"
 
@@ -216,15 +217,19 @@ int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap
 	}
 	for (size_t i = 0; i < f.runs[f.nruns - 1].nrecs && c->n < HOST_CS_MAX; i++) {
 		const struct lrec *rec = &f.runs[f.nruns - 1].recs[i];
-		const char *call = lr_str(lr_get(rec->root, "call")), *cs = lr_str(lr_get(rec->root, "clocksource"));
-		double ns;
-		if (!strcmp(rec->type, "timer") && !cs && !strcmp(lr_str(lr_get(rec->root, "name")) ? lr_str(lr_get(rec->root, "name")) : "", "tsc"))
-			lr_num(lr_path(rec->root, "cost_ns.p50"), &c->raw_tsc_ns);
-		if (strcmp(rec->type, "timer") || !call || !cs || strcmp(call, "clock_gettime(MONOTONIC)") ||
-		    !lr_num(lr_path(rec->root, "cost_ns.p50"), &ns))
+		struct ld_timer t;
+		bool p50 = false;
+		if (strcmp(rec->type, "timer"))
 			continue;
-		snprintf(c->c[c->n].cs, sizeof c->c[0].cs, "%s", cs);
-		c->c[c->n++].ns = ns;
+		ld_decode_timer(rec->root, &t);
+		p50 = t.cost_ns.p50.state == LD_SET;
+		if (t.clocksource.state != LD_SET && t.name.state == LD_SET && !strcmp(t.name.s, "tsc") && p50)
+			c->raw_tsc_ns = t.cost_ns.p50.v;
+		if (t.call.state != LD_SET || t.clocksource.state != LD_SET || strcmp(t.call.s, "clock_gettime(MONOTONIC)") ||
+		    !p50)
+			continue;
+		snprintf(c->c[c->n].cs, sizeof c->c[0].cs, "%s", t.clocksource.s);
+		c->c[c->n++].ns = t.cost_ns.p50.v;
 	}
 	if (!c->n) {
 		snprintf(why, cap, "%s has no clock_gettime(MONOTONIC) timing: not a `tickprobe os` log", path);

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tools/os/machine.h"
+#include "probe/records_run.h"
 
 static void regs_str(char *out, const unsigned *r, int n)
 {
@@ -96,49 +97,34 @@ void os_machine_read(struct os_machine *m)
 
 void os_write_machine(struct log *l, const struct os_machine *m)
 {
-	struct json *j = log_begin(l, "machine");
+	struct machine_facts f = {
+		.family = m->family, .model = m->model, .stepping = m->stepping,
+		.microcode_known = m->microcode >= 0, .microcode = m->microcode >= 0 ? (uint64_t)m->microcode : 0,
+		.has_hypervisor = m->hypervisor[0] != 0, .invariant_tsc = m->invariant_tsc, .rdtscp = m->rdtscp,
+		.cores = m->cores > 0 ? (uint64_t)m->cores : 0,
+		/* unknown (and under 1 MiB, which no system has) is null */
+		.memory_mib = m->memory_mib >= 0 ? (uint64_t)m->memory_mib : 0,
+	};
 
-	json_str(j, "cpu_vendor", m->vendor);
-	json_str(j, "cpu_brand", m->brand);
-	json_u64(j, "family", m->family);
-	json_u64(j, "model", m->model);
-	json_u64(j, "stepping", m->stepping);
-	if (m->microcode >= 0)
-		json_u64(j, "microcode", (uint64_t)m->microcode);
-	else
-		json_null(j, "microcode");
-	json_str(j, "hypervisor", m->hypervisor[0] ? m->hypervisor : NULL);
-	json_bool(j, "invariant_tsc", m->invariant_tsc);
-	json_bool(j, "rdtscp", m->rdtscp);
-	if (m->cores > 0)
-		json_u64(j, "cores", (uint64_t)m->cores);
-	else
-		json_null(j, "cores");
-	if (m->memory_mib >= 0)
-		json_u64(j, "memory_mib", (uint64_t)m->memory_mib);
-	else
-		json_null(j, "memory_mib");
-	log_end(l);
+	snprintf(f.vendor, sizeof f.vendor, "%s", m->vendor);
+	snprintf(f.brand, sizeof f.brand, "%s", m->brand);
+	snprintf(f.hypervisor, sizeof f.hypervisor, "%s", m->hypervisor);
+	record_machine(l, &f);
 }
 
 void os_write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
 {
-	struct json *j = log_begin(l, "tsc");
+	struct tsc_facts f = {
+		.hz = c->hz, .source = "clock_monotonic_raw", .error_ppm = c->err_ppm, .interval_s = c->interval_s,
+		.window_ms = (uint64_t)(c->interval_s * 1e3 + 0.5), .invariant = invariant,
+	};
 
-	json_fixed(j, "hz", c->hz, 0);
-	json_str(j, "source", "clock_monotonic_raw");
-	json_object_begin(j, "sources");
-	json_fixed(j, "clock_monotonic_raw", c->hz, 0);
+	tsc_facts_source(&f, "clock_monotonic_raw", c->hz);
 	if (c->cpuid15_hz > 0)
-		json_fixed(j, "cpuid15", c->cpuid15_hz, 0);
+		tsc_facts_source(&f, "cpuid15", c->cpuid15_hz);
 	if (c->cpuid16_hz > 0)
-		json_fixed(j, "cpuid16", c->cpuid16_hz, 0);
+		tsc_facts_source(&f, "cpuid16", c->cpuid16_hz);
 	if (c->hypervisor_hz > 0)
-		json_fixed(j, "hypervisor", c->hypervisor_hz, 0);
-	json_object_end(j);
-	json_fixed(j, "error_ppm", c->err_ppm, 2);
-	json_fixed(j, "interval_s", c->interval_s, 3);
-	json_u64(j, "window_ms", (uint64_t)(c->interval_s * 1e3 + 0.5));
-	json_bool(j, "invariant", invariant);
-	log_end(l);
+		tsc_facts_source(&f, "hypervisor", c->hypervisor_hz);
+	record_tsc_facts(l, &f);
 }

@@ -9,6 +9,7 @@
 #include "tools/os/cs_run.h"
 #include "tools/os/options.h"
 #include "probe/options.h"
+#include "probe/records_run.h"
 
 enum { OPT_ROUNDS = ARGS_OPT_FIRST, OPT_SAMPLES, OPT_QUICK, OPT_SWITCH, OPT_CLOCKSOURCE, OPT_RAW_IO,
        OPT_SYSFS_ROOT, OPT_THREADS, OPT_QUIET, OPT_WATCH, OPT_WATCH_FAKE, OPT_PROMETHEUS, OPT_RESTORE,
@@ -155,67 +156,79 @@ int os_options_parse(int argc, char **argv, struct os_opts *o)
 	return -1;
 }
 
+/* begin.options: tickprobe os's options in force. */
+static void begin_options(struct put_begin b, const struct os_opts *o, int cpu)
+{
+	struct put_begin_options opts = put_begin_options_open(b);
+	struct put_begin_options_counters_list counters;
+
+	put_begin_options_preset(opts, o->quick ? "quick" : "default");
+	put_begin_options_rounds(opts, (uint64_t)o->p.rounds);
+	put_begin_options_samples(opts, o->p.samples);
+	put_begin_options_samples_per_round(opts, o->p.samples / (uint32_t)o->p.rounds);
+	counters = put_begin_options_counters_open(opts);
+	for (int i = 0; i < OS_NCALLS; i++)
+		put_begin_options_counters_add(counters, os_calls[i].call);
+	put_begin_options_counters_close(counters);
+	put_begin_options_do_switch(opts, o->do_switch);
+	put_begin_options_raw_io(opts, o->raw_io);
+	put_begin_options_clocksource(opts, o->only);
+	put_begin_options_sysfs_root(opts, o->root);
+	put_begin_options_throughput_reads(opts, o->p.tp_reads);
+	put_begin_options_loop_calls(opts, o->p.loop_calls);
+	put_begin_options_loop_runs(opts, (uint64_t)o->p.loop_runs);
+	put_begin_options_gap_samples(opts, o->p.gap_samples);
+	put_begin_options_vdso_calls(opts, o->p.vdso_calls);
+	put_begin_options_ctxsw_batches(opts, o->p.ctx_batches);
+	put_begin_options_ctxsw_round_trips(opts, o->p.ctx_trips);
+	put_begin_options_cpu(opts, cpu);
+	put_begin_options_threads(opts, (uint64_t)o->p.threads);
+	put_begin_options_close(opts);
+}
+
+/* The kernel and its clocksources. */
+static void begin_kernel(struct put_begin b, const struct os_clocksources *cs, char (*todo)[OS_CS_NAME], int ntodo)
+{
+	struct utsname u;
+	struct put_kernel k = put_begin_kernel_open(b);
+	struct put_begin_clocksources_list all;
+	struct put_begin_measured_clocksources_list measured;
+
+	if (uname(&u) != 0)
+		memset(&u, 0, sizeof u);
+	put_kernel_sysname(k, u.sysname);
+	put_kernel_release(k, u.release);
+	put_kernel_version(k, u.version);
+	put_kernel_machine(k, u.machine);
+	put_kernel_close(k);
+	all = put_begin_clocksources_open(b);
+	for (int i = 0; i < cs->n; i++)
+		put_begin_clocksources_add(all, cs->available[i]);
+	put_begin_clocksources_close(all);
+	put_begin_current_clocksource(b, cs->current);
+	measured = put_begin_measured_clocksources_open(b);
+	for (int i = 0; i < ntodo; i++)
+		put_begin_measured_clocksources_add(measured, todo[i]);
+	put_begin_measured_clocksources_close(measured);
+}
+
 void os_write_begin(struct log *l, int argc, char **argv, const struct os_opts *o,
 		    const struct os_clocksources *cs, char (*todo)[OS_CS_NAME], int ntodo, int cpu)
 {
-	struct utsname u;
 	char cmd[1024];
 	size_t n = 0;
-	struct json *j;
+	struct put_begin b;
 
 	cmd[0] = 0;
 	for (int i = 0; i < argc && n + 2 < sizeof cmd; i++)
 		n += (size_t)snprintf(cmd + n, sizeof cmd - n, "%s%s", i ? " " : "", argv[i]);
-	if (uname(&u) != 0)
-		memset(&u, 0, sizeof u);
-	j = log_begin(l, "begin");
-	json_u64(j, "schema", LOG_SCHEMA);
-	json_str(j, "version", TICKPROBE_VERSION);
-	json_str(j, "boot", "linux");
-	json_str(j, "cmdline", cmd);
-	json_object_begin(j, "kernel");
-	json_str(j, "sysname", u.sysname);
-	json_str(j, "release", u.release);
-	json_str(j, "version", u.version);
-	json_str(j, "machine", u.machine);
-	json_object_end(j);
-	json_array_begin(j, "clocksources");
-	for (int i = 0; i < cs->n; i++)
-		json_str(j, NULL, cs->available[i]);
-	json_array_end(j);
-	json_str(j, "current_clocksource", cs->current);
-	json_array_begin(j, "measured_clocksources");
-	for (int i = 0; i < ntodo; i++)
-		json_str(j, NULL, todo[i]);
-	json_array_end(j);
-	json_bool(j, "switching", o->do_switch);
-	json_str(j, "note", o->do_switch ? "each measured clocksource was switched to in turn; the original was put back"
-					 : "the current clocksource only (no --switch): nothing was changed");
-	json_str(j, "clocksource_problem", cs->problem[0] ? cs->problem : NULL);
-	json_object_begin(j, "options");
-	json_str(j, "preset", o->quick ? "quick" : "default");
-	json_u64(j, "rounds", (uint64_t)o->p.rounds);
-	json_u64(j, "samples", o->p.samples);
-	json_u64(j, "samples_per_round", o->p.samples / (uint32_t)o->p.rounds);
-	json_array_begin(j, "counters");
-	for (int i = 0; i < OS_NCALLS; i++)
-		json_str(j, NULL, os_calls[i].call);
-	json_array_end(j);
-	json_bool(j, "switch", o->do_switch);
-	json_bool(j, "raw_io", o->raw_io);
-	json_str(j, "clocksource", o->only);
-	json_str(j, "sysfs_root", o->root);
-	json_u64(j, "throughput_reads", o->p.tp_reads);
-	json_u64(j, "loop_calls", o->p.loop_calls);
-	json_u64(j, "loop_runs", (uint64_t)o->p.loop_runs);
-	json_u64(j, "gap_samples", o->p.gap_samples);
-	json_u64(j, "vdso_calls", o->p.vdso_calls);
-	json_u64(j, "ctxsw_batches", o->p.ctx_batches);
-	json_u64(j, "ctxsw_round_trips", o->p.ctx_trips);
-	json_i64(j, "cpu", cpu);
-	json_u64(j, "threads", (uint64_t)o->p.threads);
-	json_object_end(j);
-	json_array_begin(j, "option_problems");
-	json_array_end(j);
+	b = record_begin_head(l, "linux", NULL, cmd);
+	begin_kernel(b, cs, todo, ntodo);
+	put_begin_switching(b, o->do_switch);
+	put_begin_note(b, o->do_switch ? "each measured clocksource was switched to in turn; the original was put back"
+				       : "the current clocksource only (no --switch): nothing was changed");
+	put_begin_clocksource_problem(b, cs->problem[0] ? cs->problem : NULL);
+	begin_options(b, o, cpu);
+	put_begin_option_problems_close(put_begin_option_problems_open(b));
 	log_end(l);
 }

@@ -10,11 +10,11 @@
 #include <sys/mman.h>
 #include <unistd.h>
 #include "acpi/acpi.h"
+#include "lib/hwregs.h"
 #include "tools/os/bench.h"
 #include "tools/os/raw.h"
 #include "tools/os/record.h"
 
-#define PM_HZ 3579545.0
 
 /* The devices the samplers read: file scope, as OS_SAMPLER's bodies name
  * them without arguments. */
@@ -222,7 +222,7 @@ static void pm_timer(struct ctx *c, const struct acpi_info *ai, const char *acpi
 	r.address = dev.pm_port;
 	if (!why[0]) {
 		r.has_freq = true;
-		r.nominal_hz = PM_HZ;
+		r.nominal_hz = (double)ACPI_PM_HZ;
 		r.measured_hz = measure_hz(read_pm, mask, c->o->hz, c->o->freq_ms);
 		off_nominal(&r, why, sizeof why);
 	}
@@ -276,14 +276,14 @@ bool os_raw_hpet_open(const struct acpi_info *ai, struct os_raw_hpet *h, char *w
 			 (unsigned long long)ai->hpet_address);
 	}
 	h->maplen = maplen;
-	h->counter = (volatile const uint32_t *)(page + 0xf0);
-	uint32_t period = *(volatile uint32_t *)(page + 4); /* femtoseconds per tick */
-	uint32_t conf = *(volatile uint32_t *)(page + 0x10);
+	h->counter = (volatile const uint32_t *)(page + HPET_REG_COUNTER);
+	uint32_t period = *(volatile uint32_t *)(page + HPET_REG_CAP + 4); /* femtoseconds per tick */
+	uint32_t conf = *(volatile uint32_t *)(page + HPET_REG_CONFIG);
 	if (period == 0 || period > 100000000u) { /* all ones (nothing answers) is over too */
 		snprintf(why, cap, "HPET period register reads %u fs: not a working HPET", period);
 		return false;
 	}
-	if (!(conf & 1)) {
+	if (!(conf & HPET_CONFIG_ENABLE)) {
 		snprintf(why, cap, "HPET counter halted (ENABLE_CNF clear); not started from here");
 		return false;
 	}

@@ -8,102 +8,97 @@
 #include "tools/lib/stats.h"
 #include "tools/os/record.h"
 
-void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_t step)
+/* Every non-empty bin, merged to multiples of step (1: exact), into an
+ * encoder begun for a hist member.  A merged bin's value, a multiple of
+ * step (at most 4096), is still a bin's lower bound: log buckets start at
+ * multiples of 128 or more. */
+static void hist_merged(struct hist_enc *e, const struct hist *h, uint64_t step)
 {
 	size_t cur = 0;
 	uint64_t v, n, bin = 0, acc = 0;
 	bool have = false;
-	struct hist_enc e;
 
-	/* A merged bin's value, a multiple of step (at most 4096), is still a
-	 * bin's lower bound: log buckets start at multiples of 128 or more. */
-	hist_enc_begin(&e, j, key);
 	while (hist_next(h, &cur, &v, &n)) {
 		uint64_t b = step > 1 ? v / step * step : v;
 		if (have && b != bin) {
-			hist_enc_add(&e, bin, acc);
+			hist_enc_add(e, bin, acc);
 			acc = 0;
 		}
 		bin = b;
 		acc += n;
 		have = true;
-		if (j->overflow)
+		if (e->j->overflow)
 			break;
 	}
 	if (have)
-		hist_enc_add(&e, bin, acc);
-	hist_enc_end(&e);
+		hist_enc_add(e, bin, acc);
+	hist_enc_end(e);
 }
 
-void os_json_modes(struct json *j, const char *key, const struct hist *h)
-{
-	struct hist_mode m[5];
-	int n = hist_modes(h, m, 5);
-
-	json_array_begin(j, key);
-	for (int i = 0; i < n; i++)
-		json_pair_u64(j, m[i].value, m[i].count);
-	json_array_end(j);
-}
-
-static void stats_obj(struct json *j, const char *key, const double *v, int n, int decimals)
+/* A spread's members over n values (all null when there are none); closes s. */
+static void write_spread(struct put_spread s, const double *v, int n)
 {
 	double *tmp = malloc((n ? n : 1) * sizeof *tmp);
-	struct stats s;
+	struct stats st;
 
-	json_object_begin(j, key);
 	if (!tmp || n == 0) {
-		json_null(j, "min"), json_null(j, "median"), json_null(j, "mean");
-		json_null(j, "sd"), json_null(j, "max");
+		put_spread_min_null(s);
+		put_spread_median_null(s);
+		put_spread_mean_null(s);
+		put_spread_sd_null(s);
+		put_spread_max_null(s);
 	} else {
 		memcpy(tmp, v, n * sizeof *tmp);
-		stats_compute(tmp, (size_t)n, &s);
-		json_fixed(j, "min", s.min, decimals);
-		json_fixed(j, "median", s.median, decimals);
-		json_fixed(j, "mean", s.mean, decimals);
-		json_fixed(j, "sd", s.sd, decimals);
-		json_fixed(j, "max", s.max, decimals);
+		stats_compute(tmp, (size_t)n, &st);
+		put_spread_min(s, st.min);
+		put_spread_median(s, st.median);
+		put_spread_mean(s, st.mean);
+		put_spread_sd(s, st.sd);
+		put_spread_max(s, st.max);
 	}
-	json_object_end(j);
+	put_spread_close(s);
 	free(tmp);
 }
 
 /* The OS side's own members of a timer record: how the call reaches the
  * kernel. */
-static void vdso_members(struct json *j, const void *ctx)
+static void vdso_members(struct put_timer t, const void *ctx)
 {
 	const struct os_timer_rec *r = ctx;
+	struct put_vdso_evidence e;
 
 	if (!r->has_vdso)
 		return;
 	if (r->vdso < 0)
-		json_null(j, "vdso");
+		put_timer_vdso_null(t);
 	else
-		json_bool(j, "vdso", r->vdso == 1);
-	json_object_begin(j, "vdso_evidence");
-	json_str(j, "method", r->vdso_method);
-	json_u64(j, "calls", r->vdso_calls);
+		put_timer_vdso(t, r->vdso == 1);
+	e = put_timer_vdso_evidence_open(t);
+	put_vdso_evidence_method(e, r->vdso_method);
+	put_vdso_evidence_calls(e, r->vdso_calls);
 	if (r->syscalls_per_call >= 0)
-		json_fixed(j, "syscalls_per_call", r->syscalls_per_call, 3);
+		put_vdso_evidence_syscalls_per_call(e, r->syscalls_per_call);
 	else
-		json_null(j, "syscalls_per_call");
+		put_vdso_evidence_syscalls_per_call_null(e);
 	if (r->cost_ratio >= 0)
-		json_fixed(j, "cost_ratio", r->cost_ratio, 3);
+		put_vdso_evidence_cost_ratio(e, r->cost_ratio);
 	else
-		json_null(j, "cost_ratio");
-	json_str(j, "text", r->vdso_text);
-	json_object_end(j);
+		put_vdso_evidence_cost_ratio_null(e);
+	put_vdso_evidence_text(e, r->vdso_text);
+	put_vdso_evidence_close(e);
 }
 
 /* The histogram, its bins merged to multiples of *step: exact only at 1. */
-static bool merged_hist(struct json *j, const struct hist *h, const void *ctx)
+static bool merged_hist(struct put_timer t, const struct hist *h, const void *ctx)
 {
 	uint64_t step = *(const uint64_t *)ctx;
+	struct hist_enc e;
 
-	os_json_hist(j, "hist", h, step);
+	put_timer_hist_encoder(t, &e);
+	hist_merged(&e, h, step);
 	if (step > 1)
-		json_u64(j, "hist_bin", step);
-	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
+		put_timer_hist_bin(t, step);
+	put_timer_hist_rel_error(t, 1.0 / HIST_SUB);
 	return step <= 1;
 }
 
@@ -149,9 +144,9 @@ void os_write_timer(struct log *l, const struct os_timer_rec *r)
 	 * the 96 KB record limit; then bins are merged, 8x at a time, and the
 	 * record says so with hist_bin rather than being lost. */
 	for (;;) {
-		struct json *j = log_begin(l, "timer");
-		timer_members(j, &w, d && r->healthy ? &f : NULL, merged_hist, &step);
-		if (!l->j.overflow || step >= 4096)
+		struct put_timer t = put_record_timer(l);
+		timer_members(t, &w, d && r->healthy ? &f : NULL, merged_hist, &step);
+		if (!t.j->overflow || step >= 4096)
 			break;
 		step *= 8;
 	}
@@ -162,106 +157,107 @@ void os_write_timer(struct log *l, const struct os_timer_rec *r)
 
 void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted)
 {
-	struct json *j = log_begin(l, "overhead");
-
-	json_str(j, "sequence", sequence);
 	/* One candidate only: the image's other bracket uses CPUID, a VM exit. */
-	json_array_begin(j, "candidates");
-	json_object_begin(j, NULL);
-	json_str(j, "sequence", sequence);
-	json_u64(j, "min", d->h->count ? d->h->min : 0);
-	json_u64(j, "p50", hist_quantile(d->h, 500000));
-	{
-		double lo = 0, hi = 0;
-		for (int i = 0; i < d->nrounds; i++) {
-			lo = i == 0 || d->round_min[i] < lo ? d->round_min[i] : lo;
-			hi = i == 0 || d->round_min[i] > hi ? d->round_min[i] : hi;
-		}
-		json_u64(j, "round_min_spread", (uint64_t)(hi - lo));
+	struct overhead_candidate cand = { sequence, d->h->count ? d->h->min : 0, hist_quantile(d->h, 500000), 0 };
+	double lo = 0, hi = 0;
+
+	for (int i = 0; i < d->nrounds; i++) {
+		lo = i == 0 || d->round_min[i] < lo ? d->round_min[i] : lo;
+		hi = i == 0 || d->round_min[i] > hi ? d->round_min[i] : hi;
 	}
-	json_object_end(j);
-	json_array_end(j);
-	json_u64(j, "samples", d->h->count);
-	json_cost(j, "cycles", d->h);
-	os_json_hist(j, "hist", d->h, 1);
-	json_u64(j, "hist_exact_below", HIST_EXACT);
-	json_fixed(j, "hist_rel_error", 1.0 / HIST_SUB, 5);
-	json_u64(j, "subtracted", subtracted);
-	log_end(l);
+	cand.round_min_spread = (uint64_t)(hi - lo);
+	record_overhead(l, sequence, d->h, subtracted, &cand, 1, true);
 }
 
-struct json *os_begin_call_record(struct log *l, const char *type, const char *kind, const char *clocksource)
+void os_call_name(char *buf, size_t cap, const char *kind, const char *clocksource)
 {
-	char name[96];
-	struct json *j = log_begin(l, type);
-
-	snprintf(name, sizeof name, "%s:clock_gettime(MONOTONIC)@%s", kind, clocksource);
-	json_str(j, "name", name);
-	json_str(j, "clocksource", clocksource);
-	json_str(j, "call", "clock_gettime(MONOTONIC)");
-	return j;
+	snprintf(buf, cap, "%s:clock_gettime(MONOTONIC)@%s", kind, clocksource);
 }
 
 void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns)
 {
-	struct json *j = os_begin_call_record(l, "rate", "loop", clocksource);
+	struct put_rate r = put_record_rate(l);
+	struct put_rate_runs_list list;
+	char name[96];
 
-	json_str(j, "method", "back-to-back calls in a loop, the loop timed with the TSC");
-	json_u64(j, "calls", calls);
-	json_array_begin(j, "runs");
+	os_call_name(name, sizeof name, "loop", clocksource);
+	put_rate_name(r, name);
+	put_rate_clocksource(r, clocksource);
+	put_rate_call(r, OS_CALL_MONOTONIC);
+	put_rate_method(r, "back-to-back calls in a loop, the loop timed with the TSC");
+	put_rate_calls(r, calls);
+	list = put_rate_runs_open(r);
 	for (int i = 0; i < nruns; i++)
-		json_fixed(j, NULL, runs[i], 1);
-	json_array_end(j);
-	stats_obj(j, "calls_per_s", runs, nruns, 1);
+		put_rate_runs_add(list, runs[i]);
+	put_rate_runs_close(list);
+	write_spread(put_rate_calls_per_s_open(r), runs, nruns);
 	log_end(l);
+}
+
+static void gap_stats(struct put_gap_stats g, const struct hist *h)
+{
+	if (h->count) {
+		put_gap_stats_min(g, h->min);
+		put_gap_stats_p50(g, hist_quantile(h, 500000));
+		put_gap_stats_mean(g, hist_mean(h));
+		put_gap_stats_sd(g, hist_sd(h));
+		put_gap_stats_max(g, h->max);
+	} else {
+		put_gap_stats_min_null(g);
+		put_gap_stats_p50_null(g);
+		put_gap_stats_mean_null(g);
+		put_gap_stats_sd_null(g);
+		put_gap_stats_max_null(g);
+	}
+	put_gap_stats_close(g);
 }
 
 void os_write_gaps(struct log *l, const char *clocksource, const struct hist *h, uint64_t backwards)
 {
-	struct json *j = os_begin_call_record(l, "gaps", "gaps", clocksource);
+	struct put_gaps g = put_record_gaps(l);
+	struct put_gaps_modes_list modes;
+	struct hist_mode m[5];
+	int n = hist_modes(h, m, 5);
+	char name[96];
 
-	json_u64(j, "samples", h->count);
-	json_object_begin(j, "gap_ns");
-	if (h->count) {
-		json_u64(j, "min", h->min);
-		json_u64(j, "p50", hist_quantile(h, 500000));
-		json_fixed(j, "mean", hist_mean(h), 2);
-		json_fixed(j, "sd", hist_sd(h), 2);
-		json_u64(j, "max", h->max);
-	} else {
-		json_null(j, "min"), json_null(j, "p50"), json_null(j, "mean");
-		json_null(j, "sd"), json_null(j, "max");
-	}
-	json_object_end(j);
-	os_json_modes(j, "modes", h);
-	json_u64(j, "backwards", backwards);
-	os_json_hist(j, "hist", h, 1);
+	os_call_name(name, sizeof name, "gaps", clocksource);
+	put_gaps_name(g, name);
+	put_gaps_clocksource(g, clocksource);
+	put_gaps_call(g, OS_CALL_MONOTONIC);
+	put_gaps_samples(g, h->count);
+	gap_stats(put_gaps_gap_ns_open(g), h);
+	modes = put_gaps_modes_open(g);
+	for (int i = 0; i < n; i++)
+		put_gaps_modes_add(modes, m[i].value, m[i].count);
+	put_gaps_modes_close(modes);
+	put_gaps_backwards(g, backwards);
+	put_gaps_hist(g, h);
 	log_end(l);
 }
 
 void os_write_ctxsw(struct log *l, const char *clocksource, const struct os_ctxsw *c)
 {
+	struct put_ctxsw x = put_record_ctxsw(l);
+	struct put_ctxsw_runs_list runs;
 	char name[96];
-	struct json *j;
 
 	snprintf(name, sizeof name, "ctxsw@%s", clocksource);
-	j = log_begin(l, "ctxsw");
-	json_str(j, "name", name);
-	json_str(j, "clocksource", clocksource);
-	json_bool(j, "healthy", c->ok);
+	put_ctxsw_name(x, name);
+	put_ctxsw_clocksource(x, clocksource);
+	put_ctxsw_healthy(x, c->ok);
 	if (!c->ok)
-		json_str(j, "reason", c->why);
-	json_str(j, "method", "one-byte pipe ping-pong between two processes pinned to one CPU, timed with the TSC");
-	json_i64(j, "cpu", c->cpu);
-	json_u64(j, "batches", c->batches);
-	json_u64(j, "round_trips", c->trips);
-	json_u64(j, "switches", c->switches);
-	json_fixed(j, "seconds", c->seconds, 3);
-	json_rounds(j, c->round_p50_ns, c->round_mean_ns, (uint32_t)c->nrounds);
-	json_array_begin(j, "runs");
+		put_ctxsw_reason(x, c->why);
+	put_ctxsw_method(x, "one-byte pipe ping-pong between two processes pinned to one CPU, timed with the TSC");
+	put_ctxsw_cpu(x, c->cpu);
+	put_ctxsw_batches(x, c->batches);
+	put_ctxsw_round_trips(x, c->trips);
+	put_ctxsw_switches(x, c->switches);
+	put_ctxsw_seconds(x, c->seconds);
+	write_rounds(put_ctxsw_rounds_open(x), c->round_p50_ns, c->round_mean_ns, (uint32_t)c->nrounds);
+	runs = put_ctxsw_runs_open(x);
 	for (int i = 0; i < c->nrounds; i++)
-		json_fixed(j, NULL, c->round_per_s[i], 1);
-	json_array_end(j);
-	stats_obj(j, "switches_per_s", c->round_per_s, c->nrounds, 1);
+		put_ctxsw_runs_add(runs, c->round_per_s[i]);
+	put_ctxsw_runs_close(runs);
+	write_spread(put_ctxsw_switches_per_s_open(x), c->round_per_s, c->nrounds);
 	log_end(l);
 }

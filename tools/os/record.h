@@ -39,16 +39,12 @@ void os_write_timer(struct log *l, const struct os_timer_rec *r);
 /* The empty bracket. */
 void os_write_overhead(struct log *l, const char *sequence, const struct os_dist *d, uint64_t subtracted);
 
-/* [[value,count],…], every non-empty bin merged to multiples of step (1 = exact). */
-void os_json_hist(struct json *j, const char *key, const struct hist *h, uint64_t step);
-
-/* The five most common values: [[value,count],…]. */
-void os_json_modes(struct json *j, const char *key, const struct hist *h);
+/* The call the records about one clocksource are about, and their names:
+ * "KIND:clock_gettime(MONOTONIC)@CLOCKSOURCE". */
+#define OS_CALL_MONOTONIC "clock_gettime(MONOTONIC)"
+void os_call_name(char *buf, size_t cap, const char *kind, const char *clocksource);
 
 /* `rate`: the seeds' loop, calls per second of each run. */
-/* A record about clock_gettime(MONOTONIC) through one clocksource, begun
- * with its name ("KIND:clock_gettime(MONOTONIC)@CS"), clocksource and call. */
-struct json *os_begin_call_record(struct log *l, const char *type, const char *kind, const char *clocksource);
 void os_write_rate(struct log *l, const char *clocksource, uint32_t calls, const double *runs, int nruns);
 
 /* `gaps`: successive clock_gettime(MONOTONIC) results, in ns. */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "tools/compare/lineup.h"
+#include "probe/log_schema.h"
 #include "tools/os/bench.h"
 #include "tools/os/record.h"
 #include "tools/os/threads.h"
@@ -180,47 +181,57 @@ void os_contention_measure(struct os_contention *c, const struct os_cpus *cpus, 
 	free(all);
 }
 
+static void write_level(struct put_os_level o, const struct os_level *lv, double hz)
+{
+	struct put_os_level_threads_list threads;
+
+	put_os_level_n(o, (uint64_t)lv->n);
+	put_os_level_p50_ns(o, os_cyc_to_ns((double)lv->p50_cyc, hz));
+	put_os_level_p99_ns(o, os_cyc_to_ns((double)lv->p99_cyc, hz));
+	put_os_level_reads_per_s(o, lv->reads_per_s);
+	put_os_level_backwards(o, lv->backwards);
+	threads = put_os_level_threads_open(o);
+	for (int k = 0; k < lv->n; k++) {
+		const struct os_reader *t = &lv->t[k];
+		struct put_os_thread th = put_os_level_threads_add(threads);
+		put_os_thread_cpu(th, t->cpu);
+		put_os_thread_calls(th, t->calls);
+		put_os_thread_p50_ns(th, os_cyc_to_ns((double)t->p50_cyc, hz));
+		put_os_thread_p99_ns(th, os_cyc_to_ns((double)t->p99_cyc, hz));
+		put_os_thread_reads_per_s(th, t->cycles ? (double)t->calls * hz / (double)t->cycles : 0);
+		put_os_thread_close(th);
+	}
+	put_os_level_threads_close(threads);
+	put_os_level_close(o);
+}
+
 void os_write_contention(struct log *l, const char *clocksource, const struct os_contention *c, double hz)
 {
-	struct json *j = os_begin_call_record(l, "os_contention", "contention", clocksource);
+	struct put_os_contention r = put_record_os_contention(l);
+	struct put_os_contention_readers_list readers;
+	uint64_t back = 0;
+	char name[96];
 
-	json_str(j, "counter", lineup_counter(clocksource));
-	json_bool(j, "healthy", c->ok);
-	if (c->why[0])
-		json_str(j, c->ok ? "note" : "reason", c->why);
-	json_str(j, "method", "n threads pinned to n CPUs, started together from a barrier, each timing its own "
-			      "bracketed calls into its own histogram");
-	json_u64(j, "threads_asked", (uint64_t)c->asked);
-	json_u64(j, "calls_per_thread", c->calls);
-	json_array_begin(j, "readers");
+	os_call_name(name, sizeof name, "contention", clocksource);
+	put_os_contention_name(r, name);
+	put_os_contention_clocksource(r, clocksource);
+	put_os_contention_call(r, OS_CALL_MONOTONIC);
+	put_os_contention_counter(r, lineup_counter(clocksource));
+	put_os_contention_healthy(r, c->ok);
+	if (c->why[0] && c->ok)
+		put_os_contention_note(r, c->why);
+	else if (c->why[0])
+		put_os_contention_reason(r, c->why);
+	put_os_contention_method(r, "n threads pinned to n CPUs, started together from a barrier, each timing its own "
+				    "bracketed calls into its own histogram");
+	put_os_contention_threads_asked(r, (uint64_t)c->asked);
+	put_os_contention_calls_per_thread(r, c->calls);
+	readers = put_os_contention_readers_open(r);
 	for (int i = 0; i < c->nlevels; i++) {
-		const struct os_level *lv = &c->lv[i];
-		json_object_begin(j, NULL);
-		json_u64(j, "n", (uint64_t)lv->n);
-		json_fixed(j, "p50_ns", os_cyc_to_ns((double)lv->p50_cyc, hz), 1);
-		json_fixed(j, "p99_ns", os_cyc_to_ns((double)lv->p99_cyc, hz), 1);
-		json_fixed(j, "reads_per_s", lv->reads_per_s, 1);
-		json_u64(j, "backwards", lv->backwards);
-		json_array_begin(j, "threads");
-		for (int k = 0; k < lv->n; k++) {
-			const struct os_reader *t = &lv->t[k];
-			json_object_begin(j, NULL);
-			json_i64(j, "cpu", t->cpu);
-			json_u64(j, "calls", t->calls);
-			json_fixed(j, "p50_ns", os_cyc_to_ns((double)t->p50_cyc, hz), 1);
-			json_fixed(j, "p99_ns", os_cyc_to_ns((double)t->p99_cyc, hz), 1);
-			json_fixed(j, "reads_per_s", t->cycles ? (double)t->calls * hz / (double)t->cycles : 0, 1);
-			json_object_end(j);
-		}
-		json_array_end(j);
-		json_object_end(j);
+		write_level(put_os_contention_readers_add(readers), &c->lv[i], hz);
+		back += c->lv[i].backwards;
 	}
-	json_array_end(j);
-	{
-		uint64_t back = 0;
-		for (int i = 0; i < c->nlevels; i++)
-			back += c->lv[i].backwards;
-		json_u64(j, "backwards", back);
-	}
+	put_os_contention_readers_close(readers);
+	put_os_contention_backwards(r, back);
 	log_end(l);
 }

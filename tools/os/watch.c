@@ -18,6 +18,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include "lib/hwregs.h"
 #include "probe/records_watch.h"
 #include "probe/smp_env.h"
 #include "probe/tsc_sync.h"
@@ -63,6 +64,14 @@ static uint64_t read_hpet(const struct counter *c)
 	return *(volatile const uint32_t *)(uintptr_t)c->hw;
 }
 
+/* The clocks the watch reads here, as the image's drivers describe theirs
+ * (probe/counter.h): the HPET's rate is its own period's, found at open. */
+static const struct counter_desc mono_desc = { .name = "monotonic_raw", .read = read_mono, .width = 64,
+					       .nominal_hz = 1000000000ull, .is_counter = true };
+static const struct counter_desc pm_desc = { .name = "pm_timer", .read = read_pm, .width = 24,
+					     .nominal_hz = ACPI_PM_HZ, .is_counter = true };
+static const struct counter_desc hpet_desc = { .name = "hpet", .read = read_hpet, .width = 32, .is_counter = true };
+
 static uint64_t tsc_now(void *ctx)
 {
 	(void)ctx;
@@ -86,17 +95,18 @@ static void raw_clocks(struct live *L)
 		return;
 	}
 	if (os_raw_hpet_open(&ai, &L->hpet_map, why, sizeof why)) {
-		L->hpet = (struct counter){ .hw = (uint64_t)(uintptr_t)L->hpet_map.counter, .mask = 0xffffffffu,
-					    .name = "hpet", .read = read_hpet,
-					    .nominal_hz = (uint64_t)(L->hpet_map.nominal_hz + 0.5), .is_counter = true };
+		counter_from_desc(&L->hpet, &hpet_desc);
+		L->hpet.hw = (uint64_t)(uintptr_t)L->hpet_map.counter;
+		L->hpet.nominal_hz = (uint64_t)(L->hpet_map.nominal_hz + 0.5);
 		if (watch_sampler_add(&L->ws, "hpet", &L->hpet, 1))
 			L->w.reference = (int)L->w.n - 1;
 	} else {
 		fprintf(stderr, "tickprobe os: --watch: %s\n", why);
 	}
 	if (os_raw_pm_open(&ai, L->o->tsc_hz, &L->pm_port, &mask, why, sizeof why)) {
-		L->pm = (struct counter){ .hw = L->pm_port, .mask = mask, .name = "pm_timer", .read = read_pm,
-					  .nominal_hz = 3579545, .is_counter = true };
+		counter_from_desc(&L->pm, &pm_desc);
+		L->pm.hw = L->pm_port;
+		L->pm.mask = mask;
 		if (watch_sampler_add(&L->ws, "pm_timer", &L->pm, 1) && L->w.reference < 0)
 			L->w.reference = (int)L->w.n - 1;
 	} else {
@@ -234,8 +244,7 @@ int os_watch_run(struct log *l, const struct os_watch_opts *o, char *why, size_t
 	watch_init(&L->w, o->tsc_hz, o->seconds);
 	L->w.tsc_hz_err_ppm = o->tsc_err_ppm;
 	watch_sampler_init(&L->ws, &L->w, tsc_now, NULL, 1, 1000000);
-	L->mono = (struct counter){ .mask = ~0ull, .name = "monotonic_raw", .read = read_mono,
-				    .nominal_hz = 1000000000ull, .is_counter = true };
+	counter_from_desc(&L->mono, &mono_desc);
 	watch_sampler_add(&L->ws, "monotonic_raw", &L->mono, 1);
 	if (o->raw_io)
 		raw_clocks(L);

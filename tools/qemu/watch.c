@@ -2,6 +2,7 @@
 /* The boot's progress from its serial log (watch.h). */
 #include <stdio.h>
 #include <string.h>
+#include "tools/lib/logschema.h"
 #include "tools/qemu/watch.h"
 
 void boot_watch_init(struct boot_watch *w, const char *path, const char *who, bool quiet)
@@ -14,18 +15,17 @@ void boot_watch_init(struct boot_watch *w, const char *path, const char *who, bo
 
 static void take_plan(struct boot_watch *w, const struct lr_node *root)
 {
-	const struct lr_node *e = lr_get(root, "estimate_s");
+	struct ld_plan plan;
 
+	ld_decode_plan(root, &plan);
 	w->ncounters = 0;
-	for (const struct lr_node *m = e && e->kind == LR_OBJ ? e->child : NULL; m && w->ncounters < WATCH_COUNTERS;
-	     m = m->next) {
-		snprintf(w->names[w->ncounters], sizeof w->names[0], "%s", m->key);
-		if (!lr_num(m, &w->est[w->ncounters]))
-			w->est[w->ncounters] = 0;
+	for (size_t i = 0; i < plan.estimate_s.n && w->ncounters < WATCH_COUNTERS; i++) {
+		struct ld_num est = ld_plan_estimate_s_at(&plan, i);
+		snprintf(w->names[w->ncounters], sizeof w->names[0], "%s", ld_plan_estimate_s_name(&plan, i));
+		w->est[w->ncounters] = est.state == LD_SET ? est.v : 0;
 		w->ncounters++;
 	}
-	if (!lr_num(lr_get(root, "total_s"), &w->total_s))
-		w->total_s = 0;
+	w->total_s = plan.total_s.state == LD_SET ? plan.total_s.v : 0;
 	w->plan_at = progress_now();
 	w->done = 0, w->done_est = 0;
 }

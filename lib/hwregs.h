@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: BSD-2-Clause */
+/* The devices' registers and rates that both sides read: the image's
+ * drivers (drivers/) and tickprobe os's reads from Linux (tools/os/raw.c).
+ * One place for each number; the assembly reads take theirs as text
+ * (HW_STR). */
+#ifndef LIB_HWREGS_H
+#define LIB_HWREGS_H
+
+/* A constant as the text of a number, for an asm string. */
+#define HW_STR_(x) #x
+#define HW_STR(x) HW_STR_(x)
+
+/* ---- the HPET (IA-PC HPET specification 1.0a): the register block ---------- */
+#define HPET_REG_CAP 0x00       /* general capabilities and ID; the period in bits 63:32, fs */
+#define HPET_REG_CONFIG 0x10    /* general configuration */
+#define HPET_CONFIG_ENABLE 0x1u /* ENABLE_CNF: the main counter runs */
+#define HPET_REG_COUNTER 0xf0   /* the main counter */
+#define HPET_BLOCK_LEN 1024     /* the register block: 1 KiB */
+
+/* ---- the ACPI PM timer (ACPI, PM_TMR) ------------------------------------------ */
+#define ACPI_PM_HZ 3579545ull
+
+/* ---- the local APIC (SDM, "Local APIC Register Address Map"): xAPIC offsets --- */
+#define LAPIC_REG_VERSION 0x030
+#define LAPIC_REG_LVT_TIMER 0x320
+#define LAPIC_REG_INITIAL 0x380
+#define LAPIC_REG_CURRENT 0x390
+#define LAPIC_REG_DIVIDE 0x3e0
+/* In x2APIC mode a register is the MSR 0x800 + its offset / 16. */
+#define X2APIC_MSR(reg) (0x800u + (reg) / 16)
+#define X2APIC_MSR_CURRENT 0x839 /* X2APIC_MSR(LAPIC_REG_CURRENT), as a number for the assembly */
+_Static_assert(X2APIC_MSR(LAPIC_REG_CURRENT) == X2APIC_MSR_CURRENT, "the current count's MSR");
+#define MSR_TSC_DEADLINE 0x6e0
+
+#endif
