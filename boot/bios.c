@@ -173,7 +173,7 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->at_end = at_end;
 	bi->after = &bios_after;
 	bi->facts.log_file_problem = "BIOS boot: the firmware offers no file system to write; "
-			       "the records go to the serial port (COM1) only";
+				     "the records go to the serial port (COM1) only";
 	if (magic == MULTIBOOT_BOOTLOADER_MAGIC) {
 		const struct multiboot_info *mbi = (const void *)(uintptr_t)mbi_addr;
 		if (mbi->flags & MBI_CMDLINE) {
@@ -194,7 +194,7 @@ void bios_entry(uint32_t magic, uint32_t mbi_addr)
 	bi->facts.opt = &bios.opt;
 	if (bios.opt.net_given)
 		bi->facts.net_problem = "the BIOS path has no network stack (GRUB hands over none): "
-				  "the log goes to serial and the screen only";
+					"the log goes to serial and the screen only";
 	if ((bi->ap_stacks = (uintptr_t)heap_alloc(NULL, SMP_STACK_AREA_BYTES)))
 		bi->ap_stacks_bytes = SMP_STACK_AREA_BYTES;
 	vga_init();

@@ -300,12 +300,13 @@ static void at_end(void *ctx, const char *status)
 		efi_screen_write(ST->ConOut, note, tp_strlen(note));
 	}
 	if (efi.bi.facts.log_file && !efi.log.stopped)
-		n = tp_snprintf(note, sizeof note,
-				"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
-				"(opening the file took %llu TSC cycles, file writes %llu). Read it with `tickprobe show`.\n",
-				efi.bi.facts.log_file, efi.bi.facts.log_volume, (unsigned long long)efi.log.records,
-				(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.open_cycles,
-				(unsigned long long)efi.log.cycles);
+		n = tp_snprintf(
+			note, sizeof note,
+			"\ntickprobe (UEFI): the log is saved as %s on %s: %llu records, %llu bytes "
+			"(opening the file took %llu TSC cycles, file writes %llu). Read it with `tickprobe show`.\n",
+			efi.bi.facts.log_file, efi.bi.facts.log_volume, (unsigned long long)efi.log.records,
+			(unsigned long long)efi.log.bytes, (unsigned long long)efi.log.open_cycles,
+			(unsigned long long)efi.log.cycles);
 	else if (efi.bi.facts.log_file)
 		n = tp_snprintf(note, sizeof note,
 				"\ntickprobe (UEFI): the log file %s on %s stops after %llu records (%llu bytes): "

@@ -17,6 +17,8 @@
 
 uint64_t hpet_read32(const struct counter *c);
 uint64_t hpet_read64(const struct counter *c);
+/* One instruction a line, as an assembler listing reads. */
+/* clang-format off */
 __asm__(".text\n"
 	"hpet_read32:\n"
 	"	mov (%rdi), %rax\n" /* counter.hw: the block's base */
@@ -26,6 +28,7 @@ __asm__(".text\n"
 	"	mov (%rdi), %rax\n"
 	"	mov " HW_STR(HPET_REG_COUNTER) "(%rax), %rax\n"
 	"	ret\n");
+/* clang-format on */
 
 /* The rate is the block's period, read by attach.  hpet64's rate is
  * hpet's: one device, so hpet's calibration gives both. */

@@ -36,6 +36,8 @@ uint64_t lapic_read_x2apic(const struct counter *c);
  * never reached), then disarm it with 0: the two writes a tickless kernel
  * makes when it reprograms its next event and cancels it. */
 uint64_t tsc_deadline_write(const struct counter *c);
+/* One instruction a line, as an assembler listing reads. */
+/* clang-format off */
 __asm__(".text\n"
 	"lapic_read_xapic:\n"
 	"	mov (%rdi), %rax\n" /* counter.hw: the APIC page */
@@ -56,6 +58,7 @@ __asm__(".text\n"
 	"	xor %edx, %edx\n"
 	"	wrmsr\n"
 	"	ret\n");
+/* clang-format on */
 
 static void apic_counting(void *ctx);
 static void apic_deadline(void *ctx);

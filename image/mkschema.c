@@ -18,32 +18,45 @@
 #include "tools/lib/logschema.h"
 
 static const char *const how_text[] = {
-	[LD_W] = "always", [LD_N] = "always, or null", [LD_O] = "where said", [LD_ON] = "where said, or null",
-	[LD_D] = "derived", [LD_OD] = "where said; else derived",
+	[LD_W] = "always",     [LD_N] = "always, or null",
+	[LD_O] = "where said", [LD_ON] = "where said, or null",
+	[LD_D] = "derived",    [LD_OD] = "where said; else derived",
 };
-static const char *const how_code[] = { [LD_W] = "W", [LD_N] = "N", [LD_O] = "O",
-					[LD_ON] = "ON", [LD_D] = "D", [LD_OD] = "OD" };
+static const char *const how_code[] = {
+	[LD_W] = "W", [LD_N] = "N", [LD_O] = "O", [LD_ON] = "ON", [LD_D] = "D", [LD_OD] = "OD"
+};
 static const char *const by_code[] = { [LD_ALL] = "all", [LD_IMAGE] = "image", [LD_OS] = "os" };
 static const char *const type_code[] = {
-	[LD_T_U64] = "U64", [LD_T_I64] = "I64", [LD_T_BOOL] = "BOOL", [LD_T_STR] = "STR", [LD_T_HEX32] = "HEX32",
-	[LD_T_F0] = "F0", [LD_T_F1] = "F1", [LD_T_F2] = "F2", [LD_T_F3] = "F3", [LD_T_F4] = "F4", [LD_T_F5] = "F5",
-	[LD_T_F6] = "F6", [LD_T_F9] = "F9",
-	[LD_T_HIST] = "HIST", [LD_T_PAIR] = "PAIR", [LD_T_NONE] = "",
+	[LD_T_U64] = "U64",     [LD_T_I64] = "I64",   [LD_T_BOOL] = "BOOL", [LD_T_STR] = "STR",
+	[LD_T_HEX32] = "HEX32", [LD_T_F0] = "F0",     [LD_T_F1] = "F1",     [LD_T_F2] = "F2",
+	[LD_T_F3] = "F3",       [LD_T_F4] = "F4",     [LD_T_F5] = "F5",     [LD_T_F6] = "F6",
+	[LD_T_F9] = "F9",       [LD_T_HIST] = "HIST", [LD_T_PAIR] = "PAIR", [LD_T_NONE] = "",
 };
-static const char *const kind_code[] = { [LD_FIELD] = "field", [LD_ITEM] = "item", [LD_OBJECT] = "object",
-					 [LD_LIST] = "list", [LD_LIST_OF] = "list_of", [LD_COLUMNS] = "columns",
-					 [LD_MAP] = "map", [LD_SUFFIXED] = "suffixed" };
+static const char *const kind_code[] = {
+	[LD_FIELD] = "field",     [LD_ITEM] = "item",       [LD_OBJECT] = "object", [LD_LIST] = "list",
+	[LD_LIST_OF] = "list_of", [LD_COLUMNS] = "columns", [LD_MAP] = "map",       [LD_SUFFIXED] = "suffixed"
+};
 
 /* ---- the tables of docs/log-format.md ---------------------------------------- */
 
 static const char *type_words(int t)
 {
 	static const char *const words[] = {
-		[LD_T_U64] = "integer", [LD_T_I64] = "integer (signed)", [LD_T_BOOL] = "bool", [LD_T_STR] = "string",
-		[LD_T_HEX32] = "string (8 hex digits)", [LD_T_F0] = "number (whole)", [LD_T_F1] = "number (1 decimal)",
-		[LD_T_F2] = "number (2 decimals)", [LD_T_F3] = "number (3 decimals)", [LD_T_F4] = "number (4 decimals)",
-		[LD_T_F5] = "number (5 decimals)", [LD_T_F6] = "number (6 decimals)", [LD_T_F9] = "number (9 decimals)",
-		[LD_T_HIST] = "histogram string", [LD_T_PAIR] = "[integer, integer]",
+		[LD_T_U64] = "integer",
+		[LD_T_I64] = "integer (signed)",
+		[LD_T_BOOL] = "bool",
+		[LD_T_STR] = "string",
+		[LD_T_HEX32] = "string (8 hex digits)",
+		[LD_T_F0] = "number (whole)",
+		[LD_T_F1] = "number (1 decimal)",
+		[LD_T_F2] = "number (2 decimals)",
+		[LD_T_F3] = "number (3 decimals)",
+		[LD_T_F4] = "number (4 decimals)",
+		[LD_T_F5] = "number (5 decimals)",
+		[LD_T_F6] = "number (6 decimals)",
+		[LD_T_F9] = "number (9 decimals)",
+		[LD_T_HIST] = "histogram string",
+		[LD_T_PAIR] = "[integer, integer]",
 		[LD_T_NONE] = "",
 	};
 	return words[t];
@@ -52,8 +65,13 @@ static const char *type_words(int t)
 static const char *unit_words(const char *unit)
 {
 	static const char *const words[][2] = {
-		{ "none", "" },      { "core_cycles", "core cycles" }, { "mib", "MiB" }, { "hz", "Hz" },
-		{ "insns", "instructions" }, { "ppm_h", "ppm/h" },      { "cycles_h", "cycles/h" },
+		{ "none", "" },
+		{ "core_cycles", "core cycles" },
+		{ "mib", "MiB" },
+		{ "hz", "Hz" },
+		{ "insns", "instructions" },
+		{ "ppm_h", "ppm/h" },
+		{ "cycles_h", "cycles/h" },
 	};
 	for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
 		if (!strcmp(unit, words[i][0]))
@@ -71,8 +89,8 @@ static void cell(FILE *o, const char *s)
 	}
 }
 
-static void row(FILE *o, const char *path, const char *type, const char *unit, const struct ld_member *m,
-		int record_by, const char *prefix)
+static void row(FILE *o, const char *path, const char *type, const char *unit, const struct ld_member *m, int record_by,
+		const char *prefix)
 {
 	fprintf(o, "| `%s` | %s | %s | %s", path, type, unit, how_text[m->how]);
 	if (m->by != LD_ALL && m->by != record_by)
@@ -88,8 +106,7 @@ static void rows(FILE *o, const struct ld_shape *s, const char *path, int record
 
 /* One member's row, and those of what it holds.  columns: a member of a
  * shape written as COLUMNS, a list of its values. */
-static void member_rows(FILE *o, const struct ld_member *m, size_t index, const char *path, int record_by,
-			bool columns)
+static void member_rows(FILE *o, const struct ld_member *m, size_t index, const char *path, int record_by, bool columns)
 {
 	char p[160], type[80];
 	const struct ld_shape *c = m->child;
@@ -117,15 +134,9 @@ static void member_rows(FILE *o, const struct ld_member *m, size_t index, const 
 		rows(o, c, p, record_by, true);
 		return;
 	case LD_LIST:
-	case LD_SUFFIXED:
-		snprintf(type, sizeof type, "array of %s", type_words(m->type));
-		break;
-	case LD_MAP:
-		snprintf(type, sizeof type, "object: name to %s", type_words(m->type));
-		break;
-	default:
-		snprintf(type, sizeof type, columns ? "column of %s" : "%s", type_words(m->type));
-		break;
+	case LD_SUFFIXED: snprintf(type, sizeof type, "array of %s", type_words(m->type)); break;
+	case LD_MAP: snprintf(type, sizeof type, "object: name to %s", type_words(m->type)); break;
+	default: snprintf(type, sizeof type, columns ? "column of %s" : "%s", type_words(m->type)); break;
 	}
 	row(o, p, type, unit_words(m->unit), m, record_by, NULL);
 }
@@ -173,9 +184,10 @@ static int docs(const char *path)
 		snprintf(open, sizeof open, "\n<!-- schema: %s -->\n", ld_records[i]->name);
 		snprintf(close, sizeof close, "\n<!-- /schema: %s -->\n", ld_records[i]->name);
 		if (!strstr(text, open) || !strstr(text, close)) {
-			fprintf(stderr, "mkschema: %s has no table of record %s: put the lines <!-- schema: %s --> and "
-				"<!-- /schema: %s --> where it belongs\n", path, ld_records[i]->name, ld_records[i]->name,
-				ld_records[i]->name);
+			fprintf(stderr,
+				"mkschema: %s has no table of record %s: put the lines <!-- schema: %s --> and "
+				"<!-- /schema: %s --> where it belongs\n",
+				path, ld_records[i]->name, ld_records[i]->name, ld_records[i]->name);
 			bad = 1;
 		}
 	}
@@ -196,7 +208,8 @@ static int docs(const char *path)
 		if (close)
 			close++;
 		if (!(r = ld_record(name)) || !close) {
-			fprintf(stderr, "mkschema: %s: %s is no record of the schema, or has no end marker\n", path, name);
+			fprintf(stderr, "mkschema: %s: %s is no record of the schema, or has no end marker\n", path,
+				name);
 			bad = 1;
 			break;
 		}
@@ -225,7 +238,10 @@ static void json_string(const char *s)
 static void json_shape(const struct ld_shape *s, int last)
 {
 	printf("  \"%s\": {\"kind\": \"%s\", \"by\": \"%s\", \"members\": [\n", s->name,
-	       s->kind == LD_RECORD ? "record" : s->kind == LD_TUPLE ? "tuple" : "shape", by_code[s->by]);
+	       s->kind == LD_RECORD  ? "record"
+	       : s->kind == LD_TUPLE ? "tuple"
+				     : "shape",
+	       by_code[s->by]);
 	for (size_t i = 0; i < s->n; i++) {
 		const struct ld_member *m = &s->members[i];
 		printf("    {\"key\": ");

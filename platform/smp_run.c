@@ -89,10 +89,15 @@ static void cpus_facts(struct cpus_facts *f)
 		const struct topology *topo = t && x->cpu != SMP_NO_CPU && t->have[x->cpu] ? &t->topo[x->cpu] : NULL;
 		const char *type = NULL;
 
-		*c = (struct cpu_fact){ .apic_id = x->apic_id, .has_cpu = x->cpu != SMP_NO_CPU, .cpu = x->cpu,
-					.state = state_name(x->state), .running = x->state == SMP_RUNNING,
+		*c = (struct cpu_fact){ .apic_id = x->apic_id,
+					.has_cpu = x->cpu != SMP_NO_CPU,
+					.cpu = x->cpu,
+					.state = state_name(x->state),
+					.running = x->state == SMP_RUNNING,
 					.no_response = x->state == SMP_NO_RESPONSE,
-					.startup_cycles = x->startup_cycles, .sipis = x->sipis, .why = x->why };
+					.startup_cycles = x->startup_cycles,
+					.sipis = x->sipis,
+					.why = x->why };
 		if (topo) {
 			c->topo_known = true;
 			c->package = topo->package;
@@ -105,8 +110,8 @@ static void cpus_facts(struct cpus_facts *f)
 	}
 }
 
-void smp_run_start(const struct options *o, const struct boot_info *bi, const struct acpi_info *acpi,
-		   double tsc_hz, void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
+void smp_run_start(const struct options *o, const struct boot_info *bi, const struct acpi_info *acpi, double tsc_hz,
+		   void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
 		   struct cpus_facts *out)
 {
 	struct smp_cpu_desc found[SMP_MAX_CPUS];

@@ -16,8 +16,8 @@
 /* The CPUs the MADT lists (acpi/acpi_madt.h), started as the options
  * allow.  on_ap_exception as in struct smp_config.  Every CPU listed, and
  * what became of it, into out (up to out->max). */
-void smp_run_start(const struct options *o, const struct boot_info *bi, const struct acpi_info *acpi,
-		   double tsc_hz, void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
+void smp_run_start(const struct options *o, const struct boot_info *bi, const struct acpi_info *acpi, double tsc_hz,
+		   void (*on_ap_exception)(unsigned, uint32_t, const struct exception_frame *, uint64_t),
 		   struct cpus_facts *out);
 
 /* Every started CPU adds one to a shared counter and checks that rdtscp names

@@ -42,9 +42,12 @@ void record_tsc(struct log *l, const struct tsc_choice *t, const struct calibrat
 {
 	static const double unknown = __builtin_nan("");
 	struct tsc_facts f = {
-		.hz = t->hz > 0 ? t->hz : unknown, .source = t->source,
-		.error_ppm = t->err_ppm >= 0 && t->hz > 0 ? t->err_ppm : unknown, .interval_s = unknown,
-		.window_ms = window_ms, .invariant = invariant,
+		.hz = t->hz > 0 ? t->hz : unknown,
+		.source = t->source,
+		.error_ppm = t->err_ppm >= 0 && t->hz > 0 ? t->err_ppm : unknown,
+		.interval_s = unknown,
+		.window_ms = window_ms,
+		.invariant = invariant,
 	};
 
 	if (claims->cpuid15_hz)

@@ -44,7 +44,7 @@ struct counter {
 	 * desc's own until attach says otherwise. */
 	counter_read_fn read;
 	const char *method;
-	uint64_t nominal_hz;  /* 0: not a counter, or the TSC (calibrated instead) */
+	uint64_t nominal_hz; /* 0: not a counter, or the TSC (calibrated instead) */
 };
 
 #define COUNTER_TEXT 112

@@ -41,6 +41,10 @@
 #include "probe/hist_codec.h"
 #include "probe/log.h"
 
+/* Each X-macro pass is laid out by hand, a line per generated function:
+ * clang-format would split them a token a line. */
+/* clang-format off */
+
 /* ---- the value types ---------------------------------------------------- */
 
 #define PUT_CTYPE_U64 uint64_t
@@ -273,5 +277,7 @@ static inline const char *put_key_join(char *buf, size_t cap, const char *name, 
 		     } PUT_ADD_##T(S, c))
 
 #include "probe/log_schema.def"
+
+/* clang-format on */
 
 #endif

@@ -110,7 +110,7 @@ struct boot_facts {
 	 * not start or continue one (NULL: nothing to say). */
 	struct platform_series series;
 	const char *series_problem;
-	uint64_t rsdp;             /* the firmware's RSDP (UEFI); 0: search the BIOS areas */
+	uint64_t rsdp; /* the firmware's RSDP (UEFI); 0: search the BIOS areas */
 };
 
 struct platform {

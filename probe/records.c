@@ -151,8 +151,8 @@ static void write_not_measured(struct put_timer t, const struct timer_what *w)
 	put_timer_samples(t, 0);
 }
 
-void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f,
-		   timer_hist_fn hist, const void *hist_ctx)
+void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f, timer_hist_fn hist,
+		   const void *hist_ctx)
 {
 	const struct freq_check *fq = f ? f->freq : NULL;
 	struct put_throughput tp;
@@ -249,11 +249,17 @@ void record_timer_on(struct log *l, int cpu, const struct counter *c, const stru
 	double p50_ns[MEASURE_MAX_ROUNDS], mean_ns[MEASURE_MAX_ROUNDS];
 	unsigned on = cpu < 0 ? 0 : (unsigned)cpu;
 	struct timer_what w = {
-		.name = c->desc->name, .present = s->present, .healthy = s->healthy, .reason = s->reason,
-		.note = s->note, .method = c->method, .width = counter_width(c), /* address: in the acpi record */
+		.name = c->desc->name,
+		.present = s->present,
+		.healthy = s->healthy,
+		.reason = s->reason,
+		.note = s->note,
+		.method = c->method,
+		.width = counter_width(c), /* address: in the acpi record */
 		/* 0: a compiled read whose instruction count is not fixed (kvmclock) */
 		.insns = c->desc->insns ? (int)c->desc->insns : -1,
-		.more = cpu < 0 ? NULL : cpu_member, .more_ctx = &on,
+		.more = cpu < 0 ? NULL : cpu_member,
+		.more_ctx = &on,
 	};
 	struct timer_figures fig = { .cost = NULL };
 	struct put_timer t;
@@ -340,8 +346,8 @@ int table_row(char *buf, size_t cap, const struct counter *c, const struct count
 	      const struct measure_result *r, const struct hist *cost, double tsc_hz)
 {
 	if (!s->healthy)
-		return tp_snprintf(buf, cap, "%-13s %9s %9s %9s %9s %12s  %s\n", c->desc->name, "-", "-", "-", "-",
-				   "-", s->present ? "unhealthy" : "absent");
+		return tp_snprintf(buf, cap, "%-13s %9s %9s %9s %9s %12s  %s\n", c->desc->name, "-", "-", "-", "-", "-",
+				   s->present ? "unhealthy" : "absent");
 	return tp_snprintf(buf, cap, "%-13s %9.1f %9.1f %9.1f %9.1f %12.0f  ok\n", c->desc->name,
 			   ns((double)hist_quantile(cost, 500000), tsc_hz), ns((double)cost->min, tsc_hz),
 			   ns(hist_mean(cost), tsc_hz), ns(hist_sd(cost), tsc_hz),

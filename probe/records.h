@@ -73,8 +73,8 @@ typedef bool (*timer_hist_fn)(struct put_timer t, const struct hist *h, const vo
  * f NULL, or w not healthy, or no samples: the short record of a counter not
  * measured.  The caller ends the record, or begins it again with a smaller
  * histogram when j->overflow says it did not fit. */
-void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f,
-		   timer_hist_fn hist, const void *hist_ctx);
+void timer_members(struct put_timer t, const struct timer_what *w, const struct timer_figures *f, timer_hist_fn hist,
+		   const void *hist_ctx);
 
 /* Per-round values as schema 2 writes them: {"p50":[…],"mean":[…]}, one
  * column per metric; NaN gives null.  Closes c. */

@@ -137,8 +137,8 @@ void cpus_line(const struct cpus_facts *f, double tsc_hz, char *line, size_t cap
 		tp_snprintf(line, cap, "CPUs: %u listed, %u running (%s), start-up %.1f..%.1f us, %u no response%s%s\n",
 			    f->count, f->started, f->x2apic ? "x2APIC" : "xAPIC", lo, hi, silent, sep, problem);
 	else
-		tp_snprintf(line, cap, "CPUs: %u listed, %u running, %u no response%s%s\n", f->count, f->started, silent,
-			    sep, problem);
+		tp_snprintf(line, cap, "CPUs: %u listed, %u running, %u no response%s%s\n", f->count, f->started,
+			    silent, sep, problem);
 }
 
 /* ---- team_check ------------------------------------------------------------- */

@@ -19,15 +19,15 @@ struct machine_facts {
 	unsigned family, model, stepping;
 	bool microcode_known;
 	uint64_t microcode;
-	bool has_hypervisor;  /* CPUID.01H:ECX[31] */
-	char hypervisor[16];  /* its signature */
+	bool has_hypervisor; /* CPUID.01H:ECX[31] */
+	char hypervisor[16]; /* its signature */
 	bool invariant_tsc, rdtscp;
-	uint64_t cores;       /* 0: unknown */
-	uint64_t memory_mib;  /* 0: unknown */
+	uint64_t cores;      /* 0: unknown */
+	uint64_t memory_mib; /* 0: unknown */
 	/* The image's own members, written only when firmware is set. */
 	bool firmware;
 	bool aperf_mperf;
-	char rtc_time[24];    /* "" when the RTC gave no date */
+	char rtc_time[24]; /* "" when the RTC gave no date */
 };
 
 /* The begin record's first members, the same on both sides: schema,
@@ -42,15 +42,15 @@ void machine_facts_line(const struct machine_facts *m, char *line, size_t cap);
 /* The TSC's rate: the value chosen and every source's. */
 #define TSC_FACTS_SOURCES 24
 struct tsc_facts {
-	double hz;                /* NaN: unknown */
+	double hz; /* NaN: unknown */
 	const char *source;
 	unsigned n_sources;
 	struct {
 		const char *name;
 		double hz;
 	} sources[TSC_FACTS_SOURCES];
-	double error_ppm;         /* NaN: unknown (the CPU's word only) */
-	double interval_s;        /* tickprobe os: the window; NaN: not written */
+	double error_ppm;  /* NaN: unknown (the CPU's word only) */
+	double interval_s; /* tickprobe os: the window; NaN: not written */
 	uint64_t window_ms;
 	bool invariant;
 };

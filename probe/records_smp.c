@@ -87,7 +87,8 @@ static void pair_adjust_complete(struct put_tsc_pair_columns cols, const struct 
 	if (some_incomplete) {
 		struct put_tsc_pair_complete_column done = put_tsc_pair_complete_column_open(cols);
 		for (unsigned i = sp->first; i < sp->end; i++)
-			put_tsc_pair_complete_column_add(done, sp->r->pairs[i].warp_done && sp->r->pairs[i].offset_done);
+			put_tsc_pair_complete_column_add(done,
+							 sp->r->pairs[i].warp_done && sp->r->pairs[i].offset_done);
 		put_tsc_pair_complete_column_close(done);
 	}
 }
@@ -262,7 +263,8 @@ static void latency_gaps(struct put_latency t, const struct latency_result *r)
 	struct put_latency_smi_delta_list smi;
 
 	for (unsigned c = 0; c < r->n_cpus; c++)
-		put_latency_max_gap_ns_add(gap, r->cpu[c].done ? ns((double)r->cpu[c].max_gap, r->tsc_hz) : __builtin_nan(""));
+		put_latency_max_gap_ns_add(gap, r->cpu[c].done ? ns((double)r->cpu[c].max_gap, r->tsc_hz)
+							       : __builtin_nan(""));
 	put_latency_max_gap_ns_close(gap);
 	at = put_latency_max_gap_at_ns_open(t);
 	for (unsigned c = 0; c < r->n_cpus; c++)

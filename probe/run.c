@@ -203,8 +203,9 @@ static void record_begin(struct run *r)
 	if (r->p->facts->net_problem)
 		run_text(r, "tickprobe: network: %s\n", r->p->facts->net_problem);
 	if (r->p->facts->series.of)
-		run_text(r, "tickprobe: series %s: boot %u of %u\n", r->p->facts->series.id ? r->p->facts->series.id : "?",
-			 r->p->facts->series.index, r->p->facts->series.of);
+		run_text(r, "tickprobe: series %s: boot %u of %u\n",
+			 r->p->facts->series.id ? r->p->facts->series.id : "?", r->p->facts->series.index,
+			 r->p->facts->series.of);
 	if (series_problem(r))
 		run_text(r, "tickprobe: runs=%u: %s\n", o->runs, series_problem(r));
 }

@@ -96,8 +96,8 @@ static void decide(struct run *r, const char *status, struct after_plan *ap)
 	if (p->facts->series.of) {
 		ap->series_state = more ? "continues" : failed ? "stopped" : "done";
 		if (failed)
-			tp_snprintf(ap->stop_why, sizeof ap->stop_why, "boot %u of %u ended failed", p->facts->series.index,
-				    p->facts->series.of);
+			tp_snprintf(ap->stop_why, sizeof ap->stop_why, "boot %u of %u ended failed",
+				    p->facts->series.index, p->facts->series.of);
 	}
 	plan(r, ap);
 	if (ap->what != OPT_AFTER_HALT && r->opt->after_s && a->key && countdown(r, a, ap->what, r->opt->after_s)) {
@@ -157,8 +157,8 @@ void run_finish(struct run *r, const char *status)
 		run_text(r, "tickprobe: run ended, status %s, no records (no memory for the log)\n", status);
 	}
 	if (ap.series_state)
-		run_text(r, "tickprobe: series %s, boot %u of %u: %s%s%s\n", p->facts->series.id ? p->facts->series.id : "?",
-			 p->facts->series.index, p->facts->series.of,
+		run_text(r, "tickprobe: series %s, boot %u of %u: %s%s%s\n",
+			 p->facts->series.id ? p->facts->series.id : "?", p->facts->series.index, p->facts->series.of,
 			 tp_streq(ap.series_state, "continues") ? "the next boot follows" : ap.series_state,
 			 ap.stop_why[0] ? ": " : "", ap.stop_why);
 	if (ap.problem[0])

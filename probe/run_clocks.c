@@ -73,7 +73,8 @@ static bool edge_rate(const struct counter *c, const struct probe_clock *pc, dou
 
 	tp_memset(r, 0, sizeof *r);
 	if (!edge(c, pc, v0, bound, &a)) {
-		tp_snprintf(why, cap, "%s does not tick (stuck at 0x%llx for %llu reads, %llu TSC cycles; the bound is %.2f s)",
+		tp_snprintf(why, cap,
+			    "%s does not tick (stuck at 0x%llx for %llu reads, %llu TSC cycles; the bound is %.2f s)",
 			    c->desc->name, (unsigned long long)v0, (unsigned long long)a.reads,
 			    (unsigned long long)(pc->tsc() - t0), wait_s);
 		return false;

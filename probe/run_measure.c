@@ -175,8 +175,9 @@ void run_measure_counter(struct run *r, struct run_counter *rc, uint32_t raw_cap
 	measure_counter(c, &r->clock, r->subtract, run_samples(r, rc), r->opt->rounds, r->cost, r->round, r->raw,
 			raw_cap, &r->result);
 	if (c->desc->is_counter) {
-		measure_deltas(c, r->delta_values, r->opt->samples < RUN_DELTA_READS ? r->opt->samples : RUN_DELTA_READS,
-			       r->round, &r->result.delta);
+		measure_deltas(c, r->delta_values,
+			       r->opt->samples < RUN_DELTA_READS ? r->opt->samples : RUN_DELTA_READS, r->round,
+			       &r->result.delta);
 		r->result.delta_valid = true;
 	}
 	if (rc->desc->disturbs && rc->driver->settle)

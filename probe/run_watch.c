@@ -217,8 +217,8 @@ void run_watch(struct run *r)
 		return;
 	}
 	record_watch_begin(r->log, &wr->w, r->opt, wr->sync ? wr->pair_cap : 0);
-	run_text(r, "watch: %u s, %u clocks, a sample every 0.5 s, %u segments of %.1f s\n", r->opt->watch_s,
-		 wr->w.n, WATCH_SEGMENTS, wr->w.segment_s);
+	run_text(r, "watch: %u s, %u clocks, a sample every 0.5 s, %u segments of %.1f s\n", r->opt->watch_s, wr->w.n,
+		 WATCH_SEGMENTS, wr->w.segment_s);
 	watch_vm_open(wr);
 	watch_loop(wr);
 	watch_vm_close(wr);

@@ -110,7 +110,8 @@ static void clocks(const struct watch_event *ev, unsigned n, struct watch_event_
 		 * so that a read that took longer on one side is no jump. */
 		int64_t lag_before = (int64_t)(ev->before[i].tsc - ev->before[0].tsc);
 		int64_t lag_after = (int64_t)(ev->after[i].tsc - ev->after[0].tsc);
-		v->advance_s[i] = counts / ev->hz[i] / (1 + ev->rate_ppm[i] / PPM) - (double)(lag_after - lag_before) / ev->hz[0];
+		v->advance_s[i] =
+			counts / ev->hz[i] / (1 + ev->rate_ppm[i] / PPM) - (double)(lag_after - lag_before) / ev->hz[0];
 		v->backward[i] = counts < 0;
 		sorted[i] = v->advance_s[i];
 	}

@@ -103,8 +103,13 @@ static inline void sim_counter_init(struct sim_counter *s, const char *name, enu
 			     uint64_t hz)
 {
 	memset(s, 0, sizeof *s);
-	s->desc = (struct counter_desc){ .name = name, .read = sim_read, .insns = 3, .method = "simulated read",
-					 .width = width, .nominal_hz = hz, .is_counter = true };
+	s->desc = (struct counter_desc){ .name = name,
+					 .read = sim_read,
+					 .insns = 3,
+					 .method = "simulated read",
+					 .width = width,
+					 .nominal_hz = hz,
+					 .is_counter = true };
 	counter_from_desc(&s->c, &s->desc);
 	s->c.hw = 0xfed000f0;
 	counter_state_init(&s->st);

@@ -214,7 +214,8 @@ static void sim_attach(int from, int n, const struct counter **c, struct counter
 		counter_state_init(&s[i]);
 		if (sim.absent[from + i]) {
 			s[i].present = false;
-			snprintf(s[i].reason, sizeof s[i].reason, "simulated: %s is not there", sim.ctr[from + i].c.desc->name);
+			snprintf(s[i].reason, sizeof s[i].reason, "simulated: %s is not there",
+				 sim.ctr[from + i].c.desc->name);
 		}
 	}
 }
@@ -309,11 +310,21 @@ static void sim_platform(struct platform *p, const char *cmdline, const struct c
 	options_parse(&sim.opt, cmdline);
 	sim.facts = (struct boot_facts){ .boot = "sim", .cmdline = cmdline, .opt = &sim.opt };
 	*p = (struct platform){
-		.ctx = &sim, .facts = &sim.facts, .alloc = sim_alloc, .open_consoles = sim_consoles,
-		.set_exception_hook = sim_set_hook, .fault = sim_fault, .machine_facts = sim_machine,
-		.mem = { no_memory, NULL }, .brackets = sim.n_brackets == 2 ? sim_brackets : sim_brackets + 1,
-		.n_brackets = sim.n_brackets, .tsc_claims = sim_claims, .drivers = drivers, .n_drivers = n_drivers,
-		.end = sim_end, .halt = sim_halt,
+		.ctx = &sim,
+		.facts = &sim.facts,
+		.alloc = sim_alloc,
+		.open_consoles = sim_consoles,
+		.set_exception_hook = sim_set_hook,
+		.fault = sim_fault,
+		.machine_facts = sim_machine,
+		.mem = { no_memory, NULL },
+		.brackets = sim.n_brackets == 2 ? sim_brackets : sim_brackets + 1,
+		.n_brackets = sim.n_brackets,
+		.tsc_claims = sim_claims,
+		.drivers = drivers,
+		.n_drivers = n_drivers,
+		.end = sim_end,
+		.halt = sim_halt,
 	};
 	sim_clock(&p->clock);
 	p->clock.aperf_mperf = sim.has_aperf_mperf ? sim_aperf_mperf : NULL;

@@ -71,8 +71,9 @@ static struct counter_desc desc;
 
 static void describe(struct counter *c, const char *name, counter_read_fn fn, unsigned width)
 {
-	desc = (struct counter_desc){ .name = name, .read = fn, .insns = 3, .method = "simulated", .width = width,
-				      .is_counter = true };
+	desc = (struct counter_desc){
+		.name = name, .read = fn, .insns = 3, .method = "simulated", .width = width, .is_counter = true
+	};
 	counter_from_desc(c, &desc);
 }
 

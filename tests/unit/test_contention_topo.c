@@ -97,8 +97,9 @@ static uint64_t shared_read(const struct counter *c)
 	return __atomic_add_fetch(&shared, 1, __ATOMIC_SEQ_CST) & c->mask;
 }
 
-static const struct counter_desc hpet_desc = { .name = "hpet", .read = shared_read, .insns = 3, .method = "simulated",
-					       .width = 32, .is_counter = true };
+static const struct counter_desc hpet_desc = {
+	.name = "hpet", .read = shared_read, .insns = 3, .method = "simulated", .width = 32, .is_counter = true
+};
 
 static void test_levels(void)
 {

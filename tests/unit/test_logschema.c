@@ -31,10 +31,10 @@ static const struct lr_node *parse(struct lr_doc *d, const char *s, size_t n)
 
 struct conformance {
 	const char *what;
-	int by;               /* LD_IMAGE, LD_OS; from begin.boot when 0 */
+	int by; /* LD_IMAGE, LD_OS; from begin.boot when 0 */
 	unsigned records, problems;
 	char first[200];
-	char types[512];      /* the types seen, once each */
+	char types[512]; /* the types seen, once each */
 };
 
 static void seen_type(struct conformance *c, const char *type)
@@ -62,7 +62,8 @@ static void conform_record(void *ctx, const struct lr_run *run, uint32_t line, c
 	if (!s) {
 		c->problems++;
 		if (!c->first[0])
-			snprintf(c->first, sizeof c->first, "a record of type %s, which the schema does not have", type);
+			snprintf(c->first, sizeof c->first, "a record of type %s, which the schema does not have",
+				 type);
 		return;
 	}
 	if (ld_check(root, s, c->by, &rep)) {
@@ -99,8 +100,8 @@ static void conforms(const char *what, int by, const char *text, size_t n, unsig
 /* ---- the image's records, on the simulated platform ------------------------------ */
 
 static const struct counter_driver *const machine[] = { &sim_tsc_driver, &sim_hpet_driver, &sim_pm_driver,
-							 &sim_pit_driver, &sim_apic_driver, &sim_rtc_driver,
-							 &sim_kvm_driver };
+							&sim_pit_driver, &sim_apic_driver, &sim_rtc_driver,
+							&sim_kvm_driver };
 
 static void sim_run(const char *cmdline)
 {
@@ -158,14 +159,30 @@ static void cpus_records(void)
 {
 	static struct cpu_fact cpu[3];
 	struct cpus_facts f = { cpu, 3, 3, 2, false, NULL, 0x8000 };
-	static struct team_check_facts t = { .cpus = 2, .returned = 1, .again_returned = 1, .count = 1,
-					      .again_count = 1, .n_dropped = 1, .dropped = { 1 }, .idle = "hlt" };
+	static struct team_check_facts t = { .cpus = 2,
+					     .returned = 1,
+					     .again_returned = 1,
+					     .count = 1,
+					     .again_count = 1,
+					     .n_dropped = 1,
+					     .dropped = { 1 },
+					     .idle = "hlt" };
 
 	cpu[0] = (struct cpu_fact){ .apic_id = 0, .has_cpu = true, .topo_known = true, .state = "bsp", .sipis = 0 };
-	cpu[1] = (struct cpu_fact){ .apic_id = 1, .has_cpu = true, .cpu = 1, .topo_known = true, .core = 1,
-				    .core_type = "P-core", .state = "running", .running = true,
-				    .startup_cycles = 34000, .sipis = 1 };
-	cpu[2] = (struct cpu_fact){ .apic_id = 2, .state = "no response", .no_response = true, .sipis = 2,
+	cpu[1] = (struct cpu_fact){ .apic_id = 1,
+				    .has_cpu = true,
+				    .cpu = 1,
+				    .topo_known = true,
+				    .core = 1,
+				    .core_type = "P-core",
+				    .state = "running",
+				    .running = true,
+				    .startup_cycles = 34000,
+				    .sipis = 1 };
+	cpu[2] = (struct cpu_fact){ .apic_id = 2,
+				    .state = "no response",
+				    .no_response = true,
+				    .sipis = 2,
 				    .why = "no response within 1000 ms of its STARTUP IPI" };
 	record_cpus(&cap.log, &f, 1e9);
 	record_team_check(&cap.log, &t);
@@ -181,7 +198,8 @@ static void smp_records(void)
 	static const struct counter_desc tsc_desc = { .name = "tsc" };
 	static struct counter tsc = { .desc = &tsc_desc };
 
-	pairs[0] = (struct tsc_pair){ .cpu = 1, .offset_done = true, .warp_done = true, .offset = -12, .uncertainty = 30 };
+	pairs[0] =
+		(struct tsc_pair){ .cpu = 1, .offset_done = true, .warp_done = true, .offset = -12, .uncertainty = 30 };
 	pairs[1] = (struct tsc_pair){ .cpu = 2, .ref = 1 };
 	sync = (struct tsc_sync_result){ .matrix = true, .n_cpus = 3, .pairs = pairs, .n_pairs = 2 };
 	sync.tsc_adjust_valid[1] = true;
@@ -190,8 +208,9 @@ static void smp_records(void)
 	per.cost[0][0] = (struct percpu_cost){ true, 24, 20 };
 	record_percpu(&cap.log, &per);
 	con = (struct contention_result){ .counter = "hpet", .reads_per_reader = 10, .n_levels = 1 };
-	con.level[0] = (struct contention_level){ .n = 1, .returned = 1, .p50_median = 100, .reads = 10,
-						  .wall_cycles = 1000, .overlap = 1.0 };
+	con.level[0] = (struct contention_level){
+		.n = 1, .returned = 1, .p50_median = 100, .reads = 10, .wall_cycles = 1000, .overlap = 1.0
+	};
 	record_contention(&cap.log, &con, 1e9);
 	refused = (struct contention_result){ .counter = "acpi-fast", .refused = "no PM timer" };
 	record_contention(&cap.log, &refused, 1e9);
@@ -232,8 +251,8 @@ static void test_smp_and_watch_records(void)
 	smp_records();
 	watch_records();
 	log_close(&cap.log, "ok");
-	conforms("made-up cpus, team_check, tsc_sync, percpu, contention, latency and watch records", LD_IMAGE,
-		 cap.buf, cap.len, 12);
+	conforms("made-up cpus, team_check, tsc_sync, percpu, contention, latency and watch records", LD_IMAGE, cap.buf,
+		 cap.len, 12);
 }
 
 /* ---- decoding -------------------------------------------------------------------- */
@@ -322,11 +341,13 @@ static void test_decode_maps_and_families(void)
 static void test_wrong_shapes(void)
 {
 	static const char *const bad[][2] = {
-		{ "{\"type\":\"machine\",\"seq\":1,\"cpu_vendor\":7,\"crc\":\"0\"}", "machine.cpu_vendor: of another JSON type" },
+		{ "{\"type\":\"machine\",\"seq\":1,\"cpu_vendor\":7,\"crc\":\"0\"}",
+		  "machine.cpu_vendor: of another JSON type" },
 		{ "{\"type\":\"exception\",\"seq\":1,\"vector\":13,\"name\":\"#GP\",\"error_code\":0,\"rip\":1,\"cr2\":0,"
 		  "\"step\":\"x\",\"cpu\":0,\"apic_id\":0,\"colour\":\"red\",\"crc\":\"0\"}",
 		  "exception.colour: not in the schema" },
-		{ "{\"type\":\"samples\",\"seq\":1,\"name\":\"tsc\",\"offset\":0,\"crc\":\"0\"}", "samples.values: missing" },
+		{ "{\"type\":\"samples\",\"seq\":1,\"name\":\"tsc\",\"offset\":0,\"crc\":\"0\"}",
+		  "samples.values: missing" },
 		{ "{\"type\":\"overflow\",\"seq\":1,\"record\":null,\"limit\":98304,\"crc\":\"0\"}",
 		  "overflow.record: null where the schema has no null" },
 		{ "{\"type\":\"samples\",\"seq\":1,\"name\":\"tsc\",\"offset\":0,\"values\":[1,-2],\"crc\":\"0\"}",
@@ -394,7 +415,8 @@ static void schema1_record(void *ctx, const struct lr_run *run, uint32_t line, c
 		c->timers++;
 		ld_timer_rounds_at(t, 0, &r);
 		c->rounds_rows |= t->rounds.node && t->rounds.node->kind == LR_ARR && r.p50.state == LD_SET;
-		c->delta_by_key |= t->delta.ld.node && t->delta.ld.node->kind == LR_OBJ && t->delta.mode.state == LD_SET;
+		c->delta_by_key |=
+			t->delta.ld.node && t->delta.ld.node->kind == LR_OBJ && t->delta.mode.state == LD_SET;
 		c->hist_pairs |= t->hist.node && t->hist.node->kind == LR_ARR;
 	}
 	free(out);
@@ -419,10 +441,12 @@ static void test_schema1(void)
 			lr_feed(&r, text, n);
 		lr_finish(&r);
 		free(text);
-		check(c.records > 10 && c.wrong == 0, "%s: %u schema-1 records decode with every member of its type%s%s",
-		      logs[i], c.records, c.first[0] ? ": " : "", c.first);
+		check(c.records > 10 && c.wrong == 0,
+		      "%s: %u schema-1 records decode with every member of its type%s%s", logs[i], c.records,
+		      c.first[0] ? ": " : "", c.first);
 		check(c.timers > 0 && c.rounds_rows && c.hist_pairs && (c.delta_by_key || strstr(logs[i], "os-")),
-		      "%s: rounds as a list, hist as pairs%s read", logs[i], strstr(logs[i], "os-") ? "" : ", delta by key");
+		      "%s: rounds as a list, hist as pairs%s read", logs[i],
+		      strstr(logs[i], "os-") ? "" : ", delta by key");
 	}
 }
 

@@ -49,11 +49,15 @@ static uint64_t sim_read_apic(const struct counter *c)
 	return sim_read(2);
 }
 
-static const struct counter_desc tsc_desc = { .name = "tsc", .read = sim_read_tsc, .insns = 3, .method = "simulated rdtsc" };
-static const struct counter_desc rdtscp_desc = { .name = "rdtscp", .read = sim_read_rdtscp, .insns = 3,
-						 .method = "simulated rdtscp" };
-static const struct counter_desc apic_desc = { .name = "lapic", .read = sim_read_apic, .insns = 3,
-					       .method = "simulated APIC current count" };
+static const struct counter_desc tsc_desc = {
+	.name = "tsc", .read = sim_read_tsc, .insns = 3, .method = "simulated rdtsc"
+};
+static const struct counter_desc rdtscp_desc = {
+	.name = "rdtscp", .read = sim_read_rdtscp, .insns = 3, .method = "simulated rdtscp"
+};
+static const struct counter_desc apic_desc = {
+	.name = "lapic", .read = sim_read_apic, .insns = 3, .method = "simulated APIC current count"
+};
 static void sim_apic_prepare(void *ctx)
 {
 	(void)ctx;

@@ -157,8 +157,8 @@ static void test_qemu(void)
 	v.recs = recs, v.n = load("qemu72-tcg-max-smp8-s2c2t2.txt", recs), v.leaf_b_shift_add = 0;
 	t = read_as(&v, 6);
 	char type[16];
-	check(t.apic_id == 6 && SAME(t, 1, 1, 0) && t.smt_bits == 1 && t.package_shift == 2 && t.source == TOPO_LEAF_B &&
-		      !t.has_node && !topology_core_type(&t, type),
+	check(t.apic_id == 6 && SAME(t, 1, 1, 0) && t.smt_bits == 1 && t.package_shift == 2 &&
+		      t.source == TOPO_LEAF_B && !t.has_node && !topology_core_type(&t, type),
 	      "qemu max: APIC ID 6 is package 1, core 1, thread 0 by leaf 0xB (SMT 1 bit, package at bit 2), no node, "
 	      "no core type");
 }

@@ -149,7 +149,8 @@ static void reads_spread(void)
 	watch_event_end(ev, 10.5, r, 0.5);
 	watch_event_conclude(ev, N_CLOCKS, &v);
 	check(v.jumps == 0 && fabs(v.jump_s[3]) < 1 / nominal[3] && fabs(v.guest_s - 0.5) < 1e-6,
-	      "reads 3 us apart on one side: no jump (the PIT within its count: %.3f us), guest %.6f s", v.jump_s[3] * 1e6, v.guest_s);
+	      "reads 3 us apart on one side: no jump (the PIT within its count: %.3f us), guest %.6f s",
+	      v.jump_s[3] * 1e6, v.guest_s);
 }
 
 static void fast_counter(void)

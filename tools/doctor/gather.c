@@ -225,8 +225,8 @@ int costs_from_log(struct host_costs *c, const char *path, char *why, size_t cap
 		p50 = t.cost_ns.p50.state == LD_SET;
 		if (t.clocksource.state != LD_SET && t.name.state == LD_SET && !strcmp(t.name.s, "tsc") && p50)
 			c->raw_tsc_ns = t.cost_ns.p50.v;
-		if (t.call.state != LD_SET || t.clocksource.state != LD_SET || strcmp(t.call.s, "clock_gettime(MONOTONIC)") ||
-		    !p50)
+		if (t.call.state != LD_SET || t.clocksource.state != LD_SET ||
+		    strcmp(t.call.s, "clock_gettime(MONOTONIC)") || !p50)
 			continue;
 		snprintf(c->c[c->n].cs, sizeof c->c[0].cs, "%s", t.clocksource.s);
 		c->c[c->n++].ns = t.cost_ns.p50.v;

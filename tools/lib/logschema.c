@@ -7,40 +7,41 @@
 
 /* ---- the schema as data ---------------------------------------------------- */
 
-#define LD_MEMBER(S, cname, key, kind, type, unit, how, by, doc, offset, child)                                     \
+#define LD_MEMBER(S, cname, key, kind, type, unit, how, by, doc, offset, child) \
 	{ key, cname, kind, type, LD_##how, LD_##by, unit, doc, offset, child },
-#define LD_BEGIN(name, kind, by, doc)                                                                               \
-	enum { ld_kind_##name = (kind), ld_by_##name = (by) };                                                         \
-	static const char ld_doc_##name[] = doc;                                                                    \
+#define LD_BEGIN(name, kind, by, doc) \
+	enum { ld_kind_##name = (kind), ld_by_##name = (by) }; \
+	static const char ld_doc_##name[] = doc; \
 	static const struct ld_member ld_members_##name[] = {
 #define RECORD(name, by, doc) LD_BEGIN(name, LD_RECORD, LD_##by, doc)
 #define SHAPE(name, doc) LD_BEGIN(name, LD_SHAPE, LD_ALL, doc)
 #define TUPLE(name, doc) LD_BEGIN(name, LD_TUPLE, LD_ALL, doc)
-#define END(name)                                                                                                   \
-	}                                                                                                           \
-	;                                                                                                           \
-	const struct ld_shape ld_shape_##name = { #name,                                                           \
-						  ld_doc_##name,                                                    \
-						  ld_kind_##name,                                                   \
-						  ld_by_##name,                                                     \
-						  sizeof(struct ld_##name),                                         \
-						  ld_members_##name,                                                \
+#define END(name) \
+	} \
+	; \
+	const struct ld_shape ld_shape_##name = { #name, \
+						  ld_doc_##name, \
+						  ld_kind_##name, \
+						  ld_by_##name, \
+						  sizeof(struct ld_##name), \
+						  ld_members_##name, \
 						  sizeof ld_members_##name / sizeof ld_members_##name[0] };
-#define FIELD_AS(S, c, key, T, unit, how, by, doc)                                                                  \
+#define FIELD_AS(S, c, key, T, unit, how, by, doc) \
 	LD_MEMBER(S, #c, key, LD_FIELD, LD_T_##T, #unit, how, by, doc, offsetof(struct ld_##S, c), NULL)
-#define ITEM(S, c, T, unit, how, by, doc)                                                                           \
+#define ITEM(S, c, T, unit, how, by, doc) \
 	LD_MEMBER(S, #c, #c, LD_ITEM, LD_T_##T, #unit, how, by, doc, offsetof(struct ld_##S, c), NULL)
-#define OBJECT_AS(S, c, key, C, how, by, doc)                                                                       \
+#define OBJECT_AS(S, c, key, C, how, by, doc) \
 	LD_MEMBER(S, #c, key, LD_OBJECT, LD_T_NONE, "none", how, by, doc, offsetof(struct ld_##S, c), &ld_shape_##C)
-#define LIST(S, c, T, unit, how, by, doc)                                                                           \
+#define LIST(S, c, T, unit, how, by, doc) \
 	LD_MEMBER(S, #c, #c, LD_LIST, LD_T_##T, #unit, how, by, doc, offsetof(struct ld_##S, c), NULL)
-#define LIST_OF(S, c, C, how, by, doc)                                                                              \
+#define LIST_OF(S, c, C, how, by, doc) \
 	LD_MEMBER(S, #c, #c, LD_LIST_OF, LD_T_NONE, "none", how, by, doc, offsetof(struct ld_##S, c), &ld_shape_##C)
-#define COLUMNS(S, c, C, how, by, doc)                                                                              \
+#define COLUMNS(S, c, C, how, by, doc) \
 	LD_MEMBER(S, #c, #c, LD_COLUMNS, LD_T_NONE, "none", how, by, doc, offsetof(struct ld_##S, c), &ld_shape_##C)
-#define MAP(S, c, T, unit, how, by, doc)                                                                            \
+#define MAP(S, c, T, unit, how, by, doc) \
 	LD_MEMBER(S, #c, #c, LD_MAP, LD_T_##T, #unit, how, by, doc, offsetof(struct ld_##S, c), NULL)
-#define SUFFIXED(S, c, T, unit, how, by, doc) LD_MEMBER(S, #c, "_" #c, LD_SUFFIXED, LD_T_##T, #unit, how, by, doc, 0, NULL)
+#define SUFFIXED(S, c, T, unit, how, by, doc) \
+	LD_MEMBER(S, #c, "_" #c, LD_SUFFIXED, LD_T_##T, #unit, how, by, doc, 0, NULL)
 #include "probe/log_schema.def"
 #undef LD_MEMBER
 #undef LD_BEGIN
@@ -82,22 +83,15 @@ static bool type_ok(const struct lr_node *n, int t)
 	uint64_t hex;
 
 	switch (t) {
-	case LD_T_U64:
-		return n->kind == LR_NUM && n->is_int && !n->neg;
-	case LD_T_I64:
-		return n->kind == LR_NUM && n->is_int && (n->neg || n->u <= INT64_MAX);
-	case LD_T_BOOL:
-		return n->kind == LR_BOOL;
-	case LD_T_STR:
-		return n->kind == LR_STR;
-	case LD_T_HEX32:
-		return n->kind == LR_STR && hex32(n->str, &hex);
-	case LD_T_HIST:
-		return n->kind == LR_STR || n->kind == LR_ARR;
+	case LD_T_U64: return n->kind == LR_NUM && n->is_int && !n->neg;
+	case LD_T_I64: return n->kind == LR_NUM && n->is_int && (n->neg || n->u <= INT64_MAX);
+	case LD_T_BOOL: return n->kind == LR_BOOL;
+	case LD_T_STR: return n->kind == LR_STR;
+	case LD_T_HEX32: return n->kind == LR_STR && hex32(n->str, &hex);
+	case LD_T_HIST: return n->kind == LR_STR || n->kind == LR_ARR;
 	case LD_T_PAIR:
 		return n->kind == LR_ARR && n->len == 2 && lr_uint(lr_at(n, 0), &hex) && lr_uint(lr_at(n, 1), &hex);
-	default: /* F0 … F9 */
-		return n->kind == LR_NUM;
+	default: /* F0 … F9 */ return n->kind == LR_NUM;
 	}
 }
 
@@ -105,31 +99,17 @@ static bool type_ok(const struct lr_node *n, int t)
 static void take_value(const struct lr_node *n, int t, void *out)
 {
 	switch (t) {
-	case LD_T_U64:
-		((struct ld_uint *)out)->v = n->u;
-		break;
-	case LD_T_I64:
-		((struct ld_int *)out)->v = n->neg ? n->i : (int64_t)n->u;
-		break;
-	case LD_T_BOOL:
-		((struct ld_bool *)out)->v = n->b;
-		break;
-	case LD_T_STR:
-		((struct ld_str *)out)->s = n->str;
-		break;
-	case LD_T_HEX32:
-		hex32(n->str, &((struct ld_uint *)out)->v);
-		break;
-	case LD_T_HIST:
-		((struct ld_hist *)out)->node = n;
-		break;
+	case LD_T_U64: ((struct ld_uint *)out)->v = n->u; break;
+	case LD_T_I64: ((struct ld_int *)out)->v = n->neg ? n->i : (int64_t)n->u; break;
+	case LD_T_BOOL: ((struct ld_bool *)out)->v = n->b; break;
+	case LD_T_STR: ((struct ld_str *)out)->s = n->str; break;
+	case LD_T_HEX32: hex32(n->str, &((struct ld_uint *)out)->v); break;
+	case LD_T_HIST: ((struct ld_hist *)out)->node = n; break;
 	case LD_T_PAIR:
 		lr_uint(lr_at(n, 0), &((struct ld_pair *)out)->a);
 		lr_uint(lr_at(n, 1), &((struct ld_pair *)out)->b);
 		break;
-	default:
-		((struct ld_num *)out)->v = n->d;
-		break;
+	default: ((struct ld_num *)out)->v = n->d; break;
 	}
 }
 

@@ -38,6 +38,10 @@
 #include <stdint.h>
 #include "tools/lib/json_parse.h"
 
+/* Each X-macro pass is laid out by hand, a line per generated function:
+ * clang-format would split them a token a line. */
+/* clang-format off */
+
 enum ld_state { LD_ABSENT, LD_NULL, LD_SET, LD_WRONG };
 
 struct ld_uint {
@@ -247,5 +251,7 @@ unsigned ld_check(const struct lr_node *n, const struct ld_shape *s, int by, str
 #include "probe/log_schema.def"
 #undef LD_DECODER
 #undef LD_AT
+
+/* clang-format on */
 
 #endif

@@ -98,9 +98,14 @@ void os_machine_read(struct os_machine *m)
 void os_write_machine(struct log *l, const struct os_machine *m)
 {
 	struct machine_facts f = {
-		.family = m->family, .model = m->model, .stepping = m->stepping,
-		.microcode_known = m->microcode >= 0, .microcode = m->microcode >= 0 ? (uint64_t)m->microcode : 0,
-		.has_hypervisor = m->hypervisor[0] != 0, .invariant_tsc = m->invariant_tsc, .rdtscp = m->rdtscp,
+		.family = m->family,
+		.model = m->model,
+		.stepping = m->stepping,
+		.microcode_known = m->microcode >= 0,
+		.microcode = m->microcode >= 0 ? (uint64_t)m->microcode : 0,
+		.has_hypervisor = m->hypervisor[0] != 0,
+		.invariant_tsc = m->invariant_tsc,
+		.rdtscp = m->rdtscp,
 		.cores = m->cores > 0 ? (uint64_t)m->cores : 0,
 		/* unknown (and under 1 MiB, which no system has) is null */
 		.memory_mib = m->memory_mib >= 0 ? (uint64_t)m->memory_mib : 0,
@@ -115,8 +120,12 @@ void os_write_machine(struct log *l, const struct os_machine *m)
 void os_write_tsc(struct log *l, const struct os_tsc_cal *c, bool invariant)
 {
 	struct tsc_facts f = {
-		.hz = c->hz, .source = "clock_monotonic_raw", .error_ppm = c->err_ppm, .interval_s = c->interval_s,
-		.window_ms = (uint64_t)(c->interval_s * 1e3 + 0.5), .invariant = invariant,
+		.hz = c->hz,
+		.source = "clock_monotonic_raw",
+		.error_ppm = c->err_ppm,
+		.interval_s = c->interval_s,
+		.window_ms = (uint64_t)(c->interval_s * 1e3 + 0.5),
+		.invariant = invariant,
 	};
 
 	tsc_facts_source(&f, "clock_monotonic_raw", c->hz);

@@ -66,10 +66,12 @@ static uint64_t read_hpet(const struct counter *c)
 
 /* The clocks the watch reads here, as the image's drivers describe theirs
  * (probe/counter.h): the HPET's rate is its own period's, found at open. */
-static const struct counter_desc mono_desc = { .name = "monotonic_raw", .read = read_mono, .width = 64,
-					       .nominal_hz = 1000000000ull, .is_counter = true };
-static const struct counter_desc pm_desc = { .name = "pm_timer", .read = read_pm, .width = 24,
-					     .nominal_hz = ACPI_PM_HZ, .is_counter = true };
+static const struct counter_desc mono_desc = {
+	.name = "monotonic_raw", .read = read_mono, .width = 64, .nominal_hz = 1000000000ull, .is_counter = true
+};
+static const struct counter_desc pm_desc = {
+	.name = "pm_timer", .read = read_pm, .width = 24, .nominal_hz = ACPI_PM_HZ, .is_counter = true
+};
 static const struct counter_desc hpet_desc = { .name = "hpet", .read = read_hpet, .width = 32, .is_counter = true };
 
 static uint64_t tsc_now(void *ctx)
