@@ -9,7 +9,8 @@
 #   check NAME COND [DETAIL]   ok on the status of eval COND
 #
 # The Python checkers beside the tests (tests/boot/checklog.py and the others)
-# print the same "PASS: " and "FAIL: " lines themselves.
+# print the same "PASS: " and "FAIL: " lines through tests/lib/tplog.py's ok,
+# and read a log's records, each held to its crc, through its read.
 #
 # Sourcing this runs the rest of the script as a child whose output (stderr
 # too) passes through a counter, so that every check is counted, whether made
