@@ -8,12 +8,10 @@
 import json
 import os
 import sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 out = sys.argv[1]
-
-
-def say(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + what)
 
 
 def load(name):
@@ -93,60 +91,60 @@ def verdict(name, want):
     try:
         d = load(name)
     except ValueError as e:
-        say(False, "%s: --json is not JSON: %s" % (name, e))
+        ok(False, "%s: --json is not JSON: %s" % (name, e))
         return
     r = d["recommendation"]
     got = (d["tsc_verdict"], int(rcs[0]), r["clocksource"], r["kernel_parameters"], r["remove_parameters"], d["cause"])
-    ok = got[0] == v and got[1] == rc and (cs is None or got[2] == cs) and got[3] == add and \
+    good = got[0] == v and got[1] == rc and (cs is None or got[2] == cs) and got[3] == add and \
         got[4] == rm and got[5] == cause and int(rcs[1]) == rc
     if v == "unreliable" and cause != "tsc-rate":
-        ok = ok and "tsc=reliable" not in r["kernel_parameters"] and got[2] != "tsc"
+        good = good and "tsc=reliable" not in r["kernel_parameters"] and got[2] != "tsc"
     if v == "unknown" and cause not in ("cpu-offset", "halts-in-idle"):
-        ok = ok and "bare-metal log" in (r["next_step"] or "")
+        good = good and "bare-metal log" in (r["next_step"] or "")
     reasons = r.get("add_reasons", []) + r.get("remove_reasons", [])
-    ok = ok and len(r.get("add_reasons", [])) == len(add) and all(x.get("why") for x in reasons)
-    say(ok, "%s: verdict %s, clocksource %s, add %s, remove %s, cause %s, exit %d (text exit %s)" %
-        (name, got[0], got[2], got[3], got[4], got[5], got[1], rcs[1]) + ("" if ok else " (wanted %r)" % (want,)))
+    good = good and len(r.get("add_reasons", [])) == len(add) and all(x.get("why") for x in reasons)
+    ok(good, "%s: verdict %s, clocksource %s, add %s, remove %s, cause %s, exit %d (text exit %s)" %
+       (name, got[0], got[2], got[3], got[4], got[5], got[1], rcs[1]) + ("" if good else " (wanted %r)" % (want,)))
     t = text(name)
-    say(t.startswith("TSC: " + v) and all(("add %s: " % p) in t for p in add) and
-        all(("remove %s: " % p) in t for p in rm) and ("GRUB_CMDLINE_LINUX" in t) == bool(add or rm),
-        "%s: the text says the same verdict, and each parameter with its reason and where it goes" % name)
+    ok(t.startswith("TSC: " + v) and all(("add %s: " % p) in t for p in add) and
+       all(("remove %s: " % p) in t for p in rm) and ("GRUB_CMDLINE_LINUX" in t) == bool(add or rm),
+       "%s: the text says the same verdict, and each parameter with its reason and where it goes" % name)
 
 
 def no_old_excuse():
     """A kernel log that says why the TSC went must never get "did not say why"."""
     bad = [n for n in WANT if not n.startswith(("k618-clean", "k515-lede", "k66-tscadjust"))
            and "did not say why it left the TSC" in text(n)]
-    say(not bad, "every log whose kernel said why it left the TSC is read as saying so (%s)" % (bad or "none said otherwise"))
+    ok(not bad, "every log whose kernel said why it left the TSC is read as saying so (%s)" % (bad or "none said otherwise"))
 
 
 def firmware_claims():
     """No firmware update for a missing CPU feature; one for firmware's faults."""
     hv = load("k515-lede-noninv")["machine"]["hypervisor"]
     s = load("k515-lede-noninv")["summary"]
-    say("may fix the TSC" not in s and (("invtsc" in s) if hv else ("no firmware update adds" in s)),
-        "a TSC that is not invariant: no firmware update is promised (%s)" % ("under a hypervisor: invtsc" if hv else "the CPU's design"))
+    ok("may fix the TSC" not in s and (("invtsc" in s) if hv else ("no firmware update adds" in s)),
+       "a TSC that is not invariant: no firmware update is promised (%s)" % ("under a hypervisor: invtsc" if hv else "the CPU's design"))
     s = load("k510-propolis-skew")["summary"]
-    say("firmware (BIOS) update" in s and "CPU 2" in s, "TSCs out of step between CPUs: the firmware's to fix, CPU 2 named")
+    ok("firmware (BIOS) update" in s and "CPU 2" in s, "TSCs out of step between CPUs: the firmware's to fix, CPU 2 named")
     d = load("k66-tscadjust-skew")
-    say("TSC_ADJUST" in d["summary"] and any("TSC_ADJUST register" in e for e in d["evidence"]),
-        "firmware writing TSC_ADJUST: caught in the log, said in the summary")
+    ok("TSC_ADJUST" in d["summary"] and any("TSC_ADJUST register" in e for e in d["evidence"]),
+       "firmware writing TSC_ADJUST: caught in the log, said in the summary")
 
 
 def per_cause():
     """The remedies that only some causes have."""
     d = load("k61-idle-noninv")
     alts = [a["parameter"] for a in d["recommendation"]["alternatives"]]
-    say(alts == ["processor.max_cstate=1", "intel_idle.max_cstate=1"] and "tsc=reliable" not in alts,
-        "a TSC that stops in deep C-states: keep it off, or hold the CPUs out of those states (%s)" % alts)
+    ok(alts == ["processor.max_cstate=1", "intel_idle.max_cstate=1"] and "tsc=reliable" not in alts,
+       "a TSC that stops in deep C-states: keep it off, or hold the CPUs out of those states (%s)" % alts)
     d = load("k612-skew-pm")
     a = d.get("attribution") or {}
-    say(d.get("tsc_wrongly_blamed") and a.get("clock") == "acpi_pm" and 1100 < a.get("ppm", 0) < 1300 and
-        "hpet=disable" not in d["recommendation"]["kernel_parameters"],
-        "a PM timer that runs fast (%s ppm): the TSC wrongly blamed, no HPET to take away, tsc=nowatchdog" % a.get("ppm"))
+    ok(d.get("tsc_wrongly_blamed") and a.get("clock") == "acpi_pm" and 1100 < a.get("ppm", 0) < 1300 and
+       "hpet=disable" not in d["recommendation"]["kernel_parameters"],
+       "a PM timer that runs fast (%s ppm): the TSC wrongly blamed, no HPET to take away, tsc=nowatchdog" % a.get("ppm"))
     d = load("k612-readback-sync")
     why = " ".join(x["why"] for x in d["recommendation"].get("add_reasons", []))
-    say("151280 ns" in why and "SMIs" in why, "SMIs holding the reference read up: the read-back time and the SMIs named")
+    ok("151280 ns" in why and "SMIs" in why, "SMIs holding the reference read up: the read-back time and the SMIs named")
 
 
 def kernels():
@@ -159,12 +157,12 @@ def kernels():
              "k66-tscadjust-none": ("unknown", "", "unknown")}
     for name, (wd, rel, means) in cases.items():
         k = load(name).get("kernel", {})
-        say(k.get("watchdog") == wd and k.get("release") == rel and k.get("tsc_watchdog_means") == means and
-            k.get("watchdog_why"), "%s: kernel %r, watchdog %s, tsc=watchdog means %s: %s" %
-            (name, k.get("release"), k.get("watchdog"), k.get("tsc_watchdog_means"), (k.get("watchdog_why") or "")[:70]))
+        ok(k.get("watchdog") == wd and k.get("release") == rel and k.get("tsc_watchdog_means") == means and
+           k.get("watchdog_why"), "%s: kernel %r, watchdog %s, tsc=watchdog means %s: %s" %
+           (name, k.get("release"), k.get("watchdog"), k.get("tsc_watchdog_means"), (k.get("watchdog_why") or "")[:70]))
     t = text("k66-tscadjust-none")
-    say("cannot tell whether it runs the watchdog rewritten in 2026" in t,
-        "an unknown version and no watchdog message: the doctor says it cannot tell")
+    ok("cannot tell whether it runs the watchdog rewritten in 2026" in t,
+       "an unknown version and no watchdog message: the doctor says it cannot tell")
 
 
 def never_dropped_params():
@@ -180,7 +178,7 @@ def never_dropped_params():
             bad.append(n)
         if "tsc=watchdog" in params and k.get("tsc_watchdog_means") != "enforce":
             bad.append(n)
-    say(not bad, "no parameter a kernel lacks is offered (%s)" % (bad or "none"))
+    ok(not bad, "no parameter a kernel lacks is offered (%s)" % (bad or "none"))
 
 
 def closing_note():
@@ -188,17 +186,17 @@ def closing_note():
     d = load("k71-hpet-hpet")
     t = text("k71-hpet-hpet")
     a = d.get("attribution") or {}
-    say(a.get("clock") == "hpet" and -7900 < a.get("ppm", 0) < -7800 and d.get("tsc_wrongly_blamed"),
-        "the weighing names the HPET, %s ppm (slow), and the TSC wrongly blamed" % a.get("ppm"))
+    ok(a.get("clock") == "hpet" and -7900 < a.get("ppm", 0) < -7800 and d.get("tsc_wrongly_blamed"),
+       "the weighing names the HPET, %s ppm (slow), and the TSC wrongly blamed" % a.get("ppm"))
     ev = [e for e in d["events"] if e["kind"] == "frequency-skew"]
     skew = ev[0].get("skew_ppm") if ev else None
-    say(skew is not None and abs(skew - 7898.0) < 0.5, "the kernel's own skew beside it: %s ppm from its two intervals" % skew)
+    ok(skew is not None and abs(skew - 7898.0) < 0.5, "the kernel's own skew beside it: %s ppm from its two intervals" % skew)
     want = ["TSC: reliable (wrongly blamed", "hpet=disable", "the HPET runs 7,8", "+7898 ppm",
             "The kernel now keeps time with 'hpet'", "tsc=nowatchdog", "the one rewritten in 2026",
             "the kernel's figure within the weighing's uncertainty"]
     missing = [w for w in want if w not in t]
-    say(not missing and "did not say why" not in t, "the doctor's text for it says %d things it must (%s)" %
-        (len(want), missing or "all there"))
+    ok(not missing and "did not say why" not in t, "the doctor's text for it says %d things it must (%s)" %
+       (len(want), missing or "all there"))
 
 
 for name, want in WANT.items():

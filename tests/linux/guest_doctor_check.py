@@ -4,9 +4,9 @@
 # with tsc=unstable on the kernel command line and without it.
 #   python3 tests/linux/guest_doctor_check.py OUT
 import json, os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 out = sys.argv[1]
-def say(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + what)
 def doctor(name):
     path = os.path.join(out, name, "os.log")
     if not os.path.exists(path):
@@ -22,26 +22,26 @@ def doctor(name):
         return None, int(m.group(1)) if m else None, console
 
 d, rc, console = doctor("unstable")
-say(d is not None, "tsc=unstable guest: the doctor's JSON came back on ttyS1")
+ok(d is not None, "tsc=unstable guest: the doctor's JSON came back on ttyS1")
 if d:
     kinds = [e["kind"] for e in d["events"]]
     sw = [e for e in d["events"] if e["kind"] == "switched"]
     r = d["recommendation"]
-    say("boot-parameter" in kinds and d["cause"] == "boot-parameter", "tsc=unstable guest: the cause is the boot parameter")
-    say(sw and sw[0]["clocksource"] == "hpet" and sw[0]["timestamp"] is not None,
-        "tsc=unstable guest: the kernel's switch to hpet, with its timestamp (%s)" % (sw[0]["timestamp"] if sw else None))
-    say(r["remove_parameters"] == ["tsc=unstable"] and "tsc=reliable" not in r["kernel_parameters"] and rc == 4,
-        "tsc=unstable guest: remove tsc=unstable, never add tsc=reliable without a bare log; exit %s" % rc)
-    say("hpet" in d["costs_ns"] and "acpi_pm" in d["costs_ns"] and r["gain"] and "×" in r["gain"],
-        "tsc=unstable guest: costs measured %s; gain: %s" % (d["costs_ns"], r["gain"]))
-    say(d["tsc_verdict"] == "unknown" and "bare-metal log" in (r["next_step"] or ""),
-        "tsc=unstable guest: no bare log, verdict unknown, says how to get one")
-say("TSC: unknown" in console and "remove tsc=unstable" in console, "tsc=unstable guest: the doctor's text on the console")
+    ok("boot-parameter" in kinds and d["cause"] == "boot-parameter", "tsc=unstable guest: the cause is the boot parameter")
+    ok(sw and sw[0]["clocksource"] == "hpet" and sw[0]["timestamp"] is not None,
+       "tsc=unstable guest: the kernel's switch to hpet, with its timestamp (%s)" % (sw[0]["timestamp"] if sw else None))
+    ok(r["remove_parameters"] == ["tsc=unstable"] and "tsc=reliable" not in r["kernel_parameters"] and rc == 4,
+       "tsc=unstable guest: remove tsc=unstable, never add tsc=reliable without a bare log; exit %s" % rc)
+    ok("hpet" in d["costs_ns"] and "acpi_pm" in d["costs_ns"] and r["gain"] and "×" in r["gain"],
+       "tsc=unstable guest: costs measured %s; gain: %s" % (d["costs_ns"], r["gain"]))
+    ok(d["tsc_verdict"] == "unknown" and "bare-metal log" in (r["next_step"] or ""),
+       "tsc=unstable guest: no bare log, verdict unknown, says how to get one")
+ok("TSC: unknown" in console and "remove tsc=unstable" in console, "tsc=unstable guest: the doctor's text on the console")
 
 d, rc, console = doctor("plain")
-say(d is not None, "plain guest: the doctor's JSON came back")
+ok(d is not None, "plain guest: the doctor's JSON came back")
 if d:
     r = d["recommendation"]
-    say(d["current_clocksource"] == "tsc" and rc == 0 and not r["kernel_parameters"] and not r["remove_parameters"]
-        and d["summary"].startswith("Nothing to change"),
-        "plain guest: current tsc, nothing needs changing, exit %s: %s" % (rc, d["summary"]))
+    ok(d["current_clocksource"] == "tsc" and rc == 0 and not r["kernel_parameters"] and not r["remove_parameters"]
+       and d["summary"].startswith("Nothing to change"),
+       "plain guest: current tsc, nothing needs changing, exit %s: %s" % (rc, d["summary"]))

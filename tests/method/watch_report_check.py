@@ -7,13 +7,11 @@ against what the boot was told to fake.
   watch_report_check.py PAGE step CPU        CPU's offset line at zero, then
                                              below it from about half-way on
 """
+import os
 import re
 import sys
-
-
-def ok(cond, msg):
-    print(("PASS: " if cond else "FAIL: ") + msg)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 
 def svg(page, cls):

@@ -14,36 +14,34 @@ import csv, io, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evil_log import FORMULAS, SHOWN  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 TEXT = ["log", "cpu_brand", "hypervisor", "counter", "reason"]
 NUM = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$")
-
-
-def report(ok, what, why=""):
-    print(("PASS: " if ok else "FAIL: ") + what + ("" if ok else ": " + why))
 
 
 def main():
     raw = open(sys.argv[1], encoding="utf-8", errors="replace", newline="").read()
     rows = list(csv.DictReader(io.StringIO(raw, newline="")))
     lines = raw.split("\n")
-    report(len(rows) == 4 and len(lines) == 6 and lines[-1] == "",
-           "CSV: 4 rows, one line each", "%d rows in %d lines" % (len(rows), len(lines)))
+    ok(len(rows) == 4 and len(lines) == 6 and lines[-1] == "",
+       "CSV: 4 rows, one line each", "%d rows in %d lines" % (len(rows), len(lines)))
     cells = [r[c] for r in rows for c in TEXT]
     bad = [c for c in cells if c[:1] in ("=", "+", "-", "@", "\t", "\r")]
-    report(not bad, "CSV: no text cell begins as a formula does", repr(bad[:3]))
+    ok(not bad, "CSV: no text cell begins as a formula does", repr(bad[:3]))
     for f in FORMULAS:
         want = "'" + f.replace("\t", "\\x09").replace("\r", "\\x0d")
         hits = [c for c in cells if c.startswith(want) and c.endswith(SHOWN)]
-        report(hits, "CSV: %r neutralised and escaped" % f, "no cell begins %r; cells %r" % (want, cells[:12]))
+        ok(hits, "CSV: %r neutralised and escaped" % f, "no cell begins %r; cells %r" % (want, cells[:12]))
     logs = {r["log"] for r in rows}
-    report(logs == {sys.argv[2]}, "CSV: the log's name %r as a cell" % sys.argv[2], repr(logs))
+    ok(logs == {sys.argv[2]}, "CSV: the log's name %r as a cell" % sys.argv[2], repr(logs))
     nums = [c for r in rows for k, c in r.items() if k not in TEXT + ["healthy"] and c]
-    report(nums and all(NUM.match(c) for c in nums), "CSV: %d number cells, all bare numbers" % len(nums),
-           repr([c for c in nums if not NUM.match(c)][:3]))
+    ok(nums and all(NUM.match(c) for c in nums), "CSV: %d number cells, all bare numbers" % len(nums),
+       repr([c for c in nums if not NUM.match(c)][:3]))
     hpet = [r for r in rows if r["counter"] == "hpet"]
-    report(hpet and hpet[0]["freq_ppm"] == "-3.200" and ",-3.200," in raw,
-           "CSV: the negative freq_ppm -3.200 stays a number, unquoted", repr(hpet[:1]))
+    ok(hpet and hpet[0]["freq_ppm"] == "-3.200" and ",-3.200," in raw,
+       "CSV: the negative freq_ppm -3.200 stays a number, unquoted", repr(hpet[:1]))
 
 
 if __name__ == "__main__":

@@ -12,10 +12,8 @@ link is a relative path, percent-encoded (no scheme, query or fragment, nothing
 that closes the attribute), that leads to a machine page that exists.
 """
 import html.parser, os, string, sys, urllib.parse
-
-
-def report(ok, what, why=""):
-    print(("PASS: " if ok else "FAIL: ") + what + ("" if ok else ": " + why))
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 
 class Page(html.parser.HTMLParser):
@@ -35,9 +33,9 @@ def common(path, scripts):
     p.feed(text)
     bad = {t for t in p.tags if t in ("img", "i", "iframe", "object", "embed")}
     n = p.tags.count("script")
-    report(not bad and not p.handlers and n == scripts,
-           "hostile text makes no tags or handlers (%d script, %d wanted)" % (n, scripts),
-           "tags %s, handlers %s" % (sorted(bad), p.handlers[:3]))
+    ok(not bad and not p.handlers and n == scripts,
+       "hostile text makes no tags or handlers (%d script, %d wanted)" % (n, scripts),
+       "tags %s, handlers %s" % (sorted(bad), p.handlers[:3]))
     return text, p
 
 
@@ -47,24 +45,24 @@ def log_page(path):
             "&lt;b&gt;bold&lt;/b&gt; \\xff", "ev&quot;il&lt;i&gt;&amp;&#39;.log",
             "\\x1b]0;PWNED\\x07\\x1b[31m\\x9b\\u009b\\u202e\\x0a\\x7f\u00e9"]
     miss = [w for w in want if w not in text]
-    report(not miss, "hostile brand, ACPI problem, bytes, payload and file name shown escaped %s" % miss)
+    ok(not miss, "hostile brand, ACPI problem, bytes, payload and file name shown escaped %s" % miss)
 
 
 def fleet_page(path, machines):
     text, p = common(path, 1)
     links = [h for h in p.hrefs if not h.startswith("#")]
-    report(len(links) == machines, "%d machine links (%d wanted)" % (len(links), machines), repr(links[:3]))
+    ok(len(links) == machines, "%d machine links (%d wanted)" % (len(links), machines), repr(links[:3]))
     allowed = set(string.ascii_letters + string.digits + "-._~/%")
     raw = [h for h in links if set(h) - allowed]
-    report(not raw, "every link is percent-encoded", repr(raw[:3]))
+    ok(not raw, "every link is percent-encoded", repr(raw[:3]))
     parts = [urllib.parse.urlsplit(h) for h in links]
-    report(all(not (u.scheme or u.netloc or u.query or u.fragment) for u in parts),
-           "every link is a relative path: no scheme, host, query or fragment", repr(parts[:2]))
+    ok(all(not (u.scheme or u.netloc or u.query or u.fragment) for u in parts),
+       "every link is a relative path: no scheme, host, query or fragment", repr(parts[:2]))
     here = os.path.dirname(os.path.abspath(path))
     missing = [h for h in links if not os.path.isfile(os.path.join(here, urllib.parse.unquote(h)))]
-    report(links and not missing, "every link leads to a machine page", repr(missing[:3]))
+    ok(links and not missing, "every link leads to a machine page", repr(missing[:3]))
     n = text.count("\\x1b]0;PWNED\\x07")
-    report(n >= machines and "&lt;script&gt;" in text, "the machines' hostile names shown escaped (%d times)" % n)
+    ok(n >= machines and "&lt;script&gt;" in text, "the machines' hostile names shown escaped (%d times)" % n)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,8 @@ import json, os, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from evil_log import SHOWN  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 MARK_TEXT = "\\x1b]0;PWNED\\x07"
 MARK_JSON = "\\u001b]0;PWNED\\u0007"
@@ -25,10 +27,6 @@ MARK_JSON = "\\u001b]0;PWNED\\u0007"
 DECODED = "\x1b]0;PWNED\x07\x1b[31m\u009b\u009b\u202e\n\x7f\u00e9"
 BAD = set(range(0x20)) | {0x7f} | set(range(0x80, 0xa0)) | {0x2028, 0x2029} | set(range(0x202a, 0x202f)) | \
     set(range(0x2066, 0x206a))
-
-
-def report(ok, what, why=""):
-    print(("PASS: " if ok else "FAIL: ") + what + ("" if ok else ": " + why))
 
 
 def main():
@@ -40,20 +38,20 @@ def main():
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
-        report(False, what + ": output is UTF-8", "%s, near %r" % (e.reason, data[max(0, e.start - 40):e.end + 40]))
+        ok(False, what + ": output is UTF-8", "%s, near %r" % (e.reason, data[max(0, e.start - 40):e.end + 40]))
         return
     bad = [(i, c) for i, c in enumerate(text) if ord(c) in BAD and ord(c) not in allowed]
-    report(not bad, what + ": no raw control character in %d bytes" % len(data),
-           "U+%04X at %d, near %r" % (ord(bad[0][1]), bad[0][0], text[max(0, bad[0][0] - 60):bad[0][0] + 20])
-           if bad else "")
+    ok(not bad, what + ": no raw control character in %d bytes" % len(data),
+       "U+%04X at %d, near %r" % (ord(bad[0][1]), bad[0][0], text[max(0, bad[0][0] - 60):bad[0][0] + 20])
+       if bad else "")
     if as_json:
         json_checks(what, text, int(marks), int(whole))
         return
     n, w = text.count(MARK_TEXT), text.count(SHOWN)
-    report(n >= int(marks), what + ": the hostile text shown escaped (%d >= %s times)" % (n, marks),
-           "the output starts %r" % text[:300])
-    report(w >= int(whole), what + ": the whole payload escaped as documented (%d >= %s times)" % (w, whole),
-           "want %r" % SHOWN)
+    ok(n >= int(marks), what + ": the hostile text shown escaped (%d >= %s times)" % (n, marks),
+       "the output starts %r" % text[:300])
+    ok(w >= int(whole), what + ": the whole payload escaped as documented (%d >= %s times)" % (w, whole),
+       "want %r" % SHOWN)
 
 
 def strings(v):
@@ -76,15 +74,15 @@ def json_checks(what, text, marks, whole):
         try:
             docs = [json.loads(l) for l in text.splitlines() if l.strip()]
         except ValueError as e:
-            report(False, what + ": valid JSON", str(e))
+            ok(False, what + ": valid JSON", str(e))
             return
-    report(bool(docs), what + ": valid JSON", "no output")
+    ok(bool(docs), what + ": valid JSON", "no output")
     n = text.count(MARK_JSON)
     w = sum(DECODED in s for d in docs for s in strings(d))
-    report(n >= marks, what + ": the hostile text written as JSON escapes (%d >= %d times)" % (n, marks),
-           "the output starts %r" % text[:300])
-    report(w >= whole, what + ": the whole payload read back exactly (%d >= %d strings)" % (w, whole),
-           "want %r" % DECODED)
+    ok(n >= marks, what + ": the hostile text written as JSON escapes (%d >= %d times)" % (n, marks),
+       "the output starts %r" % text[:300])
+    ok(w >= whole, what + ": the whole payload read back exactly (%d >= %d strings)" % (w, whole),
+       "want %r" % DECODED)
 
 if __name__ == "__main__":
     main()

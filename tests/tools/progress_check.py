@@ -7,25 +7,24 @@
 #   python3 tests/tools/progress_check.py db JSON     (the same)
 # The last three are one check each, which the shell names with check.sh's ok.
 import json
+import os
 import re
 import sys
-
-
-def say(c, what):
-    print(("PASS: " if c else "FAIL: ") + what)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
 
 
 def tty(d):
     """tickprobe qemu on a terminal: n of N and the time left, then the summary."""
     err = d["stderr"]
-    say(d["rc"] in (0, 10), "tty: the boot ends ok or ok-absent (rc %d)" % d["rc"])
+    ok(d["rc"] in (0, 10), "tty: the boot ends ok or ok-absent (rc %d)" % d["rc"])
     shown = [s for s in err.split("\r") if s.strip()]
-    say(any(re.search(r"measuring [a-z0-9-]+, \d+ of \d+, about \d+ s left", s) for s in shown),
-        "tty: the line names the counter being measured, n of N and the time left")
+    ok(any(re.search(r"measuring [a-z0-9-]+, \d+ of \d+, about \d+ s left", s) for s in shown),
+       "tty: the line names the counter being measured, n of N and the time left")
     last = err.rstrip("\r\n").split("\r")[-1]
-    say(last.startswith("tickprobe qemu: ok") and "| kernel bios pc tcg icount |" in last,
-        "tty: the summary line comes last, on a wiped line: %r" % last[:80])
-    say(all(len(s) <= 78 for s in shown[:-1]), "tty: every progress line fits 78 columns")
+    ok(last.startswith("tickprobe qemu: ok") and "| kernel bios pc tcg icount |" in last,
+       "tty: the summary line comes last, on a wiped line: %r" % last[:80])
+    ok(all(len(s) <= 78 for s in shown[:-1]), "tty: every progress line fits 78 columns")
     return 0
 
 
