@@ -17,8 +17,12 @@ Prints PASS:/FAIL: lines and exits 1 when any failed.
 """
 import argparse
 import json
+import os
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 
 CLASSIC = ["tsc", "rdtscp", "tsc-lfence", "hpet", "hpet64", "acpi-fast", "acpi-safe", "i8254"]
 BOCHS_TSC_HZ = 100_000_000
@@ -29,10 +33,9 @@ class Checks:
     def __init__(self, label):
         self.label, self.failed = label, 0
 
-    def check(self, ok, what, why=""):
-        print(f"{'PASS' if ok else 'FAIL'}: {self.label}: {what}{'' if ok or not why else ': ' + why}")
-        self.failed += not ok
-        return ok
+    def check(self, good, what, why=""):
+        self.failed += not good
+        return ok(good, f"{self.label}: {what}", why)
 
 
 def read_run(tickprobe, log):
@@ -63,15 +66,10 @@ def check_instruction_costs(c, log):
     read costs exactly the instructions it executes, the timer record's
     `insns` (what QEMU's -icount shift=0 gives too, tests/method/)."""
     off = []
-    with open(log, "rb") as f:
-        for line in f:
-            at = line.find(b'{"type":"timer"')
-            if at < 0:
-                continue
-            t = json.loads(line[at:])
-            cost = t.get("cost_cycles", {})
-            if not (cost.get("min") == cost.get("max") == t.get("insns")):
-                off.append(f"{t.get('name')}: {cost.get('min')}..{cost.get('max')} cycles, {t.get('insns')} instructions")
+    for t in read(log).of("timer"):
+        cost = t.get("cost_cycles", {})
+        if not (cost.get("min") == cost.get("max") == t.get("insns")):
+            off.append(f"{t.get('name')}: {cost.get('min')}..{cost.get('max')} cycles, {t.get('insns')} instructions")
     c.check(not off, "1 CPU: every read costs exactly its instructions (cycles = insns, min = max)", "; ".join(off))
 
 

@@ -24,14 +24,15 @@ design in plan.absent.
 """
 import argparse
 import json
+import os
 import re
 import sys
 import zlib
 
-# CSI (ESC [ ... final), OVMF's "ESC[=3h" included; charset selections
-# (ESC ( B); and single-character escapes such as ESC c.
-ANSI = re.compile(rb"\x1b\[[0-9;?=<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]")
-CRC_MEMBER = b',"crc":"'
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+import tplog  # noqa: E402  PASS/FAIL
+from tplog import clean_lines, crc_check  # noqa: E402  the capture's lines, a record's crc
+
 REQUIRED = {
     "begin": ["schema", "version", "boot", "cmdline", "options", "option_problems"],
     "machine": ["cpu_vendor", "cpu_brand", "hypervisor", "invariant_tsc"],
@@ -147,31 +148,9 @@ class Checker:
         self.label = label
         self.failed = 0
 
-    def check(self, ok, name, why=""):
-        if ok:
-            print(f"PASS: {self.label}: {name}")
-        else:
-            self.failed += 1
-            print(f"FAIL: {self.label}: {name}: {why}")
-        return ok
-
-
-def clean_lines(data):
-    """Capture bytes -> list of lines without CR and ANSI escapes."""
-    out = []
-    for raw in data.split(b"\n"):
-        line = ANSI.sub(b"", raw).rstrip(b"\r").replace(b"\r", b"")
-        out.append(line)
-    return out
-
-
-def record_crc_ok(line):
-    i = line.rfind(CRC_MEMBER)
-    if i < 0 or not line.endswith(b'"}'):
-        return False, "no crc member at the end"
-    want = line[i + len(CRC_MEMBER):-2].decode("ascii", "replace")
-    got = "%08x" % (zlib.crc32(line[:i]) & 0xFFFFFFFF)
-    return want == got, f"crc {want}, computed {got}"
+    def check(self, good, name, why=""):
+        self.failed += not good
+        return tplog.ok(good, f"{self.label}: {name}", why)
 
 
 def split_runs(lines):
@@ -442,10 +421,10 @@ def check_run(c, run, args):
 
     bad = []
     for i, (line, obj) in enumerate(recs):
-        ok, why = record_crc_ok(line)
+        good, why = crc_check(line)
         if obj is None:
             bad.append(f"record {i}: not JSON")
-        elif not ok:
+        elif not good:
             bad.append(f"record {i} ({obj.get('type')}): {why}")
         elif list(obj.keys())[:2] != ["type", "seq"] or list(obj.keys())[-1] != "crc":
             bad.append(f"record {i}: members must start type, seq and end with crc")

@@ -3,8 +3,10 @@
 
 Run by tests/boot/test_smp.sh from the top of the tree.  Arguments: LOG.
 """
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith('{"type":"latency"')]
-print(("PASS" if len(recs) == 1 else "FAIL") + ": k-latency: one latency record")
+import json, os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
+recs = read(sys.argv[1]).of("latency")
+ok(len(recs) == 1, "k-latency: one latency record")
 for r in recs:
     print(json.dumps(r)[:600])

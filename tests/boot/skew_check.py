@@ -3,13 +3,15 @@
 
 Run by tests/boot/test_smp.sh from the top of the tree.  Arguments: LOG SKEW_CYCLES NAME.
 """
-import json, sys
+import json, os, sys
 sys.path.insert(0, "tests/boot")
 from checklog import as_read  # the pairs are written as columns
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 path, skew, name = sys.argv[1], int(sys.argv[2]), sys.argv[3]
-recs = [as_read(json.loads(l)) for l in open(path, errors="replace") if l.startswith('{"type":"tsc_sync"')]
-def out(ok, what, why=""):
-    print(("PASS: " if ok else "FAIL: ") + name + ": " + what + ("" if ok else ": " + why))
+recs = [as_read(r) for r in read(path).of("tsc_sync")]
+def out(good, what, why=""):
+    return ok(good, name + ": " + what, why)
 out(len(recs) == 1, "one tsc_sync record", str(len(recs)))
 if recs:
     r = recs[0]

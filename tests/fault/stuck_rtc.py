@@ -4,8 +4,10 @@ Exits 0 when it does.
 
 Run by tests/fault/test_faults.sh from the top of the tree.  Arguments: LOG.
 """
-import json, re, sys
-recs = [json.loads(l) for l in open(sys.argv[1], errors="replace") if l.startswith("{")]
+import os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+recs = read(sys.argv[1]).records
 hz = next(r for r in recs if r["type"] == "tsc")["hz"]
 why = next(r for r in recs if r.get("name") == "rtc")["reason"]
 m = re.search(r"for (\d+) reads, (\d+) TSC cycles", why)

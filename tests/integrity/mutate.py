@@ -31,6 +31,8 @@ import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "boot"))
 import checklog  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import clean_lines, crc_check  # noqa: E402
 
 TABLE_COLS = [("p50_ns", "cost_ns.p50"), ("min_ns", "cost_ns.min"), ("mean_ns", "cost_ns.mean"),
               ("sd_ns", "cost_ns.sd"), ("p99_ns", "cost_ns.p99"), ("max_ns", "cost_ns.max"),
@@ -78,11 +80,11 @@ class Source:
         with open(path, "rb") as f:
             self.data = f.read()
         self.lines = self.data.split(b"\n")
-        self.rec_idx = [i for i, l in enumerate(self.lines) if checklog.clean_lines(l)[0].lstrip().startswith(b"{")]
+        self.rec_idx = [i for i, l in enumerate(self.lines) if clean_lines(l)[0].lstrip().startswith(b"{")]
         self.records = {}
         for i in self.rec_idx:
-            line = checklog.clean_lines(self.lines[i])[0]
-            ok, why = checklog.record_crc_ok(line)
+            line = clean_lines(self.lines[i])[0]
+            ok, why = crc_check(line)
             if not ok:
                 raise SystemExit(f"FAIL: setup: {path} line {i + 1} is damaged already: {why}")
             self.records[line] = json.loads(line)
@@ -93,13 +95,13 @@ class Source:
 def intact_records(data, sources):
     """Record lines of the capture whose CRC checks: each must be an original record."""
     out = []
-    for line in checklog.clean_lines(data):
+    for line in clean_lines(data):
         s = line.lstrip()
         k = s.find(b'{"type":"')
         if k < 0:
             continue
         s = s[k:]
-        ok, _ = checklog.record_crc_ok(s)
+        ok, _ = crc_check(s)
         if not ok:
             continue
         for src in sources:

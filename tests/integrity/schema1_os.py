@@ -3,10 +3,12 @@
 
 Run by tests/integrity/test_schema1.sh from the top of the tree.  Arguments: LOG.
 """
-import json, os, sys
+import os, sys
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "boot"))
 from checklog import hist_pairs, round_values
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+recs = read(sys.argv[1]).records
 n = recs[0]["options"]["rounds"]
 hists = [r for r in recs if "hist" in r]
 ok = len(hists) >= 9 and all(sum(c for _, c in hist_pairs(r["hist"])) == r["samples"] for r in hists)

@@ -4,13 +4,13 @@
 Run by tests/linux/test_linux.sh from the top of the tree.  Arguments: RUN_DIR RUN_OUT TMP_DIR.
 """
 import json, os, re, statistics, subprocess, sys
-sys.path.insert(0, os.path.join(os.getcwd(), "tests", "linux"))
-from guestlogs import say, records  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 d, cmp_path, tmp = sys.argv[1], sys.argv[2], sys.argv[3]
 def p50s(t):
     r = t['rounds']
     return list(r['p50']) if isinstance(r, dict) else [x['p50'] for x in r]
-os_recs, bare = records(d + '/os.log'), records(d + '/bare.log')
+os_recs, bare = read(d + '/os.log').records, read(d + '/bare.log').records
 def timer(recs, name, cs):
     return next((r for r in recs if r['type'] == 'timer' and r.get('name') == name and r.get('clocksource') == cs
                  and r.get('rounds')), None)
@@ -44,14 +44,14 @@ for cs, counter in (('tsc', 'tsc'), ('hpet', 'hpet'), ('acpi_pm', 'acpi-fast')):
     hw, user = timer(bare, counter, None), timer(os_recs, counter, None)
     call = timer(os_recs, 'clock_gettime(MONOTONIC)@%s' % (f[0] if f else cs), f[0] if f else cs)
     if not (f and hw and user and call):
-        say(False, 'compare %s: the split recomputed from the logs' % cs, 'row %s, timers %s' % (f, (bool(hw), bool(user), bool(call))))
+        ok(False, 'compare %s: the split recomputed from the logs' % cs, 'row %s, timers %s' % (f, (bool(hw), bool(user), bool(call))))
         continue
     h, u, c = p50s(hw), p50s(user), p50s(call)
     med = [statistics.median(v) for v in (h, u, c)]
     got = [float(x) for x in f[2:5]]
-    say(all(close(g, m) for g, m in zip(got, med)),
-        'compare %s: hardware, user space and call are the medians of the logs\' per-round p50s' % cs,
-        'printed %s, logs %s' % (got, med))
+    ok(all(close(g, m) for g, m in zip(got, med)),
+       'compare %s: hardware, user space and call are the medians of the logs\' per-round p50s' % cs,
+       'printed %s, logs %s' % (got, med))
     for what, base, col in (('hardware', h, 5), ('user space', u, 9)):
         ref = ministat(base, c, '%s-%s' % (cs, col))
         marked = re.search(r'%s \+/- %s \(n\.s\.\)' % (re.escape(f[col]), re.escape(f[col + 2])), nsrow[f[0]])
@@ -60,8 +60,8 @@ for cs, counter in (('tsc', 'tsc'), ('hpet', 'hpet'), ('acpi_pm', 'acpi-fast')):
         good = f[col + 1] == '+/-' and (marked is not None if ref == 'n.s.' else
                                         isinstance(ref, tuple) and not marked and close(float(f[col]), ref[0])
                                         and (ref[1] is None or close(float(f[col + 2]), ref[1])))
-        say(good, 'compare %s: call - %s, %s +/- %s, as ministat has it (%s)' % (cs, what, f[col], f[col + 2], ref),
-            'printed %s' % f[col:col + 3])
+        ok(good, 'compare %s: call - %s, %s +/- %s, as ministat has it (%s)' % (cs, what, f[col], f[col + 2], ref),
+           'printed %s' % f[col:col + 3])
     pct = 100 * (med[2] - med[0]) / med[2]
-    say(f[8] == '%.0f%%' % pct, 'compare %s: the kernel\'s part of the call\'s median, %s' % (cs, f[8]),
-        'printed %s, logs %.1f%%' % (f[8], pct))
+    ok(f[8] == '%.0f%%' % pct, 'compare %s: the kernel\'s part of the call\'s median, %s' % (cs, f[8]),
+       'printed %s, logs %.1f%%' % (f[8], pct))

@@ -6,25 +6,15 @@ the PM timer) at the same rate within their two uncertainties.
 
   watch_agree.py BARE-LOG OS-LOG
 """
-import json
+import os
 import sys
-import zlib
 
-CRC_TAIL = len(',"crc":"xxxxxxxx"}')
-
-
-def ok(cond, msg):
-    print(("PASS: " if cond else "FAIL: ") + msg)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 
 
 def watch(path):
-    for line in open(path, "rb"):
-        line = line.rstrip(b"\r\n")
-        if line.startswith(b'{"type":"watch",'):
-            if b"%08x" % (zlib.crc32(line[:-CRC_TAIL]) & 0xFFFFFFFF) == line[-10:-2]:
-                return json.loads(line)
-    return None
+    return read(path).first("watch")
 
 
 def main(bare_path, os_path):

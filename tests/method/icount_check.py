@@ -3,28 +3,23 @@
 
 Run by tests/method/test_icount.sh from the top of the tree.  Arguments: OUT_DIR.
 """
-import json, sys, os
+import sys, os
 sys.path.insert(0, os.path.join(os.getcwd(), "tests", "boot"))
 import checklog  # the log format's second implementation: hist_pairs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 out = sys.argv[1]
-def ok(cond, msg):
-    print(("PASS: " if cond else "FAIL: ") + msg)
 
-def records(name):
-    recs = []
-    for line in open(os.path.join(out, name + ".log"), "rb").read().decode("ascii", "replace").splitlines():
-        line = line.rstrip("\r")
-        if line.startswith("{"):
-            recs.append((line, json.loads(line)))
-    return recs
+def log(name):
+    return read(os.path.join(out, name + ".log"))
 
 for n in ("first", "second", "q35"):
     rc = open(os.path.join(out, n + ".rc")).read().strip()
     ok(rc == "33", f"icount boot {n}: exit status 33 (ok), got {rc}")
 
-a, b = records("first"), records("second")
-ok(len(a) > 10 and [l for l, _ in a] == [l for l, _ in b],
-   f"two icount boots give identical records ({len(a)} and {len(b)} lines)")
+a, b = log("first"), log("second")
+ok(len(a.lines) > 10 and a.lines == b.lines and a.bad == b.bad == 0,
+   f"two icount boots give identical records ({len(a.lines)} and {len(b.lines)} lines)")
 
 sym = {"tsc": "tsc_read_rdtsc", "rdtscp": "tsc_read_rdtscp", "tsc-lfence": "tsc_read_lfence",
        "hpet": "hpet_read32", "hpet64": "hpet_read64", "acpi-fast": "acpi_pm_read_io",
@@ -58,7 +53,7 @@ for name, (s, _) in absent.items():
         ok(fn == s and want > 0 and insns == want,
            f"{name}: descriptor says {fn} of {insns} instructions, binary has {s} of {want}")
 for run in ("first", "q35"):
-    recs = [r for _, r in records(run)]
+    recs = log(run).records
     tsc = next(r for r in recs if r["type"] == "tsc")
     end = next(r for r in recs if r["type"] == "end")
     err = tsc["error_ppm"]

@@ -13,15 +13,9 @@ PATH lets values under that path differ (a timing that moved because code
 before it changed), and they are still listed.  The crc, the end record's
 crc32 and bytes follow from the rest and are not compared.
 """
-import json, sys
-
-def records(path):
-    out = []
-    for line in open(path, "rb").read().decode("ascii", "replace").splitlines():
-        line = line.rstrip("\r")
-        if line.startswith("{"):
-            out.append(json.loads(line))
-    return out
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 
 def kind(v):
     if v is None:
@@ -66,12 +60,14 @@ def main(argv):
         i = args.index("--allow")
         allow.append(args[i + 1])
         del args[i:i + 2]
-    before, after = records(args[0]), records(args[1])
+    a, b = read(args[0]), read(args[1])
+    before, after = a.records, b.records
     name = args[1]
     types_a, types_b = [r.get("type") for r in before], [r.get("type") for r in after]
-    print(("PASS" if types_a == types_b and types_a else "FAIL") +
-          f": {name}: the same {len(types_a)} records in order" +
-          ("" if types_a == types_b else f" (before {types_a}, after {types_b})"))
+    ok(types_a == types_b and types_a and not a.bad and not b.bad,
+       f"{name}: the same {len(types_a)} records in order" +
+       ("" if types_a == types_b else f" (before {types_a}, after {types_b})") +
+       ("" if not a.bad and not b.bad else f" ({a.bad} and {b.bad} records with a bad crc left out)"))
     shape, values = [], []
     for ra, rb in zip(before, after):
         sa, va = [], []
@@ -80,14 +76,12 @@ def main(argv):
              "", sa, va)
         shape += [f"{ra.get('type')} #{ra.get('seq')}: {s}" for s in sa]
         values += [(ra.get("type"), p, d) for p, d in va]
-    print(("PASS" if not shape else "FAIL") + f": {name}: the same members of the same JSON types" +
-          ("" if not shape else ": " + "; ".join(shape[:10])))
+    ok(not shape, f"{name}: the same members of the same JSON types", "; ".join(shape[:10]))
     moved = [(t, p, d) for t, p, d in values if not any(p == a or p.startswith(a + ".") or p.startswith(a + "[")
                                                         for a in allow)]
     for t, p, d in values:
         print(f"  {t}.{p}: {d}")
-    print(("PASS" if not moved else "FAIL") + f": {name}: the same values" +
-          (f" but {len(values)} allowed to move" if values and not moved else "") +
-          ("" if not moved else f": {len(moved)} differ"))
+    ok(not moved, f"{name}: the same values" + (f" but {len(values)} allowed to move" if values and not moved else ""),
+       f"{len(moved)} differ")
 
 main(sys.argv)

@@ -7,14 +7,16 @@ writer (the image, or tickprobe os when begin.boot is "linux") always writes.
   schema_check.py LOG... [--label TEXT]
 
 Prints one PASS or FAIL line per log, FAIL naming the first few problems.
-Reads only the record lines ({...}) of a capture; each record's crc is not
-this checker's business (tests/boot/checklog.py's).  It holds logs of the
+Reads only the record lines ({...}) of a capture whose crc holds; one whose
+crc does not is a problem (tests/boot/checklog.py says more).  It holds logs of the
 schema the list describes (2): a schema-1 log differs as docs/log-format.md,
 "Schema 1", says, and fails here.
 """
 import json, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "lib"))
+from tplog import ok, read  # noqa: E402
 SCHEMA = json.load(open(os.path.join(HERE, "..", "lib", "log_schema.json")))
 SHAPES = SCHEMA["shapes"]
 ENVELOPE = set(SCHEMA["envelope"])
@@ -134,15 +136,10 @@ class Checker:
 def check_log(path):
     """(records checked, [problems]) of one log."""
     by, n, problems = "image", 0, []
-    for line in open(path, "rb").read().decode("ascii", "replace").splitlines():
-        line = line.rstrip("\r")
-        if not line.startswith("{"):
-            continue
-        try:
-            rec = json.loads(line)
-        except ValueError:
-            problems.append(f"line {line[:30]}…: no JSON")
-            continue
+    log = read(path)
+    if log.bad:
+        problems.append(f"{log.bad} record lines whose crc does not hold or that are not records")
+    for rec in log.records:
         t = rec.get("type")
         if t == "begin":
             by = "os" if rec.get("boot") == "linux" else "image"
@@ -163,9 +160,8 @@ def main(argv):
         del argv[i:i + 2]
     for path in argv[1:]:
         n, problems = check_log(path)
-        print(("PASS" if n and not problems else "FAIL") +
-              f": {label}{os.path.basename(path)}: {n} records match the schema (tests/lib/log_schema.json)" +
-              ("" if not problems else f": {len(problems)} problems: " + "; ".join(problems[:5])))
+        ok(n and not problems, f"{label}{os.path.basename(path)}: {n} records match the schema (tests/lib/log_schema.json)",
+           f"{len(problems)} problems: " + "; ".join(problems[:5]))
 
 if __name__ == "__main__":
     main(list(sys.argv))

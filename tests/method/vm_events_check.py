@@ -10,9 +10,12 @@ still: the guest's clocks stood still (under TCG), counted: they counted it;
 MOVED: how many clocks and CPUs moved; CPU CYCLES: that CPU's TSC moved by
 CYCLES, within its tolerance, and no clock moved.
 """
+import os
 import sys
 
-from watch_check import ok, records
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok  # noqa: E402
+from watch_check import records  # noqa: E402
 
 
 def main(argv):

@@ -7,32 +7,17 @@ the boot was told to fake.  Each record's crc is checked first.
   watch_check.py LOG step CPU CYCLES DURATION_S
 """
 import json
+import os
 import sys
-import zlib
 
-CRC_TAIL = len(',"crc":"xxxxxxxx"}')
-
-
-def ok(cond, msg):
-    print(("PASS: " if cond else "FAIL: ") + msg)
-    return cond
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 
 
 def records(path):
-    out = {}
-    bad = 0
-    for line in open(path, "rb"):
-        line = line.rstrip(b"\r\n")
-        if not line.startswith(b"{"):
-            continue
-        stored = line[-CRC_TAIL + len(',"crc":"'):-2]
-        if b"%08x" % (zlib.crc32(line[:-CRC_TAIL]) & 0xFFFFFFFF) != stored:
-            bad += 1
-            continue
-        r = json.loads(line)
-        out.setdefault(r["type"], []).append(r)
-    ok(bad == 0, "%s: every record's crc is good (%d bad)" % (path, bad))
-    return out
+    log = read(path)
+    ok(log.bad == 0, "%s: every record's crc is good (%d bad)" % (path, log.bad))
+    return log.by_type
 
 
 def by_name(watch):

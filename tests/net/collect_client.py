@@ -21,6 +21,9 @@ import threading
 import time
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, "..", "data", "logs", "schema1")
 SOURCES = ("q35-uefi-default.log", "q35-bios-default.log")
@@ -31,12 +34,6 @@ DEFAULT = object()  # a sender's token when none is given: TOKEN
 
 def token_headers():
     return {"X-Tickprobe-Token": TOKEN} if TOKEN else {}
-
-
-def ok(name, cond, detail=""):
-    print(("PASS: %s" % name) if cond else ("FAIL: %s: %s" % (name, detail)))
-    sys.stdout.flush()
-    return cond
 
 
 def ports(ready):
@@ -51,13 +48,7 @@ def ports(ready):
 
 def records(name):
     """The record lines of a real log: CR gone, each as bytes."""
-    out = []
-    with open(os.path.join(LOGS, name), "rb") as f:
-        for line in f:
-            line = line.rstrip(b"\n").rstrip(b"\r")
-            if line.startswith(b"{"):
-                out.append(line)
-    return out
+    return read(os.path.join(LOGS, name)).lines
 
 
 def with_crc(body):
@@ -163,8 +154,8 @@ def same_file(name, path, recs):
     try:
         got = open(path, "rb").read()
     except OSError as e:
-        return ok(name, False, str(e))
-    return ok(name, got == expected(recs), "%s: %d bytes, %d expected" % (path, len(got), len(expected(recs))))
+        return ok(False, name, str(e))
+    return ok(got == expected(recs), name, "%s: %d bytes, %d expected" % (path, len(got), len(expected(recs))))
 
 
 def syslog_datagram(machine, boot, pas, seq, rec, token=DEFAULT):
@@ -181,10 +172,10 @@ def one(p, d, args):
     machine = args[0]
     recs = records(SOURCES[0])
     s = Sender(p["http"], machine, boot_of(machine, 1))
-    ok("hello answered 204", s.hello() == 204)
+    ok(s.hello() == 204, "hello answered 204")
     codes = [s.post(r) for r in recs]
     s.close()
-    ok("one sender: every record answered 204", codes == [204] * len(recs), str(codes))
+    ok(codes == [204] * len(recs), "one sender: every record answered 204", str(codes))
     same_file("one sender: the file is the log's record lines, byte for byte", log_file(d, machine), recs)
 
 
@@ -200,7 +191,7 @@ def shuffled(p, d, args):
     codes = [s.post(recs[i]) for i in order[:-6]]
     codes.append(s.post(b"\n".join(recs[i] for i in order[-6:])))  # the duplicates, in one body
     s.close()
-    ok("out of order and duplicated: every body answered 204", set(codes) == {204}, str(codes))
+    ok(set(codes) == {204}, "out of order and duplicated: every body answered 204", str(codes))
     same_file("out of order and duplicated: the file in seq order, once each", log_file(d, machine), recs)
 
 
@@ -221,8 +212,9 @@ def syslog_drop(p, d, args):
     while time.time() < deadline and partial != expected(recs[:19]):
         time.sleep(0.1)
         partial = open(log_file(d, machine), "rb").read() if os.path.exists(log_file(d, machine)) else b""
-    ok("syslog first pass, 1 in 20 lost: the file stops before the first lost record",
-       partial == expected(recs[:19]), "%d bytes, %d expected" % (len(partial), len(expected(recs[:19]))))
+    ok(partial == expected(recs[:19]),
+       "syslog first pass, 1 in 20 lost: the file stops before the first lost record",
+       "%d bytes, %d expected" % (len(partial), len(expected(recs[:19]))))
     for seq, r in enumerate(recs):
         u.sendto(syslog_datagram(machine, boot, "again", seq, r), p["syslog"])
         time.sleep(0.001)
@@ -274,7 +266,7 @@ def many(p, d, args):
         t.join()
     spent = time.time() - t0
     total = sum(len(x) for x in logs)
-    ok("%d senders at once: every record answered 204" % n, not bad, "; ".join(bad[:5]))
+    ok(not bad, "%d senders at once: every record answered 204" % n, "; ".join(bad[:5]))
     wrong = []
     for i in range(n):
         machine = mac(base + i)
@@ -286,7 +278,7 @@ def many(p, d, args):
             continue
         if files != ["0000.log"] or got != expected(logs[i]):
             wrong.append("%s: %s, %d bytes" % (machine, files, len(got)))
-    ok("%d senders at once: each machine's one log is its own, byte for byte" % n, not wrong, "; ".join(wrong[:5]))
+    ok(not wrong, "%d senders at once: each machine's one log is its own, byte for byte" % n, "; ".join(wrong[:5]))
     print("records: %d in %.2f s: %.0f records/s" % (total, spent, total / spent))
 
 
@@ -296,22 +288,22 @@ def garbage(p, d, args):
     rec = records(SOURCES[0])[1]
     flipped = rec[:20] + (b"0" if rec[20:21] != b"0" else b"1") + rec[21:]
     s = Sender(p["http"], machine, boot_of(machine, 9))
-    ok("garbage: a body that is not JSON is 400", s.post(b"hello, collector") == 400)
-    ok("garbage: a record with a flipped byte (bad CRC) is 400", s.post(flipped) == 400)
-    ok("garbage: a good CRC over what is not a record is 400", s.post(with_crc(b'{"seq":0,"type":"begin"')) == 400)
-    ok("garbage: a good CRC over broken JSON is 400", s.post(with_crc(b'{"type":"begin","seq":0,[')) == 400)
-    ok("garbage: no body is 400", s.post(b"") == 400)
+    ok(s.post(b"hello, collector") == 400, "garbage: a body that is not JSON is 400")
+    ok(s.post(flipped) == 400, "garbage: a record with a flipped byte (bad CRC) is 400")
+    ok(s.post(with_crc(b'{"seq":0,"type":"begin"')) == 400, "garbage: a good CRC over what is not a record is 400")
+    ok(s.post(with_crc(b'{"type":"begin","seq":0,[')) == 400, "garbage: a good CRC over broken JSON is 400")
+    ok(s.post(b"") == 400, "garbage: no body is 400")
     s.close()
     c = http.client.HTTPConnection(*p["http"], timeout=10)
     c.request("POST", "/log", body=rec, headers=dict(token_headers(), **{"X-Tickprobe-Machine": "../../etc",
                                                                        "X-Tickprobe-Boot": "b"}))
     r = c.getresponse()
     r.read()
-    ok("garbage: a machine name that is a path is 400", r.status == 400, str(r.status))
+    ok(r.status == 400, "garbage: a machine name that is a path is 400", str(r.status))
     c.request("GET", "/log")
     r = c.getresponse()
     r.read()
-    ok("garbage: a GET is 405", r.status == 405, str(r.status))
+    ok(r.status == 405, "garbage: a GET is 405", str(r.status))
     c.close()
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     boot = boot_of(machine, 9)
@@ -321,7 +313,7 @@ def garbage(p, d, args):
         u.sendto(dgram, p["syslog"])
     u.close()
     time.sleep(0.3)
-    ok("garbage: nothing of it stored", not os.path.exists(os.path.join(d, machine)),
+    ok(not os.path.exists(os.path.join(d, machine)), "garbage: nothing of it stored",
        str(os.listdir(os.path.join(d, machine))) if os.path.exists(os.path.join(d, machine)) else "")
 
 
@@ -360,15 +352,16 @@ def big(p, d, args):
         except OSError as e:
             answer = repr(e).encode()
         s.close()
-        ok("a 100 MB body (%s) is answered 413" % mode, answer.startswith(b"HTTP/1.1 413"), answer[:40])
+        ok(answer.startswith(b"HTTP/1.1 413"), "a 100 MB body (%s) is answered 413" % mode, answer[:40])
         if mode == "Content-Length":
-            ok("a 100 MB body with its length is refused before it is read", sent < 100 << 20,
+            ok(sent < 100 << 20, "a 100 MB body with its length is refused before it is read",
                "%d bytes were taken" % sent)
     if not pid:
         return
     after = vm(pid, "VmHWM")
-    ok("the collector's peak memory grew under 8 MiB with the 100 MB bodies (VmHWM %d -> %d kB)" % (before, after),
-       0 < after - before + 1 and after - before < 8192, "%d kB" % (after - before))
+    ok(0 < after - before + 1 and after - before < 8192,
+       "the collector's peak memory grew under 8 MiB with the 100 MB bodies (VmHWM %d -> %d kB)" % (before, after),
+       "%d kB" % (after - before))
 
 
 def slow(p, d, args):
@@ -403,13 +396,14 @@ def slow(p, d, args):
     t0 = time.time()
     codes = [s.post(r) for r in recs]
     s.close()
-    ok("beside %d slow senders another gets through" % n, codes == [204] * len(recs) and time.time() - t0 < 10,
+    ok(codes == [204] * len(recs) and time.time() - t0 < 10, "beside %d slow senders another gets through" % n,
        "%s in %.1f s" % (codes, time.time() - t0))
     same_file("beside the slow senders: that log is whole", log_file(d, machine), recs)
     for t in threads:
         t.join()
-    ok("the %d senders at a byte a second were cut (after %s s)" % (n, ", ".join("%.0f" % x for x in sorted(closed))),
-       len(closed) == n and max(closed) < 40, str(closed))
+    ok(len(closed) == n and max(closed) < 40,
+       "the %d senders at a byte a second were cut (after %s s)" % (n, ", ".join("%.0f" % x for x in sorted(closed))),
+       str(closed))
 
 
 def token(p, d, args):
@@ -419,20 +413,20 @@ def token(p, d, args):
     boot = boot_of(machine, 5)
     for given, what in ((None, "missing"), (tok + "x", "wrong")):
         s = Sender(p["http"], machine, boot, given)
-        ok("token %s: the hello is 403" % what, s.hello() == 403)
+        ok(s.hello() == 403, "token %s: the hello is 403" % what)
         codes = {s.post(r) for r in recs}
         s.close()
-        ok("token %s: every record is 403" % what, codes == {403}, str(codes))
+        ok(codes == {403}, "token %s: every record is 403" % what, str(codes))
     u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
     for seq, r in enumerate(recs):
         u.sendto(syslog_datagram(machine, boot, "first", seq, r, tok + "x"), p["syslog"])
     u.close()
     time.sleep(0.3)
-    ok("token wrong or missing: nothing stored", not os.path.exists(os.path.join(d, machine)))
+    ok(not os.path.exists(os.path.join(d, machine)), "token wrong or missing: nothing stored")
     s = Sender(p["http"], machine, boot, tok)
     codes = {s.post(r) for r in recs}
     s.close()
-    ok("token right: stored", codes == {204}, str(codes))
+    ok(codes == {204}, "token right: stored", str(codes))
     same_file("token right: the log is whole", log_file(d, machine), recs)
 
 
@@ -444,7 +438,7 @@ def part(p, d, args):
     s = Sender(p["http"], machine, boot_of(machine, 6), args[2] if len(args) > 2 else DEFAULT)
     codes = {s.post(r) for r in recs[:k]}
     s.close()
-    ok("a boot cut short after %d records: taken" % k, codes == {204}, str(codes))
+    ok(codes == {204}, "a boot cut short after %d records: taken" % k, str(codes))
     same_file("a boot cut short: its file holds what arrived", log_file(d, machine), recs[:k])
 
 
@@ -466,8 +460,9 @@ def prefixes(p, d, args):
         if got not in whole:
             wrong.append("%s: %d bytes, not a prefix of whole records" % (machine, len(got)))
         complete += got == whole[-1]
-    ok("stopped in the middle: each of the %d files holds whole records of its own log, in order" % present,
-       not wrong, "; ".join(wrong[:5]))
+    ok(not wrong,
+       "stopped in the middle: each of the %d files holds whole records of its own log, in order" % present,
+       "; ".join(wrong[:5]))
     print("complete=%d" % complete)
 
 
@@ -480,13 +475,13 @@ def crash(p, d, args):
     r = c.getresponse()
     r.read()
     c.close()
-    ok("a hello with a record and no machine or boot is 400", r.status == 400, str(r.status))
+    ok(r.status == 400, "a hello with a record and no machine or boot is 400", str(r.status))
     c = http.client.HTTPConnection(*p["http"], timeout=10)
     c.request("POST", "/log", body=b"", headers=dict(token_headers(), **{"X-Tickprobe-Hello": "1"}))
     r = c.getresponse()
     r.read()
     c.close()
-    ok("a bare hello with no machine or boot is 400", r.status == 400, str(r.status))
+    ok(r.status == 400, "a bare hello with no machine or boot is 400", str(r.status))
 
 
 def flood(p, d, args):
@@ -509,8 +504,8 @@ def flood(p, d, args):
     code = s.hello()
     codes = [s.post(r) for r in recs]
     s.close()
-    ok("after %d forged datagrams a hello is 204" % sent, code == 204, str(code))
-    ok("after the flood every record of the probe's log is 204", codes == [204] * len(recs), str(codes))
+    ok(code == 204, "after %d forged datagrams a hello is 204" % sent, str(code))
+    ok(codes == [204] * len(recs), "after the flood every record of the probe's log is 204", str(codes))
     same_file("after the flood: the probe's log is whole", log_file(d, machine), recs)
 
 
@@ -529,7 +524,7 @@ def biglog(p, d, args):
         codes.add(s.post(b"\n".join(recs[k:k + 64])))
     s.close()
     size = len(expected(recs))
-    ok("a %.1f MB log: every body answered 204" % (size / 1e6), codes == {204}, str(codes))
+    ok(codes == {204}, "a %.1f MB log: every body answered 204" % (size / 1e6), str(codes))
     deadline = time.time() + 60
     while time.time() < deadline and vm(pid, "VmHWM") >= 0:
         out = open(args[4]).read() if len(args) > 4 else ""
@@ -538,8 +533,9 @@ def biglog(p, d, args):
         time.sleep(0.2)
     after = vm(pid, "VmHWM")
     print("INFO: a %.1f MB log: the collector's peak memory (VmHWM) %d kB before, %d kB after" % (size / 1e6, before, after))
-    ok("a %.1f MB log: the collector's peak memory stays under %d MiB (VmHWM %d kB)" % (size / 1e6, limit, after),
-       0 < after < limit * 1024, "%d kB" % after)
+    ok(0 < after < limit * 1024,
+       "a %.1f MB log: the collector's peak memory stays under %d MiB (VmHWM %d kB)" % (size / 1e6, limit, after),
+       "%d kB" % after)
     same_file("a %.1f MB log: the file is the log, byte for byte" % (size / 1e6), log_file(d, machine), recs)
 
 
@@ -556,8 +552,9 @@ def cut(p, d, args):
     codes = [s.post(b"\n".join(recs[k:k + per])) for k in range(0, len(recs), per)]
     s.close()
     first = codes.index(413) if 413 in codes else -1
-    ok("a log past --max-log-bytes %d: the bodies from the one that would cross it are 413" % limit,
-       first > 0 and set(codes[:first]) == {204} and set(codes[first:]) == {413}, str(sorted(set(codes))))
+    ok(first > 0 and set(codes[:first]) == {204} and set(codes[first:]) == {413},
+       "a log past --max-log-bytes %d: the bodies from the one that would cross it are 413" % limit,
+       str(sorted(set(codes))))
     fits, size = 0, 0
     while fits < len(recs) and size + len(recs[fits]) + 1 <= limit:
         size += len(recs[fits]) + 1
@@ -580,9 +577,9 @@ def link(p, d, args):
     s = Sender(p["http"], machine, boot_of(machine, 12))
     codes = [s.post(recs[0]), s.post(recs[0])]  # record 0 makes the log; the sender tries again
     s.close()
-    ok("a machine folder that is a link: its record 0 is 503, each time", codes == [503, 503], str(codes))
-    ok("a machine folder that is a link: not followed, the file it points at untouched",
-       open(target).read() == "secret\n" and os.listdir(victim) == ["0000.log"], str(os.listdir(victim)))
+    ok(codes == [503, 503], "a machine folder that is a link: its record 0 is 503, each time", str(codes))
+    ok(open(target).read() == "secret\n" and os.listdir(victim) == ["0000.log"],
+       "a machine folder that is a link: not followed, the file it points at untouched", str(os.listdir(victim)))
 
 
 def expect(p, d, args):
@@ -607,7 +604,7 @@ def expect(p, d, args):
             wrong.append("%s: %s" % (m, e))
         if not same or m not in done:
             wrong.append("%s: %s" % (m, "not complete and imported" if same else "not the log sent"))
-    ok("the %d logs sent: each whole, complete and imported" % len(names), names and not wrong, "; ".join(wrong[:5]))
+    ok(names and not wrong, "the %d logs sent: each whole, complete and imported" % len(names), "; ".join(wrong[:5]))
 
 
 SCENARIOS = {"one": one, "shuffled": shuffled, "syslog": syslog_drop, "many": many, "garbage": garbage,

@@ -7,35 +7,23 @@
     netcheck.py note CAPTURE          the UEFI end note about the network, or nothing
 """
 import json
-import re
+import os
 import sys
 
-ANSI = re.compile(rb"\x1b\[[0-9;=?]*[A-Za-z]")
-
-
-def plain(capture):
-    with open(capture, "rb") as f:
-        return ANSI.sub(b"", f.read().replace(b"\r", b""))
-
-
-def records(capture):
-    return [line for line in plain(capture).split(b"\n") if line.startswith(b'{"type":')]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import clean_lines, read, record_lines  # noqa: E402
 
 
 def main():
     cmd = sys.argv[1]
     if cmd == "records":
         with open(sys.argv[3], "wb") as f:
-            f.write(b"".join(r + b"\n" for r in records(sys.argv[2])))
+            f.write(b"".join(r + b"\n" for r in record_lines(sys.argv[2], clean=True)))
     elif cmd == "field":
-        for line in records(sys.argv[2]):
-            rec = json.loads(line)
-            if rec.get("type") == sys.argv[3]:
-                print(json.dumps(rec.get(sys.argv[4], "(missing)")))
-                return
-        print('"(no such record)"')
+        rec = read(sys.argv[2], clean=True).first(sys.argv[3])
+        print(json.dumps(rec.get(sys.argv[4], "(missing)")) if rec is not None else '"(no such record)"')
     elif cmd == "note":
-        for line in plain(sys.argv[2]).split(b"\n"):
+        for line in clean_lines(open(sys.argv[2], "rb").read()):
             if line.startswith(b"tickprobe (UEFI): ") and (b" sent to " in line or b"sending the log" in line):
                 print(line.decode(errors="replace"))
                 return

@@ -13,13 +13,15 @@
     nocable.py unhealthy LOG               the timer records that are not healthy, and why
 """
 import json
-import re
+import os
 import struct
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read, record_lines  # noqa: E402
+
 ESP_TYPE = bytes.fromhex("28732ac11ff8d211ba4b00a0c93ec93b")  # C12A7328-F81F-11D2-BA4B-00A0C93EC93B
 ENV_SIG = b"# GRUB Environment Block\ntp_preset="
-ANSI = re.compile(rb"\x1b\[[0-9;?=<>]*[ -/]*[@-~]|\x1b[()][0-9A-Za-z]|\x1b[@-Z\\-_]")
 
 
 def esp_offset(img):
@@ -51,37 +53,15 @@ def set_env(img, preset, timeout, options):
         f.write(data)
 
 
-def records(capture):
-    out = []
-    for raw in open(capture, "rb").read().split(b"\n"):
-        line = ANSI.sub(b"", raw).replace(b"\r", b"")
-        if line.startswith(b"{"):
-            out.append(line + b"\n")
-    return b"".join(out)
-
-
 def field(log, rtype, key):
-    for line in records(log).split(b"\n"):
-        if not line:
-            continue
-        try:
-            r = json.loads(line)
-        except ValueError:
-            continue
-        if r.get("type") == rtype:
-            return json.dumps(r.get(key))
-    sys.exit(f"{log}: no {rtype} record")
+    r = read(log, clean=True).first(rtype)
+    if r is None:
+        sys.exit(f"{log}: no {rtype} record")
+    return json.dumps(r.get(key))
 
 
 def unhealthy(log):
-    out = []
-    for line in records(log).split(b"\n"):
-        try:
-            r = json.loads(line)
-        except ValueError:
-            continue
-        if r.get("type") == "timer" and r.get("healthy") is False:
-            out.append(f"{r.get('name')}: {r.get('reason')}")
+    out = [f"{r.get('name')}: {r.get('reason')}" for r in read(log, clean=True).of("timer") if r.get("healthy") is False]
     return "; ".join(out) or "none unhealthy"
 
 
@@ -107,7 +87,7 @@ def main():
     elif cmd == "set-env":
         set_env(*args)
     elif cmd == "records":
-        open(args[1], "wb").write(records(args[0]))
+        open(args[1], "wb").write(b"".join(line + b"\n" for line in record_lines(args[0], clean=True)))
     elif cmd == "field":
         print(field(*args))
     elif cmd == "unhealthy":

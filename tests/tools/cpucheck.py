@@ -26,20 +26,11 @@ import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "boot"))
 from checklog import columns as to_columns, rows as to_rows  # noqa: E402  per-CPU lists, written as columns
-
-def records(path):
-    """The records whose crc matches, as the readers take them: a damaged one
-    is no evidence of anything."""
-    out = []
-    for n, line in enumerate(open(path, encoding="latin-1"), 1):
-        line = line.rstrip("\r\n")
-        k = line.rfind(',"crc":"')
-        if line.startswith("{") and k > 0 and line[k + 8:k + 16] == "%08x" % (zlib.crc32(line[:k].encode("latin-1")) & 0xffffffff):
-            out.append((n, json.loads(line), line))
-    return out
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import ok, read  # noqa: E402
 
 def first(path, typ):
-    return next((r for _, r, _ in records(path) if r.get("type") == typ), None)
+    return read(path).first(typ)
 
 def ns(cycles, hz):
     """Cycles in ns at the run's tsc.hz, 1 decimal, as the readers put the ns
@@ -48,10 +39,6 @@ def ns(cycles, hz):
 
 def tsc_hz(path):
     return first(path, "tsc")["hz"]
-
-def say(ok, what):
-    print(("PASS: " if ok else "FAIL: ") + what)
-    return ok
 
 # ---- editing -------------------------------------------------------------------
 
@@ -138,7 +125,7 @@ def cmd_wide(src, dst, n):
 
 def pair_list(path):
     pairs = []
-    for _, r, _ in records(path):
+    for r in read(path).records:
         if r["type"] in ("tsc_sync", "tsc_sync_pairs"):
             pairs += to_rows(r["pairs"])
     return pairs
@@ -149,35 +136,35 @@ def f1(x):
 def cmd_show(log, text, label):
     t = open(text, encoding="utf-8").read()
     cpus, sync, per = first(log, "cpus"), first(log, "tsc_sync"), first(log, "percpu")
-    cont = [r for _, r, _ in records(log) if r["type"] == "contention"]
+    cont = [r for r in read(log).records if r["type"] == "contention"]
     lat = first(log, "latency")
     rows = re.findall(r"^ +(\d+|-) +(\d+)  (\S+) +(\S+) +(bsp|running|no response|disabled) ", t, re.M)
     want = [(str(e["cpu"]) if e["cpu"] is not None else "-", str(e["apic_id"]), e["state"]) for e in to_rows(cpus["list"])]
     if 1 < len(want) <= 16:
-        say([(a, b, s) for a, b, _, _, s in rows] == want,
-            "%s: show lists every CPU with its APIC ID and state (%d of %d)" % (label, len(rows), len(want)))
+        ok([(a, b, s) for a, b, _, _, s in rows] == want,
+           "%s: show lists every CPU with its APIC ID and state (%d of %d)" % (label, len(rows), len(want)))
     if cpus["started"] <= 1:
-        say("cpus      1 CPU (" in t and not re.search(r"^(tsc sync|per-cpu|contention|team|latency)", t, re.M),
-            "%s: one CPU: '1 CPU' and no multi-CPU section" % label)
+        ok("cpus      1 CPU (" in t and not re.search(r"^(tsc sync|per-cpu|contention|team|latency)", t, re.M),
+           "%s: one CPU: '1 CPU' and no multi-CPU section" % label)
         return
     word = {True: "synchronized", False: "NOT synchronized", None: "not known"}[sync["synchronized"]]
-    say(re.search(r"^tsc sync  %s: .*, %d pairs?, %d warps?" % (re.escape(word), len(pair_list(log)), sync["warps"]),
-                  t, re.M) is not None, "%s: the sync verdict is the record's: %s, %d warps" % (label, word, sync["warps"]))
+    ok(re.search(r"^tsc sync  %s: .*, %d pairs?, %d warps?" % (re.escape(word), len(pair_list(log)), sync["warps"]),
+                 t, re.M) is not None, "%s: the sync verdict is the record's: %s, %d warps" % (label, word, sync["warps"]))
     meas = [p for p in pair_list(log) if p["offset_cycles"] is not None]
     big = max(meas, key=lambda p: abs(p["offset_cycles"]))
     m = re.search(r"largest \|offset\|: CPU (\d+): ([+-]\d+) \+/- (\d+) cycles", t)
-    say(m is not None and (int(m[1]), int(m[2]), int(m[3])) == (big["cpu"], big["offset_cycles"], big["uncertainty_cycles"]),
-        "%s: largest |offset| is CPU %d's %+d +/- %d" % (label, big["cpu"], big["offset_cycles"], big["uncertainty_cycles"]))
+    ok(m is not None and (int(m[1]), int(m[2]), int(m[3])) == (big["cpu"], big["offset_cycles"], big["uncertainty_cycles"]),
+       "%s: largest |offset| is CPU %d's %+d +/- %d" % (label, big["cpu"], big["offset_cycles"], big["uncertainty_cycles"]))
     out = sorted(p["cpu"] for p in meas if abs(p["offset_cycles"]) > p["uncertainty_cycles"])
     got = sorted(int(c) for c in re.findall(r"outside its uncertainty: CPU (\d+)", t))
-    say(got == out[:8], "%s: the pairs outside their uncertainty are named: %s" % (label, out))
+    ok(got == out[:8], "%s: the pairs outside their uncertainty are named: %s" % (label, out))
     linux = "would mark the TSC unstable" if sync["linux_would_mark_unstable"] else "would keep the TSC"
-    say(("Linux " + linux) in t, "%s: what Linux would conclude: %s" % (label, linux))
+    ok(("Linux " + linux) in t, "%s: what Linux would conclude: %s" % (label, linux))
     hz = tsc_hz(log)
     names = [k[:-len("_p50_cycles")] for k in per if k.endswith("_p50_cycles")]
-    say(names[:2] == ["tsc", "rdtscp"] and ("lapic" in names) == ("lapic" in {r.get("name") for _, r, _ in records(log)
-                                                                            if r.get("type") == "timer" and r.get("samples")}),
-        "%s: percpu has tsc, rdtscp, and lapic as the boot CPU measured it: %s" % (label, names))
+    ok(names[:2] == ["tsc", "rdtscp"] and ("lapic" in names) == ("lapic" in {r.get("name") for r in read(log).records
+                                                                           if r.get("type") == "timer" and r.get("samples")}),
+       "%s: percpu has tsc, rdtscp, and lapic as the boot CPU measured it: %s" % (label, names))
     for pre in names:
         p50 = [ns(x, hz) for x in per[pre + "_p50_cycles"]]
         v = [x for x in p50 if x is not None]
@@ -185,7 +172,7 @@ def cmd_show(log, text, label):
         med = s[len(s) // 2] if len(s) % 2 else (s[len(s) // 2 - 1] + s[len(s) // 2]) / 2
         line = "%-12s p50 over %d CPUs: min %.1f ns (CPU %d), median %.1f, max %.1f (CPU %d)" % (
             pre, len(v), min(v), p50.index(min(v)), med, max(v), p50.index(max(v)))
-        say(line in t, "%s: per-CPU %s spread: %s" % (label, pre, line.split(": ", 1)[1]))
+        ok(line in t, "%s: per-CPU %s spread: %s" % (label, pre, line.split(": ", 1)[1]))
     ct = t[t.index("\ncontention: "):] if "\ncontention: " in t else ""
     ct = ct.split("\nlatency ")[0]
     rows = re.findall(r"^  ([a-z][\w-]*)? +(\d+) +([\d.]+|-) +([\d.]+|-) +([\d.]+|-) +([\d.]+|-) +(\d+|-)", ct, re.M)
@@ -195,24 +182,24 @@ def cmd_show(log, text, label):
         got.append((name, int(r[1]), r[2], r[3], r[6]))
     want = [(c["counter"], lv["n"], f1(lv["p50_ns"]), f1(lv["p99_ns"]),
              "-" if lv["reads_per_s"] is None else "%.0f" % lv["reads_per_s"]) for c in cont for lv in c["readers"]]
-    say(got == want and len(want) >= 6,
-        "%s: contention: every counter and reader count with its p50, p99 and reads/s (%d rows)" % (label, len(want)))
+    ok(got == want and len(want) >= 6,
+       "%s: contention: every counter and reader count with its p50, p99 and reads/s (%d rows)" % (label, len(want)))
     if lat:
         vd = re.findall(r"^ +(\d+)(?: +\d+){7} +[\d.]+ +[\d.]+ +\S+  (pass|fail)$", t, re.M)
-        say(vd == [(str(i), v) for i, v in enumerate(lat["verdict"])],
-            "%s: latency: each CPU's bins and verdict (%s)" % (label, lat["verdict"]))
+        ok(vd == [(str(i), v) for i, v in enumerate(lat["verdict"])],
+           "%s: latency: each CPU's bins and verdict (%s)" % (label, lat["verdict"]))
 
 def cmd_json(log, jpath, label):
     d = json.load(open(jpath))
     run = d["runs"][0]
-    ok = True
+    good = True
     for key, typ in (("cpus", "cpus"), ("team_check", "team_check"), ("tsc_sync", "tsc_sync"),
                      ("percpu", "percpu"), ("latency", "latency")):
-        ok &= run[key] == first(log, typ)
-    ok &= run["contention"] == [r for _, r, _ in records(log) if r["type"] == "contention"]
-    ok &= run["tsc_sync_pairs"] == [r for _, r, _ in records(log) if r["type"] == "tsc_sync_pairs"]
-    ok &= run["timers_on_cpus"] == [r for _, r, _ in records(log) if r["type"] == "timer" and "cpu" in r]
-    say(ok, "%s: show --json embeds cpus, team_check, tsc_sync, percpu, contention, latency whole" % label)
+        good &= run[key] == first(log, typ)
+    good &= run["contention"] == [r for r in read(log).records if r["type"] == "contention"]
+    good &= run["tsc_sync_pairs"] == [r for r in read(log).records if r["type"] == "tsc_sync_pairs"]
+    good &= run["timers_on_cpus"] == [r for r in read(log).records if r["type"] == "timer" and "cpu" in r]
+    ok(good, "%s: show --json embeds cpus, team_check, tsc_sync, percpu, contention, latency whole" % label)
 
 def cmd_damage(log, tool, outdir):
     """Each multi-CPU record of LOG damaged in turn: show must exit 3, name the
@@ -235,10 +222,10 @@ def cmd_damage(log, tool, outdir):
         j = subprocess.run([tool, "show", "--json", bad], capture_output=True, text=True)
         named = re.findall(r"line %d: damaged, left out \(by its place, (?:the|a) ([^)]*) record\)" % (n + 1), r.stdout)
         left = json.loads(j.stdout)["runs"][0]["cpu_records_left_out"] if j.stdout else []
-        ok = r.returncode == 3 and named and all(typ in w for w in named) and not re.search(pattern, r.stdout, re.M)
-        ok &= [x["line"] for x in left] == [n + 1] and typ in left[0]["in_place_of"]
-        say(ok, "damaged %s record (line %d): show exits %d, names it (%s), shows nothing of it; --json names it"
-            % (typ, n + 1, r.returncode, named[:1]))
+        good = r.returncode == 3 and named and all(typ in w for w in named) and not re.search(pattern, r.stdout, re.M)
+        good &= [x["line"] for x in left] == [n + 1] and typ in left[0]["in_place_of"]
+        ok(good, "damaged %s record (line %d): show exits %d, names it (%s), shows nothing of it; --json names it"
+           % (typ, n + 1, r.returncode, named[:1]))
 
 # ---- compare ---------------------------------------------------------------------
 
@@ -247,17 +234,17 @@ def cmd_compare(text, *logs):
     multi = [i for i, l in enumerate(logs) if (first(l, "cpus") or {}).get("started", 0) > 1]
     counters = []
     for i in multi:
-        for _, r, _ in records(logs[i]):
+        for r in read(logs[i]).records:
             if r["type"] == "contention" and r["counter"] not in counters:
                 counters.append(r["counter"])
     for c in counters:
         sec = t.split("== contention: %s read by many CPUs at once ==" % c)
-        if not say(len(sec) == 2, "compare: a contention section for %s" % c):
+        if not ok(len(sec) == 2, "compare: a contention section for %s" % c):
             continue
         sec = sec[1].split("\n== ")[0]
-        say("No test" in sec, "compare %s: says no test (no rounds)" % c)
-        have = [i for i in multi if any(r.get("counter") == c for _, r, _ in records(logs[i]))]
-        levels = sorted({lv["n"] for i in have for _, r, _ in records(logs[i]) if r.get("counter") == c
+        ok("No test" in sec, "compare %s: says no test (no rounds)" % c)
+        have = [i for i in multi if any(r.get("counter") == c for r in read(logs[i]).records)]
+        levels = sorted({lv["n"] for i in have for r in read(logs[i]).records if r.get("counter") == c
                          for lv in r["readers"]})
         rows = {int(m[0]): m[1].split() for m in re.findall(r"^ +(\d+) +(.*)$", sec, re.M)}
         if re.search(r"^p50 ns +n=", sec, re.M):  # logs as rows: blocks of levels, p50 then reads/s
@@ -271,30 +258,30 @@ def cmd_compare(text, *logs):
                     i_col = have.index(int(f[0][1:-1]) - 1) if int(f[0][1:-1]) - 1 in have else -1
                     for n, v in zip(cols, f[1:]):
                         rows.setdefault(n, [None] * (2 * len(have)))[2 * i_col + part] = v
-        ok = sorted(rows) == levels
+        good = sorted(rows) == levels
         for i_col, i in enumerate(have):
-            rec = next(r for _, r, _ in records(logs[i]) if r.get("counter") == c)
+            rec = next(r for r in read(logs[i]).records if r.get("counter") == c)
             byn = {lv["n"]: lv for lv in rec["readers"]}
             for n in levels:
                 cells = rows.get(n, [])[2 * i_col:2 * i_col + 2]
                 lv = byn.get(n)
                 want = [f1(lv["p50_ns"]), "%.0f" % lv["reads_per_s"]] if lv else ["-", "-"]
-                ok &= cells == want
-        say(ok, "compare %s: per reader count %s, each log's p50 and reads/s side by side (logs %s)"
-            % (c, levels, [i + 1 for i in have]))
+                good &= cells == want
+        ok(good, "compare %s: per reader count %s, each log's p50 and reads/s side by side (logs %s)"
+           % (c, levels, [i + 1 for i in have]))
     for i, l in enumerate(logs):
         cp, sy = first(l, "cpus"), first(l, "tsc_sync")
         m = re.search(r"^  \[%d\] (.*)$" % (i + 1), t.split("== CPUs:")[-1], re.M)
         if cp is None:
             continue
         if cp["started"] <= 1:
-            say(m is not None and "no multi-CPU records" in m[1], "compare: [%d] has one CPU: said so" % (i + 1))
+            ok(m is not None and "no multi-CPU records" in m[1], "compare: [%d] has one CPU: said so" % (i + 1))
         elif sy is None:
-            say(m is not None and "tsc sync no record" in m[1] and "damaged, left out" in m[1],
-                "compare: [%d]'s tsc_sync record is damaged: no verdict, the line named" % (i + 1))
+            ok(m is not None and "tsc sync no record" in m[1] and "damaged, left out" in m[1],
+               "compare: [%d]'s tsc_sync record is damaged: no verdict, the line named" % (i + 1))
         else:
             word = {True: "synchronized", False: "NOT synchronized", None: "not known"}[sy["synchronized"]]
-            say(m is not None and ("tsc sync %s:" % word) in m[1], "compare: [%d]'s sync verdict: %s" % (i + 1, word))
+            ok(m is not None and ("tsc sync %s:" % word) in m[1], "compare: [%d]'s sync verdict: %s" % (i + 1, word))
 
 # ---- report ------------------------------------------------------------------------
 
@@ -340,37 +327,37 @@ def cmd_report(page, *logs):
         if cp is None:
             continue
         if cp["started"] <= 1:
-            say("1 CPU (" in p.text.get(sec, "") and not off and not con,
-                "report [%d]: one CPU: '1 CPU', no offset plot, no contention curves" % (i + 1))
+            ok("1 CPU (" in p.text.get(sec, "") and not off and not con,
+               "report [%d]: one CPU: '1 CPU', no offset plot, no contention curves" % (i + 1))
             continue
         multi.append(i)
         meas = [q for q in pair_list(l) if q["offset_cycles"] is not None]
         outside = [q for q in meas if abs(q["offset_cycles"]) > q["uncertainty_cycles"]]
         if first(l, "tsc_sync") is None:
-            say(not off and "damaged and left out; by its place, the tsc_sync record" in p.text.get(sec, ""),
-                "report [%d]: tsc_sync damaged: no offset plot, the left-out line named" % (i + 1))
+            ok(not off and "damaged and left out; by its place, the tsc_sync record" in p.text.get(sec, ""),
+               "report [%d]: tsc_sync damaged: no offset plot, the left-out line named" % (i + 1))
         else:
-            say(len(off) == 1 and off[0]["err"] == len(meas) and off[0]["outside"] == len(outside),
-                "report [%d]: offset plot with one error bar per pair (%d), %d outside in red"
-                % (i + 1, len(meas), len(outside)))
-        cont = [r for _, r, _ in records(l) if r["type"] == "contention" and "refused" not in r]
+            ok(len(off) == 1 and off[0]["err"] == len(meas) and off[0]["outside"] == len(outside),
+               "report [%d]: offset plot with one error bar per pair (%d), %d outside in red"
+               % (i + 1, len(meas), len(outside)))
+        cont = [r for r in read(l).records if r["type"] == "contention" and "refused" not in r]
         p50 = sorted((c, n) for s in con for k, c, _, n in s["lines"] if k == "p50")
         p99 = sorted(c for s in con for k, c, _, _ in s["lines"] if k == "p99")
         want = sorted((r["counter"], len(r["readers"])) for r in cont)
-        say(len(con) == 1 and p50 == want and p99 == sorted(c for c, _ in want),
-            "report [%d]: contention curves, one p50 and one p99 polyline per counter: %s" % (i + 1, want))
+        ok(len(con) == 1 and p50 == want and p99 == sorted(c for c, _ in want),
+           "report [%d]: contention curves, one p50 and one p99 polyline per counter: %s" % (i + 1, want))
     page_cont = [s for s in p.svgs if s["section"] == "cpus" and s["cls"] == "contention"]
     if len(multi) >= 2:
-        ok = len(page_cont) >= 1
+        good = len(page_cont) >= 1
         for s in page_cont:
             counters = {c for _, c, _, _ in s["lines"]}
             logs_drawn = sorted(int(g) for k, _, g, _ in s["lines"] if k == "p50")
-            ok &= len(counters) == 1 and logs_drawn == [i + 1 for i in multi
-                                                       if any(r.get("counter") in counters for _, r, _ in records(logs[i]))]
-        say(ok, "report: the CPUs section overlays each counter's curves, one p50 line per multi-CPU log (%d plots)"
-            % len(page_cont))
+            good &= len(counters) == 1 and logs_drawn == [i + 1 for i in multi
+                                                       if any(r.get("counter") in counters for r in read(logs[i]).records)]
+        ok(good, "report: the CPUs section overlays each counter's curves, one p50 line per multi-CPU log (%d plots)"
+           % len(page_cont))
     else:
-        say(not page_cont, "report: fewer than two multi-CPU logs: no CPUs section")
+        ok(not page_cont, "report: fewer than two multi-CPU logs: no CPUs section")
 
 if __name__ == "__main__":
     cmd, args = sys.argv[1], sys.argv[2:]

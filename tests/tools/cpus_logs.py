@@ -3,9 +3,11 @@
 
 Run by tests/tools/test_cpus.sh from the top of the tree.  Arguments: A_LOG SKEW_LOG ONE_LOG.
 """
-import json, sys
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
 def rec(f, t):
-    return next((json.loads(l) for l in open(f, errors="replace") if l.startswith('{"type":"%s"' % t)), None)
+    return read(f).first(t)
 a, s, o = (rec(f, "cpus") or {} for f in sys.argv[1:])
 ok = a.get("started") == 4 and s.get("started") == 4 and o.get("count") == 1
 ok &= rec(sys.argv[2], "tsc_sync") is not None and rec(sys.argv[2], "tsc_sync")["synchronized"] is False

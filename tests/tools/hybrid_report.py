@@ -3,11 +3,13 @@
 
 Run by tests/tools/test_cpus.sh from the top of the tree.  Arguments: HTML LOG.
 """
-import json, re, sys
+import os, re, sys
 sys.path.insert(0, "tests/tools")
 from cpucheck import ns, HYBRID_P50_CYCLES
 t = open(sys.argv[1]).read()
-hz = next(json.loads(l) for l in open(sys.argv[2]) if l.startswith('{"type":"tsc"'))["hz"]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+hz = read(sys.argv[2]).first("tsc")["hz"]
 cell = "%.1f" % ns(HYBRID_P50_CYCLES, hz)  # the p50 cpucheck.py hybrid gave the counters on CPU 2
 m = t[t.index("The counters on other core types"):]
 rows = re.findall(r"<tr><td>([\w-]+)</td><td class=\"n\">[\d.]+</td><td>CPU 2 \(E-core\)</td><td class=\"n\">%s</td>"

@@ -3,10 +3,12 @@
 
 Run by tests/tools/test_cpus.sh from the top of the tree.  Arguments: LOG SHOW_TEXT EXIT_STATUS.
 """
-import json, re, sys
+import os, re, sys
 sys.path.insert(0, "tests/tools")
 from cpucheck import ns  # cycles -> ns at the run's tsc.hz, as the reader does
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith("{")]
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+recs = read(sys.argv[1]).records
 hz = next(r for r in recs if r["type"] == "tsc")["hz"]
 t = open(sys.argv[2]).read()
 boot = {r["name"]: r for r in recs if r["type"] == "timer" and "cpu" not in r}

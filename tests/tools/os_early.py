@@ -3,8 +3,10 @@
 
 Run by tests/tools/test_os.sh from the top of the tree.  Arguments: LOG.
 """
-import json, sys
-recs = [json.loads(l) for l in open(sys.argv[1]) if l.startswith('{')]
+import os, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+recs = read(sys.argv[1]).records
 rest = [r for r in recs if r['type'] == 'restore']
 end = recs[-1]
 tsc = [r for r in recs if r.get('name') == 'clock_gettime(MONOTONIC)@tsc']

@@ -3,7 +3,9 @@
 
 Run by tests/tools/test_report.sh from the top of the tree.  Arguments: HTML COMPARE_OUT LABEL LOG...
 """
-import html.parser, json, re, sys
+import html.parser, os, re, sys
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
 page, cmp, label, logs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 t = open(page, encoding="utf-8").read()
 class P(html.parser.HTMLParser):
@@ -51,8 +53,7 @@ for line in open(cmp):
 cmap = {"tsc": "tsc", "hpet": "hpet", "acpi_pm": "acpi-fast"}
 tick_calls = {"clock_gettime(MONOTONIC_COARSE)", "time"}
 def timers(f):
-    return [r for r in map(json.loads, (l for l in open(f, encoding="utf-8", errors="replace") if l.startswith("{")))
-            if r.get("type") == "timer"]
+    return read(f).of("timer")
 hw = [{r["name"] for r in timers(f)} for f in logs[:-1]]
 pairs = sum(1 for r in timers(logs[-1]) if cmap.get(r.get("clocksource")) and r.get("call") not in tick_calls
             for names in hw if cmap[r["clocksource"]] in names)
