@@ -4,14 +4,13 @@ end record's count and crc32, unique names.  Prints "ok" or what is wrong.
 
 Arguments: LOG [partial].
 """
-import json, sys, zlib
+import json, os, sys, zlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from tplog import crc_good, record_lines  # noqa: E402
 def check(path, want_end=True):
     recs, crc_all = [], 0
-    for raw in open(path, 'rb').read().split(b'\n'):
-        if not raw.startswith(b'{'):
-            continue
-        k = raw.rfind(b',"crc":"')
-        if k < 0 or zlib.crc32(raw[:k]) != int(raw[k + 8:k + 16], 16):
+    for raw in record_lines(path):
+        if not crc_good(raw):
             return 'bad crc in record %d' % len(recs)
         r = json.loads(raw)
         if r['seq'] != len(recs):
