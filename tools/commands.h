@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The subcommands of the host `tickprobe` command, one file each (tools/PART/cmd_NAME.c).
  * Each takes the arguments after its name (argv[0] is the subcommand name),
- * reads them with tools/common/args.h, and returns the process exit status:
+ * reads them with tools/lib/args.h, and returns the process exit status:
  *   0 clean, 1 usage error, 2 input could not be read, 3 input damaged but partly used.
  * `tickprobe qemu` returns the probe's status instead (see cmd_qemu.c).
  * A new subcommand is a cmd_NAME.c with its struct args_spec (the example in
- * tools/common/args.h), a declaration here and a line in tools/tickprobe.c. */
+ * tools/lib/args.h), a declaration here and a line in tools/tickprobe.c. */
 #ifndef TOOLS_COMMANDS_H
 #define TOOLS_COMMANDS_H
 
-#include "tools/common/exit_codes.h"
+#include "tools/lib/exit_codes.h"
 
 int cmd_qemu(int argc, char **argv);
 int cmd_capture(int argc, char **argv);

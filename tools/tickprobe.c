@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 
 
 static const struct command {

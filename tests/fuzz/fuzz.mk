@@ -32,10 +32,10 @@ FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -I$(abspath $(BUILD))/gen 
 # the collector's handling of requests and datagrams, its table and its
 # importer (all but its threads, sockets and libmicrohttpd: http.c, syslog.c).
 FUZZ_COLLECT_SRC := $(addprefix tools/collect/,boots.c boots_events.c boots_file.c datagram.c finish.c net.c \
-	record.c request.c sender.c spool.c) tools/common/private_dir.c \
+	record.c request.c sender.c spool.c) tools/lib/private_dir.c \
 	$(addprefix tools/db/,decode.c import.c import_stream.c store.c)
 FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/log/logset.c tools/log/derived.c tools/log/text.c \
-	tools/common/xalloc.c tools/stat/input.c $(FUZZ_COLLECT_SRC)
+	tools/lib/xalloc.c tools/stat/input.c $(FUZZ_COLLECT_SRC)
 FUZZ_LIB_OBJ   := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)
 FUZZ_STAMP     := $(FUZZ_DIR)/seeds/.stamp

@@ -54,7 +54,7 @@
 #include "tools/collect/finish.h"
 #include "tools/collect/request.h"
 #include "tools/collect/spool.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 
 #define TOKEN "T0ken"
 #define FIELD_MAX 300

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# Every subcommand's command line (tools/common/args.c).  A wrong one -- an
+# Every subcommand's command line (tools/lib/args.c).  A wrong one -- an
 # unknown option, a missing or unwanted value, a bad number or word, an
 # operand too many or too few -- gives one line on stderr that names the
 # subcommand and what is wrong, nothing on stdout, and exit 1; --help and -h

@@ -9,7 +9,7 @@
 #     probe/options_net.c) with the values it knows, every counter, every
 #     preset of image/presets.cfg with its words, and the probe's exit codes
 #     (probe/exit_status.h) are in tickprobe-boot(7); the host's exit codes
-#     (tools/common/exit_codes.h) in tickprobe(1);
+#     (tools/lib/exit_codes.h) in tickprobe(1);
 #   - `make man-lint` (mandoc -Tlint -Wwarning) passes, and groff and
 #     lexgrog read every page without a word, as lintian runs them;
 #   - docs/boot-options.md is `make man-markdown`'s output, as checked in;
@@ -123,10 +123,10 @@ help_options <"$OUT/help" | missing_in "$OUT/tickprobe.txt" >"$OUT/tickprobe.mis
 check "tickprobe: the options of tickprobe --help are in man/tickprobe.1" '[ ! -s "$OUT/tickprobe.missing" ]' \
 	"missing: $(tr '\n' ' ' <"$OUT/tickprobe.missing")"
 # shellcheck disable=SC2013 # one number a line, each one word
-for v in $(sed -nE 's/^#define EXIT_[A-Z_]+ ([0-9]+)$/\1/p' tools/common/exit_codes.h); do
+for v in $(sed -nE 's/^#define EXIT_[A-Z_]+ ([0-9]+)$/\1/p' tools/lib/exit_codes.h); do
 	sed -n '/^EXIT STATUS/,/^[A-Z]/p' "$OUT/tickprobe.txt" | grep -qE "^ +$v +[a-z]" || echo "$v"
 done >"$OUT/exit.missing"
-check "tickprobe(1)'s EXIT STATUS gives each status of tools/common/exit_codes.h" '[ ! -s "$OUT/exit.missing" ]' \
+check "tickprobe(1)'s EXIT STATUS gives each status of tools/lib/exit_codes.h" '[ ! -s "$OUT/exit.missing" ]' \
 	"missing: $(tr '\n' ' ' <"$OUT/exit.missing")"
 
 # --- tickprobe-boot(7): every boot option, value, counter and preset -------------

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* tools/common/args.c in one process: operands kept in order and never
+/* tools/lib/args.c in one process: operands kept in order and never
  * dropped, what each usage error says, the operand bounds, the number
  * readers at their edges, and a second scan after a first (getopt's state
  * is global). */
@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tests/unit/check.h"
 
 enum { OPT_FLAG = ARGS_OPT_FIRST, OPT_RUN, OPT_CPU, OPT_CDROM };

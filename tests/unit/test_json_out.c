@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* json_out_str (tools/common/json_out.h): the host's UTF-8 as it is, every
+/* json_out_str (tools/lib/json_out.h): the host's UTF-8 as it is, every
  * other byte outside printable ASCII and every character that steers a
  * terminal escaped, NULL as null. */
 #include <stdlib.h>
 #include <string.h>
 #include "tests/unit/check.h"
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 
 static void one(const char *in, const char *want, const char *what)
 {

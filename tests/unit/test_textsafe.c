@@ -11,8 +11,8 @@
 #include <termios.h>
 #include <unistd.h>
 #include "tests/unit/check.h"
-#include "tools/common/json_out.h"
-#include "tools/common/progress.h"
+#include "tools/lib/json_out.h"
+#include "tools/lib/progress.h"
 #include "tools/lib/json_parse.h"
 #include "tools/lib/textsafe.h"
 

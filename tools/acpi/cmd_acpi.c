@@ -14,7 +14,7 @@
 #include "lib/json.h"
 #include "probe/records_run.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/lib/textsafe.h"
 
 #define SYSFS_TABLES "/sys/firmware/acpi/tables"

@@ -7,7 +7,7 @@
 #include <unistd.h>
 #include "tools/collect/boots_state.h"
 #include "tools/collect/sender.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 
 /* ---- the table ---------------------------------------------------------------- */
 

@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "tools/collect/boots_state.h"
 #include "tools/collect/spool.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 
 /* ---- the file ---------------------------------------------------------------------- */
 

@@ -23,8 +23,8 @@
 #include "tools/collect/spool.h"
 #include "tools/collect/syslog.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
-#include "tools/common/progress.h"
+#include "tools/lib/args.h"
+#include "tools/lib/progress.h"
 
 #define EXIT_COLLECT_OPTIONS 2 /* the network contract's: bad options, or a port that cannot be bound */
 #define TICK_MS 100            /* how often the main thread looks at the events and the clock */

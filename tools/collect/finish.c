@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "tools/common/exit_codes.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/exit_codes.h"
+#include "tools/lib/xalloc.h"
 #include "tools/db/import.h"
 #include "tools/db/store.h"
 #include "tools/log/logset.h"

@@ -21,8 +21,8 @@
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include "tools/collect/request.h"
-#include "tools/common/progress.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/progress.h"
+#include "tools/lib/xalloc.h"
 
 struct watched {
 	int fd;

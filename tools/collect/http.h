@@ -21,7 +21,7 @@ struct http;
 struct http *http_start(int listen_fd, const struct collect_options *o, struct boots *boots,
 			struct collect_counts *counts, char *why, size_t cap);
 /* Cuts the connections whose request is not whole in COLLECT_REQUEST_S
- * (now: the monotonic clock, tools/common/progress.h). */
+ * (now: the monotonic clock, tools/lib/progress.h). */
 void http_watch(struct http *h, double now);
 /* No more requests: every connection closed, the thread joined. */
 void http_stop(struct http *h);

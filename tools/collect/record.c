@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/lib/logread.h"
 
 bool record_check(struct record_check *rc, char *s, size_t *n, struct record_info *info, char *why, size_t cap)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/collect/boots.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 
 #define LENGTH_DIGITS_MAX 19 /* below 2^63: what strtoull reads exactly */
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The log directory, held open (spool.h). */
 #include "tools/collect/spool.h"
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>

@@ -12,8 +12,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include "tools/collect/datagram.h"
-#include "tools/common/progress.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/progress.h"
+#include "tools/lib/xalloc.h"
 
 #define DATAGRAM_MAX 65536 /* UDP's own bound, over IPv4: 65507 bytes of payload */
 

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/compare/contention.h"
 #include "tools/compare/watch.h"
 #include "tools/compare/gate.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/compare/gate_check.h"
 #include "tools/lib/stats.h"
 

@@ -10,12 +10,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/lib/stats.h"
 #include "tools/commands.h"
-#include "tools/common/progress.h"
-#include "tools/common/args.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/progress.h"
+#include "tools/lib/args.h"
+#include "tools/lib/xalloc.h"
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/db/store.h"

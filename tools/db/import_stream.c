@@ -14,7 +14,7 @@
 #include <unistd.h>
 #include "lib/crc32.h"
 #include "tools/commands.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/db/import_run.h"
 #include "tools/lib/textsafe.h"
 

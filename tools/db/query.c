@@ -10,7 +10,7 @@
 #include "tools/lib/stats.h"
 #include <zlib.h>
 #include "tools/commands.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 
 double quantile_sorted(const double *v, size_t n, double q)
 {

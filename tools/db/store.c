@@ -2,7 +2,7 @@
 /* Opening the fleet store, its schema, and transactions that survive other
  * importers working on the same file (store.h, docs/db.md). */
 #include "tools/db/store.h"
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

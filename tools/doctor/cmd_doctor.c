@@ -9,7 +9,7 @@
 #include <unistd.h>
 #include "probe/options.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/doctor/doctor.h"
 #include "tools/doctor/output.h"
 

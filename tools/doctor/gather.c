@@ -11,7 +11,7 @@
 #include <sys/utsname.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/commands.h"
 #include "tools/doctor/gather.h"
 #include "tools/lib/logschema.h"

@@ -4,7 +4,7 @@
  * as \xNN: a log is anyone's to write. */
 #include <stdio.h>
 #include <string.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/doctor/output.h"
 #include "tools/lib/textsafe.h"
 

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/log/logset.h"
 #include "tools/lib/textsafe.h"
 

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/log/metrics.h"

@@ -10,9 +10,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/lib/textsafe.h"

@@ -9,9 +9,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/log/logdir.h"
 #include "tools/log/logset.h"
 #include "tools/log/show_cpus.h"

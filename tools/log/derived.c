@@ -3,7 +3,7 @@
  * record, so the numbers carry their text as every other number does; the
  * ns figures take the 1 decimal the image wrote before it left them out. */
 #include "tools/log/derived.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/log/text.h"
 #include "lib/json.h"
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "tools/log/logset.h"
 #include "tools/commands.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/lib/textsafe.h"
 #include "probe/log.h"
 #include <errno.h>

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/commands.h"
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/log/verdict.h"
 
 #define LABEL_MAX 64 /* a label value from a log is cut here: a log is no one's to trust */

@@ -2,7 +2,7 @@
 /* A watch in `tickprobe show` (show_watch.h). */
 #include "tools/log/show_watch.h"
 #include <string.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/lib/textsafe.h"
 
 #define NAME_SHOWN 64

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include "tools/log/logset.h"
 
 static void reserve(struct text *t, size_t more)

@@ -12,7 +12,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include "tools/log/verdict.h"
 #include "tools/lib/textsafe.h"
 

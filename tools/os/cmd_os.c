@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include "probe/log.h"
 #include "tools/commands.h"
-#include "tools/common/progress.h"
+#include "tools/lib/progress.h"
 #include "tools/os/bench.h"
 #include "tools/os/calls.h"
 #include "tools/os/clocksource.h"

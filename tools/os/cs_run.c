@@ -12,7 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 
 #define RECORD_HEADER "tickprobe clocksource restore record 1"
 #define RECORD_TMP OS_CS_RECORD ".new"

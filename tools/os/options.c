@@ -4,7 +4,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/os/calls.h"
 #include "tools/os/cs_run.h"
 #include "tools/os/options.h"

@@ -6,7 +6,7 @@
 #ifndef TOOLS_OS_RUN_H
 #define TOOLS_OS_RUN_H
 
-#include "tools/common/progress.h"
+#include "tools/lib/progress.h"
 #include <stdint.h>
 #include "probe/log.h"
 #include "tools/os/threads.h"
@@ -22,7 +22,7 @@ struct os_params {
 	uint32_t ctx_batches, ctx_trips; /* per round */
 	int threads;          /* --threads: readers at once, up to this many; 0 none */
 	const struct os_cpus *cpus; /* the CPUs they may use */
-	struct progress *prog;      /* the progress line (tools/common/progress.h); NULL: none */
+	struct progress *prog;      /* the progress line (tools/lib/progress.h); NULL: none */
 };
 
 /* cs: the clocksource in use (its name tags every record).  skip: when not

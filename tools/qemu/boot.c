@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "tools/common/exit_codes.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/textsafe.h"
 #include "tools/qemu/events.h"
 #include "tools/qemu/image.h"

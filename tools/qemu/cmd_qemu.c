@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/qemu/image.h"
 #include "tools/qemu/qemu.h"
 #include "probe/exit_status.h"

@@ -23,7 +23,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "tools/common/progress.h"
+#include "tools/lib/progress.h"
 #include "tools/qemu/qmp.h"
 
 struct qemu_proc;

@@ -8,7 +8,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "tools/common/progress.h"
+#include "tools/lib/progress.h"
 #include "tools/lib/json_parse.h"
 
 #define WATCH_COUNTERS 32

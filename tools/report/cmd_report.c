@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/compare/lineup.h"
 #include "tools/log/logdir.h"
 #include "tools/report/cpus.h"

@@ -10,7 +10,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-#include "tools/common/exit_codes.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/compare/lineup.h"
 #include "tools/report/cpus.h"
 #include "tools/report/html.h"

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 #include "tools/qemu/qemu.h"
 #include "tools/schedule/esp.h"
 #include "tools/schedule/steps.h"

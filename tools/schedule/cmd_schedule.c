@@ -7,7 +7,7 @@
 #include <string.h>
 #include "probe/options.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/schedule/afterboot.h"
 #include "tools/schedule/schedule.h"
 

@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 #include "tools/schedule/steps.h"
 
 #define STATE_FILE "schedule.state"

@@ -22,7 +22,7 @@
 #include <unistd.h>
 #include "tools/lib/stats.h"
 #include "tools/commands.h"
-#include "tools/common/args.h"
+#include "tools/lib/args.h"
 #include "tools/stat/ministat_print.h"
 #include "tools/stat/input.h"
 #include "tools/stat/tally.h"

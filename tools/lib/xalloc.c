@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/common/xalloc.h"
+#include "tools/lib/xalloc.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/common/exit_codes.h"
+#include "tools/lib/exit_codes.h"
 
 void *xrealloc(void *p, size_t n)
 {

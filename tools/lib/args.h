@@ -38,8 +38,8 @@
  *
  * Any later usage error the subcommand finds (two options that exclude each
  * other) goes through args_fail, so it reads like the rest. */
-#ifndef TOOLS_COMMON_ARGS_H
-#define TOOLS_COMMON_ARGS_H
+#ifndef TOOLS_LIB_ARGS_H
+#define TOOLS_LIB_ARGS_H
 
 #include <getopt.h>
 #include <limits.h>

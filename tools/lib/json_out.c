@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/common/json_out.h"
+#include "tools/lib/json_out.h"
 #include <string.h>
 #include "tools/lib/textsafe.h"
 

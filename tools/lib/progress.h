@@ -5,8 +5,8 @@
  * return, at most 4 times a second; on a pipe or with --quiet nothing at
  * all is written, so their output stays what it is without it.  A command
  * clears the line (progress_clear) before it prints a line of its own. */
-#ifndef TOOLS_COMMON_PROGRESS_H
-#define TOOLS_COMMON_PROGRESS_H
+#ifndef TOOLS_LIB_PROGRESS_H
+#define TOOLS_LIB_PROGRESS_H
 
 #include <stdbool.h>
 #include <stdio.h>

@@ -13,8 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/stats.h"
-#include "tools/common/exit_codes.h"
-#include "tools/common/args.h"
+#include "tools/lib/exit_codes.h"
+#include "tools/lib/args.h"
 
 static const struct option help_only[] = { ARGS_OPTIONS_END };
 
@@ -183,7 +183,7 @@ int args_next(struct args *a)
 	const struct option *lo = long_table(a->spec);
 
 	if (a->broken) {
-		fprintf(a->err, "tickprobe %s: internal error: its options break the rules of tools/common/args.h\n",
+		fprintf(a->err, "tickprobe %s: internal error: its options break the rules of tools/lib/args.h\n",
 			a->spec->name);
 		a->status = EXIT_USAGE;
 		return ARGS_STOP;

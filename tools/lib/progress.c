@@ -3,7 +3,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "tools/common/progress.h"
+#include "tools/lib/progress.h"
 #include "tools/lib/textsafe.h"
 
 #define PROGRESS_MAX 78 /* one line of an 80-column terminal, cursor included */

@@ -2,8 +2,8 @@
 /* Whether a directory is safe for a program that may run as root to write
  * in: owned by the program's user and writable by nobody else, so that no
  * other user can swap what it holds for a link to a file elsewhere. */
-#ifndef TOOLS_COMMON_PRIVATE_DIR_H
-#define TOOLS_COMMON_PRIVATE_DIR_H
+#ifndef TOOLS_LIB_PRIVATE_DIR_H
+#define TOOLS_LIB_PRIVATE_DIR_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -2,8 +2,8 @@
 /* The exit status every host command returns (tools/commands.h lists the
  * commands): 0 clean, 1 usage error, 2 input could not be read, 3 input
  * damaged but partly used; and compare --gate's 4. */
-#ifndef TOOLS_COMMON_EXIT_CODES_H
-#define TOOLS_COMMON_EXIT_CODES_H
+#ifndef TOOLS_LIB_EXIT_CODES_H
+#define TOOLS_LIB_EXIT_CODES_H
 
 #define EXIT_CLEAN 0
 #define EXIT_USAGE 1

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Directories only this user can write (private_dir.h). */
-#include "tools/common/private_dir.h"
+#include "tools/lib/private_dir.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>

@@ -6,8 +6,8 @@
  * escaped and the reader gave back) and the characters that steer a
  * terminal (tools/lib/textsafe.h) as \u00XX or \uXXXX, so the output is
  * always valid JSON and holds no raw control character. */
-#ifndef TOOLS_COMMON_JSON_OUT_H
-#define TOOLS_COMMON_JSON_OUT_H
+#ifndef TOOLS_LIB_JSON_OUT_H
+#define TOOLS_LIB_JSON_OUT_H
 
 #include <stdio.h>
 

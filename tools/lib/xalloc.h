@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Memory for the host command: a failed allocation ends the command with
  * exit status 2 and one line saying so, rather than a crash later. */
-#ifndef TOOLS_COMMON_XALLOC_H
-#define TOOLS_COMMON_XALLOC_H
+#ifndef TOOLS_LIB_XALLOC_H
+#define TOOLS_LIB_XALLOC_H
 
 #include <stddef.h>
 
