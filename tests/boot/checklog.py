@@ -198,7 +198,7 @@ def columns(items):
 
 
 def as_read(o):
-    """A record as the host command reads it (tools/log/derived.c), for the
+    """A record as the host command reads it (tools/lib/logderived.c), for the
     members a test looks up: a measured timer's present and healthy, the
     per-CPU columns as lists of objects.  The record itself is left alone."""
     if not isinstance(o, dict):

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* libFuzzer harness: the log reader (tools/lib/logread.c, tools/lib/json_parse.c) and
- * the host loader (tools/log/logset.c) on hostile serial captures.
+ * the host loader (tools/lib/logset.c) on hostile serial captures.
  *
  * Input: three setup bytes, then the capture.
  *   byte 0: the line buffer's size (small ones make "over-long line" paths)
@@ -22,7 +22,7 @@
 #include <string.h>
 #include "tools/lib/logread.h"
 #include "tools/lib/hist_decode.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct seen {
 	unsigned begins, ends, records, problems;

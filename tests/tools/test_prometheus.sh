@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
-# The metrics (tools/log/metrics.h): `tickprobe export --format prometheus`
+# The metrics (tools/lib/metrics.h): `tickprobe export --format prometheus`
 # and `openmetrics` of real logs, and `tickprobe os --prometheus FILE`, pass
 # Debian's `promtool check metrics` (names, units, labels); a label value
 # from a hostile log is escaped; Debian's prometheus-node-exporter, on

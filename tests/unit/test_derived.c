@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The members a schema-2 log leaves out, put back by the host reader
- * (tools/log/derived.c): a timer's cost_ns and throughput.reads_per_s, a
+ * (tools/lib/logderived.c): a timer's cost_ns and throughput.reads_per_s, a
  * percpu record's *_ns twins; what is already there, and every record read
  * without the TSC's rate, left as it is. */
 #include <math.h>
@@ -8,7 +8,7 @@
 #include <string.h>
 #include "tests/unit/check.h"
 #include "tools/lib/json_parse.h"
-#include "tools/log/derived.h"
+#include "tools/lib/logderived.h"
 #include "tests/unit/json_path.h"
 
 #define HZ 2.5e9 /* 0.4 ns a cycle */

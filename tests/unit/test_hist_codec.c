@@ -14,7 +14,7 @@
 #include "tests/unit/check.h"
 #include "tools/lib/hist_decode.h"
 #include "probe/log.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 #include "tools/commands.h"
 
 #define BUF_CAP (512u * 1024u)

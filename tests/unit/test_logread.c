@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The log reader (tools/lib/logread.c) and the host loader (tools/log/logset.c)
+/* The log reader (tools/lib/logread.c) and the host loader (tools/lib/logset.c)
  * against logs written by the real writer (probe/log.c), clean and damaged.
  *
  *   test_logread                    run the checks
@@ -17,7 +17,7 @@
 #include "lib/json.h"
 #include "tools/lib/logread.h"
 #include "lib/crc32.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 #include "tools/commands.h"
 #include "tests/unit/log_runs.h"
 #include "tools/lib/hist_decode.h"

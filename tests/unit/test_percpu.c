@@ -187,7 +187,7 @@ static void test_run_on(void)
 static void test_record(void)
 {
 	/* Cycles only: the ns columns follow from the tsc record's hz and are
-	 * put back by the host reader (tools/log/derived.c). */
+	 * put back by the host reader (tools/lib/logderived.c). */
 	static const char *const keys[] = { "type", "seq", "cpus", "samples", "tsc_p50_cycles", "tsc_min_cycles",
 		"rdtscp_p50_cycles", "rdtscp_min_cycles", "lapic_p50_cycles", "lapic_min_cycles", "crc" };
 	static const char *const tsc_only[] = { "type", "seq", "cpus", "samples", "tsc_p50_cycles", "tsc_min_cycles",

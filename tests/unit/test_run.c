@@ -12,7 +12,7 @@
 #include "probe/exit_status.h"
 #include "tools/lib/logread.h"
 #include "probe/run.h"
-#include "tools/log/derived.h"
+#include "tools/lib/logderived.h"
 #include "tests/unit/json_path.h"
 
 /* ---- reading the log back ---------------------------------------------- */
@@ -227,7 +227,7 @@ static void test_absent_and_stuck(void)
 	      "stuck=: a port access that needs the broken PIT is not timed (%s); port80 is", str(t, "reason"));
 }
 
-/* The TSC's timer record as the host reader (tools/log/derived.c) sees it
+/* The TSC's timer record as the host reader (tools/lib/logderived.c) sees it
  * with the run's hz: true when cost_ns is there and is cost_cycles at that
  * rate, to 1 decimal (the writer writes the cycles only). */
 static bool ns_through_reader(double hz)

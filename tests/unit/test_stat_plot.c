@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/stats.h"
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 #include "tests/unit/check.h"
 
 static uint64_t rng = 0x6a09e667f3bcc908ull;

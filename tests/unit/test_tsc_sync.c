@@ -10,7 +10,7 @@
 #include "tests/unit/check.h"
 #include "tests/unit/log_capture.h"
 #include "tests/unit/sim_team.h"
-#include "tools/log/derived.h"
+#include "tools/lib/logderived.h"
 
 #define S_SKEW 100000 /* cycles: far above any round trip in the lockstep simulation */
 
@@ -265,7 +265,7 @@ static void test_gone(void)
 
 
 /* A record as the host reader gives it: the pairs, written as columns, as a
- * list of objects again (tools/log/derived.c).  Checks that they were
+ * list of objects again (tools/lib/logderived.c).  Checks that they were
  * columns first.  Valid until the next call. */
 static const struct lr_node *as_read(const struct lr_node *root, bool *columns)
 {

@@ -9,7 +9,7 @@
 #include "tools/lib/xalloc.h"
 #include "tools/db/import.h"
 #include "tools/db/store.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct finisher {
 	bool has_store;

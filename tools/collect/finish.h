@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A finished boot's log (its end record written, or cut at the size
  * limit): read back from the descriptor the table hands over and checked by
- * the log reader, as every command reads a log (tools/log/logset.h), and
+ * the log reader, as every command reads a log (tools/lib/logset.h), and
  * imported into --db by `tickprobe db import`'s own importer
  * (tools/db/import.h) with the machine named by its directory, as
  * `tickprobe db import --machine-from-dir DB DIR` would: a second import of

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include "tools/lib/json_parse.h"
 
-/* The node pool of the log reader's own (tools/log/logset.c): a record
+/* The node pool of the log reader's own (tools/lib/logset.c): a record
  * that needs more is one no reader takes, so the check needs no more. */
 #define RECORD_NODES_MAX (128u * 1024u)
 

@@ -22,10 +22,10 @@
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
 #include "tools/compare/split.h"
-#include "tools/log/logdir.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logdir.h"
+#include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 
 #define MAX_KEYS 64
 #define SHOWN_LEN 256   /* a key or a run's name as shown: escaped (tools/lib/textsafe.h) */

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/log/smprec.h"
+#include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
 #define MAX_COUNTERS 16

@@ -10,7 +10,7 @@
 #define TOOLS_COMPARE_CONTENTION_H
 
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* Prints nothing when no log has more than one CPU.  width: the terminal's
  * columns; wider tables list the logs as rows. */

@@ -14,7 +14,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 #define GATE_KEY 128
 #define GATE_MAX_THRESHOLDS 64

@@ -12,7 +12,7 @@
 #define TOOLS_LINEUP_H
 
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* The hardware counter a Linux clocksource reads ("acpi_pm" -> "acpi-fast",
  * "tsc-early" -> "tsc"), or NULL when the probe has none (kvm-clock). */

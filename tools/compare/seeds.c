@@ -7,7 +7,7 @@
 #include "tools/lib/textsafe.h"
 #include "tools/compare/lineup.h"
 #include "tools/compare/seeds.h"
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 
 static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const struct lrun *run, const char *cs)
 {

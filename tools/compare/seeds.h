@@ -17,7 +17,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct seed_row {
 	const char *clocksource;

@@ -8,7 +8,7 @@
 #define TOOLS_COMPARE_WATCH_H
 
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* Prints nothing when no log has a watch. */
 void compare_watches(const struct lrun *const *logs, size_t nlogs);

@@ -7,7 +7,7 @@
 #define TOOLS_DB_AHEAD_H
 
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct ahead;
 

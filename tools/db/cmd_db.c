@@ -19,7 +19,7 @@
 #include "tools/db/import.h"
 #include "tools/db/query.h"
 #include "tools/db/store.h"
-#include "tools/log/logdir.h"
+#include "tools/lib/logdir.h"
 #include "tools/lib/textsafe.h"
 
 static const char import_help[] =

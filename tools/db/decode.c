@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/hist_decode.h"
-#include "tools/log/text.h"
+#include "tools/lib/textbuf.h"
 
 /* ---- binding values straight from the parsed records --------------------- */
 

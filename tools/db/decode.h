@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include "tools/db/store.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct record_statements {
 	struct store *s;

@@ -14,7 +14,7 @@
 #include "lib/crc32.h"
 #include "tools/commands.h"
 #include "tools/db/decode.h"
-#include "tools/log/text.h"
+#include "tools/lib/textbuf.h"
 
 
 struct importer *importer_new(struct store *s, const struct import_options *o)

@@ -8,7 +8,7 @@
 #include <stdio.h>
 #include "tools/db/ahead.h"
 #include "tools/db/store.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct import_options {
 	const char *machine;   /* every run belongs to this machine name; NULL: from its records */

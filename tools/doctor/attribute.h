@@ -9,7 +9,7 @@
 #define TOOLS_DOCTOR_ATTRIBUTE_H
 
 #include <stdbool.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 #define ATTR_CLOCKS 5
 

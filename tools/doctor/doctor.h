@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe doctor`'s conclusion from its stories: the kernel's (klog.h,
- * gather.h, kernel.h), the hardware's (tools/log/verdict.h), which clock is
+ * gather.h, kernel.h), the hardware's (tools/lib/verdict.h), which clock is
  * wrong (attribute.h: today the bare log's calibration, later a watch) and
  * the cost (gather.h).  conclude.c reads the stories; remedy.c turns each
  * cause into the parameters that kernel has, each with its reason. */
@@ -11,7 +11,7 @@
 #include "tools/doctor/gather.h"
 #include "tools/doctor/kernel.h"
 #include "tools/doctor/klog.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/verdict.h"
 
 #define DOCTOR_NOTHING 0    /* nothing to do */
 #define DOCTOR_CHANGE 4     /* a change is recommended */

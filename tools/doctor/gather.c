@@ -15,8 +15,8 @@
 #include "tools/commands.h"
 #include "tools/doctor/gather.h"
 #include "tools/lib/logschema.h"
-#include "tools/log/logdir.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/logdir.h"
+#include "tools/lib/verdict.h"
 
 #define CS_DIR "sys/devices/system/clocksource/clocksource0"
 

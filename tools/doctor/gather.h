@@ -9,7 +9,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 #include "tools/os/machine.h"
 
 #define HOST_CS_MAX 16

@@ -362,7 +362,7 @@ static void check_columns(struct checker *k, const struct lr_node *n, const stru
 {
 	const struct ld_shape *row = m->child;
 
-	if (n->kind == LR_ARR) { /* rows: schema 1, or derived.c's */
+	if (n->kind == LR_ARR) { /* rows: schema 1, or logderived.c's */
 		for (const struct lr_node *c = n->child; c; c = c->next)
 			check_shape(k, c, row);
 		return;

@@ -27,7 +27,7 @@
  *
  * Schemas 1 and 2 both decode: a `hist` is kept as its node (a string, or
  * schema 1's pairs) for tools/lib/hist_decode.h; COLUMNS read a list of
- * objects too (schema 1's `rounds`, derived.c's rows); a TUPLE reads an
+ * objects too (schema 1's `rounds`, logderived.c's rows); a TUPLE reads an
  * object by its items' names (schema 1's `delta`).  Strings and nodes point
  * into the parse: valid as long as it is. */
 #ifndef TOOLS_LIB_LOGSCHEMA_H

@@ -19,7 +19,7 @@
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 
 enum { OPT_BAUD = ARGS_OPT_FIRST, OPT_TIMEOUT };

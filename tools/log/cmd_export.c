@@ -15,9 +15,9 @@
 #include <string.h>
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/log/logdir.h"
-#include "tools/log/logset.h"
-#include "tools/log/metrics.h"
+#include "tools/lib/logdir.h"
+#include "tools/lib/logset.h"
+#include "tools/lib/metrics.h"
 #include "tools/lib/hist_decode.h"
 #include "tools/lib/textsafe.h"
 

@@ -13,8 +13,8 @@
 #include "tools/lib/json_out.h"
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/log/logdir.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logdir.h"
+#include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST };
@@ -175,7 +175,7 @@ static void one(const char *path, bool json, bool first, struct series_list *sl)
 }
 
 /* A DIR or file operand that is not there, or cannot be read, gets a line on
- * stderr, as in every reader (tools/log/logset.c's "cannot open"), and no row:
+ * stderr, as in every reader (tools/lib/logset.c's "cannot open"), and no row:
  * a row would say nothing but question marks. */
 static bool can_open(const char *path)
 {

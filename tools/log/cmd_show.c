@@ -12,11 +12,11 @@
 #include "tools/lib/json_out.h"
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/log/logdir.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logdir.h"
+#include "tools/lib/logset.h"
 #include "tools/log/show_cpus.h"
 #include "tools/log/show_watch.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/verdict.h"
 #include "tools/lib/textsafe.h"
 
 enum { OPT_JSON = ARGS_OPT_FIRST, OPT_RUN, OPT_LATEST };
@@ -269,7 +269,7 @@ static void show_after(const struct lr_node *b, const struct lr_node *e)
 	}
 }
 
-/* A bare-metal run's verdicts (tools/log/verdict.h): the TSC, what
+/* A bare-metal run's verdicts (tools/lib/verdict.h): the TSC, what
  * Linux and FreeBSD would choose, the cheapest correct counter. */
 static void show_verdicts(const struct lrun *r)
 {

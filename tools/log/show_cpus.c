@@ -10,7 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/log/smprec.h"
+#include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
 #define LIST_EACH_MAX 16  /* CPUs listed one a line; more are grouped */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe show`: the CPUs of a run and what only many CPUs measure (the
- * multi-CPU records, tools/log/smprec.h), as text and as JSON members. */
+ * multi-CPU records, tools/lib/smprec.h), as text and as JSON members. */
 #ifndef TOOLS_SHOW_CPUS_H
 #define TOOLS_SHOW_CPUS_H
 
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* The CPU list (one line per CPU, or per group of alike CPUs past 16),
  * the TSC sync verdict, the per-CPU cost, the counters on other core types,

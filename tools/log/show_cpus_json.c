@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/log/show_cpus.h"
-#include "tools/log/smprec.h"
+#include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
 /* The records of `type` as written (exact numbers, control characters as

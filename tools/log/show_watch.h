@@ -5,7 +5,7 @@
 #define TOOLS_LOG_SHOW_WATCH_H
 
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* Nothing for a run without a watch. */
 void show_watch_text(FILE *o, const struct lrun *r);

@@ -33,7 +33,7 @@
 #include "tools/os/threads.h"
 #include "tools/os/watch.h"
 #include "tools/os/prometheus.h"
-#include "tools/log/text.h"
+#include "tools/lib/textbuf.h"
 
 /* Where the log goes: stdout or -o's file, and the first write error
  * (0: none), after which nothing more is written. */

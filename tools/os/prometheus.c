@@ -6,8 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
-#include "tools/log/logset.h"
-#include "tools/log/metrics.h"
+#include "tools/lib/logset.h"
+#include "tools/lib/metrics.h"
 
 int os_prometheus_write(const char *path, const char *log, size_t n, char *why, size_t cap)
 {

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* `tickprobe os --prometheus FILE`: the run's figures (tools/log/metrics.h)
+/* `tickprobe os --prometheus FILE`: the run's figures (tools/lib/metrics.h)
  * in the text format node_exporter's textfile collector reads, written
  * whole or not at all: a FILE.tmp beside it, synced, then renamed over it,
  * so a scrape never sees half a file. */

@@ -24,7 +24,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 #include "tools/qemu/linux.h"
 #include "tools/qemu/qemu.h"
 

@@ -17,7 +17,7 @@
 #include "tools/commands.h"
 #include "tools/lib/args.h"
 #include "tools/compare/lineup.h"
-#include "tools/log/logdir.h"
+#include "tools/lib/logdir.h"
 #include "tools/report/cpus.h"
 #include "tools/report/fleet.h"
 #include "tools/report/html.h"

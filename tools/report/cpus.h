@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* `tickprobe report`: the CPUs and the multi-CPU records (tools/log/smprec.h).
+/* `tickprobe report`: the CPUs and the multi-CPU records (tools/lib/smprec.h).
  *
  * In each machine's section (cpus.c): the CPU table with each CPU's own read
  * cost, TSC offset and latency verdict; the TSC sync verdict with the offset
@@ -11,7 +11,7 @@
 #define TOOLS_REPORT_CPUS_H
 
 #include <stddef.h>
-#include "tools/log/smprec.h"
+#include "tools/lib/smprec.h"
 #include "tools/report/html.h"
 
 /* The record types these parts show (so the page's "other records" does not

@@ -13,7 +13,7 @@
 
 #include <stdio.h>
 #include <stddef.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 #define RP_MAX_LOGS 64
 #define RP_MAX_KEYS 128

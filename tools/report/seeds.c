@@ -16,7 +16,7 @@
 #include "tools/compare/split.h"
 #include "tools/report/html.h"
 #include "tools/report/seeds.h"
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 
 static void num_td(FILE *o, const struct lr_node *n, int decimals)
 {

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* `tickprobe report`: the Verdicts of a bare-metal run (tools/log/verdict.h),
+/* `tickprobe report`: the Verdicts of a bare-metal run (tools/lib/verdict.h),
  * and on the fleet page how many machines fall in each TSC verdict. */
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 #include "tools/commands.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/verdict.h"
 #include "tools/report/html.h"
 #include "tools/report/verdicts.h"
 

@@ -5,7 +5,7 @@
 
 #include <stdio.h>
 #include "tools/db/store.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 void rp_verdicts(FILE *o, const struct lrun *r);       /* one bare-metal run's */
 int rp_fleet_verdicts(FILE *o, struct store *s);       /* machines per TSC verdict; -1 on a store error */

@@ -16,7 +16,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "tools/log/logdir.h"
+#include "tools/lib/logdir.h"
 #include "tools/schedule/schedule.h"
 
 struct after_boot {

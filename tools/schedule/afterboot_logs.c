@@ -17,7 +17,7 @@
 #include "tools/commands.h"
 #include "tools/db/import.h"
 #include "tools/db/store.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 #define SEEN_FILE "collected"
 #define SEEN_MAX (1u << 20) /* bytes: a line a log, and the ESP holds a few hundred */

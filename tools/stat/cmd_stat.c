@@ -5,7 +5,7 @@
  * ministat keep working; the numbers come from tools/lib/stats.c, which follows
  * ministat's arithmetic (even-N median, two-pass variance, the current
  * relative-uncertainty formula) and the block is printed by
- * tools/stat/ministat_print.c, shared with `tickprobe compare`.  Fast on big
+ * tools/lib/ministat_print.c, shared with `tickprobe compare`.  Fast on big
  * inputs (tests/bench/ministat.sh): tools/stat/input.c streams each file and
  * parses numbers by hand (strtod only for unusual forms), tools/stat/tally.c
  * counts repeated values instead of storing them (tally_stats is
@@ -23,7 +23,7 @@
 #include "tools/lib/stats.h"
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 #include "tools/stat/input.h"
 #include "tools/stat/tally.h"
 

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The ministat plot (tools/stat/ministat_print.h), drawn as ministat draws
+/* The ministat plot (tools/lib/ministat_print.h), drawn as ministat draws
  * it, quirks included so the pictures match: points stack upward per column
  * in rows 1.., a column shared by several sets shows the OR of their numbers
  * (x|+ = '*'); the plot's height is that of the last set drawn, and rows a
@@ -17,7 +17,7 @@
  * checks this against the grid, picture for picture. */
 #include <stdlib.h>
 #include <string.h>
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 
 struct plot {
 	int width, ndrawn;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/log/logset.h"
-#include "tools/commands.h"
+#include "tools/lib/logset.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
 #include "tools/lib/textsafe.h"
 #include "probe/log.h"

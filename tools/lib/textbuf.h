@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A growing string: the store's text columns (tools/db/import.c and
- * decode.c) and the derived members (tools/log/derived.c). */
-#ifndef TOOLS_LOG_TEXT_H
-#define TOOLS_LOG_TEXT_H
+ * decode.c) and the derived members (tools/lib/logderived.c). */
+#ifndef TOOLS_LIB_TEXTBUF_H
+#define TOOLS_LIB_TEXTBUF_H
 
 #include <stddef.h>
 #include <stdint.h>

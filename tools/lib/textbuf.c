@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/log/text.h"
+#include "tools/lib/textbuf.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/xalloc.h"
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 static void reserve(struct text *t, size_t more)
 {

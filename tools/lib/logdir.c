@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Log operands and the places cable-less runs leave their logs (logdir.h). */
 #define _GNU_SOURCE /* realpath, getline */
-#include "tools/log/logdir.h"
+#include "tools/lib/logdir.h"
 #include <dirent.h>
 #include <errno.h>
 #include <limits.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include "tools/commands.h"
-#include "tools/log/logset.h"
+#include "tools/lib/exit_codes.h"
+#include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 
 #define MAX_DEPTH 16 /* a directory loop (a bind mount) must not recurse for ever */

@@ -2,8 +2,8 @@
 /* Where logs are: the LOG operands of every reader, of which a directory
  * stands for every *.log below it, and the places the image leaves its logs
  * on a machine with no serial cable (the ESP's \tickprobe\logs, a stick). */
-#ifndef TOOLS_LOG_LOGDIR_H
-#define TOOLS_LOG_LOGDIR_H
+#ifndef TOOLS_LIB_LOGDIR_H
+#define TOOLS_LIB_LOGDIR_H
 
 #include <stdbool.h>
 #include <stddef.h>

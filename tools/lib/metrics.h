@@ -13,12 +13,12 @@
  *   tickprobe_watch_rate_offset_ratio{clock}         a watch's rates and drifts
  *   tickprobe_watch_drift_ratio_per_hour{clock}
  *   tickprobe_watch_odd_clock_info{clock}            the clock at fault, or "none" */
-#ifndef TOOLS_LOG_METRICS_H
-#define TOOLS_LOG_METRICS_H
+#ifndef TOOLS_LIB_METRICS_H
+#define TOOLS_LIB_METRICS_H
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 struct metrics_run {
 	const struct lrun *r;

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The derived members (derived.h).  Written as JSON text and parsed like a
+/* The derived members (logderived.h).  Written as JSON text and parsed like a
  * record, so the numbers carry their text as every other number does; the
  * ns figures take the 1 decimal the image wrote before it left them out. */
-#include "tools/log/derived.h"
+#include "tools/lib/logderived.h"
 #include "tools/lib/xalloc.h"
-#include "tools/log/text.h"
+#include "tools/lib/textbuf.h"
 #include "lib/json.h"
 #include <stdio.h>
 #include <stdlib.h>

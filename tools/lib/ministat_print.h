@@ -18,13 +18,13 @@
  *   	… +/- …
  *
  * The plot is drawn by tools/stat/ministat_plot.c, the rest by
- * tools/stat/ministat_print.c.
+ * tools/lib/ministat_print.c.
  * One implementation for `tickprobe stat` (a drop-in ministat, checked plot
  * for plot against 220 published runs by tests/stat/test_ministat.sh) and
  * `tickprobe compare`: stat lays out its own block from the parts, compare
  * calls ms_print. */
-#ifndef TOOLS_MINISTAT_PRINT_H
-#define TOOLS_MINISTAT_PRINT_H
+#ifndef TOOLS_LIB_MINISTAT_PRINT_H
+#define TOOLS_LIB_MINISTAT_PRINT_H
 
 #include <stdio.h>
 #include <stddef.h>

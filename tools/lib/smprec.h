@@ -9,13 +9,13 @@
  * damaged lines in its place are found from the order the probe writes the
  * records in (smp_left_out), so a reader can say "left out: line 21" instead
  * of showing nothing, or worse, a verdict from another record. */
-#ifndef TOOLS_SMPREC_H
-#define TOOLS_SMPREC_H
+#ifndef TOOLS_LIB_SMPREC_H
+#define TOOLS_LIB_SMPREC_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* The counters the probe contends are three (hpet, acpi-fast, tsc); room
  * for more without a limit that a newer probe would hit at once. */

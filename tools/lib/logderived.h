@@ -6,8 +6,8 @@
  * throughput.reads_per_s, a percpu record's *_ns columns; and the per-CPU
  * lists (cpus.list, tsc_sync.pairs) written as columns become lists of
  * objects again.  The record's text stays as written. */
-#ifndef TOOLS_LOG_DERIVED_H
-#define TOOLS_LOG_DERIVED_H
+#ifndef TOOLS_LIB_LOGDERIVED_H
+#define TOOLS_LIB_LOGDERIVED_H
 
 #include "tools/lib/json_parse.h"
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* A run's figures as Prometheus metrics (metrics.h). */
-#include "tools/log/metrics.h"
+#include "tools/lib/metrics.h"
 #include <stdlib.h>
 #include <string.h>
-#include "tools/commands.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/verdict.h"
 
 #define LABEL_MAX 64 /* a label value from a log is cut here: a log is no one's to trust */
 

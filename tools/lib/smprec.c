@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The multi-CPU records of one run, gathered (tools/log/smprec.h). */
-#include "tools/log/smprec.h"
+/* The multi-CPU records of one run, gathered (tools/lib/smprec.h). */
+#include "tools/lib/smprec.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

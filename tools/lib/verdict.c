@@ -13,7 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/lib/json_out.h"
-#include "tools/log/verdict.h"
+#include "tools/lib/verdict.h"
 #include "tools/lib/textsafe.h"
 
 static const char *const verdict_names[] = { "unknown", "reliable", "unreliable" };

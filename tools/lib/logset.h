@@ -2,14 +2,14 @@
 /* Loading tickprobe logs on the host: one file, through tools/lib/logread.h, into
  * runs of good records plus the problems found, each with its line number.
  * Shared by show, export, compare and capture. */
-#ifndef TOOLS_LOGSET_H
-#define TOOLS_LOGSET_H
+#ifndef TOOLS_LIB_LOGSET_H
+#define TOOLS_LIB_LOGSET_H
 
 #include <stdio.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "tools/lib/logread.h"
-#include "tools/log/derived.h"
+#include "tools/lib/logderived.h"
 
 struct lrec {
 	uint32_t line;
@@ -20,7 +20,7 @@ struct lrec {
 	const struct lr_node *root;
 	struct lr_node *nodes;     /* the record's own parse */
 	char *strs;
-	struct derived derived;    /* members the log leaves out, put back (derived.h) */
+	struct derived derived;    /* members the log leaves out, put back (logderived.h) */
 };
 
 struct lprob {
@@ -92,7 +92,7 @@ const struct lr_node *lrun_first(const struct lrun *r, const char *type);
 const struct lr_node *lrun_timer(const struct lrun *r, const char *name);
 /* The k-th timer record (0-based) of the boot CPU, NULL past the last: a
  * timer record with a `cpu` member (the table again on another core type,
- * tools/log/smprec.h) is not one of them. */
+ * tools/lib/smprec.h) is not one of them. */
 const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k);
 const char *lrun_boot(const struct lrun *r); /* begin.boot, or NULL */
 /* A timer's key across logs: its name, "os:" first for an OS-side clock

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-#include "tools/stat/ministat_print.h"
+#include "tools/lib/ministat_print.h"
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/textsafe.h"

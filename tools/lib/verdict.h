@@ -3,12 +3,12 @@
  * fit to keep time on every CPU, what Linux and FreeBSD would choose on this
  * machine and why, and which correct counter is the cheapest to read here.
  * Shared by `tickprobe doctor`, `show` and `report`. */
-#ifndef TOOLS_LOG_VERDICT_H
-#define TOOLS_LOG_VERDICT_H
+#ifndef TOOLS_LIB_VERDICT_H
+#define TOOLS_LIB_VERDICT_H
 
 #include <stdbool.h>
 #include <stdio.h>
-#include "tools/log/logset.h"
+#include "tools/lib/logset.h"
 
 /* Linux's clocksource watchdog (kernel/time/clocksource.c) allows each of
  * the two clocks an uncertainty of 125 µs over its 0.5 s interval: 500 ppm. */
