@@ -8,7 +8,7 @@
  * (boot "linux") is among them, what the kernel's clock call adds on top of
  * the bare hardware read of the same counter, split three ways per
  * clocksource (hardware, user space, kernel: tools/compare/split.h), the
- * contention curves, and the seeds' figures (tools/compare/seeds.h). */
+ * contention curves, and the seeds' figures (tools/lib/seeds.h). */
 #include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -18,9 +18,9 @@
 #include "tools/lib/args.h"
 #include "tools/compare/contention.h"
 #include "tools/compare/watch.h"
-#include "tools/compare/gate.h"
-#include "tools/compare/lineup.h"
-#include "tools/compare/seeds.h"
+#include "tools/lib/gate.h"
+#include "tools/lib/lineup.h"
+#include "tools/lib/seeds.h"
 #include "tools/compare/split.h"
 #include "tools/lib/logdir.h"
 #include "tools/lib/logset.h"
@@ -177,7 +177,7 @@ static void summary(char keys[][SHOWN_LEN], size_t nkeys, const struct lrun *con
 }
 
 /* What the kernel's clock call adds on top of the bare hardware read of the
- * same counter (tools/compare/lineup.h): the median of each side's per-round values,
+ * same counter (tools/lib/lineup.h): the median of each side's per-round values,
  * and the difference of their means with its confidence half-width. */
 static void os_overhead(const struct lrun *const *logs, size_t nlogs, const char *metric, int ci, double conf)
 {

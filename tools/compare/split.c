@@ -30,7 +30,7 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 
 	for (size_t i = 0; i < lu->n; i++) {
 		const struct lineup_row *r = &lu->rows[i];
-		if (!r->call || strcmp(r->call, SPLIT_CALL))
+		if (!r->call || strcmp(r->call, LINEUP_CALL))
 			continue;
 		rows++;
 		if (!first)
@@ -39,7 +39,7 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	}
 	if (!rows)
 		return;
-	fprintf(o, "\nHardware, user space and kernel, per clocksource: " SPLIT_CALL " (per-round %s, ns; %.1f%% "
+	fprintf(o, "\nHardware, user space and kernel, per clocksource: " LINEUP_CALL " (per-round %s, ns; %.1f%% "
 		   "confidence)\n", metric, conf);
 	if (!pairs) {
 		fputs("  ", o);
@@ -56,7 +56,7 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	for (size_t i = 0; i < lu->n; i++) {
 		const struct lineup_row *r = &lu->rows[i];
 		char share[64], user[24], minus_user[64], pct[16], cs[64], counter[64];
-		if (!r->call || strcmp(r->call, SPLIT_CALL))
+		if (!r->call || strcmp(r->call, LINEUP_CALL))
 			continue;
 		ts_str(cs, sizeof cs, r->clocksource ? r->clocksource : "?");
 		ts_str(counter, sizeof counter, r->counter ? r->counter : "?");
@@ -83,28 +83,6 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	}
 }
 
-const struct lr_node *split_hw_contention(const struct lrun *r, const char *counter)
-{
-	for (size_t i = 0; counter && i < r->nrecs; i++) {
-		const struct lrec *rec = &r->recs[i];
-		const char *c = lr_str(lr_get(rec->root, "counter"));
-		if (rec->type && !strcmp(rec->type, "contention") && c && !strcmp(c, counter))
-			return rec->root;
-	}
-	return NULL;
-}
-
-const struct lr_node *split_readers_n(const struct lr_node *rec, double n)
-{
-	const struct lr_node *arr = lr_get(rec, "readers");
-	for (const struct lr_node *m = arr && arr->kind == LR_ARR ? arr->child : NULL; m; m = m->next) {
-		double k;
-		if (lr_num(lr_get(m, "n"), &k) && k == n)
-			return m;
-	}
-	return NULL;
-}
-
 static void cell(FILE *o, const struct lr_node *reader, const char *key, int width, int decimals)
 {
 	double v;
@@ -128,10 +106,10 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 			continue;
 		ts_str(cs, sizeof cs, row->clocksource ? row->clocksource : "?");
 		for (size_t h = 0; h < nruns && !hw; h++)
-			if (!lineup_is_os(runs[h]) && (hw = split_hw_contention(runs[h], counter)))
+			if (!lineup_is_os(runs[h]) && (hw = lineup_hw_contention(runs[h], counter)))
 				hw_run = runs[h];
 		if (!head) {
-			fprintf(o, "\nContention: n threads on n CPUs calling " SPLIT_CALL " at once (OS), against n CPUs "
+			fprintf(o, "\nContention: n threads on n CPUs calling " LINEUP_CALL " at once (OS), against n CPUs "
 				   "reading the counter at once (hardware, the probe's contention record):\n");
 			fprintf(o, "%-10s %-10s %3s %10s %10s %14s %10s %10s %14s\n", "clocksrc", "counter", "n", "os p50",
 				"os p99", "os calls/s", "hw p50", "hw p99", "hw reads/s");
@@ -142,7 +120,7 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 			const struct lr_node *hr;
 			if (!lr_num(lr_get(m, "n"), &n))
 				continue;
-			hr = split_readers_n(hw, n);
+			hr = lineup_readers_n(hw, n);
 			fprintf(o, "%-10s %-10s %3.0f", cs, counter ? counter : "-", n);
 			cell(o, m, "p50_ns", 10, 1);
 			cell(o, m, "p99_ns", 10, 1);

@@ -14,19 +14,10 @@
 #define TOOLS_COMPARE_SPLIT_H
 
 #include <stdio.h>
-#include "tools/compare/lineup.h"
-#include "tools/compare/seeds.h"
-
-#define SPLIT_CALL "clock_gettime(MONOTONIC)"
+#include "tools/lib/lineup.h"
+#include "tools/lib/seeds.h"
 
 void split_print(FILE *o, const struct lineup *lu, const char *metric, double conf);
-
-/* The probe's `contention` record for counter in a bare-metal run, or NULL. */
-const struct lr_node *split_hw_contention(const struct lrun *r, const char *counter);
-
-/* A contention record's `readers` entry with n readers, or NULL (also for
- * a NULL record). */
-const struct lr_node *split_readers_n(const struct lr_node *rec, double n);
 
 void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, const struct seeds *s);
 

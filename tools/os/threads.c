@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "tools/compare/lineup.h"
+#include "tools/lib/lineup.h"
 #include "probe/log_schema.h"
 #include "tools/os/bench.h"
 #include "tools/os/record.h"

@@ -8,7 +8,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
-#include "tools/compare/gate.h"
+#include "tools/lib/gate.h"
 #include "tools/qemu/events.h"
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
@@ -37,7 +37,7 @@ struct qemu_run {
 	const char *os_options;     /* the guest's `tickprobe os` options */
 	const char *keep;           /* DIR for bare.log, os.log and the guest's console */
 	bool timeout_given;
-	/* --baseline LOG: the gate (tools/compare/gate.h) of this run against LOG */
+	/* --baseline LOG: the gate (tools/lib/gate.h) of this run against LOG */
 	const char *baseline, *gate_out;
 	struct gate_opts gate;
 	char options_words[1024]; /* every --options, joined in order: r->options */

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/lib/args.h"
-#include "tools/compare/lineup.h"
+#include "tools/lib/lineup.h"
 #include "tools/lib/logdir.h"
 #include "tools/report/cpus.h"
 #include "tools/report/fleet.h"

@@ -5,7 +5,7 @@
  * (html.c), one section per run (machine.c), the histograms as inline
  * SVG (svg.c), the ministat-style comparisons (compare.c) and the kernel's
  * clock calls over the bare hardware reads (lineup.c, its rows from
- * tools/compare/lineup.h), all in tools/report/.  Everything
+ * tools/lib/lineup.h), all in tools/report/.  Everything
  * printed from a log goes through rp_esc*: logs come from machines we do
  * not control. */
 #ifndef TOOLS_REPORT_HTML_H

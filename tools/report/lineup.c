@@ -3,9 +3,9 @@
  *
  * Each OS clock call (a `tickprobe os` log) whose clocksource reads a counter
  * that a bare-metal log timed, against that bare read: the rows `tickprobe
- * compare` prints at its end, from the same unit (tools/compare/lineup.h), here as
+ * compare` prints at its end, from the same unit (tools/lib/lineup.h), here as
  * a table.  The section is there only when both kinds of log are given. */
-#include "tools/compare/lineup.h"
+#include "tools/lib/lineup.h"
 #include "tools/report/html.h"
 #include "tools/report/seeds.h"
 

@@ -11,7 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "tools/lib/exit_codes.h"
-#include "tools/compare/lineup.h"
+#include "tools/lib/lineup.h"
 #include "tools/report/cpus.h"
 #include "tools/report/html.h"
 #include "tools/report/watch.h"

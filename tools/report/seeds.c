@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe report`: the per-clocksource figures of `tickprobe os` logs,
- * as `tickprobe compare` prints them (tools/compare/seeds.h, split.h):
+ * as `tickprobe compare` prints them (tools/lib/seeds.h, lineup.h):
  *
  *   - hardware, user space and the kernel, side by side, for
  *     clock_gettime(MONOTONIC) (with a bare-metal log);
@@ -11,9 +11,8 @@
 #define _GNU_SOURCE
 #include <stdlib.h>
 #include <string.h>
-#include "tools/compare/lineup.h"
-#include "tools/compare/seeds.h"
-#include "tools/compare/split.h"
+#include "tools/lib/lineup.h"
+#include "tools/lib/seeds.h"
 #include "tools/report/html.h"
 #include "tools/report/seeds.h"
 #include "tools/lib/ministat_print.h"
@@ -35,10 +34,10 @@ static void split_table(const struct rp_ctx *c, const struct lrun *const *runs)
 		return;
 	for (size_t i = 0; i < lu.n; i++) {
 		const struct lineup_row *r = &lu.rows[i];
-		if (!r->call || strcmp(r->call, SPLIT_CALL) || !r->tested)
+		if (!r->call || strcmp(r->call, LINEUP_CALL) || !r->tested)
 			continue;
 		if (!head) {
-			fprintf(o, "<h3>Hardware, user space and kernel: " SPLIT_CALL "</h3>\n<p>The medians of the "
+			fprintf(o, "<h3>Hardware, user space and kernel: " LINEUP_CALL "</h3>\n<p>The medians of the "
 				   "per-round p50 values (ns): the probe's read of the counter with no OS, the same read "
 				   "from user space (<code>tickprobe os --raw-io</code>), and the call; the kernel's share "
 				   "is the call's mean minus the read's, at %.1f&nbsp;%% confidence (Student's t).</p>\n"
@@ -90,9 +89,9 @@ static void contention_table(const struct rp_ctx *c, const struct lrun *const *r
 			continue;
 		for (size_t h = 0; h < c->nlogs && !hw; h++)
 			if (!lineup_is_os(runs[h]))
-				hw = split_hw_contention(runs[h], counter);
+				hw = lineup_hw_contention(runs[h], counter);
 		if (!head) {
-			fputs("<h3>Contention</h3>\n<p>n threads on n CPUs calling " SPLIT_CALL " at once, against n "
+			fputs("<h3>Contention</h3>\n<p>n threads on n CPUs calling " LINEUP_CALL " at once, against n "
 			      "CPUs reading the counter at once on bare metal (the probe's contention record).</p>\n"
 			      "<table><tr><th>clocksource</th><th>counter</th><th class=\"n\">n</th><th class=\"n\">OS "
 			      "p50 ns</th><th class=\"n\">OS p99 ns</th><th class=\"n\">OS calls/s</th><th class=\"n\">"
@@ -106,7 +105,7 @@ static void contention_table(const struct rp_ctx *c, const struct lrun *const *r
 			double n;
 			if (!lr_num(lr_get(m, "n"), &n))
 				continue;
-			hr = split_readers_n(hw, n);
+			hr = lineup_readers_n(hw, n);
 			fputs("<tr data-contention=\"", o);
 			rp_esc(o, s->rows[i].clocksource);
 			fputs("\"><td>", o);

@@ -5,8 +5,8 @@
 #include <string.h>
 #include "tools/lib/stats.h"
 #include "tools/lib/textsafe.h"
-#include "tools/compare/lineup.h"
-#include "tools/compare/seeds.h"
+#include "tools/lib/lineup.h"
+#include "tools/lib/seeds.h"
 #include "tools/lib/ministat_print.h"
 
 static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const struct lrun *run, const char *cs)

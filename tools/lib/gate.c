@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The gate's checks (gate.h); their writers are in gate_out.c. */
-#include "tools/compare/gate.h"
+#include "tools/lib/gate.h"
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "tools/commands.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
-#include "tools/compare/gate_check.h"
+#include "tools/lib/gate_check.h"
 #include "tools/lib/stats.h"
 
 bool gate_parse_threshold(const char *s, struct gate_threshold *t)

@@ -8,8 +8,8 @@
  * fails a run.  A counter healthy in the baseline that is absent or
  * unhealthy in the new run fails; a counter new in the new run is reported
  * and passes.  Written as text, TAP version 13 or JUnit XML. */
-#ifndef TOOLS_COMPARE_GATE_H
-#define TOOLS_COMPARE_GATE_H
+#ifndef TOOLS_LIB_GATE_H
+#define TOOLS_LIB_GATE_H
 
 #include <stdbool.h>
 #include <stddef.h>

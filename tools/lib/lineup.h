@@ -8,11 +8,15 @@
  * the chosen confidence (tools/lib/stats.h).  `tickprobe compare` prints these
  * rows as text and `tickprobe report` as an HTML table, from this one unit,
  * so the two always agree. */
-#ifndef TOOLS_LINEUP_H
-#define TOOLS_LINEUP_H
+#ifndef TOOLS_LIB_LINEUP_H
+#define TOOLS_LIB_LINEUP_H
 
 #include <stddef.h>
 #include "tools/lib/logset.h"
+
+/* The clock call whose path through the kernel compare and report split
+ * into the hardware read, user space and the kernel's share. */
+#define LINEUP_CALL "clock_gettime(MONOTONIC)"
 
 /* The hardware counter a Linux clocksource reads ("acpi_pm" -> "acpi-fast",
  * "tsc-early" -> "tsc"), or NULL when the probe has none (kvm-clock). */
@@ -59,5 +63,12 @@ struct lineup {
 int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metric, int conf_index,
 		 struct lineup *out);
 void lineup_free(struct lineup *l);
+
+/* The probe's `contention` record for counter in a bare-metal run, or NULL. */
+const struct lr_node *lineup_hw_contention(const struct lrun *r, const char *counter);
+
+/* A contention record's `readers` entry with n readers, or NULL (also for
+ * a NULL record). */
+const struct lr_node *lineup_readers_n(const struct lr_node *rec, double n);
 
 #endif

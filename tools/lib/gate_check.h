@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* One check of the gate (gate.h), and its three writers (gate_out.c).
- * Private to tools/compare. */
-#ifndef TOOLS_COMPARE_GATE_CHECK_H
-#define TOOLS_COMPARE_GATE_CHECK_H
+ * Private to gate.c and gate_out.c. */
+#ifndef TOOLS_LIB_GATE_CHECK_H
+#define TOOLS_LIB_GATE_CHECK_H
 
-#include "tools/compare/gate.h"
+#include "tools/lib/gate.h"
 
 enum gate_verdict {
 	GV_PASS,      /* not slower beyond the threshold with significance */

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The kernel's clock call lined up with the bare hardware read beneath it:
- * see tools/compare/lineup.h. */
+ * see tools/lib/lineup.h. */
 #include <stdlib.h>
 #include <string.h>
-#include "tools/compare/lineup.h"
+#include "tools/lib/lineup.h"
 #include "tools/lib/stats.h"
 
 /* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
@@ -177,4 +177,26 @@ void lineup_free(struct lineup *l)
 	free(l->rows);
 	l->rows = NULL;
 	l->n = 0;
+}
+
+const struct lr_node *lineup_hw_contention(const struct lrun *r, const char *counter)
+{
+	for (size_t i = 0; counter && i < r->nrecs; i++) {
+		const struct lrec *rec = &r->recs[i];
+		const char *c = lr_str(lr_get(rec->root, "counter"));
+		if (rec->type && !strcmp(rec->type, "contention") && c && !strcmp(c, counter))
+			return rec->root;
+	}
+	return NULL;
+}
+
+const struct lr_node *lineup_readers_n(const struct lr_node *rec, double n)
+{
+	const struct lr_node *arr = lr_get(rec, "readers");
+	for (const struct lr_node *m = arr && arr->kind == LR_ARR ? arr->child : NULL; m; m = m->next) {
+		double k;
+		if (lr_num(lr_get(m, "n"), &k) && k == n)
+			return m;
+	}
+	return NULL;
 }

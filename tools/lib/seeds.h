@@ -12,8 +12,8 @@
  * `tickprobe compare` prints them as text (seeds_print) and `tickprobe
  * report` as HTML (tools/report/seeds.c), from the rows built here, so the
  * two always show the same figures. */
-#ifndef TOOLS_COMPARE_SEEDS_H
-#define TOOLS_COMPARE_SEEDS_H
+#ifndef TOOLS_LIB_SEEDS_H
+#define TOOLS_LIB_SEEDS_H
 
 #include <stdio.h>
 #include <stddef.h>

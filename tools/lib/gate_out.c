@@ -5,7 +5,7 @@
  * for: each format's own escapes are applied, and control bytes never pass. */
 #include <stdio.h>
 #include <string.h>
-#include "tools/compare/gate_check.h"
+#include "tools/lib/gate_check.h"
 #include "tools/lib/textsafe.h"
 
 const char *gate_verdict_name(int v)
