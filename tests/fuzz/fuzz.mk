@@ -28,12 +28,12 @@ FUZZ_DATA      := tests/data
 FUZZ_SANITIZE  := -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FUZZ_CFLAGS    := -std=gnu11 -g -O1 -Wall -Wextra -I. -I$(abspath $(BUILD))/gen -fno-math-errno -fno-omit-frame-pointer \
 	-DTICKPROBE_VERSION='"$(VERSION)"' $(FUZZ_SANITIZE)
-# What the harnesses reach: the core, tools/lib (the log loader) and the stat
-# input reader; the collector's handling of requests and datagrams, its table
-# and its importer (all but its threads, sockets and libmicrohttpd: http.c, syslog.c).
+# What the harnesses reach: the core, tools/lib (the log loader, the store's
+# importer) and the stat input reader; the collector's handling of requests
+# and datagrams and its table (all but its threads, sockets and
+# libmicrohttpd: http.c, syslog.c).
 FUZZ_COLLECT_SRC := $(addprefix tools/collect/,boots.c boots_events.c boots_file.c datagram.c finish.c net.c \
-	record.c request.c sender.c spool.c) \
-	$(addprefix tools/db/,decode.c import.c import_stream.c store.c)
+	record.c request.c sender.c spool.c)
 FUZZ_LIB_SRC   := $(CORE_SRC) $(wildcard tools/lib/*.c) tools/stat/input.c $(FUZZ_COLLECT_SRC)
 FUZZ_LIB_OBJ   := $(FUZZ_LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
 FUZZ_BINS      := $(FUZZ_HARNESSES:%=$(FUZZ_DIR)/fuzz_%)

@@ -7,8 +7,8 @@
 #include <unistd.h>
 #include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
-#include "tools/db/import.h"
-#include "tools/db/store.h"
+#include "tools/lib/db_import.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logset.h"
 
 struct finisher {
@@ -69,7 +69,7 @@ static void import_words(int rc, const struct import_totals *t, const char *why,
 }
 
 /* The log read from its descriptor, a piece at a time: checked and, with a
- * store, imported in the same two passes (tools/db/import.h). */
+ * store, imported in the same two passes (tools/lib/db_import.h). */
 static void check_and_import(struct finisher *f, const struct boot_event *ev, const char *name,
 			     struct logfile *lf, char *tail, size_t cap)
 {

@@ -3,7 +3,7 @@
  * limit): read back from the descriptor the table hands over and checked by
  * the log reader, as every command reads a log (tools/lib/logset.h), and
  * imported into --db by `tickprobe db import`'s own importer
- * (tools/db/import.h) with the machine named by its directory, as
+ * (tools/lib/db_import.h) with the machine named by its directory, as
  * `tickprobe db import --machine-from-dir DB DIR` would: a second import of
  * the same bytes adds nothing.  Both stream the log, so the memory they take
  * does not depend on its length.  The main thread's alone. */

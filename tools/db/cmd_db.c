@@ -16,9 +16,9 @@
 #include "tools/lib/progress.h"
 #include "tools/lib/args.h"
 #include "tools/lib/xalloc.h"
-#include "tools/db/import.h"
-#include "tools/db/query.h"
-#include "tools/db/store.h"
+#include "tools/lib/db_import.h"
+#include "tools/lib/db_query.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logdir.h"
 #include "tools/lib/textsafe.h"
 
@@ -60,7 +60,7 @@ static void usage(FILE *f)
 /* ---- import ----------------------------------------------------------------- */
 
 /* The logs in order: a long one streamed in its turn (importer_file), the
- * others loaded ahead on a second thread (tools/db/ahead.h).  The worst
+ * others loaded ahead on a second thread (tools/lib/logahead.h).  The worst
  * status; a store failure stops it, said on stderr. */
 static int import_all(struct importer *im, const struct loglist *files, bool quiet, struct import_totals *t)
 {

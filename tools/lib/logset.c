@@ -199,7 +199,7 @@ static void on_run_end(void *ctx, const struct lr_run *run)
 
 /* The reader's working memory (a 128 Ki-node pool and two line buffers),
  * kept from one file to the next; one set per thread, as `db import` loads
- * the next files on a thread of its own (tools/db/ahead.c). */
+ * the next files on a thread of its own (tools/lib/logahead.c). */
 struct reader_memory {
 	struct lr_node *nodes;
 	char *line, *strs;

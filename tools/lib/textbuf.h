@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A growing string: the store's text columns (tools/db/import.c and
- * decode.c) and the derived members (tools/lib/logderived.c). */
+/* A growing string: the store's text columns (tools/lib/db_import.c and
+ * db_decode.c) and the derived members (tools/lib/logderived.c). */
 #ifndef TOOLS_LIB_TEXTBUF_H
 #define TOOLS_LIB_TEXTBUF_H
 

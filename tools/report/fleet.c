@@ -15,8 +15,8 @@
 #include <errno.h>
 #include <sys/stat.h>
 #include "tools/commands.h"
-#include "tools/db/import.h"
-#include "tools/db/query.h"
+#include "tools/lib/db_import.h"
+#include "tools/lib/db_query.h"
 #include "tools/report/html.h"
 #include "tools/lib/textsafe.h"
 

@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "tools/db/store.h"
+#include "tools/lib/db_store.h"
 
 struct rp_fleet_options {
 	const char *title;

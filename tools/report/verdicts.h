@@ -4,7 +4,7 @@
 #define TOOLS_REPORT_VERDICTS_H
 
 #include <stdio.h>
-#include "tools/db/store.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logset.h"
 
 void rp_verdicts(FILE *o, const struct lrun *r);       /* one bare-metal run's */

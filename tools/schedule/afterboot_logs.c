@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/db/import.h"
-#include "tools/db/store.h"
+#include "tools/lib/db_import.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logset.h"
 
 #define SEEN_FILE "collected"

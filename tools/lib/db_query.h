@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Questions asked of the whole fleet store: each counter across machines,
  * and two counters paired machine by machine (docs/db.md). */
-#ifndef TOOLS_DB_QUERY_H
-#define TOOLS_DB_QUERY_H
+#ifndef TOOLS_LIB_DB_QUERY_H
+#define TOOLS_LIB_DB_QUERY_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
-#include "tools/db/store.h"
+#include "tools/lib/db_store.h"
 
 /* Quantile q (0..1) of sorted values, interpolated linearly between the
  * two nearest ranks (Hyndman and Fan's type 7: R's and numpy's default). */

@@ -5,8 +5,8 @@
  * pandas or Datasette, so its tables are plain and documented, and its
  * schema carries a version (PRAGMA user_version) that a newer tickprobe may
  * raise but an older one refuses to touch. */
-#ifndef TOOLS_DB_STORE_H
-#define TOOLS_DB_STORE_H
+#ifndef TOOLS_LIB_DB_STORE_H
+#define TOOLS_LIB_DB_STORE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Log files loaded ahead on a second thread (tools/db/ahead.h). */
-#include "tools/db/ahead.h"
+/* Log files loaded ahead on a second thread (tools/lib/logahead.h). */
+#include "tools/lib/logahead.h"
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* The importer's parts shared by its two ways in (tools/db/import.h): a
- * loaded log (import.c) and a log streamed from a descriptor
- * (import_stream.c).  Private to tools/db. */
-#ifndef TOOLS_DB_IMPORT_RUN_H
-#define TOOLS_DB_IMPORT_RUN_H
+/* The importer's parts shared by its two ways in (tools/lib/db_import.h): a
+ * loaded log (db_import.c) and a log streamed from a descriptor
+ * (db_import_stream.c).  Private to those two. */
+#ifndef TOOLS_LIB_DB_IMPORT_RUN_H
+#define TOOLS_LIB_DB_IMPORT_RUN_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <zlib.h>
-#include "tools/db/decode.h"
-#include "tools/db/import.h"
+#include "tools/lib/db_decode.h"
+#include "tools/lib/db_import.h"
 
 struct importer {
 	struct store *s;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The record tables of the fleet store: each record type that people query
  * decoded into its own table (docs/db.md), the rest kept whole. */
-#include "tools/db/decode.h"
+#include "tools/lib/db_decode.h"
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/hist_decode.h"

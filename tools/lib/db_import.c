@@ -4,16 +4,16 @@
  * TSC sync, contention) and the rest kept whole in other_records, so nothing
  * a log said is lost.  The reader's rules decide what is good: a damaged
  * record never reaches the store, and is counted on its run. */
-#include "tools/db/import.h"
-#include "tools/db/import_run.h"
+#include "tools/lib/db_import.h"
+#include "tools/lib/db_import_run.h"
 #include <libgen.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <zlib.h>
 #include "lib/crc32.h"
-#include "tools/commands.h"
-#include "tools/db/decode.h"
+#include "tools/lib/exit_codes.h"
+#include "tools/lib/db_decode.h"
 #include "tools/lib/textbuf.h"
 
 

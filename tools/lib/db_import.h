@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe db import`: logs into the fleet store (docs/db.md). */
-#ifndef TOOLS_DB_IMPORT_H
-#define TOOLS_DB_IMPORT_H
+#ifndef TOOLS_LIB_DB_IMPORT_H
+#define TOOLS_LIB_DB_IMPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
-#include "tools/db/ahead.h"
-#include "tools/db/store.h"
+#include "tools/lib/logahead.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logset.h"
 
 struct import_options {
@@ -23,7 +23,7 @@ struct import_totals {
 	uint64_t skipped;         /* runs with nothing to identify their machine */
 };
 
-/* Imports one loaded log file's runs (logfile_load, or tools/db/ahead.h);
+/* Imports one loaded log file's runs (logfile_load, or tools/lib/logahead.h);
  * made: what import_prepare made of it, or NULL (then made here).  Returns
  * the worst exit status seen (damage: EXIT_DAMAGED; a store error:
  * EXIT_UNREADABLE, with why). */
@@ -32,7 +32,7 @@ struct importer *importer_new(struct store *s, const struct import_options *o);
 int importer_logfile(struct importer *im, const struct logfile *f, void *made, struct import_totals *t, char *why,
 		     size_t cap);
 /* The work of an import that needs no writing, for the thread that loads
- * the logs (tools/db/ahead.h): each run's records deflated, unless the store
+ * the logs (tools/lib/logahead.h): each run's records deflated, unless the store
  * has the run already.  Its context is im, which must outlive the loading. */
 struct ahead_work importer_work(struct importer *im);
 /* The log read from fd (seekable, read from its start) in two passes, so
@@ -50,7 +50,7 @@ int importer_stream(struct importer *im, int fd, const char *name, struct logfil
 		    char *why, size_t cap);
 /* A log longer than this is imported streamed (importer_file); shorter
  * ones, the many logs of a fleet, are loaded whole on a thread of their
- * own (tools/db/ahead.h), so that `db import`'s memory is bounded by this
+ * own (tools/lib/logahead.h), so that `db import`'s memory is bounded by this
  * bound times the files loaded ahead, whatever the logs' lengths. */
 #define IMPORT_LOAD_MAX (256 * 1024)
 /* true when path is a file longer than IMPORT_LOAD_MAX. */

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Records into the fleet store's record tables (decode.c, docs/db.md). */
-#ifndef TOOLS_DB_DECODE_H
-#define TOOLS_DB_DECODE_H
+/* Records into the fleet store's record tables (db_decode.c, docs/db.md). */
+#ifndef TOOLS_LIB_DB_DECODE_H
+#define TOOLS_LIB_DB_DECODE_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include "tools/db/store.h"
+#include "tools/lib/db_store.h"
 #include "tools/lib/logset.h"
 
 struct record_statements {

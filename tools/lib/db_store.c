@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* Opening the fleet store, its schema, and transactions that survive other
- * importers working on the same file (store.h, docs/db.md). */
-#include "tools/db/store.h"
+ * importers working on the same file (db_store.h, docs/db.md). */
+#include "tools/lib/db_store.h"
 #include "tools/lib/private_dir.h"
 #include <errno.h>
 #include <stdio.h>
@@ -9,7 +9,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "tools/commands.h"
+#include "tools/lib/exit_codes.h"
 
 /* Another importer's transaction holds the write lock for one batch: at
  * 10,000 logs in 10 s, a batch of 500 takes about half a second.  A minute

@@ -3,8 +3,8 @@
  * caller writes the previous ones to the store: reading, CRC-checking and
  * parsing a log is about half of importing it, and a fleet is thousands of
  * logs.  The files come back in the order given, each exactly once. */
-#ifndef TOOLS_DB_AHEAD_H
-#define TOOLS_DB_AHEAD_H
+#ifndef TOOLS_LIB_LOGAHEAD_H
+#define TOOLS_LIB_LOGAHEAD_H
 
 #include <stddef.h>
 #include "tools/lib/logset.h"

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* A log imported from a descriptor in two passes (import.h,
+/* A log imported from a descriptor in two passes (db_import.h,
  * importer_stream): the first reads each run's identity (its head records,
  * the CRC of its records, its verdict), the second writes each record to the
  * store as it is read and deflates the run's text into a temporary file,
@@ -13,9 +13,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "lib/crc32.h"
-#include "tools/commands.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
-#include "tools/db/import_run.h"
+#include "tools/lib/db_import_run.h"
 #include "tools/lib/textsafe.h"
 
 #define BLOB_CHUNK (64u * 1024u)
@@ -85,7 +85,7 @@ static void text_add(struct writer *w, const void *s, size_t n, int flush)
 		rc = deflate(&w->z, flush);
 		if (rc == Z_STREAM_ERROR || fwrite(w->out, 1, sizeof w->out - w->z.avail_out, w->zf) !=
 						    sizeof w->out - w->z.avail_out) {
-			text_drop(w); /* the run is stored without its text, as when deflate fails in import.c */
+			text_drop(w); /* the run is stored without its text, as when deflate fails in db_import.c */
 			return;
 		}
 	} while (w->z.avail_out == 0 || (flush == Z_FINISH && rc != Z_STREAM_END));
@@ -181,7 +181,7 @@ static void run_open(struct writer *w, uint32_t index)
 	w->text_bytes = 0;
 	memset(&w->z, 0, sizeof w->z);
 	w->zf = w->run ? tmpfile() : NULL;
-	/* Level 1, as import.c's whole-run deflate. */
+	/* Level 1, as db_import.c's whole-run deflate. */
 	if (w->zf && deflateInit(&w->z, 1) != Z_OK) {
 		fclose(w->zf);
 		w->zf = NULL;

@@ -1,15 +1,15 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #define _GNU_SOURCE /* qsort_r */
-/* Summary and paired comparison over the fleet store (query.h).  SQL picks
+/* Summary and paired comparison over the fleet store (db_query.h).  SQL picks
  * the rows; the statistics are done here, with the same ministat t table as
  * `tickprobe compare`, so a fleet verdict and a two-log verdict agree. */
-#include "tools/db/query.h"
+#include "tools/lib/db_query.h"
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/stats.h"
 #include <zlib.h>
-#include "tools/commands.h"
+#include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
 
 double quantile_sorted(const double *v, size_t n, double q)
