@@ -79,7 +79,7 @@ void host_gather(struct host_facts *h, const char *root)
 	read_small(h->root, "sys/class/dmi/id/sys_vendor", h->dmi_vendor, sizeof h->dmi_vendor);
 	read_small(h->root, "sys/class/dmi/id/product_name", h->dmi_product, sizeof h->dmi_product);
 	read_small(h->root, "sys/class/dmi/id/bios_version", h->dmi_bios, sizeof h->dmi_bios);
-	os_machine_read(&h->m);
+	host_machine_read(&h->m);
 	/* Linux sets TSC_KNOWN_FREQ (no refinement against the HPET or PM timer)
 	 * where leaf 0x15 gives the crystal's Hz in ECX. */
 	if (__get_cpuid_max(0, NULL) >= 0x15) {
@@ -115,7 +115,7 @@ static const char *field_text(const struct lr_node *n, char *b, size_t cap)
 	return fmt_num(b, cap, n, -1);
 }
 
-const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m, char *why, size_t cap)
+const char *fingerprint_differs(const struct lrun *r, const struct host_machine *m, char *why, size_t cap)
 {
 	const struct lr_node *rec = lrun_first(r, "machine");
 	char here[8][64], b[64];
@@ -147,7 +147,7 @@ const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m
 	return NULL;
 }
 
-void fingerprint_json(FILE *o, const struct os_machine *m)
+void fingerprint_json(FILE *o, const struct host_machine *m)
 {
 	fputs("{\"cpu_vendor\":", o);
 	json_out_str(o, m->vendor);
@@ -168,7 +168,7 @@ void fingerprint_json(FILE *o, const struct os_machine *m)
 
 /* ---- the bare-metal log ---------------------------------------------------- */
 
-char *bare_find(const struct os_machine *m, int *seen)
+char *bare_find(const struct host_machine *m, int *seen)
 {
 	struct loglist dirs = { 0 }, logs = { 0 };
 	char *best = NULL, why[256];

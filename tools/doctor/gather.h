@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "tools/lib/logset.h"
-#include "tools/os/machine.h"
+#include "tools/lib/host_machine.h"
 
 #define HOST_CS_MAX 16
 
@@ -26,7 +26,7 @@ struct host_facts {
 	char p_clocksource[40];      /* clocksource= */
 	bool p_nohpet;
 	char p_words[256];           /* those words as given, space-separated */
-	struct os_machine m;         /* CPUID and /proc/cpuinfo: the fingerprint */
+	struct host_machine m;         /* CPUID and /proc/cpuinfo: the fingerprint */
 	bool tsc_known_freq;         /* CPUID leaf 0x15 names the crystal: X86_FEATURE_TSC_KNOWN_FREQ */
 	char dmi_vendor[80], dmi_product[80], dmi_bios[80];
 	char release[80];            /* ROOT/proc/sys/kernel/osrelease under --sysfs, else uname -r */
@@ -38,12 +38,12 @@ bool host_has_cs(const struct host_facts *h, const char *cs);
 
 /* NULL when the run's `machine` record is this machine's, else why not
  * ("cpu_brand: 'X' here, 'Y' in the log"), in why. */
-const char *fingerprint_differs(const struct lrun *r, const struct os_machine *m, char *why, size_t cap);
-void fingerprint_json(FILE *o, const struct os_machine *m);
+const char *fingerprint_differs(const struct lrun *r, const struct host_machine *m, char *why, size_t cap);
+void fingerprint_json(FILE *o, const struct host_machine *m);
 
 /* The newest bare-metal log in the places a cable-less run leaves them whose
  * fingerprint is this machine's; NULL when none.  *seen counts the logs looked at. */
-char *bare_find(const struct os_machine *m, int *seen);
+char *bare_find(const struct host_machine *m, int *seen);
 
 struct cs_cost { char cs[40]; double ns; };
 struct host_costs {

@@ -135,7 +135,7 @@ struct session {
 	struct os_cs_run run;      /* --switch: the lock held, the restore record's directory */
 	char todo[OS_CS_MAX][OS_CS_NAME];
 	int ntodo, later[OS_CS_MAX], nlater, cpu, unhealthy;
-	struct os_machine m;
+	struct host_machine m;
 	struct os_tsc_cal cal;
 	uint64_t subtract;
 	struct progress prog;
@@ -357,7 +357,7 @@ static int run(struct session *s, int argc, char **argv)
 	double t_start = now_s();
 	int rc = -1;
 
-	os_machine_read(&s->m);
+	host_machine_read(&s->m);
 	os_have_rdtscp = s->m.rdtscp;
 	os_cpus_allowed(&s->o.cpus);
 	s->o.p.cpus = &s->o.cpus;

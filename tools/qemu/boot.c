@@ -119,7 +119,7 @@ struct probe_boot {
 	bool have_tmp_img, have_tmp_log;
 	struct boot_watch watch;
 	double next_watch_tick;
-	struct qemu_proc proc;
+	struct spawn_proc proc;
 	struct qemu_events ev;
 	struct qemu_event_args ev_args;
 };
@@ -319,7 +319,7 @@ static int probe_run(struct probe_boot *b)
 	 * terminal already: with -o, or stdout to a pipe or a file. */
 	boot_watch_init(&b->watch, b->log_path, "tickprobe qemu", r->quiet || (!r->out && isatty(1)));
 	b->proc.terminal = !r->out;
-	status = qemu_spawn_proc(&b->proc, b->a.v, r->timeout, &stopped, probe_tick, b);
+	status = spawn_proc_run(&b->proc, b->a.v, r->timeout, &stopped, probe_tick, b);
 	boot_watch_end(&b->watch);
 	if (status == -2)
 		b->ev.next = b->ev.n; /* no QEMU ran: no event to call not done */

@@ -16,7 +16,7 @@
  * (-incoming), which takes over from the old one.
  *
  * This part: the SPEC parser, the guest's lines, and the run
- * (events_run.c), driven from qemu_spawn_proc's tick. */
+ * (events_run.c), driven from spawn_proc_run's tick. */
 #ifndef TOOLS_QEMU_EVENTS_H
 #define TOOLS_QEMU_EVENTS_H
 
@@ -26,7 +26,7 @@
 #include "tools/lib/progress.h"
 #include "tools/qemu/qmp.h"
 
-struct qemu_proc;
+struct spawn_proc;
 
 #define QEMU_EVENTS_MAX 8
 #define QEMU_EVENT_LINE_MAX 64       /* a channel line, its \n included */
@@ -98,7 +98,7 @@ bool qemu_events_args(const char *dir, int gen, struct qemu_event_args *out);
 void qemu_events_path(const char *dir, const char *name, int gen, char *out, size_t cap);
 
 /* A run's events, and where they stand.  Owned by the boot; the tick of
- * qemu_spawn_proc drives it (events_run.c). */
+ * spawn_proc_run drives it (events_run.c). */
 enum qemu_events_state {
 	EVENTS_WAIT_WATCH, /* until the guest says "watching" */
 	EVENTS_WAIT_AT,    /* until the next event's time */
@@ -120,7 +120,7 @@ struct qemu_events {
 	char dir[sizeof QEMU_EVENTS_DIR_TEMPLATE];
 	bool have_dir;
 	int gen;                      /* the QEMU running: 1, then one more per migration */
-	struct qemu_proc *proc;
+	struct spawn_proc *proc;
 	qemu_events_argv_fn argv_for;
 	void *argv_ctx;
 	struct progress *prog;        /* cleared before each message */
@@ -153,7 +153,7 @@ struct qemu_events {
  * private directory (not for a dry run: its commands show the template).
  * False with the reason on stderr. */
 bool qemu_events_start(struct qemu_events *e, bool dry_run);
-/* qemu_spawn_proc's tick: reads the channel, moves the events on. */
+/* spawn_proc_run's tick: reads the channel, moves the events on. */
 void qemu_events_tick(struct qemu_events *e);
 /* After QEMU ended, whichever way: says what was not done, closes the
  * sockets and removes the private directory.  Once; later calls do

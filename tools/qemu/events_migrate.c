@@ -21,7 +21,7 @@ static void migration_failed(struct qemu_events *e, const char *why)
 	char state[64];
 
 	events_say(e, "event %d (migrate) not done: %s", events_current(e)->id, why);
-	qemu_proc_drop_successor(e->proc);
+	spawn_proc_drop_successor(e->proc);
 	qmp_close(&e->qmp_next);
 	qemu_events_path(e->dir, "state", 1, state, sizeof state);
 	unlink(state);
@@ -46,7 +46,7 @@ static void restore(struct qemu_events *e)
 	qemu_events_path(e->dir, "state", 1, state, sizeof state);
 	e->state_bytes = lstat(state, &st) == 0 ? (long long)st.st_size : -1;
 	argv = e->argv_for(e->argv_ctx, e->gen + 1);
-	if (!argv || !qemu_proc_successor(e->proc, argv)) {
+	if (!argv || !spawn_proc_successor(e->proc, argv)) {
 		snprintf(why, sizeof why, "the new QEMU could not start: %s", argv ? strerror(errno) : "no command");
 		migration_failed(e, why);
 		return;

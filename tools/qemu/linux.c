@@ -109,7 +109,7 @@ static int make_dir(const char *dir)
 	return -1;
 }
 
-/* Boots the guest; fills g.  The QEMU status as qemu_spawn gives it. */
+/* Boots the guest; fills g.  The QEMU status as spawn_run gives it. */
 static int boot_guest(const struct qemu_run *r, const char *kernel, const char *initrd, const char *console,
 		      const char *oslog, const char *qemu_out, double *seconds, int *stopped)
 {
@@ -148,7 +148,7 @@ static int boot_guest(const struct qemu_run *r, const char *kernel, const char *
 	if (qemu_args_show(r, &a))
 		return 0;
 	t0 = qemu_now();
-	status = qemu_spawn(a.v, r->timeout, NULL, qemu_out, stopped);
+	status = spawn_run(a.v, r->timeout, NULL, qemu_out, stopped);
 	*seconds = qemu_now() - t0;
 	return status;
 }

@@ -71,7 +71,7 @@ const char *linux_kernel_problem(const char *path, char *why, size_t cap)
 
 int linux_run(char **argv, const char *cwd, const char *out_path, double timeout)
 {
-	int stopped, status = qemu_spawn(argv, timeout, cwd, out_path, &stopped);
+	int stopped, status = spawn_run(argv, timeout, cwd, out_path, &stopped);
 
 	if (status < 0)
 		return status;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* `tickprobe qemu`'s parts: the options of one run (read in cmd_qemu.c),
  * the QEMU command line and one boot of the probe (boot.c), booting a Linux
- * guest with them (linux.c), and running QEMU under a deadline (proc.c). */
+ * guest with them (linux.c), and /dev/kvm and the clock (host.c); QEMU runs
+ * under a deadline through tools/lib/spawn.h. */
 #ifndef TOOLS_QEMU_QEMU_H
 #define TOOLS_QEMU_QEMU_H
 
@@ -10,6 +11,7 @@
 #include <sys/types.h>
 #include "tools/lib/gate.h"
 #include "tools/qemu/events.h"
+#include "tools/lib/spawn.h"
 
 /* What `tickprobe qemu` returns for a probe boot: the probe's own status. */
 #define QEMU_RC_OK 0
@@ -50,7 +52,7 @@ struct qemu_run {
  * or "" (cut short, or no log), the log's size (-1: none), and into why[]
  * the CPU refusal's reason when the log has one. */
 void qemu_log_summary(const char *path, char *status, size_t cap, long *bytes, char *why, size_t why_cap);
-/* The probe's status (QEMU_RC_*) from QEMU's wait status as qemu_spawn
+/* The probe's status (QEMU_RC_*) from QEMU's wait status as spawn_run
  * gives it (stopped: by our signal), and what to say of it into msg. */
 int qemu_probe_outcome(const struct qemu_run *r, int status, int stopped, const char *unsupported,
 		       const char *endstatus, char *msg, size_t cap);
@@ -88,45 +90,5 @@ void qemu_escape(const char *s, char *out, size_t cap);
 const char *qemu_kvm_problem(void);
 
 double qemu_now(void);
-
-/* Runs argv with a deadline, in cwd (NULL: ours), its stdout and stderr to
- * out_path (NULL: ours).  Returns the wait status, or -1 when it had to be
- * killed (timeout, or a SIGINT/SIGTERM of ours: *interrupted says which),
- * -2 when it could not start (errno set).  Unless our stdin is a terminal,
- * the child leads a process group of its own and a kill ends the whole
- * group: whatever a wrapper started goes with it (qemu_spawn_watch). */
-int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted);
-/* The same, calling tick(ctx) about 4 times a second while it waits.
- * terminal: the child may read our terminal (QEMU's serial on stdio); when
- * our stdin is one, the child stays in our process group, since a group in
- * the background stops on its first read, and only the child is killed.
- * Otherwise it leads a group of its own and a kill ends the whole group. */
-int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
-		     bool terminal, void (*tick)(void *ctx), void *ctx);
-
-/* The QEMU of a run and the one that takes over from it: a migration's
- * destination, which the tick starts (qemu_proc_successor) while the first
- * still runs.  When the child waited on exits and a successor runs, the
- * successor becomes the child, under the same deadline; a kill (deadline,
- * our SIGINT or SIGTERM) stops both. */
-struct qemu_proc {
-	pid_t pid;             /* the child waited on */
-	pid_t successor;       /* 0, or the child that takes over when pid exits */
-	int successor_status;  /* the wait status of a successor that exited first */
-	bool successor_died;   /* ... and that it did (it is reaped, successor is 0) */
-	bool terminal;         /* as qemu_spawn_watch's, after the isatty test */
-	bool handed_over;      /* a successor was started: the terminal's modes are put back at the end */
-	const char *cwd, *out_path;
-	double tick_s;         /* how often the tick runs; 0: 0.25 s.  The tick may change it. */
-};
-/* qemu_spawn_watch with p (zeroed, then cwd, out_path, terminal and tick_s
- * set by the caller); p->pid is the first child once it started. */
-int qemu_spawn_proc(struct qemu_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
-		    void *ctx);
-/* From the tick: starts argv as the first child was started and makes it
- * the successor.  False (errno set) when it could not start, or one runs. */
-bool qemu_proc_successor(struct qemu_proc *p, char **argv);
-/* From the tick: ends the successor (a destination that did not come up). */
-void qemu_proc_drop_successor(struct qemu_proc *p);
 
 #endif

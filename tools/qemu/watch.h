@@ -31,7 +31,7 @@ struct boot_watch {
 
 /* what: the boot named on the line ("booting", "the Linux guest"). */
 void boot_watch_init(struct boot_watch *w, const char *path, const char *who, bool quiet);
-/* Reads what the log gained and redraws the line: qemu_spawn_watch's tick. */
+/* Reads what the log gained and redraws the line: spawn_watch's tick. */
 void boot_watch_tick(void *ctx);
 void boot_watch_end(struct boot_watch *w);
 

@@ -15,7 +15,7 @@
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/lib/private_dir.h"
-#include "tools/qemu/qemu.h"
+#include "tools/lib/spawn.h"
 #include "tools/schedule/esp.h"
 #include "tools/schedule/steps.h"
 
@@ -36,7 +36,7 @@ static int self(char **args, const char *out, double timeout)
 	for (int i = 0; args[i] && k < (int)(sizeof argv / sizeof argv[0]) - 1; i++)
 		argv[k++] = args[i];
 	argv[k] = NULL;
-	st = qemu_spawn(argv, timeout, NULL, out, &intr);
+	st = spawn_run(argv, timeout, NULL, out, &intr);
 	return st < 0 ? -1 : WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }
 

@@ -13,7 +13,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "tools/commands.h"
-#include "tools/qemu/qemu.h"
+#include "tools/lib/spawn.h"
 #include "tools/schedule/steps.h"
 
 #define TOOL_TIMEOUT 60.0 /* grub-reboot, grub-editenv, systemctl: each well under a second */
@@ -54,7 +54,7 @@ int step_run(const struct schedule *s, char **argv)
 	step(s, "run %s", line);
 	if (s->dry_run)
 		return 0;
-	st = qemu_spawn(argv, TOOL_TIMEOUT, NULL, NULL, &intr);
+	st = spawn_run(argv, TOOL_TIMEOUT, NULL, NULL, &intr);
 	if (st == -2)
 		fprintf(stderr, "tickprobe schedule: cannot run %s: %s\n", argv[0], strerror(errno));
 	else if (st < 0 || !WIFEXITED(st) || WEXITSTATUS(st))

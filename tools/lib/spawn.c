@@ -1,39 +1,20 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
-/* Running QEMU for `tickprobe qemu`: the deadline, our own signals, and
- * whether /dev/kvm is worth using (qemu.h). */
+/* A child process run under a deadline, stopped on our own signals
+ * (spawn.h). */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <time.h>
 #include <unistd.h>
-#include "tools/qemu/qemu.h"
+#include "tools/lib/spawn.h"
 
-/* /dev/kvm may exist and still be useless: kvm-pvm (a paravirtual nested
- * KVM) runs guests far slower than TCG, traps rdtsc, and OVMF dies on it. */
-const char *qemu_kvm_problem(void)
-{
-	int fd = open("/dev/kvm", O_RDWR | O_CLOEXEC);
-	int version;
-	if (fd < 0)
-		return errno == ENOENT ? "/dev/kvm does not exist" : "/dev/kvm cannot be opened read-write";
-	version = ioctl(fd, 0xAE00 /* KVM_GET_API_VERSION */, 0);
-	close(fd);
-	if (version != 12)
-		return "/dev/kvm answers with an unknown API version";
-	if (access("/sys/module/kvm_pvm", F_OK) == 0)
-		return "/dev/kvm here is kvm-pvm, a paravirtual nested KVM: guests run 100-1000x slower than "
-		       "under TCG, rdtsc traps (about 3 us a read) and OVMF dies on an emulation failure, so its "
-		       "timings mean nothing; use --tcg";
-	return NULL;
-}
-
-double qemu_now(void)
+/* The clock of the deadline: CLOCK_MONOTONIC, in seconds. */
+static double now(void)
 {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -99,7 +80,7 @@ static pid_t start(char **argv, const char *cwd, const char *out_path, bool own_
 }
 
 /* Ends a child that overran or that our signal stopped: SIGTERM, 2 s for
- * QEMU to flush its files and go, then SIGKILL.  With a group of its own,
+ * it (QEMU) to flush its files and go, then SIGKILL.  With a group of its own,
  * all of the group: the leader is kept unreaped (WNOWAIT) until then, so
  * that its id cannot be given to another process meanwhile. */
 static void stop(pid_t pid, bool terminal)
@@ -120,21 +101,21 @@ static void stop(pid_t pid, bool terminal)
 	waitpid(pid, NULL, 0);
 }
 
-int qemu_spawn(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
+int spawn_run(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted)
 {
 	/* A tool may ask on our terminal (a password, a polkit agent). */
-	return qemu_spawn_watch(argv, timeout, cwd, out_path, interrupted, true, NULL, NULL);
+	return spawn_watch(argv, timeout, cwd, out_path, interrupted, true, NULL, NULL);
 }
 
-int qemu_spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
+int spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
 		     bool terminal, void (*tick)(void *ctx), void *ctx)
 {
-	struct qemu_proc p = { .cwd = cwd, .out_path = out_path, .terminal = terminal };
+	struct spawn_proc p = { .cwd = cwd, .out_path = out_path, .terminal = terminal };
 
-	return qemu_spawn_proc(&p, argv, timeout, interrupted, tick, ctx);
+	return spawn_proc_run(&p, argv, timeout, interrupted, tick, ctx);
 }
 
-bool qemu_proc_successor(struct qemu_proc *p, char **argv)
+bool spawn_proc_successor(struct spawn_proc *p, char **argv)
 {
 	pid_t pid;
 
@@ -153,7 +134,7 @@ bool qemu_proc_successor(struct qemu_proc *p, char **argv)
 	return true;
 }
 
-void qemu_proc_drop_successor(struct qemu_proc *p)
+void spawn_proc_drop_successor(struct spawn_proc *p)
 {
 	if (!p->successor)
 		return;
@@ -163,7 +144,7 @@ void qemu_proc_drop_successor(struct qemu_proc *p)
 
 /* A successor that ended before the child it was to take over from: reaped
  * here, so that it can never be waited on as the child. */
-static void reap_successor(struct qemu_proc *p)
+static void reap_successor(struct spawn_proc *p)
 {
 	int status;
 
@@ -174,12 +155,12 @@ static void reap_successor(struct qemu_proc *p)
 	}
 }
 
-int qemu_spawn_proc(struct qemu_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
+int spawn_proc_run(struct spawn_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
 		    void *ctx)
 {
 	double next_tick = 0;
 	struct sigaction sa, old_int, old_term;
-	double deadline = qemu_now() + timeout;
+	double deadline = now() + timeout;
 	struct termios modes;
 	bool have_modes;
 	int status = 0;
@@ -206,16 +187,16 @@ int qemu_spawn_proc(struct qemu_proc *p, char **argv, double timeout, int *inter
 			continue;
 		}
 		reap_successor(p);
-		if (stop_signal || qemu_now() > deadline) {
-			qemu_proc_drop_successor(p);
+		if (stop_signal || now() > deadline) {
+			spawn_proc_drop_successor(p);
 			stop(p->pid, p->terminal);
 			*interrupted = stop_signal;
 			status = -1;
 			break;
 		}
-		if (tick && qemu_now() >= next_tick) {
+		if (tick && now() >= next_tick) {
 			tick(ctx);
-			next_tick = qemu_now() + (p->tick_s > 0 ? p->tick_s : 0.25);
+			next_tick = now() + (p->tick_s > 0 ? p->tick_s : 0.25);
 		}
 		usleep(20000);
 	}
