@@ -3,7 +3,11 @@
 
   shape.py paths ROOT       every repository path a comment names exists
   shape.py functions ROOT   no C function is over MAX_LINES lines
-  shape.py includes ROOT    no circle of #includes between folders
+  shape.py includes ROOT    no circle of #includes between folders, and
+                            includes go one way on the host side: a
+                            command (tools/A/) includes tools/lib/, never
+                            another command's files (tools/B/), and
+                            tools/lib/ includes no command's
   shape.py subjects ROOT BASE
                             every commit subject after BASE is at most 72
                             characters
@@ -241,8 +245,10 @@ def include_graph(root):
 
 
 def check_includes(root):
+    """The circles between folders, then the host side's direction
+    (check_direction)."""
     graph = include_graph(root)
-    seen, found = set(), 0
+    seen, found = set(), check_direction(root)
     for start in sorted(graph):
         # Every circle through start, found once: a depth-first walk.
         stack = [(start, [start])]
@@ -260,6 +266,37 @@ def check_includes(root):
                             print("  %s" % graph[a][b])
                 elif nxt not in path and nxt > start:
                     stack.append((nxt, path + [nxt]))
+    return found
+
+
+LIB = "tools/lib"
+
+
+def command_of(path):
+    """The folder under tools/ that a path is in ("tools/os/raw.c" ->
+    "tools/os"), or None: not in one."""
+    parts = path.split("/")
+    return "/".join(parts[:2]) if len(parts) >= 3 and parts[0] == "tools" else None
+
+
+def check_direction(root):
+    """Commands depend on the library only: tools/A/ includes from
+    tools/lib/ (and lib/, probe/, ...), never from tools/B/; tools/lib/
+    includes from no command."""
+    found = 0
+    for name in tracked(root):
+        src = command_of(name)
+        if not name.endswith(C_EXT) or not src:
+            continue
+        text = open(os.path.join(root, name), encoding="utf-8", errors="replace").read()
+        for inc in INCLUDE_RE.findall(text):
+            dst = command_of(inc)
+            if src == LIB and inc.startswith("tools/") and dst != LIB:
+                print("%s includes %s: tools/lib uses no command's files" % (name, inc))
+                found += 1
+            elif src != LIB and dst and dst not in (src, LIB):
+                print("%s includes %s: commands use tools/lib only" % (name, inc))
+                found += 1
     return found
 
 

@@ -2,10 +2,12 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # The tree's shape checks (tests/lint/shape.py, which `make lint` runs on
 # this tree): comments name only paths that exist, no C function is over 100
-# lines, no folders include each other in a circle, every script test
-# sources the one PASS/FAIL helper first, and commit subjects are at most 72
-# characters.  Each check runs on a planted tree here and must find exactly
-# the planted faults, so that a check that stopped seeing fails here.
+# lines, no folders include each other in a circle, a command (tools/PART/)
+# includes only tools/lib/ of the host's folders and tools/lib/ no command,
+# every script test sources the one PASS/FAIL helper first, and commit
+# subjects are at most 72 characters.  Each check runs on a planted tree
+# here and must find exactly the planted faults, so that a check that
+# stopped seeing fails here.
 . tests/lib/check.sh
 BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
@@ -17,6 +19,17 @@ printf '#!/bin/sh\n# a test\nBUILD=build\n. tests/lib/check.sh\n' >"$tree/tests/
 printf '/* Reads probe/gone.c and lib/here.h, and names probe/*.h. */\n#include "lib/here.h"\n' >"$tree/probe/here.h"
 printf '/* lib/here.h */\n#include "probe/here.h"\n' >"$tree/lib/here.h"
 printf '# see tools/lib/missing.py and tools/PART/cmd_NAME.c\n' >"$tree/tools/lib/x.sh"
+# Two commands and the library: a uses b's header (a fault), the library
+# uses it too (a fault); a's own header, the library's and tools/commands.h
+# are fine.
+mkdir -p "$tree/tools/a" "$tree/tools/b"
+printf '\n' >"$tree/tools/b/y.h"
+printf '#include "tools/b/y.h"\n' >"$tree/tools/a/x.c"
+printf '#include "tools/a/own.h"\n#include "tools/lib/z.h"\n#include "tools/commands.h"\n' >"$tree/tools/a/ok.c"
+printf '\n' >"$tree/tools/a/own.h"
+printf '\n' >"$tree/tools/lib/z.h"
+printf '\n' >"$tree/tools/commands.h"
+printf '#include "tools/lib/z.h"\n#include "tools/b/y.h"\n' >"$tree/tools/lib/l.c"
 # Documents named bare: two that the planted tree has (README, as README.md,
 # and LICENSE), two that it lacks, and words in capitals that name nothing.
 printf '# per README and LICENSE (not the LAB-NOTES, nor TODO.md), CPU and TSC_DEADLINE\n' >"$tree/tools/lib/docs.sh"
@@ -50,6 +63,8 @@ canary paths "names LAB-NOTES, which" 1
 canary paths "names TODO.md, which" 1
 canary functions "long_one is 103 lines" 1
 canary includes "include circle: lib -> probe -> lib" 1
+canary includes "tools/a/x.c includes tools/b/y.h: commands use tools/lib only" 1
+canary includes "tools/lib/l.c includes tools/b/y.h: tools/lib uses no command's files" 1
 canary helpers "tests/x/test_late.sh: its first command is not" 1
 if [ -d "$tree/.git" ]; then
 	canary subjects "subject is 77 characters" 1 "HEAD~2"
@@ -61,11 +76,15 @@ out=$(python3 "$HERE/shape.py" paths "$tree" 2>&1 | grep -c "PART\|probe/\*.h\|l
 check "shape canary: placeholders, globs, existing paths and documents, words in capitals are not findings" \
 	'[ "$out" -eq 0 ]' "a placeholder, glob, existing path or document, or a word was reported"
 
+out=$(python3 "$HERE/shape.py" includes "$tree" 2>&1 | grep -c "ok.c\|z.h\|own.h\|commands.h")
+check "shape canary: a command's own header, the library's and tools/commands.h are not findings" \
+	'[ "$out" -eq 0 ]' "an allowed include was reported"
+
 # all: every check, and one summary line that counts their findings.
 out=$(python3 "$HERE/shape.py" all "$tree" 2>&1)
 rc=$?
-if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 7 finding(s) (paths, functions, includes, helpers)'; then
-	pass "shape canary: all runs each check and counts the 7 planted faults"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 9 finding(s) (paths, functions, includes, helpers)'; then
+	pass "shape canary: all runs each check and counts the 9 planted faults"
 else
 	fail "shape canary: all exited $rc with" "$out"
 fi

@@ -48,7 +48,7 @@ struct logfile {
 	struct lprob *probs;       /* problems outside any run */
 	size_t nprobs, capprobs;
 	uint64_t probs_dropped;    /* streamed: past LOGSET_STREAM_PROBLEMS, counted only */
-	int status;                /* EXIT_CLEAN, EXIT_UNREADABLE or EXIT_DAMAGED (tools/commands.h) */
+	int status;                /* EXIT_CLEAN, EXIT_UNREADABLE or EXIT_DAMAGED (tools/lib/exit_codes.h) */
 	char why[256];             /* when EXIT_UNREADABLE: the reason */
 	uint64_t records;          /* good records, every run */
 };
