@@ -39,8 +39,10 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	}
 	if (!rows)
 		return;
-	fprintf(o, "\nHardware, user space and kernel, per clocksource: " LINEUP_CALL " (per-round %s, ns; %.1f%% "
-		   "confidence)\n", metric, conf);
+	fprintf(o,
+		"\nHardware, user space and kernel, per clocksource: " LINEUP_CALL " (per-round %s, ns; %.1f%% "
+		"confidence)\n",
+		metric, conf);
 	if (!pairs) {
 		fputs("  ", o);
 		ts_puts(o, first->os_run->name);
@@ -109,7 +111,8 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 			if (!lineup_is_os(runs[h]) && (hw = lineup_hw_contention(runs[h], counter)))
 				hw_run = runs[h];
 		if (!head) {
-			fprintf(o, "\nContention: n threads on n CPUs calling " LINEUP_CALL " at once (OS), against n CPUs "
+			fprintf(o, "\nContention: n threads on n CPUs calling " LINEUP_CALL
+				   " at once (OS), against n CPUs "
 				   "reading the counter at once (hardware, the probe's contention record):\n");
 			fprintf(o, "%-10s %-10s %3s %10s %10s %14s %10s %10s %14s\n", "clocksrc", "counter", "n", "os p50",
 				"os p99", "os calls/s", "hw p50", "hw p99", "hw reads/s");

@@ -26,7 +26,7 @@ struct host_facts {
 	char p_clocksource[40];      /* clocksource= */
 	bool p_nohpet;
 	char p_words[256];           /* those words as given, space-separated */
-	struct host_machine m;         /* CPUID and /proc/cpuinfo: the fingerprint */
+	struct host_machine m;       /* CPUID and /proc/cpuinfo: the fingerprint */
 	bool tsc_known_freq;         /* CPUID leaf 0x15 names the crystal: X86_FEATURE_TSC_KNOWN_FREQ */
 	char dmi_vendor[80], dmi_product[80], dmi_bios[80];
 	char release[80];            /* ROOT/proc/sys/kernel/osrelease under --sysfs, else uname -r */

@@ -11,9 +11,9 @@ struct host_machine {
 	char vendor[13], brand[49], hypervisor[13]; /* hypervisor "" when none */
 	unsigned family, model, stepping;
 	bool invariant_tsc, rdtscp, tsc;
-	long cores;          /* online CPUs, -1 unknown */
-	long long microcode; /* from /proc/cpuinfo, -1 unknown */
-	long long memory_mib;/* -1 unknown */
+	long cores;           /* online CPUs, -1 unknown */
+	long long microcode;  /* from /proc/cpuinfo, -1 unknown */
+	long long memory_mib; /* -1 unknown */
 };
 
 void host_machine_read(struct host_machine *m);

@@ -20,28 +20,28 @@ int spawn_run(char **argv, double timeout, const char *cwd, const char *out_path
  * our stdin is one, the child stays in our process group, since a group in
  * the background stops on its first read, and only the child is killed.
  * Otherwise it leads a group of its own and a kill ends the whole group. */
-int spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted,
-		     bool terminal, void (*tick)(void *ctx), void *ctx);
+int spawn_watch(char **argv, double timeout, const char *cwd, const char *out_path, int *interrupted, bool terminal,
+		void (*tick)(void *ctx), void *ctx);
 
 /* The child of a run and the one that takes over from it (QEMU and a
- * migration's destination), which the tick starts (spawn_proc_successor) while the first
- * still runs.  When the child waited on exits and a successor runs, the
- * successor becomes the child, under the same deadline; a kill (deadline,
- * our SIGINT or SIGTERM) stops both. */
+ * migration's destination), which the tick starts (spawn_proc_successor)
+ * while the first still runs.  When the child waited on exits and a
+ * successor runs, the successor becomes the child, under the same deadline;
+ * a kill (deadline, our SIGINT or SIGTERM) stops both. */
 struct spawn_proc {
-	pid_t pid;             /* the child waited on */
-	pid_t successor;       /* 0, or the child that takes over when pid exits */
-	int successor_status;  /* the wait status of a successor that exited first */
-	bool successor_died;   /* ... and that it did (it is reaped, successor is 0) */
-	bool terminal;         /* as spawn_watch's, after the isatty test */
-	bool handed_over;      /* a successor was started: the terminal's modes are put back at the end */
+	pid_t pid;            /* the child waited on */
+	pid_t successor;      /* 0, or the child that takes over when pid exits */
+	int successor_status; /* the wait status of a successor that exited first */
+	bool successor_died;  /* ... and that it did (it is reaped, successor is 0) */
+	bool terminal;        /* as spawn_watch's, after the isatty test */
+	bool handed_over;     /* a successor was started: the terminal's modes are put back at the end */
 	const char *cwd, *out_path;
-	double tick_s;         /* how often the tick runs; 0: 0.25 s.  The tick may change it. */
+	double tick_s; /* how often the tick runs; 0: 0.25 s.  The tick may change it. */
 };
 /* spawn_watch with p (zeroed, then cwd, out_path, terminal and tick_s
  * set by the caller); p->pid is the first child once it started. */
 int spawn_proc_run(struct spawn_proc *p, char **argv, double timeout, int *interrupted, void (*tick)(void *ctx),
-		    void *ctx);
+		   void *ctx);
 /* From the tick: starts argv as the first child was started and makes it
  * the successor.  False (errno set) when it could not start, or one runs. */
 bool spawn_proc_successor(struct spawn_proc *p, char **argv);

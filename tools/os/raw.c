@@ -350,8 +350,8 @@ const char *os_raw_acpi(const char *root, struct acpi_info *ai, char *why, size_
 }
 
 /* *unhealthy is counted up through c.unhealthy, which clang-tidy does not follow. */
-int os_raw_run(struct log *l, const struct host_machine *m, const struct os_raw_opts *o,
-	       struct os_raw_line *lines, int *unhealthy) /* NOLINT(readability-non-const-parameter) */
+int os_raw_run(struct log *l, const struct host_machine *m, const struct os_raw_opts *o, struct os_raw_line *lines,
+	       int *unhealthy) /* NOLINT(readability-non-const-parameter) */
 {
 	struct ctx c = { l, o, lines, 0, unhealthy };
 	struct os_timer_rec tsc = { .name = "tsc", .call = "rdtsc", .width = 64, .healthy = true, .present = true,

@@ -53,7 +53,7 @@ void os_raw_hpet_close(struct os_raw_hpet *h);
 
 /* Writes the records; fills lines[] (up to 4) for the stderr summary and
  * returns how many.  *unhealthy is incremented for every skipped counter. */
-int os_raw_run(struct log *l, const struct host_machine *m, const struct os_raw_opts *o,
-	       struct os_raw_line *lines, int *unhealthy);
+int os_raw_run(struct log *l, const struct host_machine *m, const struct os_raw_opts *o, struct os_raw_line *lines,
+	       int *unhealthy);
 
 #endif

@@ -37,14 +37,16 @@ static void split_table(const struct rp_ctx *c, const struct lrun *const *runs)
 		if (!r->call || strcmp(r->call, LINEUP_CALL) || !r->tested)
 			continue;
 		if (!head) {
-			fprintf(o, "<h3>Hardware, user space and kernel: " LINEUP_CALL "</h3>\n<p>The medians of the "
-				   "per-round p50 values (ns): the probe's read of the counter with no OS, the same read "
-				   "from user space (<code>tickprobe os --raw-io</code>), and the call; the kernel's share "
-				   "is the call's mean minus the read's, at %.1f&nbsp;%% confidence (Student's t).</p>\n"
-				   "<table><tr><th>clocksource</th><th>counter</th><th>OS log</th><th>hardware log</th>"
-				   "<th class=\"n\">hardware</th><th class=\"n\">user space</th><th class=\"n\">call</th>"
-				   "<th class=\"n\">kernel share (call &minus; hardware)</th><th class=\"n\">of the call</th>"
-				   "<th class=\"n\">call &minus; user space</th></tr>\n", c->conf);
+			fprintf(o,
+				"<h3>Hardware, user space and kernel: " LINEUP_CALL "</h3>\n<p>The medians of the "
+				"per-round p50 values (ns): the probe's read of the counter with no OS, the same read "
+				"from user space (<code>tickprobe os --raw-io</code>), and the call; the kernel's share "
+				"is the call's mean minus the read's, at %.1f&nbsp;%% confidence (Student's t).</p>\n"
+				"<table><tr><th>clocksource</th><th>counter</th><th>OS log</th><th>hardware log</th>"
+				"<th class=\"n\">hardware</th><th class=\"n\">user space</th><th class=\"n\">call</th>"
+				"<th class=\"n\">kernel share (call &minus; hardware)</th><th class=\"n\">of the call</th>"
+				"<th class=\"n\">call &minus; user space</th></tr>\n",
+				c->conf);
 			head = true;
 		}
 		fputs("<tr data-split=\"", o);
@@ -96,7 +98,8 @@ static void contention_table(const struct rp_ctx *c, const struct lrun *const *r
 			      "<table><tr><th>clocksource</th><th>counter</th><th class=\"n\">n</th><th class=\"n\">OS "
 			      "p50 ns</th><th class=\"n\">OS p99 ns</th><th class=\"n\">OS calls/s</th><th class=\"n\">"
 			      "hardware p50 ns</th><th class=\"n\">hardware p99 ns</th><th class=\"n\">hardware "
-			      "reads/s</th></tr>\n", o);
+			      "reads/s</th></tr>\n",
+			      o);
 			head = true;
 		}
 		seeds_label(s, i, label, sizeof label);
