@@ -108,11 +108,32 @@ static bool element(const uint8_t *p, size_t n, uint32_t *v, size_t *used)
 	if (!n)
 		return false;
 	switch (p[0]) {
-	case AML_ZERO: *v = 0, *used = 1; return true;
-	case AML_ONE: *v = 1, *used = 1; return true;
-	case AML_BYTE: if (n < 2) return false; *v = p[1], *used = 2; return true;
-	case AML_WORD: if (n < 3) return false; *v = tp_le16(p + 1), *used = 3; return true;
-	case AML_DWORD: if (n < 5) return false; *v = tp_le32(p + 1), *used = 5; return true;
+	case AML_ZERO:
+		*v = 0;
+		*used = 1;
+		return true;
+	case AML_ONE:
+		*v = 1;
+		*used = 1;
+		return true;
+	case AML_BYTE:
+		if (n < 2)
+			return false;
+		*v = p[1];
+		*used = 2;
+		return true;
+	case AML_WORD:
+		if (n < 3)
+			return false;
+		*v = tp_le16(p + 1);
+		*used = 3;
+		return true;
+	case AML_DWORD:
+		if (n < 5)
+			return false;
+		*v = tp_le32(p + 1);
+		*used = 5;
+		return true;
 	default: return false;
 	}
 }

@@ -20,7 +20,8 @@ static void put_padded(struct out *o, const char *s, size_t n, int width, int le
 	/* Zero padding goes after a sign so that -0042 reads right. */
 	if (!left && pad == '0' && n && (s[0] == '-')) {
 		put(o, '-');
-		s++, n--;
+		s++;
+		n--;
 	}
 	if (!left)
 		while (fill--)
@@ -59,7 +60,9 @@ int tp_format_fixed(char *buf, size_t cap, double v, int decimals)
 	if (decimals > 9)
 		decimals = 9;
 	if (v != v) {
-		put(&o, 'n'), put(&o, 'a'), put(&o, 'n');
+		put(&o, 'n');
+		put(&o, 'a');
+		put(&o, 'n');
 		goto done;
 	}
 	if (v < 0) {
@@ -67,7 +70,9 @@ int tp_format_fixed(char *buf, size_t cap, double v, int decimals)
 		v = -v;
 	}
 	if (v > 1.8e19) {
-		put(&o, 'i'), put(&o, 'n'), put(&o, 'f');
+		put(&o, 'i');
+		put(&o, 'n');
+		put(&o, 'f');
 		goto done;
 	}
 	for (d = 0; d < decimals; d++)
@@ -164,7 +169,8 @@ int tp_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap)
 		}
 		case 'p': {
 			uintptr_t v = (uintptr_t)va_arg(ap, void *);
-			tmp[0] = '0', tmp[1] = 'x';
+			tmp[0] = '0';
+			tmp[1] = 'x';
 			n = 2 + utoa(tmp + 2, v, 16, 0);
 			put_padded(&o, tmp, n, width, left, pad);
 			break;

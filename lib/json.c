@@ -37,7 +37,8 @@ static void escaped(struct json *j, const char *s)
 		unsigned char c = (unsigned char)*s;
 		char tmp[8];
 		if (c == '"' || c == '\\') {
-			tmp[0] = '\\', tmp[1] = (char)c;
+			tmp[0] = '\\';
+			tmp[1] = (char)c;
 			raw(j, tmp, 2);
 		} else if (c < 0x20 || c == 0x7f || c >= 0x80) {
 			/* Firmware strings (OEM ids, brand strings) can hold any byte,

@@ -43,8 +43,10 @@ static inline size_t tp_strlen(const char *s)
 
 static inline bool tp_streq(const char *a, const char *b)
 {
-	while (*a && *a == *b)
-		a++, b++;
+	while (*a && *a == *b) {
+		a++;
+		b++;
+	}
 	return *a == *b;
 }
 

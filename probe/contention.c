@@ -277,8 +277,10 @@ void contention_order(const struct team_place *place, const unsigned *cpus, unsi
 		for (unsigned j = i; j > 0 && key[j - 1] > key[j]; j--) {
 			uint32_t k = key[j];
 			unsigned c = out[j];
-			key[j] = key[j - 1], key[j - 1] = k;
-			out[j] = out[j - 1], out[j - 1] = c;
+			key[j] = key[j - 1];
+			key[j - 1] = k;
+			out[j] = out[j - 1];
+			out[j - 1] = c;
 		}
 }
 

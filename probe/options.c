@@ -58,8 +58,10 @@ static bool parse_u32(const char *s, uint32_t *out, uint32_t lo, uint32_t hi)
 {
 	uint64_t v = 0;
 	unsigned base = 10;
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		base = 16, s += 2;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		base = 16;
+		s += 2;
+	}
 	if (!*s)
 		return false;
 	for (; *s; s++) {
@@ -161,8 +163,11 @@ static bool set_cpus(struct options *o, const char *val)
 		if (!parse_upto(&p, TEAM_MAX_CPUS - 1, &a))
 			return false;
 		b = a;
-		if (*p == '-' && (++p, !parse_upto(&p, TEAM_MAX_CPUS - 1, &b) || b < a))
-			return false;
+		if (*p == '-') {
+			p++;
+			if (!parse_upto(&p, TEAM_MAX_CPUS - 1, &b) || b < a)
+				return false;
+		}
 		for (; a <= b; a++)
 			bits[a / 8] |= (uint8_t)(1u << (a % 8));
 		if (!*p)

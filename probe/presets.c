@@ -59,8 +59,11 @@ static const char *shown(char *buf, struct span t)
 			ch = '?';
 		buf[n++] = ch;
 	}
-	if (c < t.e)
-		buf[n++] = '.', buf[n++] = '.', buf[n++] = '.';
+	if (c < t.e) {
+		buf[n++] = '.';
+		buf[n++] = '.';
+		buf[n++] = '.';
+	}
 	buf[n] = 0;
 	return buf;
 }
