@@ -34,8 +34,11 @@ static void td(FILE *o, const struct lr_node *n, int decimals)
 static void num_hex(FILE *o, const struct lr_node *n)
 {
 	rp_value(o, n, "unknown");
-	if (n && n->kind == LR_NUM && n->is_int)
-		fputs(" (", o), rp_hex(o, n, ""), fputs(")", o);
+	if (n && n->kind == LR_NUM && n->is_int) {
+		fputs(" (", o);
+		rp_hex(o, n, "");
+		fputs(")", o);
+	}
 }
 
 static void fingerprint(FILE *o, const struct lrun *r)
@@ -44,49 +47,93 @@ static void fingerprint(FILE *o, const struct lrun *r)
 
 	fputs("<h3>Fingerprint</h3>\n<table class=\"kv\">\n", o);
 	if (!m) {
-		kv(o, "machine record"), fputs("<span class=\"bad\">missing</span>", o), kv_end(o);
+		kv(o, "machine record");
+		fputs("<span class=\"bad\">missing</span>", o);
+		kv_end(o);
 	} else {
-		kv(o, "CPU"), rp_value(o, lr_get(m, "cpu_vendor"), "?"), fputs(" &mdash; ", o);
-		rp_value(o, lr_get(m, "cpu_brand"), "?"), kv_end(o);
+		kv(o, "CPU");
+		rp_value(o, lr_get(m, "cpu_vendor"), "?");
+		fputs(" &mdash; ", o);
+		rp_value(o, lr_get(m, "cpu_brand"), "?");
+		kv_end(o);
 		kv(o, "family / model / stepping");
-		num_hex(o, lr_get(m, "family")), fputs(" / ", o), num_hex(o, lr_get(m, "model"));
-		fputs(" / ", o), rp_value(o, lr_get(m, "stepping"), "?"), kv_end(o);
-		kv(o, "microcode"), rp_hex(o, lr_get(m, "microcode"), "unknown"), kv_end(o);
-		kv(o, "hypervisor"), rp_value(o, lr_get(m, "hypervisor"), "none"), kv_end(o);
-		kv(o, "invariant TSC / RDTSCP"), rp_value(o, lr_get(m, "invariant_tsc"), "?");
-		fputs(" / ", o), rp_value(o, lr_get(m, "rdtscp"), "?"), kv_end(o);
-		kv(o, "cores"), rp_value(o, lr_get(m, "cores"), "unknown"), kv_end(o);
-		kv(o, "memory"), rp_value(o, lr_get(m, "memory_mib"), "unknown");
+		num_hex(o, lr_get(m, "family"));
+		fputs(" / ", o);
+		num_hex(o, lr_get(m, "model"));
+		fputs(" / ", o);
+		rp_value(o, lr_get(m, "stepping"), "?");
+		kv_end(o);
+		kv(o, "microcode");
+		rp_hex(o, lr_get(m, "microcode"), "unknown");
+		kv_end(o);
+		kv(o, "hypervisor");
+		rp_value(o, lr_get(m, "hypervisor"), "none");
+		kv_end(o);
+		kv(o, "invariant TSC / RDTSCP");
+		rp_value(o, lr_get(m, "invariant_tsc"), "?");
+		fputs(" / ", o);
+		rp_value(o, lr_get(m, "rdtscp"), "?");
+		kv_end(o);
+		kv(o, "cores");
+		rp_value(o, lr_get(m, "cores"), "unknown");
+		kv_end(o);
+		kv(o, "memory");
+		rp_value(o, lr_get(m, "memory_mib"), "unknown");
 		fputs(lr_get(m, "memory_mib") && lr_get(m, "memory_mib")->kind == LR_NUM ? " MiB" : "", o);
 		kv_end(o);
 	}
 	if (!b) {
-		kv(o, "begin record"), fputs("<span class=\"bad\">missing</span>", o), kv_end(o);
-	} else {
-		kv(o, "boot path"), rp_value(o, lr_get(b, "boot"), "?");
-		if ((x = lr_get(b, "boot_services")))
-			fputs(", boot services ", o), rp_value(o, x, "?");
+		kv(o, "begin record");
+		fputs("<span class=\"bad\">missing</span>", o);
 		kv_end(o);
-		if ((x = lr_get(b, "kernel")))
-			kv(o, "kernel"), rp_value(o, x, "?"), kv_end(o);
-		if ((x = lr_get(b, "clocksources"))) {
-			kv(o, "clocksources"), rp_value(o, x, "?");
-			fputs("; current ", o), rp_value(o, lr_get(b, "current_clocksource"), "?");
-			fputs("; measured ", o), rp_value(o, lr_get(b, "measured_clocksources"), "?");
-			if ((x = lr_get(b, "clocksource_problem")) && x->kind != LR_NULL)
-				fputs(" <span class=\"bad\">", o), rp_value(o, x, ""), fputs("</span>", o);
+	} else {
+		kv(o, "boot path");
+		rp_value(o, lr_get(b, "boot"), "?");
+		if ((x = lr_get(b, "boot_services"))) {
+			fputs(", boot services ", o);
+			rp_value(o, x, "?");
+		}
+		kv_end(o);
+		if ((x = lr_get(b, "kernel"))) {
+			kv(o, "kernel");
+			rp_value(o, x, "?");
 			kv_end(o);
 		}
-		if ((x = lr_get(b, "note")))
-			kv(o, "note"), rp_value(o, x, ""), kv_end(o);
-		kv(o, "command line"), fputs("<span class=\"mono\">", o);
+		if ((x = lr_get(b, "clocksources"))) {
+			kv(o, "clocksources");
+			rp_value(o, x, "?");
+			fputs("; current ", o);
+			rp_value(o, lr_get(b, "current_clocksource"), "?");
+			fputs("; measured ", o);
+			rp_value(o, lr_get(b, "measured_clocksources"), "?");
+			if ((x = lr_get(b, "clocksource_problem")) && x->kind != LR_NULL) {
+				fputs(" <span class=\"bad\">", o);
+				rp_value(o, x, "");
+				fputs("</span>", o);
+			}
+			kv_end(o);
+		}
+		if ((x = lr_get(b, "note"))) {
+			kv(o, "note");
+			rp_value(o, x, "");
+			kv_end(o);
+		}
+		kv(o, "command line");
+		fputs("<span class=\"mono\">", o);
 		rp_value(o, lr_get(b, "cmdline"), "");
-		fputs("</span>", o), kv_end(o);
-		kv(o, "options / preset"), rp_value(o, lr_get(b, "options"), "?"), kv_end(o);
+		fputs("</span>", o);
+		kv_end(o);
+		kv(o, "options / preset");
+		rp_value(o, lr_get(b, "options"), "?");
+		kv_end(o);
 		x = lr_get(b, "option_problems");
-		if (x && x->kind == LR_ARR && x->len)
-			kv(o, "option problems"), fputs("<span class=\"bad\">", o), rp_value(o, x, ""),
-				fputs("</span>", o), kv_end(o);
+		if (x && x->kind == LR_ARR && x->len) {
+			kv(o, "option problems");
+			fputs("<span class=\"bad\">", o);
+			rp_value(o, x, "");
+			fputs("</span>", o);
+			kv_end(o);
+		}
 	}
 	fputs("</table>\n", o);
 }
@@ -103,23 +150,38 @@ static void tsc(FILE *o, const struct lrun *r)
 	}
 	fputs("<table class=\"kv\">\n", o);
 	kv(o, "frequency");
-	if (lr_num(lr_get(t, "hz"), &hz))
-		fprintf(o, "%.6f MHz (", hz / 1e6), rp_num(o, lr_get(t, "hz"), -1), fputs(" Hz)", o);
-	else
+	if (lr_num(lr_get(t, "hz"), &hz)) {
+		fprintf(o, "%.6f MHz (", hz / 1e6);
+		rp_num(o, lr_get(t, "hz"), -1);
+		fputs(" Hz)", o);
+	} else {
 		fputs("unknown", o);
+	}
 	kv_end(o);
-	kv(o, "source"), rp_value(o, lr_get(t, "source"), "?"), kv_end(o);
-	kv(o, "estimated error"), rp_value(o, lr_get(t, "error_ppm"), "none (only the CPU's word)");
-	fputs(lr_num(lr_get(t, "error_ppm"), &v) ? " ppm" : "", o), kv_end(o);
-	kv(o, "calibration window"), rp_value(o, lr_get(t, "window_ms"), "?"), fputs(" ms", o), kv_end(o);
-	kv(o, "invariant"), rp_value(o, lr_get(t, "invariant"), "?"), kv_end(o);
+	kv(o, "source");
+	rp_value(o, lr_get(t, "source"), "?");
+	kv_end(o);
+	kv(o, "estimated error");
+	rp_value(o, lr_get(t, "error_ppm"), "none (only the CPU's word)");
+	fputs(lr_num(lr_get(t, "error_ppm"), &v) ? " ppm" : "", o);
+	kv_end(o);
+	kv(o, "calibration window");
+	rp_value(o, lr_get(t, "window_ms"), "?");
+	fputs(" ms", o);
+	kv_end(o);
+	kv(o, "invariant");
+	rp_value(o, lr_get(t, "invariant"), "?");
+	kv_end(o);
 	fputs("</table>\n", o);
 	x = lr_get(t, "sources");
 	if (!x || x->kind != LR_OBJ || !x->len)
 		return;
 	fputs("<table><tr><th>source</th><th class=\"n\">Hz</th><th class=\"n\">vs chosen, ppm</th></tr>\n", o);
 	for (x = x->child; x; x = x->next) {
-		fputs("<tr><td>", o), rp_esc(o, x->key), fputs("</td>", o), td(o, x, -1);
+		fputs("<tr><td>", o);
+		rp_esc(o, x->key);
+		fputs("</td>", o);
+		td(o, x, -1);
 		if (hz > 0 && lr_num(x, &v))
 			fprintf(o, "<td class=\"n\">%+.2f</td></tr>\n", (v - hz) / hz * 1e6);
 		else
@@ -140,12 +202,18 @@ static void overhead(FILE *o, const struct lrun *r)
 		return;
 	}
 	seq = lr_str(lr_get(h, "sequence"));
-	fputs("<p>Bracket in use: <b>", o), rp_value(o, lr_get(h, "sequence"), "?");
-	fputs("</b>; ", o), rp_value(o, lr_get(h, "samples"), "?");
-	fputs(" empty measurements; ", o), rp_value(o, lr_get(h, "subtracted"), "?");
+	fputs("<p>Bracket in use: <b>", o);
+	rp_value(o, lr_get(h, "sequence"), "?");
+	fputs("</b>; ", o);
+	rp_value(o, lr_get(h, "samples"), "?");
+	fputs(" empty measurements; ", o);
+	rp_value(o, lr_get(h, "subtracted"), "?");
 	fputs(" cycles taken off every timer sample.", o);
-	if (p && lr_get(p, "total_s"))
-		fputs(" Planned measurement time: ", o), rp_value(o, lr_get(p, "total_s"), "?"), fputs(" s.", o);
+	if (p && lr_get(p, "total_s")) {
+		fputs(" Planned measurement time: ", o);
+		rp_value(o, lr_get(p, "total_s"), "?");
+		fputs(" s.", o);
+	}
 	fputs("</p>\n<table><tr><th>unit</th>", o);
 	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
 		fprintf(o, "<th class=\"n\">%s</th>", cols[k]);
@@ -165,8 +233,11 @@ static void overhead(FILE *o, const struct lrun *r)
 	      "<th class=\"n\">round min spread</th><th>in use</th></tr>\n", o);
 	for (x = x->child; x; x = x->next) {
 		const char *s = lr_str(lr_get(x, "sequence"));
-		fputs("<tr><td>", o), rp_value(o, lr_get(x, "sequence"), "?"), fputs("</td>", o);
-		td(o, lr_get(x, "min"), -1), td(o, lr_get(x, "p50"), -1);
+		fputs("<tr><td>", o);
+		rp_value(o, lr_get(x, "sequence"), "?");
+		fputs("</td>", o);
+		td(o, lr_get(x, "min"), -1);
+		td(o, lr_get(x, "p50"), -1);
 		td(o, lr_get(x, "round_min_spread"), -1);
 		fprintf(o, "<td>%s</td></tr>\n", s && seq && !strcmp(s, seq) ? "yes" : "");
 	}
@@ -185,36 +256,57 @@ static void acpi(FILE *o, const struct lrun *r)
 	fputs("<table class=\"kv\">\n", o);
 	kv(o, "RSDP");
 	if ((x = lr_get(a, "rsdp")) && x->kind == LR_OBJ) {
-		rp_hex(o, lr_get(x, "address"), "?"), fputs(", revision ", o);
-		rp_value(o, lr_get(x, "revision"), "?"), fputs(", OEM ", o), rp_value(o, lr_get(x, "oem_id"), "?");
+		rp_hex(o, lr_get(x, "address"), "?");
+		fputs(", revision ", o);
+		rp_value(o, lr_get(x, "revision"), "?");
+		fputs(", OEM ", o);
+		rp_value(o, lr_get(x, "oem_id"), "?");
 	} else {
 		fputs("not found", o);
 	}
 	kv_end(o);
-	kv(o, "table list"), rp_value(o, lr_get(a, "root"), "none"), kv_end(o);
+	kv(o, "table list");
+	rp_value(o, lr_get(a, "root"), "none");
+	kv_end(o);
 	kv(o, "FADT");
 	if ((x = lr_get(a, "fadt")) && x->kind == LR_OBJ) {
-		rp_hex(o, lr_get(x, "address"), "?"), fputs(", revision ", o), rp_value(o, lr_get(x, "revision"), "?");
-		fputs(", ", o), rp_value(o, lr_get(x, "length"), "?"), fputs(" bytes, OEM ", o);
-		rp_value(o, lr_get(x, "oem_id"), "?"), fputs(" / ", o), rp_value(o, lr_get(x, "oem_table_id"), "?");
-		fputs(", hardware-reduced ", o), rp_value(o, lr_get(x, "hw_reduced"), "?");
+		rp_hex(o, lr_get(x, "address"), "?");
+		fputs(", revision ", o);
+		rp_value(o, lr_get(x, "revision"), "?");
+		fputs(", ", o);
+		rp_value(o, lr_get(x, "length"), "?");
+		fputs(" bytes, OEM ", o);
+		rp_value(o, lr_get(x, "oem_id"), "?");
+		fputs(" / ", o);
+		rp_value(o, lr_get(x, "oem_table_id"), "?");
+		fputs(", hardware-reduced ", o);
+		rp_value(o, lr_get(x, "hw_reduced"), "?");
 	} else {
 		fputs("not found", o);
 	}
 	kv_end(o);
 	kv(o, "PM timer");
 	if ((x = lr_get(a, "pm_timer")) && x->kind == LR_OBJ) {
-		rp_value(o, lr_get(x, "space"), "?"), fputs(" ", o), rp_hex(o, lr_get(x, "address"), "?");
-		fputs(", ", o), rp_value(o, lr_get(x, "bits"), "?"), fputs("-bit", o);
+		rp_value(o, lr_get(x, "space"), "?");
+		fputs(" ", o);
+		rp_hex(o, lr_get(x, "address"), "?");
+		fputs(", ", o);
+		rp_value(o, lr_get(x, "bits"), "?");
+		fputs("-bit", o);
 	} else {
 		fputs("none", o);
 	}
 	kv_end(o);
 	kv(o, "HPET");
 	if ((x = lr_get(a, "hpet")) && x->kind == LR_OBJ) {
-		rp_hex(o, lr_get(x, "address"), "?"), fputs(", block id ", o), rp_hex(o, lr_get(x, "block_id"), "?");
-		fputs(", PCI vendor ", o), rp_hex(o, lr_get(x, "vendor"), "?"), fputs(", ", o);
-		rp_value(o, lr_get(x, "tables"), "?"), fputs(" table(s)", o);
+		rp_hex(o, lr_get(x, "address"), "?");
+		fputs(", block id ", o);
+		rp_hex(o, lr_get(x, "block_id"), "?");
+		fputs(", PCI vendor ", o);
+		rp_hex(o, lr_get(x, "vendor"), "?");
+		fputs(", ", o);
+		rp_value(o, lr_get(x, "tables"), "?");
+		fputs(" table(s)", o);
 	} else {
 		fputs("none", o);
 	}
@@ -223,8 +315,11 @@ static void acpi(FILE *o, const struct lrun *r)
 	kv(o, "problems");
 	if (x && x->kind == LR_ARR && x->len) {
 		fputs("<ul class=\"probs\">", o);
-		for (x = x->child; x; x = x->next)
-			fputs("<li class=\"bad\">", o), rp_value(o, x, "?"), fputs("</li>", o);
+		for (x = x->child; x; x = x->next) {
+			fputs("<li class=\"bad\">", o);
+			rp_value(o, x, "?");
+			fputs("</li>", o);
+		}
 		fputs("</ul>", o);
 	} else {
 		fputs("none", o);
@@ -272,7 +367,9 @@ static void results(FILE *o, const struct lrun *r)
 			      "<th class=\"n\">p99 ns</th><th class=\"n\">max ns</th><th class=\"n\">reads/s</th>"
 			      "<th class=\"n\">freq ppm &plusmn; err</th><th class=\"n\">samples</th>"
 			      "<th>method / note</th></tr>\n", o);
-		fputs("<tr><td><b>", o), rp_value(o, lr_get(t, "name"), "?"), fputs("</b></td>", o);
+		fputs("<tr><td><b>", o);
+		rp_value(o, lr_get(t, "name"), "?");
+		fputs("</b></td>", o);
 		health(o, t);
 		cost_cells(o, t, 1);
 		fputs("<td class=\"n\">", o);
@@ -284,10 +381,15 @@ static void results(FILE *o, const struct lrun *r)
 			fprintf(o, "%+.2f", v);
 		else
 			fputs("&ndash;", o);
-		fputs("</td>", o), td(o, lr_get(t, "samples"), -1);
-		fputs("<td><span class=\"dim\">", o), rp_value(o, lr_get(t, "method"), ""), fputs("</span>", o);
-		if (lr_get(t, "note"))
-			fputs("<br>", o), rp_value(o, lr_get(t, "note"), "");
+		fputs("</td>", o);
+		td(o, lr_get(t, "samples"), -1);
+		fputs("<td><span class=\"dim\">", o);
+		rp_value(o, lr_get(t, "method"), "");
+		fputs("</span>", o);
+		if (lr_get(t, "note")) {
+			fputs("<br>", o);
+			rp_value(o, lr_get(t, "note"), "");
+		}
 		fputs("</td></tr>\n", o);
 	}
 	fputs(any ? "</table>\n" : "<p class=\"dim\">No counter records.</p>\n", o);
@@ -298,8 +400,13 @@ static void results(FILE *o, const struct lrun *r)
 		return;
 	fputs("<p>Absent by design:</p>\n<ul class=\"absent\">", o);
 	for (t = t->child; t; t = t->next)
-		if (t->key)
-			fputs("<li><b>", o), rp_esc(o, t->key), fputs("</b>: ", o), rp_value(o, t, "?"), fputs("</li>", o);
+		if (t->key) {
+			fputs("<li><b>", o);
+			rp_esc(o, t->key);
+			fputs("</b>: ", o);
+			rp_value(o, t, "?");
+			fputs("</li>", o);
+		}
 	fputs("</ul>\n", o);
 }
 
@@ -317,15 +424,23 @@ static void os_records(FILE *o, const struct lrun *r)
 			      "<th>health / reason</th><th class=\"n\">p50 ns</th><th class=\"n\">min ns</th>"
 			      "<th class=\"n\">mean ns</th><th class=\"n\">p99 ns</th><th class=\"n\">max ns</th>"
 			      "<th class=\"n\">calls/s</th></tr>\n", o);
-		fputs("<tr><td><b>", o), rp_value(o, lr_get(t, "call"), "?"), fputs("</b></td><td>", o);
-		rp_value(o, lr_get(t, "clocksource"), "?"), fputs("</td><td>", o);
+		fputs("<tr><td><b>", o);
+		rp_value(o, lr_get(t, "call"), "?");
+		fputs("</b></td><td>", o);
+		rp_value(o, lr_get(t, "clocksource"), "?");
+		fputs("</td><td>", o);
 		rp_value(o, lr_get(t, "vdso"), "unknown");
 		if ((x = lr_get(t, "vdso_evidence")) && x->kind == LR_OBJ) {
-			fputs(" <span class=\"dim\">(", o), rp_value(o, lr_get(x, "method"), "?");
-			fputs(": ", o), rp_value(o, lr_get(x, "syscalls_per_call"), "&ndash;");
+			fputs(" <span class=\"dim\">(", o);
+			rp_value(o, lr_get(x, "method"), "?");
+			fputs(": ", o);
+			rp_value(o, lr_get(x, "syscalls_per_call"), "&ndash;");
 			fputs(" syscalls/call)</span>", o);
 		}
-		fputs("</td>", o), health(o, t), cost_cells(o, t, 0), fputs("</tr>\n", o);
+		fputs("</td>", o);
+		health(o, t);
+		cost_cells(o, t, 0);
+		fputs("</tr>\n", o);
 	}
 	if (any)
 		fputs("</table>\n", o);
@@ -351,23 +466,36 @@ static void os_records(FILE *o, const struct lrun *r)
 						  "</th><th class=\"n\">CPU</th><th class=\"n\">switches</th><th class=\"n\">"
 						  "min /s</th><th class=\"n\">median /s</th><th class=\"n\">mean /s</th>"
 						  "<th class=\"n\">max /s</th></tr>\n", o);
-			fputs("<tr><td>", o), rp_value(o, lr_get(t, "name"), "?"), fputs("</td>", o);
+			fputs("<tr><td>", o);
+			rp_value(o, lr_get(t, "name"), "?");
+			fputs("</td>", o);
 			if (kind == 0) {
 				td(o, lr_get(t, "calls"), -1);
 				fprintf(o, "<td class=\"n\">%zu</td>", lr_get(t, "runs") ? lr_get(t, "runs")->len : 0);
-				td(o, lr_path(t, "calls_per_s.min"), 0), td(o, lr_path(t, "calls_per_s.median"), 0);
-				td(o, lr_path(t, "calls_per_s.mean"), 0), td(o, lr_path(t, "calls_per_s.sd"), 0);
+				td(o, lr_path(t, "calls_per_s.min"), 0);
+				td(o, lr_path(t, "calls_per_s.median"), 0);
+				td(o, lr_path(t, "calls_per_s.mean"), 0);
+				td(o, lr_path(t, "calls_per_s.sd"), 0);
 				td(o, lr_path(t, "calls_per_s.max"), 0);
 			} else if (kind == 1) {
 				td(o, lr_get(t, "samples"), -1);
-				td(o, lr_path(t, "gap_ns.min"), -1), td(o, lr_path(t, "gap_ns.p50"), -1);
-				td(o, lr_path(t, "gap_ns.mean"), -1), td(o, lr_path(t, "gap_ns.sd"), -1);
-				td(o, lr_path(t, "gap_ns.max"), -1), td(o, lr_get(t, "backwards"), -1);
-				fputs("<td class=\"mono\">", o), rp_value(o, lr_get(t, "modes"), ""), fputs("</td>", o);
+				td(o, lr_path(t, "gap_ns.min"), -1);
+				td(o, lr_path(t, "gap_ns.p50"), -1);
+				td(o, lr_path(t, "gap_ns.mean"), -1);
+				td(o, lr_path(t, "gap_ns.sd"), -1);
+				td(o, lr_path(t, "gap_ns.max"), -1);
+				td(o, lr_get(t, "backwards"), -1);
+				fputs("<td class=\"mono\">", o);
+				rp_value(o, lr_get(t, "modes"), "");
+				fputs("</td>", o);
 			} else {
-				health(o, t), td(o, lr_get(t, "cpu"), -1), td(o, lr_get(t, "switches"), -1);
-				td(o, lr_path(t, "switches_per_s.min"), 0), td(o, lr_path(t, "switches_per_s.median"), 0);
-				td(o, lr_path(t, "switches_per_s.mean"), 0), td(o, lr_path(t, "switches_per_s.max"), 0);
+				health(o, t);
+				td(o, lr_get(t, "cpu"), -1);
+				td(o, lr_get(t, "switches"), -1);
+				td(o, lr_path(t, "switches_per_s.min"), 0);
+				td(o, lr_path(t, "switches_per_s.median"), 0);
+				td(o, lr_path(t, "switches_per_s.mean"), 0);
+				td(o, lr_path(t, "switches_per_s.max"), 0);
 			}
 			fputs("</tr>\n", o);
 		}
@@ -376,7 +504,8 @@ static void os_records(FILE *o, const struct lrun *r)
 	}
 	if ((t = lrun_first(r, "restore"))) {
 		fprintf(o, "<p class=\"%s\">Clocksource restored to ", lr_true(lr_get(t, "ok")) ? "ok" : "bad");
-		rp_value(o, lr_get(t, "clocksource"), "?"), fputs(": ", o);
+		rp_value(o, lr_get(t, "clocksource"), "?");
+		fputs(": ", o);
 		fputs(lr_true(lr_get(t, "ok")) ? "done.</p>\n" : "FAILED.</p>\n", o);
 	}
 }
