@@ -62,15 +62,26 @@ static void cpu_row(FILE *o, const struct smp_view *v, const struct lr_node *e)
 	uint64_t u;
 
 	fprintf(o, "<tr%s>", st && strcmp(st, "bsp") && strcmp(st, "running") ? " class=\"dim\"" : "");
-	td(o, lr_get(e, "cpu"), -1), td(o, lr_get(e, "apic_id"), -1);
-	fputs("<td>", o), rp_value(o, lr_get(e, "package"), "&ndash;"), fputs(" / ", o);
-	rp_value(o, lr_get(e, "core"), "&ndash;"), fputs(" / ", o), rp_value(o, lr_get(e, "thread"), "&ndash;");
-	fputs("</td><td>", o), rp_value(o, lr_get(e, "core_type"), "&ndash;");
-	fputs("</td><td>", o), rp_value(o, lr_get(e, "state"), "?");
-	if ((q = lr_get(e, "why")))
-		fputs(" <span class=\"dim\">(", o), rp_value(o, q, ""), fputs(")</span>", o);
+	td(o, lr_get(e, "cpu"), -1);
+	td(o, lr_get(e, "apic_id"), -1);
+	fputs("<td>", o);
+	rp_value(o, lr_get(e, "package"), "&ndash;");
+	fputs(" / ", o);
+	rp_value(o, lr_get(e, "core"), "&ndash;");
+	fputs(" / ", o);
+	rp_value(o, lr_get(e, "thread"), "&ndash;");
+	fputs("</td><td>", o);
+	rp_value(o, lr_get(e, "core_type"), "&ndash;");
+	fputs("</td><td>", o);
+	rp_value(o, lr_get(e, "state"), "?");
+	if ((q = lr_get(e, "why"))) {
+		fputs(" <span class=\"dim\">(", o);
+		rp_value(o, q, "");
+		fputs(")</span>", o);
+	}
 	fputs("</td>", o);
-	td(o, lr_get(e, "startup_us"), -1), td(o, lr_get(e, "sipis"), -1);
+	td(o, lr_get(e, "startup_us"), -1);
+	td(o, lr_get(e, "sipis"), -1);
 	if (v->percpu) {
 		static const char *const keys[4] = { "tsc_p50_ns", "tsc_min_ns", "rdtscp_p50_ns", "rdtscp_min_ns" };
 		for (int k = 0; k < 4; k++)
@@ -116,11 +127,17 @@ static void cpu_table(FILE *o, const struct smp_view *v)
 	if (!v->cpus)
 		return;
 	fputs("<p>", o);
-	rp_value(o, lr_get(v->cpus, "count"), "?"), fputs(" CPUs listed, ", o);
-	rp_value(o, lr_get(v->cpus, "started"), "?"), fputs(" running (", o);
-	rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown"), fputs(").", o);
-	if ((e = lr_get(v->cpus, "problem")) && e->kind != LR_NULL)
-		fputs(" <span class=\"bad\">No other CPU started: ", o), rp_value(o, e, ""), fputs("</span>", o);
+	rp_value(o, lr_get(v->cpus, "count"), "?");
+	fputs(" CPUs listed, ", o);
+	rp_value(o, lr_get(v->cpus, "started"), "?");
+	fputs(" running (", o);
+	rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown");
+	fputs(").", o);
+	if ((e = lr_get(v->cpus, "problem")) && e->kind != LR_NULL) {
+		fputs(" <span class=\"bad\">No other CPU started: ", o);
+		rp_value(o, e, "");
+		fputs("</span>", o);
+	}
 	fputs("</p>\n", o);
 	if (!list || list->kind != LR_ARR || !list->len)
 		return;
@@ -162,9 +179,11 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 	fprintf(o, ", %zu pair%s): ", sm.pairs, sm.pairs == 1 ? "" : "s");
 	rp_value(o, lr_get(s, "warps"), "?");
 	fputs(lr_uint(lr_get(s, "warps"), &u) && u == 1 ? " warp (largest " : " warps (largest ", o);
-	rp_value(o, lr_get(s, "max_warp_cycles"), "?"), fputs(" cycles)", o);
+	rp_value(o, lr_get(s, "max_warp_cycles"), "?");
+	fputs(" cycles)", o);
 	if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
-		fputs("; the largest |offset| is CPU ", o), rp_value(o, lr_get(sm.largest, "cpu"), "?");
+		fputs("; the largest |offset| is CPU ", o);
+		rp_value(o, lr_get(sm.largest, "cpu"), "?");
 		fprintf(o, "'s, %+" PRId64 " &plusmn; %" PRIu64 " cycles", off, u);
 	}
 	if (sm.outside)
@@ -173,8 +192,11 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 	fputs(lr_true(lr_get(s, "linux_would_mark_unstable"))
 		      ? ". Linux <b class=\"bad\">would mark the TSC unstable</b> (a warp against CPU 0)."
 		      : ". Linux <b>would keep the TSC</b> (no warp against CPU 0).", o);
-	if ((p = lr_get(s, "gone")) && p->kind == LR_ARR && p->len)
-		fputs(" CPUs gone: ", o), rp_value(o, p, ""), fputs(".", o);
+	if ((p = lr_get(s, "gone")) && p->kind == LR_ARR && p->len) {
+		fputs(" CPUs gone: ", o);
+		rp_value(o, p, "");
+		fputs(".", o);
+	}
 	if (sm.pairs_short)
 		fputs(" <span class=\"bad\">Some tsc_sync_pairs records are missing: the pairs shown are not all.</span>", o);
 	if (!sm.consistent)
@@ -198,7 +220,8 @@ static void percpu_spread(FILE *o, const struct smp_view *v)
 	      "<th class=\"n\">min p50</th><th class=\"n\">median p50</th><th class=\"n\">max p50</th>"
 	      "<th>unit</th></tr>\n", o);
 	for (size_t k = 0; k < n; k++) {
-		fputs("<tr><td>", o), rp_esc(o, pre[k]); /* a name from the log */
+		fputs("<tr><td>", o);
+		rp_esc(o, pre[k]); /* a name from the log */
 		if (!smp_percpu_spread(v, pre[k], &sp)) {
 			fputs("</td><td colspan=\"5\" class=\"dim\">no CPU measured</td></tr>\n", o);
 			continue;
@@ -225,11 +248,18 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 		uint64_t cpu;
 		if (lr_uint(lr_get(t, "cpu"), &cpu))
 			ent = smp_cpu_entry(v, (long)cpu);
-		fputs("<tr><td>", o), rp_value(o, name, "?"), fputs("</td>", o);
+		fputs("<tr><td>", o);
+		rp_value(o, name, "?");
+		fputs("</td>", o);
 		td(o, lr_str(name) ? lr_path(lrun_timer(r, lr_str(name)), "cost_ns.p50") : NULL, 1);
-		fputs("<td>CPU ", o), rp_value(o, lr_get(t, "cpu"), "?"), fputs(" (", o);
-		rp_value(o, lr_get(ent, "core_type"), "?"), fputs(")</td>", o);
-		td(o, lr_path(t, "cost_ns.p50"), 1), td(o, lr_path(t, "cost_ns.min"), 1), td(o, lr_path(t, "cost_ns.p99"), 1);
+		fputs("<td>CPU ", o);
+		rp_value(o, lr_get(t, "cpu"), "?");
+		fputs(" (", o);
+		rp_value(o, lr_get(ent, "core_type"), "?");
+		fputs(")</td>", o);
+		td(o, lr_path(t, "cost_ns.p50"), 1);
+		td(o, lr_path(t, "cost_ns.min"), 1);
+		td(o, lr_path(t, "cost_ns.p99"), 1);
 		fprintf(o, "<td class=\"%s\">", lr_true(lr_get(t, "healthy")) ? "ok" : "bad");
 		rp_value(o, lr_get(t, "reason"), lr_true(lr_get(t, "healthy")) ? "ok" : "not healthy");
 		fputs("</td></tr>\n", o);
@@ -251,8 +281,10 @@ static void level_placement(FILE *o, const struct lr_node *e)
 	fputs("</td><td>", o);
 	if (smp_level_siblings(e))
 		fputs("SMT siblings: ", o);
-	for (c = cpus && cpus->kind == LR_ARR ? cpus->child : NULL; c; c = c->next)
-		rp_value(o, c, "?"), fputs(c->next ? "," : "", o);
+	for (c = cpus && cpus->kind == LR_ARR ? cpus->child : NULL; c; c = c->next) {
+		rp_value(o, c, "?");
+		fputs(c->next ? "," : "", o);
+	}
 	if (concurrent == 0)
 		fputs(" <span class=\"bad\">not concurrent: the readers hardly overlapped</span>", o);
 	fputs("</td>", o);
@@ -281,7 +313,8 @@ static void contention(FILE *o, const struct smp_view *v, size_t log)
 		rp_value(o, lr_get(c, "counter"), "?");
 		fputs("</b></td>", o);
 		if (lr_get(c, "refused")) {
-			fputs("<td colspan=\"8\" class=\"bad\">refused: ", o), rp_value(o, lr_get(c, "refused"), "");
+			fputs("<td colspan=\"8\" class=\"bad\">refused: ", o);
+			rp_value(o, lr_get(c, "refused"), "");
 			fputs("</td></tr>\n", o);
 			continue;
 		}
@@ -289,14 +322,20 @@ static void contention(FILE *o, const struct smp_view *v, size_t log)
 			fputs("<td colspan=\"8\" class=\"dim\">no levels</td></tr>\n", o);
 		for (e = rows ? lv->child : NULL; e; e = e->next) {
 			uint64_t asked = 0, ret = 0;
-			lr_uint(lr_get(e, "n"), &asked), lr_uint(lr_get(e, "returned"), &ret);
+			lr_uint(lr_get(e, "n"), &asked);
+			lr_uint(lr_get(e, "returned"), &ret);
 			if (e != lv->child)
 				fputs("<tr>", o);
 			td(o, lr_get(e, "n"), -1);
 			fprintf(o, "<td class=\"n%s\">", ret < asked ? " bad" : "");
-			rp_num(o, lr_get(e, "returned"), -1), fputs("</td>", o);
-			td(o, lr_get(e, "p50_ns"), 1), td(o, lr_get(e, "p99_ns"), 1), td(o, lr_get(e, "worst_p50_ns"), 1);
-			td(o, lr_get(e, "worst_p99_ns"), 1), td(o, lr_get(e, "reads_per_s"), 0), td(o, lr_get(e, "backwards"), -1);
+			rp_num(o, lr_get(e, "returned"), -1);
+			fputs("</td>", o);
+			td(o, lr_get(e, "p50_ns"), 1);
+			td(o, lr_get(e, "p99_ns"), 1);
+			td(o, lr_get(e, "worst_p50_ns"), 1);
+			td(o, lr_get(e, "worst_p99_ns"), 1);
+			td(o, lr_get(e, "reads_per_s"), 0);
+			td(o, lr_get(e, "backwards"), -1);
 			if (placed)
 				level_placement(o, e);
 			fputs("</tr>\n", o);
@@ -309,8 +348,12 @@ static void contention(FILE *o, const struct smp_view *v, size_t log)
 		const struct lr_node *c = v->contention[i];
 		if (lr_get(c, "refused"))
 			continue;
-		rp_value(o, lr_get(c, "counter"), "?"), fputs(" ", o), rp_value(o, lr_get(c, "backwards"), "?");
-		fputs(" of ", o), rp_value(o, lr_get(c, "ordered"), "?"), fputs(i + 1 < v->ncontention ? "; " : ".", o);
+		rp_value(o, lr_get(c, "counter"), "?");
+		fputs(" ", o);
+		rp_value(o, lr_get(c, "backwards"), "?");
+		fputs(" of ", o);
+		rp_value(o, lr_get(c, "ordered"), "?");
+		fputs(i + 1 < v->ncontention ? "; " : ".", o);
 	}
 	fputs("</p>\n", o);
 	if (n)
@@ -327,13 +370,20 @@ static void latency(FILE *o, const struct smp_view *v)
 		return;
 	fputs("<h4>Latency (gaps between TSC reads)</h4>\n", o);
 	if (lr_get(l, "refused")) {
-		fputs("<p class=\"bad\">Refused: ", o), rp_value(o, lr_get(l, "refused"), ""), fputs("</p>\n", o);
+		fputs("<p class=\"bad\">Refused: ", o);
+		rp_value(o, lr_get(l, "refused"), "");
+		fputs("</p>\n", o);
 		return;
 	}
-	fputs("<p>Each CPU spun reading the TSC for ", o), rp_value(o, lr_get(l, "seconds"), "?");
-	fputs(" s; a CPU fails when its largest gap exceeds ", o), rp_value(o, lr_get(l, "limit_ns"), "?");
-	fputs(" ns. ", o), rp_value(o, lr_get(l, "failed"), "?"), fputs(" failed; TSC steps back: ", o);
-	rp_value(o, lr_get(l, "backwards"), "?"), fputs(".</p>\n<table><tr><th class=\"n\">CPU</th>", o);
+	fputs("<p>Each CPU spun reading the TSC for ", o);
+	rp_value(o, lr_get(l, "seconds"), "?");
+	fputs(" s; a CPU fails when its largest gap exceeds ", o);
+	rp_value(o, lr_get(l, "limit_ns"), "?");
+	fputs(" ns. ", o);
+	rp_value(o, lr_get(l, "failed"), "?");
+	fputs(" failed; TSC steps back: ", o);
+	rp_value(o, lr_get(l, "backwards"), "?");
+	fputs(".</p>\n<table><tr><th class=\"n\">CPU</th>", o);
 	for (int k = 0; k < 7; k++)
 		fprintf(o, "<th class=\"n\">%s</th>", latency_bins[k]);
 	fputs("<th class=\"n\">largest gap &micro;s</th><th class=\"n\">at ms</th><th class=\"n\">SMIs</th>"
@@ -357,7 +407,8 @@ static void latency(FILE *o, const struct smp_view *v)
 			fprintf(o, "%.3f", g / 1e6);
 		else
 			fputs("&ndash;", o);
-		fputs("</td>", o), td(o, lr_at(lr_get(l, "smi_delta"), c), -1);
+		fputs("</td>", o);
+		td(o, lr_at(lr_get(l, "smi_delta"), c), -1);
 		fprintf(o, "<td class=\"%s\">", w && !strcmp(w, "pass") ? "ok" : "bad");
 		rp_esc(o, w ? w : "?");
 		fputs("</td></tr>\n", o);
@@ -377,7 +428,8 @@ void rp_cpus(const struct rp_ctx *c, size_t i)
 	}
 	fprintf(o, "<h3 id=\"run%zu-cpus\">CPUs</h3>\n", i + 1);
 	if (v->cpus && !smp_multi(v) && v->count == 1) {
-		fputs("<p>1 CPU (", o), rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown");
+		fputs("<p>1 CPU (", o);
+		rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown");
 		fputs("): no multi-CPU measurements.</p>\n", o);
 		left_out(o, v, SMP_CPUS);
 		free(v);

@@ -21,21 +21,30 @@ static void sync_row(FILE *o, size_t j, const struct smp_view *v)
 	uint64_t u;
 	char lines[160];
 
-	fputs("<tr><td>", o), rp_swatch(o, j), fputs("</td><td>", o);
-	rp_value(o, lr_get(v->cpus, "started"), "?"), fputs(" of ", o), rp_value(o, lr_get(v->cpus, "count"), "?");
+	fputs("<tr><td>", o);
+	rp_swatch(o, j);
+	fputs("</td><td>", o);
+	rp_value(o, lr_get(v->cpus, "started"), "?");
+	fputs(" of ", o);
+	rp_value(o, lr_get(v->cpus, "count"), "?");
 	fprintf(o, "</td><td class=\"%s\">%s", !strcmp(w, "synchronized") ? "ok" : "bad", w);
-	if (smp_left_out_lines(v, SMP_SYNC, lines, sizeof lines))
-		fputs(" (", o), rp_esc(o, lines), fputs(" damaged, left out)", o);
+	if (smp_left_out_lines(v, SMP_SYNC, lines, sizeof lines)) {
+		fputs(" (", o);
+		rp_esc(o, lines);
+		fputs(" damaged, left out)", o);
+	}
 	fputs("</td>", o);
 	if (!v->sync) {
 		fputs("<td colspan=\"4\"></td>", o);
 	} else {
 		smp_sync_summary(v, &sm);
 		fprintf(o, "<td class=\"n\">%zu</td><td class=\"n\">", sm.pairs);
-		rp_num(o, lr_get(v->sync, "warps"), -1), fputs("</td><td class=\"n\">", o);
+		rp_num(o, lr_get(v->sync, "warps"), -1);
+		fputs("</td><td class=\"n\">", o);
 		if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
 			fprintf(o, "%+" PRId64 " &plusmn; %" PRIu64 " (CPU ", off, u);
-			rp_value(o, lr_get(sm.largest, "cpu"), "?"), fputs(")", o);
+			rp_value(o, lr_get(sm.largest, "cpu"), "?");
+			fputs(")", o);
 		} else {
 			fputs("&ndash;", o);
 		}
@@ -65,7 +74,8 @@ static size_t levels_of(const struct smp_view *v, size_t nlogs, const char *coun
 			if ((i < n && out[i] == k) || n == cap)
 				continue;
 			memmove(&out[i + 1], &out[i], (n - i) * sizeof *out);
-			out[i] = k, n++;
+			out[i] = k;
+			n++;
 		}
 	}
 	return n;
@@ -78,8 +88,11 @@ static void counter_figures(FILE *o, const struct rp_ctx *c, const struct smp_vi
 
 	fputs("<table class=\"contention-cmp\"><tr><th class=\"n\">readers</th>", o);
 	for (size_t j = 0; j < c->nlogs; j++)
-		if (smp_contention(&v[j], counter))
-			fputs("<th class=\"n\" colspan=\"2\">", o), rp_swatch(o, j), fputs(" p50 ns, reads/s</th>", o);
+		if (smp_contention(&v[j], counter)) {
+			fputs("<th class=\"n\" colspan=\"2\">", o);
+			rp_swatch(o, j);
+			fputs(" p50 ns, reads/s</th>", o);
+		}
 	fputs("</tr>\n", o);
 	for (size_t l = 0; l < nl; l++) {
 		fprintf(o, "<tr><td class=\"n\">%" PRIu64 "</td>", lv[l]);
@@ -87,8 +100,11 @@ static void counter_figures(FILE *o, const struct rp_ctx *c, const struct smp_vi
 			const struct lr_node *rec = smp_contention(&v[j], counter), *e = smp_level(rec, lv[l]);
 			if (!rec)
 				continue;
-			fputs("<td class=\"n\">", o), rp_num(o, lr_get(e, "p50_ns"), 1);
-			fputs("</td><td class=\"n\">", o), rp_num(o, lr_get(e, "reads_per_s"), 0), fputs("</td>", o);
+			fputs("<td class=\"n\">", o);
+			rp_num(o, lr_get(e, "p50_ns"), 1);
+			fputs("</td><td class=\"n\">", o);
+			rp_num(o, lr_get(e, "reads_per_s"), 0);
+			fputs("</td>", o);
 		}
 		fputs("</tr>\n", o);
 	}
@@ -166,7 +182,9 @@ void rp_cpus_page(const struct rp_ctx *c)
 							     .label = labels[j] ? labels[j] : "?", .log = j };
 		}
 		snprintf(title, sizeof title, "%s read by many CPUs at once", counters[k]);
-		fputs("<h3>", o), rp_esc(o, title), fputs("</h3>\n", o);
+		fputs("<h3>", o);
+		rp_esc(o, title);
+		fputs("</h3>\n", o);
 		rp_svg_contention(o, cv, n, title);
 		counter_figures(o, c, v, counters[k]);
 	}

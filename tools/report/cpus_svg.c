@@ -144,7 +144,9 @@ void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 		}
 		outside = (off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off) > u;
 		col = outside ? BAD : colour;
-		y0 = ymap(&a, (double)off - (double)u), y1 = ymap(&a, (double)off + (double)u), yc = ymap(&a, (double)off);
+		y0 = ymap(&a, (double)off - (double)u);
+		y1 = ymap(&a, (double)off + (double)u);
+		yc = ymap(&a, (double)off);
 		fmt_num(lab, sizeof lab, lr_get(p, "cpu"), -1);
 		fprintf(o, "<g class=\"pair\" data-cpu=\"%s\" data-outside=\"%d\"><title>CPU %s: %+" PRId64 " &#177; %" PRIu64
 			   " cycles%s</title>", lab, outside, lab, off, u, outside ? ", outside its uncertainty" : "");
@@ -211,7 +213,8 @@ static void curve(FILE *o, const struct plot *p, const struct rp_curve *cv, int 
 		char a[32], b[32];
 		if (smp_level_siblings(e) || !lr_num(lr_get(e, "n"), &n) || n < 1 || !lr_num(lr_get(e, key), &y) || !(y > 0))
 			continue;
-		lastx = px(p, n), lasty = py(p, y);
+		lastx = px(p, n);
+		lasty = py(p, y);
 		if (which) { /* p99: the same marker, hollow, so each dashed line shows its counter */
 			marker(o, shape, lastx, lasty, "#fff", cv->colour);
 			continue;
@@ -242,17 +245,24 @@ static void scan(struct plot *p, const struct rp_curve *curves, size_t n)
 			if (lr_num(lr_get(e, "n"), &x) && x > p->nmax)
 				p->nmax = x;
 			for (int k = 0; k < 2; k++)
-				if (lr_num(lr_get(e, k ? "p99_ns" : "p50_ns"), &v) && v > 0)
-					lo = v < lo ? v : lo, hi = v > hi ? v : hi;
+				if (lr_num(lr_get(e, k ? "p99_ns" : "p50_ns"), &v) && v > 0) {
+					lo = v < lo ? v : lo;
+					hi = v > hi ? v : hi;
+				}
 		}
 	}
-	if (!(hi > 0))
-		lo = 1, hi = 10;
+	if (!(hi > 0)) {
+		lo = 1;
+		hi = 10;
+	}
 	p->logy = hi / lo > 10;
-	if (p->logy)
-		p->ylo = pow(10, floor(log10(lo))), p->yhi = pow(10, ceil(log10(hi)));
-	else
-		p->ylo = 0, p->yhi = hi * 1.15;
+	if (p->logy) {
+		p->ylo = pow(10, floor(log10(lo)));
+		p->yhi = pow(10, ceil(log10(hi)));
+	} else {
+		p->ylo = 0;
+		p->yhi = hi * 1.15;
+	}
 }
 
 void rp_svg_contention(FILE *o, const struct rp_curve *curves, size_t n, const char *title)
