@@ -145,8 +145,10 @@ void rp_compare(const struct rp_ctx *c)
 			rp_key_label(o, c->keys[i]);
 			continue;
 		}
-		if (single)
-			fputs("</p>\n", o), single = 0;
+		if (single) {
+			fputs("</p>\n", o);
+			single = 0;
+		}
 		fputs("<h3>", o);
 		rp_key_label(o, c->keys[i]);
 		fputs("</h3>\n<table><tr><th>log</th><th class=\"n\">N</th><th class=\"n\">Min</th>"
@@ -166,9 +168,11 @@ void rp_compare(const struct rp_ctx *c)
 				fputs("<td class=\"dim\">base</td>", o);
 			} else if (x->n < 2) {
 				fputs("<td class=\"dim\">fewer than 2 rounds: no test", o);
-				if (!lr_true(lr_get(x->timer, "healthy")))
-					fputs(" (not healthy: ", o),
-						rp_value(o, lr_get(x->timer, "reason"), "no reason given"), fputs(")", o);
+				if (!lr_true(lr_get(x->timer, "healthy"))) {
+					fputs(" (not healthy: ", o);
+					rp_value(o, lr_get(x->timer, "reason"), "no reason given");
+					fputs(")", o);
+				}
 				fputs("</td>", o);
 			} else if (base < 0 || !x->tested) {
 				fputs("<td class=\"dim\">no base log with 2 rounds</td>", o);

@@ -387,7 +387,9 @@ int rp_fleet_report(const char *db, char **logs, size_t nlogs, const char *out, 
 			fprintf(stderr, "tickprobe report: wrote %s: %zu bytes; %zu machine pages%s%s\n", out, npage,
 				written, dir ? " in " : "", dir ? dir : "");
 	}
-	free(page), free(dir), free(href);
+	free(page);
+	free(dir);
+	free(href);
 	store_close(&s);
 	return status;
 }

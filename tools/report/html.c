@@ -75,10 +75,13 @@ void rp_value(FILE *o, const struct lr_node *n, const char *none)
 		if (!n->len)
 			fputs("none", o);
 		for (m = n->child; m; m = m->next) {
-			if (m->kind == LR_ARR) /* [[value, count], …] pairs stay pairs */
-				fputs("[", o), rp_value(o, m, "null"), fputs("]", o);
-			else
+			if (m->kind == LR_ARR) { /* [[value, count], …] pairs stay pairs */
+				fputs("[", o);
 				rp_value(o, m, "null");
+				fputs("]", o);
+			} else {
+				rp_value(o, m, "null");
+			}
 			if (m->next)
 				fputs(", ", o);
 		}
@@ -87,10 +90,13 @@ void rp_value(FILE *o, const struct lr_node *n, const char *none)
 		for (m = n->child; m; m = m->next) {
 			rp_esc(o, m->key);
 			fputs(": ", o);
-			if (m->kind == LR_ARR || m->kind == LR_OBJ)
-				fputs("(", o), rp_value(o, m, "null"), fputs(")", o);
-			else
+			if (m->kind == LR_ARR || m->kind == LR_OBJ) {
+				fputs("(", o);
 				rp_value(o, m, "null");
+				fputs(")", o);
+			} else {
+				rp_value(o, m, "null");
+			}
 			if (m->next)
 				fputs("; ", o);
 		}

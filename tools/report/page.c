@@ -116,10 +116,12 @@ static void file_rows(const struct rp_ctx *c)
 		fputs("<tr><td></td><td>", o);
 		rp_esc(o, lf->path);
 		fputs("</td><td colspan=\"3\"></td><td class=\"bad\">", o);
-		if (!used)
-			fputs("not used: ", o), rp_esc(o, lf->why[0] ? lf->why : "no usable run");
-		else
+		if (!used) {
+			fputs("not used: ", o);
+			rp_esc(o, lf->why[0] ? lf->why : "no usable run");
+		} else {
 			fputs("outside any run", o);
+		}
 		fputs("</td><td></td><td>", o);
 		if (lf->nprobs)
 			fputs("<ul class=\"probs\">", o);

@@ -48,8 +48,10 @@ static void tick_label(char *b, size_t cap, double v)
 static void short_name(FILE *o, const char *s)
 {
 	size_t n = strlen(s);
-	if (n > NAME_SHOW)
-		fputs("&hellip;", o), s += n - NAME_SHOW;
+	if (n > NAME_SHOW) {
+		fputs("&hellip;", o);
+		s += n - NAME_SHOW;
+	}
 	rp_esc(o, s);
 }
 
@@ -93,7 +95,8 @@ static int next_bin(struct hist_dec *d, double *v, double *n)
 
 	if (hist_dec_next(d, &value, &count) != 1)
 		return 0;
-	*v = (double)value, *n = (double)count;
+	*v = (double)value;
+	*n = (double)count;
 	return 1;
 }
 
@@ -120,7 +123,9 @@ static void gather(const struct rp_ctx *c, const char *key, struct plot *p)
 		if (!t)
 			continue;
 		hs = lr_get(t, "hist");
-		sr->log = j, sr->timer = t, sr->cols = NULL;
+		sr->log = j;
+		sr->timer = t;
+		sr->cols = NULL;
 		sr->hist = some_hist(hs);
 		if (sr->hist && !(c->logs[j].hz > 0))
 			p->unit_ns = 0;
@@ -132,20 +137,27 @@ static void gather(const struct rp_ctx *c, const char *key, struct plot *p)
 		hist_dec_init(&hd, p->s[k].hist);
 		while (next_bin(&hd, &hv, &hn)) {
 			hv *= p->s[k].scale;
-			if (hv == 0)
+			if (hv == 0) {
 				p->zero = 1;
-			else
-				xmin = hv < xmin ? hv : xmin, xmax = hv > xmax ? hv : xmax;
+			} else {
+				xmin = hv < xmin ? hv : xmin;
+				xmax = hv > xmax ? hv : xmax;
+			}
 		}
 	}
-	if (!(xmax > 0))
-		xmin = 1, xmax = 10;
-	lo = xmin / 1.3, hi = xmax * 1.3;
+	if (!(xmax > 0)) {
+		xmin = 1;
+		xmax = 10;
+	}
+	lo = xmin / 1.3;
+	hi = xmax * 1.3;
 	if (hi / lo < 10) { /* at least one decade, centred on the data */
 		double mid = sqrt(lo * hi);
-		lo = mid / sqrt(10), hi = mid * sqrt(10);
+		lo = mid / sqrt(10);
+		hi = mid * sqrt(10);
 	}
-	p->l0 = log10(lo), p->lspan = log10(hi) - p->l0;
+	p->l0 = log10(lo);
+	p->lspan = log10(hi) - p->l0;
 	p->x0 = ML + (p->zero ? ZW : 0);
 	p->pw = W - MR - p->x0;
 	p->ncols = (size_t)p->pw / CW;

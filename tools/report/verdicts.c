@@ -12,8 +12,13 @@
 
 static void item(FILE *o, const char *label, const char *what, const char *why)
 {
-	fputs("<tr><th>", o), rp_esc(o, label), fputs("</th><td><b>", o), rp_esc(o, what);
-	fputs("</b>: ", o), rp_esc(o, why), fputs("</td></tr>\n", o);
+	fputs("<tr><th>", o);
+	rp_esc(o, label);
+	fputs("</th><td><b>", o);
+	rp_esc(o, what);
+	fputs("</b>: ", o);
+	rp_esc(o, why);
+	fputs("</td></tr>\n", o);
 }
 
 void rp_verdicts(FILE *o, const struct lrun *r)
@@ -30,8 +35,11 @@ void rp_verdicts(FILE *o, const struct lrun *r)
 	item(o, "FreeBSD would use", v.freebsd_tc, v.freebsd_why);
 	item(o, "cheapest correct counter", v.cheapest[0] ? v.cheapest : "none", v.cheapest_why);
 	fputs("</table>\n<ul class=\"evidence\">\n", o);
-	for (int i = 0; i < v.nevidence; i++)
-		fputs("<li>", o), rp_esc(o, v.evidence[i]), fputs("</li>\n", o);
+	for (int i = 0; i < v.nevidence; i++) {
+		fputs("<li>", o);
+		rp_esc(o, v.evidence[i]);
+		fputs("</li>\n", o);
+	}
 	fputs("</ul>\n", o);
 }
 
