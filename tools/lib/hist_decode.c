@@ -61,20 +61,27 @@ static bool get_number(struct hist_dec *d, uint64_t *out)
 	for (unsigned shift = 0; d->at < d->len; shift += 5) {
 		int c = digit_of(d->s[d->at++]);
 		uint64_t g;
-		if (c < 0)
-			return fail(d, "a character that is not a base64url digit"), false;
+		if (c < 0) {
+			fail(d, "a character that is not a base64url digit");
+			return false;
+		}
 		g = (uint64_t)(c & 31);
-		if (shift > 60 || (shift == 60 && g > 15))
-			return fail(d, "a number past 64 bits"), false;
+		if (shift > 60 || (shift == 60 && g > 15)) {
+			fail(d, "a number past 64 bits");
+			return false;
+		}
 		v |= g << shift;
 		if (c < 32) {
-			if (g == 0 && shift)
-				return fail(d, "a number not in its shortest form"), false;
+			if (g == 0 && shift) {
+				fail(d, "a number not in its shortest form");
+				return false;
+			}
 			*out = v;
 			return true;
 		}
 	}
-	return fail(d, "the string ends inside a number"), false;
+	fail(d, "the string ends inside a number");
+	return false;
 }
 
 static int next_pair(struct hist_dec *d, uint64_t *value, uint64_t *count)

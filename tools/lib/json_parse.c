@@ -19,6 +19,13 @@ static bool fail(struct parser *p, const char *why)
 	return false;
 }
 
+/* fail() for the readers that return a pointer: NULL. */
+static void *fail_null(struct parser *p, const char *why)
+{
+	fail(p, why);
+	return NULL;
+}
+
 static void blanks(struct parser *p)
 {
 	while (p->pos < p->n && (p->s[p->pos] == ' ' || p->s[p->pos] == '\t' ||
@@ -30,7 +37,7 @@ static struct lr_node *new_node(struct parser *p)
 {
 	struct lr_node *n;
 	if (p->d->used >= p->d->cap)
-		return fail(p, "too many values"), NULL;
+		return fail_null(p, "too many values");
 	n = &p->d->nodes[p->d->used++];
 	tp_memset(n, 0, sizeof *n);
 	return n;
@@ -88,19 +95,19 @@ static const char *string(struct parser *p, size_t *len)
 	for (;;) {
 		unsigned char c;
 		if (p->pos >= p->n)
-			return fail(p, "unterminated string"), NULL;
+			return fail_null(p, "unterminated string");
 		c = (unsigned char)p->s[p->pos++];
 		if (c == '"')
 			break;
 		if (c < 0x20)
-			return fail(p, "control character in string"), NULL;
+			return fail_null(p, "control character in string");
 		if (c != '\\') {
 			if (!put(p, c))
 				return NULL;
 			continue;
 		}
 		if (p->pos >= p->n)
-			return fail(p, "unterminated string"), NULL;
+			return fail_null(p, "unterminated string");
 		c = (unsigned char)p->s[p->pos++];
 		switch (c) {
 		case '"': case '\\': case '/': break;
@@ -114,23 +121,22 @@ static const char *string(struct parser *p, size_t *len)
 			if (!hex4(p, &u))
 				return NULL;
 			if (u >= 0xdc00 && u < 0xe000)
-				return fail(p, "lone low surrogate"), NULL;
+				return fail_null(p, "lone low surrogate");
 			if (u >= 0xd800 && u < 0xdc00) {
 				if (p->pos + 2 > p->n || p->s[p->pos] != '\\' || p->s[p->pos + 1] != 'u')
-					return fail(p, "lone high surrogate"), NULL;
+					return fail_null(p, "lone high surrogate");
 				p->pos += 2;
 				if (!hex4(p, &lo))
 					return NULL;
 				if (lo < 0xdc00 || lo >= 0xe000)
-					return fail(p, "bad surrogate pair"), NULL;
+					return fail_null(p, "bad surrogate pair");
 				u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
 			}
 			if (!put_code(p, u))
 				return NULL;
 			continue;
 		}
-		default:
-			return fail(p, "bad escape"), NULL;
+		default: return fail_null(p, "bad escape");
 		}
 		if (!put(p, c))
 			return NULL;
@@ -161,8 +167,10 @@ static bool number(struct parser *p, struct lr_node *n)
 	bool neg = false, frac = false, big = false;
 
 	n->kind = LR_NUM;
-	if (p->s[p->pos] == '-')
-		neg = true, p->pos++;
+	if (p->s[p->pos] == '-') {
+		neg = true;
+		p->pos++;
+	}
 	if (p->pos >= p->n || p->s[p->pos] < '0' || p->s[p->pos] > '9')
 		return fail(p, "bad number");
 	if (p->s[p->pos] == '0' && p->pos + 1 < p->n && p->s[p->pos + 1] >= '0' && p->s[p->pos + 1] <= '9')
@@ -173,10 +181,12 @@ static bool number(struct parser *p, struct lr_node *n)
 			big = true;
 		else
 			ival = ival * 10 + dg;
-		if (digits < 19)
-			mant = mant * 10 + dg, digits += mant != 0;
-		else
+		if (digits < 19) {
+			mant = mant * 10 + dg;
+			digits += mant != 0;
+		} else {
 			e10++;
+		}
 	}
 	if (p->pos < p->n && p->s[p->pos] == '.') {
 		frac = true;
@@ -186,7 +196,8 @@ static bool number(struct parser *p, struct lr_node *n)
 		while (p->pos < p->n && p->s[p->pos] >= '0' && p->s[p->pos] <= '9') {
 			unsigned dg = (unsigned)(p->s[p->pos++] - '0');
 			if (digits < 19) {
-				mant = mant * 10 + dg, digits += mant != 0;
+				mant = mant * 10 + dg;
+				digits += mant != 0;
 				e10--;
 			}
 		}
@@ -211,10 +222,12 @@ static bool number(struct parser *p, struct lr_node *n)
 		n->d = -n->d;
 	if (!frac && !big) {
 		if (!neg) {
-			n->is_int = true, n->u = ival;
+			n->is_int = true;
+			n->u = ival;
 			n->i = ival <= (uint64_t)INT64_MAX ? (int64_t)ival : INT64_MAX;
 		} else if (ival <= (uint64_t)INT64_MAX + 1) {
-			n->is_int = true, n->neg = ival != 0;
+			n->is_int = true;
+			n->neg = ival != 0;
 			n->i = ival == (uint64_t)INT64_MAX + 1 ? INT64_MIN : -(int64_t)ival;
 		}
 	}
@@ -237,7 +250,7 @@ static struct lr_node *value(struct parser *p, int depth)
 
 	blanks(p);
 	if (p->pos >= p->n)
-		return fail(p, "unexpected end"), NULL;
+		return fail_null(p, "unexpected end");
 	if (!(n = new_node(p)))
 		return NULL;
 	c = p->s[p->pos];
@@ -245,7 +258,7 @@ static struct lr_node *value(struct parser *p, int depth)
 		bool obj = c == '{';
 		n->kind = obj ? LR_OBJ : LR_ARR;
 		if (depth >= LR_DEPTH_MAX)
-			return fail(p, "nested too deep"), NULL;
+			return fail_null(p, "nested too deep");
 		p->pos++;
 		blanks(p);
 		if (p->pos < p->n && p->s[p->pos] == (obj ? '}' : ']')) {
@@ -259,12 +272,12 @@ static struct lr_node *value(struct parser *p, int depth)
 			if (obj) {
 				blanks(p);
 				if (p->pos >= p->n || p->s[p->pos] != '"')
-					return fail(p, "expected a member name"), NULL;
+					return fail_null(p, "expected a member name");
 				if (!(key = string(p, &klen)))
 					return NULL;
 				blanks(p);
 				if (p->pos >= p->n || p->s[p->pos] != ':')
-					return fail(p, "expected ':'"), NULL;
+					return fail_null(p, "expected ':'");
 				p->pos++;
 			}
 			if (!(m = value(p, depth + 1)))
@@ -285,7 +298,7 @@ static struct lr_node *value(struct parser *p, int depth)
 				p->pos++;
 				return n;
 			}
-			return fail(p, obj ? "expected ',' or '}'" : "expected ',' or ']'"), NULL;
+			return fail_null(p, obj ? "expected ',' or '}'" : "expected ',' or ']'");
 		}
 	}
 	if (c == '"') {
@@ -311,9 +324,14 @@ static struct lr_node *value(struct parser *p, int depth)
 
 void lr_doc_init(struct lr_doc *d, struct lr_node *nodes, size_t ncap, char *strs, size_t scap)
 {
-	d->nodes = nodes, d->cap = ncap, d->used = 0;
-	d->strs = strs, d->strcap = scap, d->strused = 0;
-	d->err = NULL, d->err_at = 0;
+	d->nodes = nodes;
+	d->cap = ncap;
+	d->used = 0;
+	d->strs = strs;
+	d->strcap = scap;
+	d->strused = 0;
+	d->err = NULL;
+	d->err_at = 0;
 }
 
 const struct lr_node *lr_parse(struct lr_doc *d, const char *s, size_t n)
@@ -321,12 +339,13 @@ const struct lr_node *lr_parse(struct lr_doc *d, const char *s, size_t n)
 	struct parser p = { d, s, n, 0 };
 	struct lr_node *root;
 	d->used = d->strused = 0;
-	d->err = NULL, d->err_at = 0;
+	d->err = NULL;
+	d->err_at = 0;
 	if (!(root = value(&p, 0)))
 		return NULL;
 	blanks(&p);
 	if (p.pos != n)
-		return fail(&p, "text after the value"), NULL;
+		return fail_null(&p, "text after the value");
 	return root;
 }
 
@@ -346,8 +365,10 @@ const struct lr_node *lr_path(const struct lr_node *obj, const char *dotted)
 	char part[64];
 	while (obj && *dotted) {
 		size_t k = 0;
-		while (dotted[k] && dotted[k] != '.' && k + 1 < sizeof part)
-			part[k] = dotted[k], k++;
+		while (dotted[k] && dotted[k] != '.' && k + 1 < sizeof part) {
+			part[k] = dotted[k];
+			k++;
+		}
 		part[k] = 0;
 		obj = lr_get(obj, part);
 		dotted += k;

@@ -13,7 +13,8 @@ size_t lr_clean_line(char *s, size_t n)
 	while (i < n) {
 		unsigned char c = (unsigned char)s[i];
 		if (c != 0x1b) {
-			s[o++] = (char)c, i++;
+			s[o++] = (char)c;
+			i++;
 			continue;
 		}
 		i++;
@@ -273,7 +274,8 @@ static void take_line(struct logread *r, char *s, size_t n)
 			return;
 		problem(r, r->in_run, r->line, LR_NOTE, "line %u: record after %u bytes of other text",
 			(unsigned)r->line, (unsigned)k);
-		s += k, n -= k;
+		s += k;
+		n -= k;
 	}
 	begin_like = starts(s, n, "{\"type\":\"begin\"");
 	if (r->in_run)
@@ -305,7 +307,9 @@ static void take_line(struct logread *r, char *s, size_t n)
 	if (r->sink.record)
 		r->sink.record(r->sink.ctx, &r->run, r->line, s, n, root);
 	if (tp_streq(type, "end")) {
-		r->last_end_crc = crc, r->last_end_seq = seq, r->last_end_line = r->line;
+		r->last_end_crc = crc;
+		r->last_end_seq = seq;
+		r->last_end_line = r->line;
 		end_run(r);
 		r->after_end = true;
 		return;

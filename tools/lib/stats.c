@@ -297,7 +297,9 @@ static void radix_sort(double *values, size_t n, double *scratch)
 		}
 		for (i = 0; i < n; i++)
 			dst[count[b][(key_of(src[i]) >> shift) & 0xff]++] = src[i];
-		t = src, src = dst, dst = t;
+		t = src;
+		src = dst;
+		dst = t;
 	}
 	if (src != values)
 		for (i = 0; i < n; i++)
