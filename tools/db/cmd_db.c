@@ -328,7 +328,8 @@ static int db_compare(int argc, char **argv)
 	}
 	if (c == ARGS_STOP)
 		return a.status;
-	a_name = a.operands[1], b_name = a.operands[2];
+	a_name = a.operands[1];
+	b_name = a.operands[2];
 	if (store_open(&s, a.operands[0], false, why, sizeof why) != EXIT_CLEAN) {
 		db_say(why, "\n");
 		return EXIT_UNREADABLE;

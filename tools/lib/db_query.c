@@ -135,8 +135,10 @@ int fleet_summary(struct store *s, const char *by, struct fleet_group **groups, 
 		double p50 = sqlite3_column_double(st, 3);
 		bool new_group = first || !same(grp, cur_group), new_name = new_group || !same(name, cur_name);
 
-		if (!first && (new_name || mid != cur_machine))
-			dvec_push(&machines, median_of(&runs)), runs.n = 0;
+		if (!first && (new_name || mid != cur_machine)) {
+			dvec_push(&machines, median_of(&runs));
+			runs.n = 0;
+		}
 		if (!first && new_name)
 			close_counter(&g[n - 1], cur_name, &machines);
 		if (new_group) {
@@ -160,7 +162,10 @@ int fleet_summary(struct store *s, const char *by, struct fleet_group **groups, 
 		close_counter(&g[n - 1], cur_name, &machines);
 	}
 	sqlite3_finalize(st);
-	free(runs.v), free(machines.v), free(cur_group), free(cur_name);
+	free(runs.v);
+	free(machines.v);
+	free(cur_group);
+	free(cur_name);
 	if (rc != SQLITE_DONE) {
 		snprintf(why, cap, "%s: %s", s->path, sqlite3_errmsg(s->db));
 		fleet_groups_free(g, n);
@@ -225,8 +230,10 @@ static void finish_machine(struct pair_result *out, struct pair_machine *pm, str
 	stats_compute(a->v, a->n, &sa);
 	stats_compute(b->v, b->n, &sb);
 	stats_compare(&sb, &sa, conf_index, &d); /* diff = mean A - mean B */
-	pm->na = a->n, pm->nb = b->n;
-	pm->mean_a = sa.mean, pm->mean_b = sb.mean;
+	pm->na = a->n;
+	pm->nb = b->n;
+	pm->mean_a = sa.mean;
+	pm->mean_b = sb.mean;
 	pm->ratio = sb.mean > 0 ? sa.mean / sb.mean : 0;
 	pm->verdict = !d.significant ? 0 : d.diff < 0 ? -1 : 1;
 	out->a_faster += pm->verdict < 0;
@@ -277,7 +284,8 @@ int fleet_pair(struct store *s, const char *a, const char *b, const char *metric
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		snprintf(why, cap, "%s: %s", s->path, sqlite3_errmsg(s->db));
-		free(va.v), free(vb.v);
+		free(va.v);
+		free(vb.v);
 		return -1;
 	}
 	for (size_t i = 0; i < out->n; i++)
@@ -290,7 +298,9 @@ int fleet_pair(struct store *s, const char *a, const char *b, const char *metric
 		out->ratio_q1 = quantile_sorted(ratios.v, ratios.n, 0.25);
 		out->ratio_q3 = quantile_sorted(ratios.v, ratios.n, 0.75);
 	}
-	free(va.v), free(vb.v), free(ratios.v);
+	free(va.v);
+	free(vb.v);
+	free(ratios.v);
 	return 0;
 }
 
@@ -325,10 +335,41 @@ static int by_presence(const void *a, const void *b, void *ctx)
 	return strcmp(m->counters[i], m->counters[j]);
 }
 
+/* Sorts m's columns, the counters most machines have first (machines_with
+ * counted): m->counters and m->machines_with in their new order.  Returns
+ * rank, each counter's old index to its new one, for the caller to free. */
+static size_t *order_columns(struct fleet_matrix *m)
+{
+	size_t *order = xrealloc(NULL, (m->ncounters + 1) * sizeof *order);
+	size_t *rank = calloc(m->ncounters + 1, sizeof *rank);
+	char **names;
+	size_t *with;
+
+	if (!rank)
+		exit(EXIT_UNREADABLE);
+	for (size_t i = 0; i < m->ncounters; i++)
+		order[i] = i;
+	qsort_r(order, m->ncounters, sizeof *order, by_presence, m);
+	for (size_t i = 0; i < m->ncounters; i++)
+		rank[order[i]] = i;
+	names = xrealloc(NULL, (m->ncounters + 1) * sizeof *names);
+	with = xrealloc(NULL, (m->ncounters + 1) * sizeof *with);
+	for (size_t i = 0; i < m->ncounters; i++) {
+		names[rank[i]] = m->counters[i];
+		with[rank[i]] = m->machines_with[i];
+	}
+	free(m->counters);
+	free(m->machines_with);
+	m->counters = names;
+	m->machines_with = with;
+	free(order);
+	return rank;
+}
+
 int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
 {
 	struct cell { long long mid; size_t col; double p50; } *cells = NULL;
-	size_t ncells = 0, capc = 0, *order, *rank;
+	size_t ncells = 0, capc = 0, *rank;
 	sqlite3_stmt *st;
 	int rc;
 
@@ -362,17 +403,22 @@ int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
 			long long id = sqlite3_column_int64(st, 0);
 			size_t c = counter_index(m, (const char *)sqlite3_column_text(st, 1));
 			if (runs.n && (id != mid || c != col)) {
-				if (ncells == capc)
-					capc = capc ? capc * 2 : 256, cells = xrealloc(cells, capc * sizeof *cells);
+				if (ncells == capc) {
+					capc = capc ? capc * 2 : 256;
+					cells = xrealloc(cells, capc * sizeof *cells);
+				}
 				cells[ncells++] = (struct cell){ mid, col, median_of(&runs) };
 				runs.n = 0;
 			}
-			mid = id, col = c;
+			mid = id;
+			col = c;
 			dvec_push(&runs, sqlite3_column_double(st, 2));
 		}
 		if (runs.n) {
-			if (ncells == capc)
-				capc = capc ? capc * 2 : 256, cells = xrealloc(cells, capc * sizeof *cells);
+			if (ncells == capc) {
+				capc = capc ? capc * 2 : 256;
+				cells = xrealloc(cells, capc * sizeof *cells);
+			}
 			cells[ncells++] = (struct cell){ mid, col, median_of(&runs) };
 		}
 		free(runs.v);
@@ -383,23 +429,7 @@ int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
 	/* Columns: the counters most machines have first. */
 	for (size_t i = 0; i < ncells; i++)
 		m->machines_with[cells[i].col]++;
-	order = xrealloc(NULL, (m->ncounters + 1) * sizeof *order);
-	rank = calloc(m->ncounters + 1, sizeof *rank);
-	if (!rank)
-		exit(EXIT_UNREADABLE);
-	for (size_t i = 0; i < m->ncounters; i++)
-		order[i] = i;
-	qsort_r(order, m->ncounters, sizeof *order, by_presence, m);
-	for (size_t i = 0; i < m->ncounters; i++)
-		rank[order[i]] = i;
-	{
-		char **names = xrealloc(NULL, (m->ncounters + 1) * sizeof *names);
-		size_t *with = xrealloc(NULL, (m->ncounters + 1) * sizeof *with);
-		for (size_t i = 0; i < m->ncounters; i++)
-			names[rank[i]] = m->counters[i], with[rank[i]] = m->machines_with[i];
-		free(m->counters), free(m->machines_with);
-		m->counters = names, m->machines_with = with;
-	}
+	rank = order_columns(m);
 	for (size_t r = 0, i = 0; r < m->nrows; r++) {
 		m->rows[r].p50 = xrealloc(NULL, (m->ncounters + 1) * sizeof *m->rows[r].p50);
 		for (size_t c = 0; c < m->ncounters; c++)
@@ -409,7 +439,8 @@ int fleet_matrix(struct store *s, struct fleet_matrix *m, char *why, size_t cap)
 			if (cells[i].mid == m->rows[r].machine_id)
 				m->rows[r].p50[rank[cells[i].col]] = cells[i].p50;
 	}
-	free(order), free(rank), free(cells);
+	free(rank);
+	free(cells);
 	return 0;
 db_error:
 	snprintf(why, cap, "%s: %s", s->path, sqlite3_errmsg(s->db));
@@ -423,10 +454,15 @@ void fleet_matrix_free(struct fleet_matrix *m)
 	for (size_t i = 0; i < m->ncounters; i++)
 		free(m->counters[i]);
 	for (size_t r = 0; r < m->nrows; r++) {
-		free(m->rows[r].label), free(m->rows[r].vendor), free(m->rows[r].firmware), free(m->rows[r].boots);
+		free(m->rows[r].label);
+		free(m->rows[r].vendor);
+		free(m->rows[r].firmware);
+		free(m->rows[r].boots);
 		free(m->rows[r].p50);
 	}
-	free(m->counters), free(m->machines_with), free(m->rows);
+	free(m->counters);
+	free(m->machines_with);
+	free(m->rows);
 	memset(m, 0, sizeof *m);
 }
 
