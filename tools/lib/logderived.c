@@ -213,7 +213,8 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 		want_cost = cycles && cycles->kind == LR_OBJ && !lr_get(root, "cost_ns");
 		if (want_cost) {
 			ch(&t, any ? "," : "");
-			cost_ns(&t, cycles, hz), any = true;
+			cost_ns(&t, cycles, hz);
+			any = true;
 		}
 		want_rate = tp && tp->kind == LR_OBJ && !lr_get(tp, "reads_per_s") &&
 			    lr_num(lr_get(tp, "reads"), &reads) && lr_num(lr_get(tp, "cycles"), &cyc) && cyc > 0;
@@ -235,8 +236,12 @@ void derived_add(struct derived *d, struct lr_node *root, double hz)
 	lr_doc_init(&doc, d->nodes, t.len / 2 + 8, d->strs, t.len + 16);
 	parsed = lr_parse(&doc, d->text, t.len);
 	if (!parsed) { /* cannot happen: the text is ours; the rows stay, in use */
-		free(d->text), free(d->nodes), free(d->strs);
-		d->text = NULL, d->nodes = NULL, d->strs = NULL;
+		free(d->text);
+		free(d->nodes);
+		free(d->strs);
+		d->text = NULL;
+		d->nodes = NULL;
+		d->strs = NULL;
 		return;
 	}
 	/* Move each parsed member onto the record: reads_per_s into throughput,
@@ -252,8 +257,13 @@ void derived_free(struct derived *d)
 	while (d->rows) {
 		struct derived_rows *x = d->rows;
 		d->rows = x->next;
-		free(x->text), free(x->nodes), free(x->strs), free(x);
+		free(x->text);
+		free(x->nodes);
+		free(x->strs);
+		free(x);
 	}
-	free(d->text), free(d->nodes), free(d->strs);
+	free(d->text);
+	free(d->nodes);
+	free(d->strs);
 	memset(d, 0, sizeof *d);
 }

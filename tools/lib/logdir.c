@@ -248,8 +248,10 @@ char *log_latest(char *const *dirs, size_t ndirs, const char *prog)
 		/* The image numbers its logs: within a directory the highest number
 		 * is the newest, whatever the clock said when it was written. */
 		for (size_t k = 0; k < l.n; k++)
-			if (log_number(l.paths[k]) > top)
-				top = log_number(l.paths[k]), pick = l.paths[k];
+			if (log_number(l.paths[k]) > top) {
+				top = log_number(l.paths[k]);
+				pick = l.paths[k];
+			}
 		if (!pick)
 			for (size_t k = 0; k < l.n; k++)
 				if (!is_os_log(l.paths[k]) && (!pick || mtime_of(l.paths[k]) > mtime_of(pick)))

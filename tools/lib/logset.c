@@ -208,7 +208,9 @@ static __thread struct reader_memory scratch; /* __thread, as cppcheck 2.10 misr
 
 void logfile_load_done(void)
 {
-	free(scratch.nodes), free(scratch.line), free(scratch.strs);
+	free(scratch.nodes);
+	free(scratch.line);
+	free(scratch.strs);
 	memset(&scratch, 0, sizeof scratch);
 }
 
@@ -433,11 +435,15 @@ void logfile_free(struct logfile *f)
 			lrec_free(&r->recs[k]);
 		for (k = 0; k < r->nprobs; k++)
 			free(r->probs[k].msg);
-		free(r->recs), free(r->probs), free(r->name);
+		free(r->recs);
+		free(r->probs);
+		free(r->name);
 	}
 	for (i = 0; i < f->nprobs; i++)
 		free(f->probs[i].msg);
-	free(f->probs), free(f->runs), free(f->path);
+	free(f->probs);
+	free(f->runs);
+	free(f->path);
 	memset(f, 0, sizeof *f);
 }
 
@@ -508,8 +514,10 @@ size_t timer_rounds(const struct lr_node *timer, const char *metric, double **ou
 		if (lr_num(m, &v))
 			(*out)[n++] = v;
 	}
-	if (!n)
-		free(*out), *out = NULL;
+	if (!n) {
+		free(*out);
+		*out = NULL;
+	}
 	return n;
 }
 

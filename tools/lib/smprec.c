@@ -139,10 +139,12 @@ static void find_left_out(struct smp_view *v, const struct lrun *r)
 		/* The cpus record comes first of them all: the first damaged line
 		 * where it may stand is it. */
 		if (set & BIT(SMP_CPUS)) {
-			if (cpus_taken)
+			if (cpus_taken) {
 				set &= ~BIT(SMP_CPUS);
-			else
-				set = BIT(SMP_CPUS), cpus_taken = true;
+			} else {
+				set = BIT(SMP_CPUS);
+				cpus_taken = true;
+			}
 		}
 		if (!set)
 			continue;
@@ -295,12 +297,16 @@ void smp_sync_summary(const struct smp_view *v, struct smp_sync_summary *s)
 			if (!smp_pair_offset(p, &off, &u))
 				continue;
 			s->measured++;
-			if (!s->largest || mag(off) > best)
-				best = mag(off), s->largest = p;
+			if (!s->largest || mag(off) > best) {
+				best = mag(off);
+				s->largest = p;
+			}
 			if (mag(off) > u) {
 				s->outside++;
-				if (!s->worst_out || mag(off) - u > best_out)
-					best_out = mag(off) - u, s->worst_out = p;
+				if (!s->worst_out || mag(off) - u > best_out) {
+					best_out = mag(off) - u;
+					s->worst_out = p;
+				}
 			}
 		}
 	}
@@ -378,10 +384,14 @@ bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_
 	for (e = arr->child; e; e = e->next, cpu++) {
 		if (!lr_num(e, &x))
 			continue;
-		if (!s->n || x < s->min)
-			s->min = x, s->min_cpu = cpu;
-		if (!s->n || x > s->max)
-			s->max = x, s->max_cpu = cpu;
+		if (!s->n || x < s->min) {
+			s->min = x;
+			s->min_cpu = cpu;
+		}
+		if (!s->n || x > s->max) {
+			s->max = x;
+			s->max_cpu = cpu;
+		}
 		vals[s->n++] = x;
 	}
 	qsort(vals, s->n, sizeof *vals, cmp_double);

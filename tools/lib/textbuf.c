@@ -84,7 +84,10 @@ void text_json(struct text *t, const struct lr_node *n)
 	switch (n->kind) {
 	case LR_NULL: text_put(t, "null", 4); break;
 	case LR_BOOL: text_put(t, n->b ? "true" : "false", n->b ? 4 : 5); break;
-	case LR_NUM: num = fmt_num(b, sizeof b, n, -1), text_put(t, num, strlen(num)); break;
+	case LR_NUM:
+		num = fmt_num(b, sizeof b, n, -1);
+		text_put(t, num, strlen(num));
+		break;
 	case LR_STR: text_json_str(t, n->str, n->len); break;
 	case LR_ARR:
 	case LR_OBJ:

@@ -78,14 +78,19 @@ static void worst_pair(const struct lr_node *pairs, struct bare_verdict *v)
 
 	for (const struct lr_node *p = pairs ? pairs->child : NULL; p; p = p->next) {
 		double off = 0, unc = 0, w = 0, cpu = -1, ref = 0, score;
-		num(lr_get(p, "cpu"), &cpu), num(lr_get(p, "ref"), &ref);
+		num(lr_get(p, "cpu"), &cpu);
+		num(lr_get(p, "ref"), &ref);
 		num(lr_get(p, "warps"), &w);
 		if (!num(lr_get(p, "offset_cycles"), &off) || !num(lr_get(p, "uncertainty_cycles"), &unc))
 			continue;
 		score = (w > 0 ? 1e30 : 0) + fabs(off) - unc;
-		if (score > worst)
-			worst = score, v->bad_cpu = (int)cpu, v->bad_ref = (int)ref,
-			v->bad_offset_cycles = off, v->bad_uncertainty_cycles = unc;
+		if (score > worst) {
+			worst = score;
+			v->bad_cpu = (int)cpu;
+			v->bad_ref = (int)ref;
+			v->bad_offset_cycles = off;
+			v->bad_uncertainty_cycles = unc;
+		}
 	}
 }
 
@@ -95,18 +100,22 @@ static void read_sync(const struct lrun *r, struct bare_verdict *v)
 	double started = 1, cpus = 0, warps = 0;
 
 	num(lr_get(c, "started"), &started);
-	v->cpus = (int)started, v->sync = -1;
+	v->cpus = (int)started;
+	v->sync = -1;
 	if (!s) {
 		if (c && started <= 1) {
-			v->sync = 1, v->cpus = 1;
+			v->sync = 1;
+			v->cpus = 1;
 			evidence(v, "One CPU ran: there is no other TSC to be out of step with.");
 		} else {
 			evidence(v, "The log has no tsc_sync record: the TSCs were not compared.");
 		}
 		return;
 	}
-	num(lr_get(s, "cpus"), &cpus), num(lr_get(s, "warps"), &warps);
-	v->cpus = (int)cpus, v->warps = (long)warps;
+	num(lr_get(s, "cpus"), &cpus);
+	num(lr_get(s, "warps"), &warps);
+	v->cpus = (int)cpus;
+	v->warps = (long)warps;
 	v->linux_marks_at_boot = lr_true(lr_get(s, "linux_would_mark_unstable"));
 	n = lr_get(s, "synchronized");
 	v->sync = n && n->kind == LR_BOOL ? n->b : -1;
@@ -335,17 +344,26 @@ void bare_verdict_print(FILE *o, const struct bare_verdict *v, const char *in)
 
 void bare_verdict_json(FILE *o, const struct bare_verdict *v)
 {
-	fputs("{\"tsc_verdict\":", o), json_out_str(o, tsc_verdict_name(v->tsc));
-	fputs(",\"reason\":", o), json_out_str(o, v->reason);
-	fputs(",\"linux\":{\"clocksource\":", o), json_out_str(o, v->linux_cs);
-	fputs(",\"why\":", o), json_out_str(o, v->linux_why);
-	fputs("},\"freebsd\":{\"timecounter\":", o), json_out_str(o, v->freebsd_tc);
-	fputs(",\"why\":", o), json_out_str(o, v->freebsd_why);
+	fputs("{\"tsc_verdict\":", o);
+	json_out_str(o, tsc_verdict_name(v->tsc));
+	fputs(",\"reason\":", o);
+	json_out_str(o, v->reason);
+	fputs(",\"linux\":{\"clocksource\":", o);
+	json_out_str(o, v->linux_cs);
+	fputs(",\"why\":", o);
+	json_out_str(o, v->linux_why);
+	fputs("},\"freebsd\":{\"timecounter\":", o);
+	json_out_str(o, v->freebsd_tc);
+	fputs(",\"why\":", o);
+	json_out_str(o, v->freebsd_why);
 	fputs("},\"cheapest\":{\"counter\":", o);
 	v->cheapest[0] ? json_out_str(o, v->cheapest) : (void)fputs("null", o);
-	fputs(",\"why\":", o), json_out_str(o, v->cheapest_why);
+	fputs(",\"why\":", o);
+	json_out_str(o, v->cheapest_why);
 	fputs("},\"evidence\":[", o);
-	for (int i = 0; i < v->nevidence; i++)
-		fputs(i ? "," : "", o), json_out_str(o, v->evidence[i]);
+	for (int i = 0; i < v->nevidence; i++) {
+		fputs(i ? "," : "", o);
+		json_out_str(o, v->evidence[i]);
+	}
 	fputs("]}", o);
 }

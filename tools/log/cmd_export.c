@@ -119,8 +119,10 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *t, const st
 	lr_rounds_init(&it, lr_get(t, "rounds"), o->metric);
 	while (lr_rounds_next(&it, &v)) {
 		char b[64];
-		if (v && v->kind == LR_NUM)
-			printf("%s\n", fmt_num(b, sizeof b, v, -1)), n++;
+		if (v && v->kind == LR_NUM) {
+			printf("%s\n", fmt_num(b, sizeof b, v, -1));
+			n++;
+		}
 	}
 	return n;
 }

@@ -75,7 +75,8 @@ static void topology_line(FILE *o, const struct smp_view *v)
 			new_pkg &= pk2 != pk;
 			new_core &= !(pk2 == pk && co2 == co);
 		}
-		packages += new_pkg, cores += new_core;
+		packages += new_pkg;
+		cores += new_core;
 		if (lr_uint(lr_get(e, "thread"), &th) && th + 1 > threads)
 			threads = th + 1;
 		if (ct) {
@@ -115,9 +116,13 @@ static void cpu_line(FILE *o, const struct smp_view *v, const struct lr_node *e)
 		num(b[2], 40, lr_get(e, "sipis"), -1));
 	if (v->percpu) {
 		bool ns = smp_percpu_value(v, "tsc_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
-		fprintf(o, " %10s", has_cpu && ns ? (snprintf(b[3], 40, "%.1f", x), b[3]) : "-");
+		if (has_cpu && ns)
+			snprintf(b[3], 40, "%.1f", x);
+		fprintf(o, " %10s", has_cpu && ns ? b[3] : "-");
 		ns = smp_percpu_value(v, "rdtscp_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
-		fprintf(o, " %13s", has_cpu && ns ? (snprintf(b[4], 40, "%.1f", x), b[4]) : "-");
+		if (has_cpu && ns)
+			snprintf(b[4], 40, "%.1f", x);
+		fprintf(o, " %13s", has_cpu && ns ? b[4] : "-");
 	}
 	if (v->latency) {
 		const struct lr_node *vd = has_cpu ? lr_at(lr_get(v->latency, "verdict"), cpu) : NULL;
@@ -152,8 +157,10 @@ static const char *range_of(char *buf, size_t cap, const struct lr_node *first, 
 		if (!lr_uint(lr_get(e, key), &u))
 			continue;
 		step1 &= !any || u == prev + 1;
-		prev = u, any = true;
-		lo = u < lo ? u : lo, hi = u > hi ? u : hi;
+		prev = u;
+		any = true;
+		lo = u < lo ? u : lo;
+		hi = u > hi ? u : hi;
 	}
 	if (!any)
 		snprintf(buf, cap, "-");
@@ -169,8 +176,10 @@ static void group_line(FILE *o, const struct lr_node *first, const struct lr_nod
 	char b[4][48], su[64], type[64], state[64];
 	double lo = INFINITY, hi = -INFINITY, x;
 	for (const struct lr_node *e = first; e != end; e = e->next)
-		if (lr_num(lr_get(e, "startup_us"), &x))
-			lo = x < lo ? x : lo, hi = x > hi ? x : hi;
+		if (lr_num(lr_get(e, "startup_us"), &x)) {
+			lo = x < lo ? x : lo;
+			hi = x > hi ? x : hi;
+		}
 	if (lo <= hi)
 		snprintf(su, sizeof su, lo == hi ? "%.1f" : "%.1f..%.1f", lo, hi);
 	else
@@ -291,8 +300,11 @@ static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
 		!strcmp(str_or(lr_get(s, "mode"), ""), "matrix") ? "every pair" : "each CPU against CPU 0",
 		sm.pairs, sm.pairs == 1 ? "" : "s", num(b[0], 32, lr_get(s, "warps"), -1),
 		lr_uint(lr_get(s, "warps"), &w) && w == 1 ? "" : "s", num(b[1], 32, lr_get(s, "max_warp_cycles"), -1));
-	if (sm.largest)
-		fputs("          largest |offset|: ", o), pair_text(o, sm.largest, hz), fputs("\n", o);
+	if (sm.largest) {
+		fputs("          largest |offset|: ", o);
+		pair_text(o, sm.largest, hz);
+		fputs("\n", o);
+	}
 	fprintf(o, "          Linux %s", lr_true(lr_get(s, "linux_would_mark_unstable"))
 						? "would mark the TSC unstable (a warp against CPU 0)"
 						: "would keep the TSC (no warp against CPU 0)");
@@ -325,7 +337,8 @@ static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
 		bool warp = lr_uint(lr_get(p, "warps"), &w) && w;
 		if (!out && !warp)
 			continue;
-		fputs(out ? "          outside its uncertainty: " : "          warped: ", o), pair_text(o, p, hz);
+		fputs(out ? "          outside its uncertainty: " : "          warped: ", o);
+		pair_text(o, p, hz);
 		if (warp)
 			fprintf(o, ", %" PRIu64 " warp%s (largest %s cycles)", w, w == 1 ? "" : "s",
 				num(b[0], 32, lr_get(p, "max_warp_cycles"), -1));
@@ -485,8 +498,16 @@ static void latency_row(FILE *o, const struct lr_node *l, const char *label, siz
 	fprintf(o, "  %5s", label);
 	for (size_t k = 0; k < 7; k++)
 		fprintf(o, " %9s", num(b[0], 32, lr_at(bins, k), -1));
-	fprintf(o, " %12s", lr_num(lr_at(lr_get(l, "max_gap_ns"), cpu), &g) ? (snprintf(b[1], 32, "%.1f", g / 1e3), b[1]) : "-");
-	fprintf(o, " %10s", lr_num(lr_at(lr_get(l, "max_gap_at_ns"), cpu), &at) ? (snprintf(b[2], 32, "%.3f", at / 1e6), b[2]) : "-");
+	if (lr_num(lr_at(lr_get(l, "max_gap_ns"), cpu), &g))
+		snprintf(b[1], 32, "%.1f", g / 1e3);
+	else
+		snprintf(b[1], 32, "-");
+	fprintf(o, " %12s", b[1]);
+	if (lr_num(lr_at(lr_get(l, "max_gap_at_ns"), cpu), &at))
+		snprintf(b[2], 32, "%.3f", at / 1e6);
+	else
+		snprintf(b[2], 32, "-");
+	fprintf(o, " %10s", b[2]);
 	fprintf(o, " %5s  %s\n", num(b[3], 32, lr_at(lr_get(l, "smi_delta"), cpu), -1),
 		shown_str(verdict, sizeof verdict, lr_at(lr_get(l, "verdict"), cpu), "-"));
 }
@@ -524,7 +545,8 @@ static void latency(FILE *o, const struct smp_view *v)
 		if (n > LATENCY_ROWS && strcmp(str_or(lr_at(vd, c), ""), "fail"))
 			continue; /* many CPUs: the failed ones */
 		snprintf(b[0], 32, "%zu", c);
-		latency_row(o, l, b[0], c), rows++;
+		latency_row(o, l, b[0], c);
+		rows++;
 	}
 	if (n > rows)
 		fprintf(o, "  (%zu more CPU%s not listed: %zu of them failed)\n", n - rows, n - rows == 1 ? "" : "s",
