@@ -53,8 +53,10 @@ static const char *short_name(const char *path)
 {
 	const char *end = path + strlen(path), *p = end, *slash = NULL;
 
-	while (p > path && p[-1] == '/')
-		p--, end--;
+	while (p > path && p[-1] == '/') {
+		p--;
+		end--;
+	}
 	while (p > path) {
 		if (p[-1] == '/') {
 			if (slash)
@@ -303,7 +305,11 @@ int cmd_acpi(int argc, char **argv)
 	if (rc)
 		return rc;
 
-	if (json ? print_json(&info) : (print_human(&info), 0))
-		return EXIT_DAMAGED;
+	if (json) {
+		if (print_json(&info))
+			return EXIT_DAMAGED;
+	} else {
+		print_human(&info);
+	}
 	return info.bad_tables ? EXIT_DAMAGED : EXIT_CLEAN;
 }

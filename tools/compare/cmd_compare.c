@@ -120,7 +120,8 @@ static void summary_rows(char keys[][SHOWN_LEN], size_t nkeys, size_t nlogs, con
 		int used = label;
 		while (k < nkeys && (cols == 0 || used + 1 + (int)(strlen(keys[k]) > CELL_W ? strlen(keys[k]) : CELL_W) <= width)) {
 			used += 1 + (int)(strlen(keys[k]) > CELL_W ? strlen(keys[k]) : CELL_W);
-			k++, cols++;
+			k++;
+			cols++;
 		}
 		printf("\n%-*s", label, "log");
 		for (size_t i = first; i < k; i++)
@@ -382,7 +383,10 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 	}
 	for (size_t s = 0; s < nsets; s++)
 		free(vals[s]);
-	free(sets), free(res), free(idx), free(vals);
+	free(sets);
+	free(res);
+	free(idx);
+	free(vals);
 }
 
 /* Every file loaded and reported on; its runs lined up into *logs.  The
@@ -469,7 +473,8 @@ int cmd_compare(int argc, char **argv)
 	}
 	for (size_t i = 0; i < paths.n; i++)
 		logfile_free(&files[i]);
-	free(files), free(logs);
+	free(files);
+	free(logs);
 	loglist_free(&paths);
 	if (status != EXIT_UNREADABLE && nlogs < 2)
 		return EXIT_USAGE;

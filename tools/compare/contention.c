@@ -205,7 +205,8 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 
 	if (!v || !t) {
 		fprintf(stderr, "tickprobe compare: out of memory comparing the CPUs\n");
-		free(v), free(t);
+		free(v);
+		free(t);
 		return;
 	}
 	for (size_t j = 0; j < nlogs; j++) {
@@ -213,7 +214,8 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 		multi += smp_multi(&v[j]);
 	}
 	if (!multi) {
-		free(v), free(t);
+		free(v);
+		free(t);
 		return;
 	}
 	printf("\n== CPUs: TSC synchronisation and per-CPU cost ==\n");
@@ -255,5 +257,6 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 		}
 		printf("\n");
 	}
-	free(v), free(t);
+	free(v);
+	free(t);
 }

@@ -70,7 +70,8 @@ static int push(struct lineup *l, size_t *cap, const struct lineup_row *row)
 		struct lineup_row *p = realloc(l->rows, ncap * sizeof *p);
 		if (!p)
 			return -1;
-		l->rows = p, *cap = ncap;
+		l->rows = p;
+		*cap = ncap;
 	}
 	l->rows[l->n++] = *row;
 	return 0;

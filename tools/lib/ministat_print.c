@@ -102,6 +102,8 @@ int ms_print(FILE *out, const struct ms_set *sets, size_t nsets, const struct ms
 out:
 	for (i = 0; v && i < nsets; i++)
 		free(v[i]);
-	free(v), free(st), free(ss);
+	free(v);
+	free(st);
+	free(ss);
 	return rc;
 }

@@ -19,7 +19,8 @@ static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const 
 		struct seed_row *p = realloc(s->rows, ncap * sizeof *p);
 		if (!p)
 			return NULL;
-		s->rows = p, *cap = ncap;
+		s->rows = p;
+		*cap = ncap;
 	}
 	memset(&s->rows[s->n], 0, sizeof s->rows[0]);
 	s->rows[s->n].clocksource = cs;
@@ -145,7 +146,9 @@ static void print_rates(FILE *o, const struct seeds *s, double conf)
 	}
 	for (size_t i = 0; vals && i < nsets; i++)
 		free(vals[i]);
-	free(sets), free(vals), free(names);
+	free(sets);
+	free(vals);
+	free(names);
 }
 
 static void print_gaps(FILE *o, const struct seeds *s)

@@ -235,11 +235,15 @@ static int calibrate(struct session *s, const char **why)
 	struct os_dist *ovh;
 
 	os_tsc_calibrate(&s->cal, s->o.cal_ms);
-	if (s->cal.hz <= 0)
-		return *why = "could not calibrate the TSC against CLOCK_MONOTONIC_RAW", -1;
+	if (s->cal.hz <= 0) {
+		*why = "could not calibrate the TSC against CLOCK_MONOTONIC_RAW";
+		return -1;
+	}
 	os_write_tsc(&s->lg, &s->cal, s->m.invariant_tsc);
-	if (!(ovh = os_dist_new()))
-		return *why = "out of memory", -1;
+	if (!(ovh = os_dist_new())) {
+		*why = "out of memory";
+		return -1;
+	}
 	s->subtract = os_overhead(ovh, s->o.p.rounds, s->o.p.samples / (uint32_t)s->o.p.rounds, s->cal.hz);
 	os_write_overhead(&s->lg, os_bracket_name(), ovh, s->subtract);
 	fprintf(stderr, "TSC %.3f MHz (against CLOCK_MONOTONIC_RAW over %.3f s, +-%.2f ppm); bracket %s: "

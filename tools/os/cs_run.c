@@ -179,21 +179,30 @@ static bool parse_field(const char *line, size_t n, struct os_cs_record *rec, un
 	if (n > 4 && !memcmp(line, "pid ", 4) && !(*seen & 1)) {
 		long pid = 0;
 		for (size_t i = 4; i < n; i++) {
-			if (line[i] < '0' || line[i] > '9' || pid > 99999999)
-				return snprintf(why, cap, "a bad pid line"), false;
+			if (line[i] < '0' || line[i] > '9' || pid > 99999999) {
+				snprintf(why, cap, "a bad pid line");
+				return false;
+			}
 			pid = pid * 10 + (line[i] - '0');
 		}
 		rec->pid = pid;
 		*seen |= 1;
-		return pid > 0 || (snprintf(why, cap, "pid 0"), false);
+		if (pid > 0)
+			return true;
+		snprintf(why, cap, "pid 0");
+		return false;
 	}
 	if (n > 9 && !memcmp(line, "original ", 9) && !(*seen & 2)) {
 		size_t len = n - 9;
-		if (len >= OS_CS_NAME)
-			return snprintf(why, cap, "the original's name is too long"), false;
+		if (len >= OS_CS_NAME) {
+			snprintf(why, cap, "the original's name is too long");
+			return false;
+		}
 		for (size_t i = 9; i < n; i++)
-			if (!name_char(line[i]))
-				return snprintf(why, cap, "the original's name holds a character no clocksource has"), false;
+			if (!name_char(line[i])) {
+				snprintf(why, cap, "the original's name holds a character no clocksource has");
+				return false;
+			}
 		memcpy(rec->original, line + 9, len);
 		rec->original[len] = 0;
 		*seen |= 2;
@@ -212,19 +221,25 @@ bool os_cs_record_parse(const char *text, size_t n, struct os_cs_record *rec, ch
 	unsigned seen = 0;
 
 	memset(rec, 0, sizeof *rec);
-	if (n < hl + 1 || memcmp(text, RECORD_HEADER, hl) || text[hl] != '\n')
-		return snprintf(why, cap, "not a restore record (its first line is not '" RECORD_HEADER "')"), false;
+	if (n < hl + 1 || memcmp(text, RECORD_HEADER, hl) || text[hl] != '\n') {
+		snprintf(why, cap, "not a restore record (its first line is not '" RECORD_HEADER "')");
+		return false;
+	}
 	at = hl + 1;
 	while (at < n) {
 		const char *nl = memchr(text + at, '\n', n - at);
-		if (!nl)
-			return snprintf(why, cap, "its last line is cut short"), false;
+		if (!nl) {
+			snprintf(why, cap, "its last line is cut short");
+			return false;
+		}
 		if (!parse_field(text + at, (size_t)(nl - text) - at, rec, &seen, why, cap))
 			return false;
 		at = (size_t)(nl - text) + 1;
 	}
-	if (seen != 3)
-		return snprintf(why, cap, "it lacks its %s line", seen & 1 ? "original" : "pid"), false;
+	if (seen != 3) {
+		snprintf(why, cap, "it lacks its %s line", seen & 1 ? "original" : "pid");
+		return false;
+	}
 	return true;
 }
 

@@ -27,7 +27,8 @@ static void take_plan(struct boot_watch *w, const struct lr_node *root)
 	}
 	w->total_s = plan.total_s.state == LD_SET ? plan.total_s.v : 0;
 	w->plan_at = progress_now();
-	w->done = 0, w->done_est = 0;
+	w->done = 0;
+	w->done_est = 0;
 }
 
 /* One whole record line: the phase it ends, and what comes next. */
@@ -78,7 +79,8 @@ static void read_new(struct boot_watch *w)
 				w->len--;
 			if (!w->overlong)
 				take_line(w);
-			w->len = 0, w->overlong = false;
+			w->len = 0;
+			w->overlong = false;
 		}
 	fclose(f);
 }

@@ -234,8 +234,10 @@ int efivar_write(const char *dir, const char *name, uint32_t attrs, const uint8_
 	int fd, e = 0, trunc;
 
 	var_path(path, sizeof path, dir, name);
-	if (n > EFIVAR_MAX)
-		return snprintf(why, cap, "%s: %zu bytes is too long", path, n), EINVAL;
+	if (n > EFIVAR_MAX) {
+		snprintf(why, cap, "%s: %zu bytes is too long", path, n);
+		return EINVAL;
+	}
 	/* efivarfs takes the whole variable in one write and has no truncate;
 	 * an ordinary directory (a test's) needs O_TRUNC to lose a longer old copy. */
 	trunc = statfs(dir, &fs) == 0 && (unsigned)fs.f_type == EFIVARFS_MAGIC ? 0 : O_TRUNC;

@@ -118,7 +118,9 @@ static bool gpt_entry(const char *disk, unsigned number, struct efi_partition *p
 				   "disk is efibootmgr's job", disk);
 		return false;
 	}
-	at = le(hdr + 72, 8), count = le(hdr + 80, 4), size = le(hdr + 84, 4);
+	at = le(hdr + 72, 8);
+	count = le(hdr + 80, 4);
+	size = le(hdr + 84, 4);
 	if (!number || number > count || count > GPT_ENTRIES_MAX || size < 128 ||
 	    pread(fd, ent, 128, (off_t)(at * lbs + (number - 1) * size)) != 128) {
 		close(fd);

@@ -270,8 +270,10 @@ static int drop_from_order(const struct schedule *s, unsigned num)
 	if (efivar_read(s->efivars, "BootOrder", buf, sizeof buf, &n, &attrs) != 0)
 		return 0;
 	for (size_t i = 0; i + 1 < n; i += 2)
-		if ((unsigned)(buf[i] | buf[i + 1] << 8) != num)
-			out[k++] = buf[i], out[k++] = buf[i + 1];
+		if ((unsigned)(buf[i] | buf[i + 1] << 8) != num) {
+			out[k++] = buf[i];
+			out[k++] = buf[i + 1];
+		}
 	if (k == n)
 		return 0;
 	step(s, "write BootOrder without %04X", num);

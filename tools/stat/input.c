@@ -233,8 +233,10 @@ static int flush_cache(struct stat_input *in)
 			continue;
 		v[n] = in->seen[i].v;
 		count[n++] = in->seen[i].count;
-		if (n == 256 || i == STAT_INPUT_CACHE_SLOTS - 1)
-			ok = in->sink(in->ctx, v, count, n), n = 0;
+		if (n == 256 || i == STAT_INPUT_CACHE_SLOTS - 1) {
+			ok = in->sink(in->ctx, v, count, n);
+			n = 0;
+		}
 	}
 	if (ok && n)
 		ok = in->sink(in->ctx, v, count, n);
@@ -381,7 +383,10 @@ int stat_input_feed(struct stat_input *in, char *buf, size_t len, int at_eof, si
 	while (p < end && rc == STAT_INPUT_OK) {
 		if (seen) {
 			p = seen_lines(seen, p, end, &in->sum, &hits, &slot, &text, &n);
-			in->line += hits, in->nvalues += hits, in->hits += hits, hits = 0;
+			in->line += hits;
+			in->nvalues += hits;
+			in->hits += hits;
+			hits = 0;
 			if (slot) { /* a short line not seen yet */
 				before = in->nvalues;
 				rc = one_line(in, p, p + n - 1, end);

@@ -65,7 +65,9 @@ void keysort(uint64_t *keys, size_t n, uint64_t *scratch)
 			uint64_t k = src[i];
 			dst[cd[(k >> shift) & (BUCKETS - 1)]++] = k;
 		}
-		t = src, src = dst, dst = t;
+		t = src;
+		src = dst;
+		dst = t;
 	}
 	if (src != keys)
 		memcpy(keys, src, n * sizeof *keys);
