@@ -9,8 +9,8 @@
 #                     cppcheck.supp) over every C file of the image and the
 #                     host command, LINT_JOBS at a time; LINT_CHANGED=1:
 #                     clang-tidy on the files changed since upstream only;
-#                     the comma operators are reported, and fail the step
-#                     only with COMMA_LINT=error (tests/lint/lint.sh)
+#                     the comma operators fail the step too, unless
+#                     COMMA_LINT=warn, which only lists them (tests/lint/lint.sh)
 #   make lint-shape   tests/lint/shape.py: paths named in comments exist, no
 #                     function over 100 lines, no include circle, every script
 #                     test sources tests/lib/check.sh first, commit subjects

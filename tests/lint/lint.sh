@@ -10,13 +10,13 @@
 #   lint.sh DIR JOBS FILES...
 #
 # The comma operators (clang-diagnostic-comma, .clang-tidy says why) are
-# counted apart: COMMA_LINT=warn (the default) lists them in DIR/comma.found
-# and does not fail on them; COMMA_LINT=error prints them and fails.
+# counted apart: COMMA_LINT=error (the default) prints them and fails;
+# COMMA_LINT=warn lists them in DIR/comma.found and does not fail on them.
 # CLANG_TIDY and CPPCHECK name the binaries (default clang-tidy, cppcheck).
 set -u
 CLANG_TIDY=${CLANG_TIDY:-clang-tidy}
 CPPCHECK=${CPPCHECK:-cppcheck}
-COMMA_LINT=${COMMA_LINT:-warn}
+COMMA_LINT=${COMMA_LINT:-error}
 case $COMMA_LINT in
 warn | error) ;;
 *) echo "lint: COMMA_LINT=$COMMA_LINT: warn or error" >&2; exit 2 ;;

@@ -131,7 +131,7 @@ fi
 
 # tests/lint/lint.sh, as `make lint-c` runs it, on a compile database of the
 # planted files: its summary lines count what the tools found, and the comma
-# operators fail only under COMMA_LINT=error.
+# operators fail unless COMMA_LINT=warn (the default is error).
 db=$dir/db
 mkdir -p "$db"
 lint_sh() { # DB-FILE... (after COMMA_LINT=...): lint.sh's output in $out, its status in $rc
@@ -152,6 +152,16 @@ if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: clang-tidy: 2 findi
 else
 	fail "lint.sh canary: COMMA_LINT=error exited $rc" "$out"
 fi
+(
+	unset COMMA_LINT
+	lint_sh "$dir/comma.c"
+	if [ "$rc" -eq 1 ] &&
+		printf '%s\n' "$out" | grep -q '^lint: comma: 2 comma operator(s) .*(COMMA_LINT=error: counted above)$'; then
+		pass "lint.sh canary: without COMMA_LINT the comma operators fail (the default is error)"
+	else
+		fail "lint.sh canary: without COMMA_LINT exited $rc" "$out"
+	fi
+)
 COMMA_LINT=warn lint_sh "$dir/canary.c"
 if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q '^lint: clang-tidy: [1-9][0-9]* finding(s) in 1 file(s), 1 checked$' &&
 	printf '%s\n' "$out" | grep -q '^lint: cppcheck: [1-9][0-9]* finding(s)$'; then
