@@ -25,35 +25,34 @@ static struct klog_event *open_event(struct klog *k, enum klog_kind kind)
 	return e;
 }
 
-/* The number after a word ("wd_nsec: 511993325" -> 511993325); false none. */
-static bool number_after(const char *msg, const char *word, double *out)
+/* The number after a word ("wd_nsec: 511993325" -> 511993325), and where
+ * it ends; NULL when the word or the number is not there. */
+static const char *number_at(const char *msg, const char *word, double *out)
 {
 	const char *p = strstr(msg, word);
 	char *end;
 
 	if (!p)
-		return false;
+		return NULL;
 	p += strlen(word);
 	while (*p == ' ')
 		p++;
 	*out = strtod(p, &end);
-	return end != p;
+	return end != p ? end : NULL;
+}
+
+static bool number_after(const char *msg, const char *word, double *out)
+{
+	return number_at(msg, word, out) != NULL;
 }
 
 /* The same for a time the kernel prints as "%lldns": the number counts
  * only when "ns" follows it, so that a line cut inside it gives none. */
 static bool ns_after(const char *msg, const char *word, double *out)
 {
-	const char *p = strstr(msg, word);
-	char *end;
+	const char *end = number_at(msg, word, out);
 
-	if (!p)
-		return false;
-	p += strlen(word);
-	while (*p == ' ')
-		p++;
-	*out = strtod(p, &end);
-	return end != p && !strncmp(end, "ns", 2);
+	return end && !strncmp(end, "ns", 2);
 }
 
 static int watchdog_cpu(const char *msg)
