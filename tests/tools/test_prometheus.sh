@@ -56,6 +56,10 @@ check "node_exporter serves the current clocksource" "grep -q '^tickprobe_clocks
 	"$(grep -m 3 tickprobe "$D/scrape.txt"; tail -n 3 "$D/ne.log")"
 check "... clock_gettime's cost and the TSC's rate" \
 	"grep -q '^tickprobe_clock_gettime_seconds{clocksource=' '$D/scrape.txt' && grep -q '^tickprobe_tsc_frequency_hertz ' '$D/scrape.txt'"
+check "... a read's cost as a summary whose count is the reads measured, not 0" \
+	"grep -q '^tickprobe_read_cost_seconds_count{counter=\"tsc\"} [1-9][0-9]*\$' '$D/scrape.txt' &&
+	 grep -q '^tickprobe_read_cost_seconds_sum{counter=\"tsc\"} [0-9]' '$D/scrape.txt'" \
+	"$(grep read_cost "$D/scrape.txt")"
 check "... and no textfile error (node_textfile_scrape_error 0)" "grep -q '^node_textfile_scrape_error 0\$' '$D/scrape.txt'" \
 	"$(grep textfile "$D/scrape.txt")"
 grep '^tickprobe_' "$D/scrape.txt" | grep -v read_cost | sed 's/^/INFO: scraped: /'

@@ -66,6 +66,19 @@ static void sample(FILE *o, const char *name, const struct metrics_run *run, con
 	fprintf(o, "} %.12g\n", value);
 }
 
+/* A summary's _sum and _count, from the reads measured: without them a
+ * scraper reads a count of 0 beside the quantiles. */
+static void cost_total(FILE *o, const struct metrics_run *run, const struct lr_node *t)
+{
+	const char *name = lr_str(lr_get(t, "name"));
+	double mean, samples;
+
+	if (!lr_num(lr_path(t, "cost_ns.mean"), &mean) || !lr_num(lr_get(t, "samples"), &samples))
+		return;
+	sample(o, "tickprobe_read_cost_seconds_sum", run, "counter", name, NULL, NULL, mean * samples * 1e-9);
+	sample(o, "tickprobe_read_cost_seconds_count", run, "counter", name, NULL, NULL, samples);
+}
+
 static void costs(FILE *o, const struct metrics_run *runs, size_t n, const struct metrics_opts *mo)
 {
 	const struct lr_node *t;
@@ -83,6 +96,7 @@ static void costs(FILE *o, const struct metrics_run *runs, size_t n, const struc
 			if (lr_num(lr_path(t, "cost_ns.p99"), &p99))
 				sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", lr_str(lr_get(t, "name")),
 				       "quantile", "0.99", p99 * 1e-9);
+			cost_total(o, &runs[k], t);
 		}
 	family(o, "tickprobe_clock_healthy", "gauge", NULL,
 	       "1 when the counter is present and passed its checks, 0 when not.", mo);
