@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The devices' registers and rates that both sides read: the image's
- * drivers (drivers/) and tickprobe os's reads from Linux (tools/os/raw.c).
+ * drivers (drivers/), the CPU layer (arch/x86/lapic.c) and tickprobe os's reads
+ * from Linux (tools/os/raw.c).
  * One place for each number; the assembly reads take theirs as text
  * (HW_STR). */
 #ifndef LIB_HWREGS_H
@@ -21,7 +22,14 @@
 #define ACPI_PM_HZ 3579545ull
 
 /* ---- the local APIC (SDM, "Local APIC Register Address Map"): xAPIC offsets --- */
-#define LAPIC_REG_VERSION 0x030
+#define LAPIC_REG_ID 0x020
+#define LAPIC_REG_VERSION 0x030 /* bits 7:0 version (0x1X: integrated), 23:16 highest LVT entry */
+#define LAPIC_REG_TPR 0x080
+#define LAPIC_REG_EOI 0x0b0
+#define LAPIC_REG_SVR 0x0f0     /* spurious interrupt vector */
+#define LAPIC_REG_ESR 0x280
+#define LAPIC_REG_ICR_LOW 0x300
+#define LAPIC_REG_ICR_HIGH 0x310
 #define LAPIC_REG_LVT_TIMER 0x320
 #define LAPIC_REG_INITIAL 0x380
 #define LAPIC_REG_CURRENT 0x390

@@ -28,7 +28,7 @@ const char *lapic_init(struct lapic *l)
 	 * for certain (platform/pc.c phys_read says the same of ACPI). */
 	if (!l->x2apic && l->base >= (1ull << 32))
 		return "the xAPIC register page is above 4 GiB";
-	l->version = lapic_read(l, LAPIC_VERSION);
+	l->version = lapic_read(l, LAPIC_REG_VERSION);
 	/* Discrete 82489DX APICs (version 0x0X) take no STARTUP IPI: they need
 	 * the BIOS warm-reset vector, which this probe does not do. */
 	if ((l->version & 0xf0) != 0x10)
@@ -54,16 +54,16 @@ void lapic_write(const struct lapic *l, unsigned reg, uint32_t v)
 uint32_t lapic_id(const struct lapic *l)
 {
 	if (msr_read(MSR_APIC_BASE) & APIC_BASE_X2APIC)
-		return (uint32_t)msr_read(msr_of(LAPIC_ID));
-	return mmio_read32(l->base + LAPIC_ID) >> 24;
+		return (uint32_t)msr_read(msr_of(LAPIC_REG_ID));
+	return mmio_read32(l->base + LAPIC_REG_ID) >> 24;
 }
 
 uint32_t lapic_esr(const struct lapic *l)
 {
 	unsigned max_lvt = l->version >> 16 & 0xff;
 	if (max_lvt > 3)
-		lapic_write(l, LAPIC_ESR, 0);
-	return lapic_read(l, LAPIC_ESR);
+		lapic_write(l, LAPIC_REG_ESR, 0);
+	return lapic_read(l, LAPIC_REG_ESR);
 }
 
 bool lapic_ipi(const struct lapic *l, uint32_t dest, uint32_t icr, uint64_t max_cycles)
@@ -76,13 +76,13 @@ bool lapic_ipi(const struct lapic *l, uint32_t dest, uint32_t icr, uint64_t max_
 		 * serialising: the fence makes every earlier store (the start-up
 		 * code, a mailbox) visible before the IPI is. */
 		__asm__ volatile("mfence; lfence" ::: "memory");
-		msr_write(msr_of(LAPIC_ICR_LOW), (uint64_t)dest << 32 | icr);
+		msr_write(msr_of(LAPIC_REG_ICR_LOW), (uint64_t)dest << 32 | icr);
 		return true;
 	}
-	lapic_write(l, LAPIC_ICR_HIGH, dest << 24);
-	lapic_write(l, LAPIC_ICR_LOW, icr);
+	lapic_write(l, LAPIC_REG_ICR_HIGH, dest << 24);
+	lapic_write(l, LAPIC_REG_ICR_LOW, icr);
 	t0 = rdtsc();
-	while (lapic_read(l, LAPIC_ICR_LOW) & ICR_SEND_PENDING) {
+	while (lapic_read(l, LAPIC_REG_ICR_LOW) & ICR_SEND_PENDING) {
 		if (rdtsc() - t0 > max_cycles || ++polls > max_cycles)
 			return false;
 		__builtin_ia32_pause();

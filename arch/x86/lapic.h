@@ -12,17 +12,10 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "lib/hwregs.h"
 
-/* Register offsets in the xAPIC page. */
-#define LAPIC_ID 0x20
-#define LAPIC_VERSION 0x30 /* bits 7:0 version (0x1X: integrated), 23:16 highest LVT entry */
-#define LAPIC_TPR 0x80
-#define LAPIC_EOI 0xb0
-#define LAPIC_SVR 0xf0     /* bit 8: software enable; bits 7:0 the spurious vector */
-#define LAPIC_SVR_ENABLE (1u << 8)
-#define LAPIC_ESR 0x280
-#define LAPIC_ICR_LOW 0x300
-#define LAPIC_ICR_HIGH 0x310
+/* The register offsets are lib/hwregs.h's LAPIC_REG_*. */
+#define LAPIC_SVR_ENABLE (1u << 8) /* SVR bit 8: software enable; bits 7:0 the spurious vector */
 
 /* ICR low word: delivery mode (bits 10:8), level (14), trigger (15). */
 #define ICR_FIXED (0u << 8) /* with the vector in bits 7:0 */
@@ -35,7 +28,7 @@
 struct lapic {
 	bool x2apic;      /* the boot CPU's mode */
 	uint64_t base;    /* xAPIC register page (physical = virtual) */
-	uint32_t version; /* LAPIC_VERSION as read on the boot CPU */
+	uint32_t version; /* LAPIC_REG_VERSION as read on the boot CPU */
 };
 
 /* Reads IA32_APIC_BASE on the calling (boot) CPU.  Returns NULL when the APIC

@@ -35,15 +35,15 @@ __attribute__((target("general-regs-only"))) /* the stub saves no SSE state */
 #endif
 void smp_wake_eoi(void)
 {
-	lapic_write(&smp.apic, LAPIC_EOI, 0);
+	lapic_write(&smp.apic, LAPIC_REG_EOI, 0);
 }
 
 /* An AP's APIC after INIT is software-disabled and takes no fixed interrupt
  * (SDM vol. 3A, 11.4.7.2): enabled here, every priority accepted. */
 static void ap_enable_apic(void)
 {
-	lapic_write(&smp.apic, LAPIC_TPR, 0);
-	lapic_write(&smp.apic, LAPIC_SVR, LAPIC_SVR_ENABLE | SMP_SPURIOUS_VECTOR);
+	lapic_write(&smp.apic, LAPIC_REG_TPR, 0);
+	lapic_write(&smp.apic, LAPIC_REG_SVR, LAPIC_SVR_ENABLE | SMP_SPURIOUS_VECTOR);
 }
 
 /* One wait for work, interrupts off on entry and on return; the caller
