@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include "tools/lib/fdread.h"
 #include "tools/os/clocksource.h"
 
 #define CS_SUBDIR "sys/devices/system/clocksource/clocksource0"
@@ -47,27 +48,20 @@ int os_cs_parse_list(const char *text, char (*names)[OS_CS_NAME], int max, int *
 /* Whole small file into buf (NUL-terminated).  -1 with errno on failure. */
 static int read_small(const char *path, char *buf, size_t cap)
 {
-	size_t got = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+	int e;
 
 	if (fd < 0)
 		return -1;
-	while (got + 1 < cap) {
-		ssize_t r = read(fd, buf + got, cap - 1 - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (r == 0)
-			break;
-		got += (size_t)r;
+	got = fd_read_upto(fd, buf, cap - 1);
+	e = errno;
+	close(fd);
+	if (got < 0) {
+		errno = e;
+		return -1;
 	}
 	buf[got] = 0;
-	close(fd);
 	return 0;
 }
 

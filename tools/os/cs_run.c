@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "tools/lib/fdread.h"
 #include "tools/lib/private_dir.h"
 
 #define RECORD_HEADER "tickprobe clocksource restore record 1"
@@ -246,7 +247,7 @@ bool os_cs_record_parse(const char *text, size_t n, struct os_cs_record *rec, ch
 int os_cs_record_read(int dir_fd, struct os_cs_record *rec, char *why, size_t cap)
 {
 	char buf[OS_CS_RECORD_MAX + 1], what[160];
-	size_t got = 0;
+	ssize_t got;
 	struct stat st;
 	int fd = openat(dir_fd, OS_CS_RECORD, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
 
@@ -258,20 +259,17 @@ int os_cs_record_read(int dir_fd, struct os_cs_record *rec, char *why, size_t ca
 			close(fd);
 		return -1;
 	}
-	while (got < sizeof buf) {
-		ssize_t r = read(fd, buf + got, sizeof buf - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	got = fd_read_upto(fd, buf, sizeof buf);
 	close(fd);
+	if (got < 0) {
+		snprintf(why, cap, "%s", strerror(errno));
+		return -1;
+	}
 	if (got > OS_CS_RECORD_MAX) {
 		snprintf(why, cap, "longer than a record can be (%d bytes)", OS_CS_RECORD_MAX);
 		return -1;
 	}
-	if (!os_cs_record_parse(buf, got, rec, what, sizeof what)) {
+	if (!os_cs_record_parse(buf, (size_t)got, rec, what, sizeof what)) {
 		snprintf(why, cap, "%s", what);
 		return -1;
 	}

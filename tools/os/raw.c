@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "acpi/acpi.h"
 #include "lib/hwregs.h"
+#include "tools/lib/fdread.h"
 #include "tools/os/bench.h"
 #include "tools/os/raw.h"
 #include "tools/os/record.h"
@@ -56,20 +57,16 @@ OS_BLOCK(b_hpet, os_sink = *dev.hpet_counter)
 /* A whole file of at most cap bytes; returns its length or -1 (errno set). */
 static long read_file(const char *path, uint8_t *buf, size_t cap)
 {
-	size_t got = 0;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
+	int e;
 
 	if (fd < 0)
 		return -1;
-	while (got < cap) {
-		ssize_t r = read(fd, buf + got, cap - got);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		got += (size_t)r;
-	}
+	got = fd_read_upto(fd, buf, cap);
+	e = errno;
 	close(fd);
+	errno = e;
 	return (long)got;
 }
 
