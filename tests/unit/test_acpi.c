@@ -390,9 +390,7 @@ static void hpet(uint8_t *t, uint8_t space, uint64_t base, uint32_t id)
 
 static void test_synthetic(void)
 {
-	static uint8_t t[4096], x[4096], r[64], p[36], rsdt[36 + 4 * 22];
-	struct fakemem m = { .n = 0 };
-	struct acpi_mem mem = { fake_read, &m };
+	static uint8_t t[4096];
 	struct acpi_info a;
 	char text[256];
 
@@ -457,9 +455,17 @@ static void test_synthetic(void)
 	seal(t, "HPET", 44, 1);
 	check(COND(DECODE(t, 56) == ACPI_BAD) && COND(has_problem(&a, "too short")),
 	      "synthetic: 44-byte HPET -> refused");
+}
 
-	/* A walk: RSDP rev 2 -> XSDT with an absurd entry count; RSDT lists an
-	 * unreadable table, the FADT, and 20 damaged HPETs. */
+/* A walk: RSDP rev 2 -> XSDT with an absurd entry count; RSDT lists an
+ * unreadable table, the FADT, and 20 damaged HPETs. */
+static void test_synthetic_walk(void)
+{
+	static uint8_t t[4096], x[4096], r[64], p[36], rsdt[36 + 4 * 22];
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+
 	fadt(t, 0x608, 0, 0, 0);
 	hpet(x, 0, 0xfed00000, 0x8086a201);
 	x[9] ^= 1;
@@ -603,6 +609,7 @@ int main(int argc, char **argv)
 	test_find_rsdp();
 	test_corrupt();
 	test_synthetic();
+	test_synthetic_walk();
 	test_cli();
 	return check_done();
 }
