@@ -59,6 +59,36 @@ static void measured(struct sim_counter *s, struct hist *cost, struct hist *scra
 	r->delta_valid = true;
 }
 
+/* cost_cycles: every key, and the histogram's figures; whole cycles where
+ * the histogram has them: the ns are derived from these, so they must not
+ * carry a fraction or a scale. */
+static void check_record_cost(const struct lr_node *root, const struct hist *cost)
+{
+	const struct lr_node *m = lr_get(root, "cost_cycles");
+	const char *whole[] = { "min", "p50", "p99", "p999", "max" };
+	uint64_t u;
+	int ok = 1;
+
+	for (size_t i = 0; i < 7; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
+		ok &= !isnan(num(root, path));
+	}
+	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
+	check(COND(num(root, "cost_cycles.min") == (double)cost->min) &&
+		      COND(num(root, "cost_cycles.max") == (double)cost->max) &&
+		      COND(num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000)) &&
+		      COND(num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000)) &&
+		      COND(num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000)) &&
+		      COND(fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05) &&
+		      COND(fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05),
+	      "records: cost_cycles agrees with the histogram");
+	ok = m && m->kind == LR_OBJ && m->len == 7;
+	for (size_t i = 0; ok && i < 5; i++)
+		ok &= lr_uint(lr_get(m, whole[i]), &u);
+	check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
+}
+
 /* The record's hist: every bin of the histogram, in order, and the 5 most
  * common costs rebuilt from it (schema 2 leaves modes to the hist). */
 static void check_record_hist(const struct lr_node *root, const struct hist *cost)
@@ -195,31 +225,7 @@ static void test_record_timer(void)
 	check(COND(!lr_get(root, "cost_ns")) && COND(!lr_get(root, "overhead_cycles")) &&
 		      COND(!lr_get(root, "address")) && COND(!lr_path(root, "throughput.reads_per_s")),
 	      "records: no cost_ns, overhead_cycles, address or throughput.reads_per_s (they follow from others)");
-	for (size_t i = 0; i < 7; i++) {
-		char path[32];
-		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
-		ok &= !isnan(num(root, path));
-	}
-	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
-	check(COND(num(root, "cost_cycles.min") == (double)cost->min) &&
-		      COND(num(root, "cost_cycles.max") == (double)cost->max) &&
-		      COND(num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000)) &&
-		      COND(num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000)) &&
-		      COND(num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000)) &&
-		      COND(fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05) &&
-		      COND(fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05),
-	      "records: cost_cycles agrees with the histogram");
-	{
-		/* Whole cycles where the histogram has them: the ns are derived
-		 * from these, so they must not carry a fraction or a scale. */
-		const struct lr_node *m = lr_get(root, "cost_cycles");
-		const char *whole[] = { "min", "p50", "p99", "p999", "max" };
-		ok = m && m->kind == LR_OBJ && m->len == 7;
-		for (size_t i = 0; ok && i < 5; i++)
-			ok &= lr_uint(lr_get(m, whole[i]), &u);
-		check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
-	}
-
+	check_record_cost(root, cost);
 	check_record_hist(root, cost);
 	check(COND(num(root, "throughput.reads") == (double)r.tp_reads) &&
 		      COND(num(root, "throughput.cycles") == (double)r.tp_cycles) && COND(r.tp_reads > 0) &&
