@@ -299,23 +299,26 @@ static void test_hostile(void)
 
 	begin(5), lapic(0, 0, 1), lapic(1, 1, 2), x2apic(300, 7, 2), lapic(2, 2, 0), lapic(3, 3, 3), end();
 	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 2) && COND(a.madt.online_capable == 2) &&
-		      COND(a.madt.disabled == 1) && COND(a.madt.ncpus == 4) && COND(a.madt.cpus[1].online_capable) &&
-		      COND(!a.madt.cpus[1].enabled) && COND(a.madt.cpus[2].x2apic) &&
-		      COND(a.madt.cpus[2].apic_id == 300) && COND(a.madt.cpus[2].uid == 7) &&
-		      COND(a.madt.cpus[3].enabled) && COND(!a.madt.cpus[3].online_capable) && COND(!a.nproblems) &&
-		      COND(strstr(json_of(&a), "\"cpus\":2,\"online_capable\":2,\"disabled\":1,")),
-	      "hostile: online-capable entries listed as such, disabled ones not; Enabled wins over both bits");
+		      COND(a.madt.disabled == 1) && COND(a.madt.ncpus == 4) && COND(!a.nproblems),
+	      "hostile: online-capable entries listed as such, disabled ones not");
+	check(COND(a.madt.cpus[1].online_capable) && COND(!a.madt.cpus[1].enabled) && COND(a.madt.cpus[3].enabled) &&
+		      COND(!a.madt.cpus[3].online_capable),
+	      "hostile: Enabled wins over both bits; Online Capable alone is not enabled");
+	check(COND(a.madt.cpus[2].x2apic) && COND(a.madt.cpus[2].apic_id == 300) && COND(a.madt.cpus[2].uid == 7),
+	      "hostile: an online-capable x2APIC entry keeps its ID and UID");
+	check(strstr(json_of(&a), "\"cpus\":2,\"online_capable\":2,\"disabled\":1,") != NULL,
+	      "hostile: the JSON counts the enabled, online-capable and disabled entries");
 
 	begin(3), lapic(1, 0, 1), lapic(1, 1, 0), lapic(1, 2, 1), x2apic(1, 3, 1), x2apic(500, 4, 1),
 		x2apic(500, 5, 1), lapic(0xff, 6, 1), end();
 	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 6) && COND(a.madt.duplicates == 3) &&
 		      COND(a.madt.broadcast == 1) && COND(a.madt.ncpus == 2) && COND(a.madt.cpus[0].apic_id == 1) &&
-		      COND(a.madt.cpus[1].apic_id == 500) && COND(NOTED("entry 2: APIC ID 1 enabled again")) &&
-		      COND(NOTED("entry 3: APIC ID 1 enabled again")) &&
-		      COND(NOTED("entry 5: APIC ID 500 enabled again")) &&
-		      COND(NOTED("APIC ID 0xff, the broadcast ID")) && COND(!NOTED("entry 1:")),
-	      "hostile: duplicate enabled IDs (also across types 0/9) and ID 0xFF flagged, "
-	      "not listed; a disabled repeat is not");
+		      COND(a.madt.cpus[1].apic_id == 500),
+	      "hostile: duplicate enabled IDs and ID 0xFF counted, not listed");
+	check(COND(NOTED("entry 2: APIC ID 1 enabled again")) && COND(NOTED("entry 3: APIC ID 1 enabled again")) &&
+		      COND(NOTED("entry 5: APIC ID 500 enabled again")) && COND(!NOTED("entry 1:")),
+	      "hostile: each enabled repeat of an ID noted, also across types 0/9; a disabled repeat is not");
+	check(NOTED("APIC ID 0xff, the broadcast ID"), "hostile: ID 0xFF noted as the broadcast ID");
 }
 
 /* 300 x2APIC CPUs: 4844 bytes, more than the walk's 4 KiB scratch. */
