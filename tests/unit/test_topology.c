@@ -133,13 +133,17 @@ static void test_qemu(void)
 		struct topology t = read_as(&v, 0);
 		bool aps = true;
 
-		check(COND(v.n > 30) && COND(t.source == c->source) && COND(t.apic_id == 0) && COND(t.apic_id_32) &&
-			      COND(SAME(t, 0, 0, 0)) && COND(t.smt_bits == c->smt_bits) &&
-			      COND(t.package_shift == c->package_shift) && COND(t.has_node == c->node) &&
-			      COND(!t.hybrid) && COND(topology_core_type(&t, (char[16]){ 0 }) == NULL) &&
-			      COND(!t.problem) && COND(!v.past_max),
-		      "qemu %s: boot CPU via %s, smt_bits %u, package_shift %u, no core type", c->file,
-		      topology_source_name(t.source), t.smt_bits, t.package_shift);
+		check(COND(v.n > 30) && COND(t.source == c->source) && COND(!t.problem) && COND(!v.past_max),
+		      "qemu %s: boot CPU read via %s, no leaf asked past the maximum", c->file,
+		      topology_source_name(t.source));
+		check(COND(t.apic_id == 0) && COND(t.apic_id_32) && COND(SAME(t, 0, 0, 0)),
+		      "qemu %s: boot CPU is APIC ID 0, package 0, core 0, thread 0", c->file);
+		check(COND(t.smt_bits == c->smt_bits) && COND(t.package_shift == c->package_shift) &&
+			      COND(t.has_node == c->node),
+		      "qemu %s: smt_bits %u, package_shift %u, node level %s", c->file, t.smt_bits, t.package_shift,
+		      t.has_node ? "yes" : "no");
+		check(COND(!t.hybrid) && COND(topology_core_type(&t, (char[16]){ 0 }) == NULL),
+		      "qemu %s: not hybrid, no core type", c->file);
 		/* QEMU numbers the APIC IDs densely: thread, then core (and die), then socket. */
 		v.per_cpu = true;
 		for (uint32_t id = 0; id < c->cpus; id++) {
