@@ -175,11 +175,13 @@ static void test_limits(void)
 		ok &= is(i, name, opts, i + 1);
 	}
 	/* and none is called default: one more problem, file-wide */
-	check(COND(p.count == PRESETS_MAX) && COND(ok) && COND(p.n_problems == 3) && COND(p.problems[0].line == 13) &&
+	check(COND(p.count == PRESETS_MAX) && COND(ok), "presets: 14 presets keep the first 12");
+	check(COND(p.n_problems == 3) && COND(p.problems[0].line == 13) &&
 		      COND(strstr(p.problems[0].text, "more than 12")) && COND(strstr(p.problems[0].text, "'p12'")) &&
 		      COND(p.problems[1].line == 14) && COND(strstr(p.problems[1].text, "'p13'")) &&
-		      COND(p.problems[2].line == 0) && COND(p.timeout == 9),
-	      "presets: 14 presets keep the first 12, name the other two, and still read the timeout after them");
+		      COND(p.problems[2].line == 0),
+	      "presets: the two past 12 named on their lines; no preset called default, said file-wide");
+	check(p.timeout == 9, "presets: the timeout after 14 presets still read (%d)", p.timeout);
 
 	/* More problems than are kept: counted, nothing written past the list. */
 	n = 0;
