@@ -13,6 +13,9 @@
                             characters
   shape.py helpers ROOT     every tests/*/test_*.sh sources tests/lib/check.sh
                             before any command of its own
+  shape.py conditions ROOT  every check() of tests/unit/ that joins conditions
+                            with && has each in COND(), so that its failure
+                            names the false one
   shape.py all ROOT         each of the above (subjects after SUBJECT_BASE,
                             when ROOT's history has it), then one line,
                             "lint: shape: N finding(s)": `make lint`'s step
@@ -338,6 +341,92 @@ def check_helpers(root):
     return found
 
 
+# A unit check of several conditions names the one that failed: each
+# condition joined at the top level is COND(x) (tests/unit/check.h), and
+# COND(x) itself holds one condition.  CONDS_MAX, the most a check may join
+# bare, is 1: COND costs the same few characters at two conditions as at ten.
+CONDS_MAX = 1
+CHECK_CALL = re.compile(r"(?<![\w.>])check\s*\(")
+COND_CALL = re.compile(r"COND\s*\(")
+
+
+def c_code(text):
+    """text with comments and the insides of string and character literals
+    blanked, newlines kept: a C file's code, at the same offsets."""
+    out = []
+    i = 0
+    while i < len(text):
+        if text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            j = len(text) if j < 0 else j + 2
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            j = len(text) if j < 0 else j
+        elif text[i] in "\"'":
+            j = i + 1
+            while j < len(text) and text[j] not in (text[i], "\n"):
+                j += 2 if text[j] == "\\" else 1
+            j = min(j + 1, len(text))
+        else:
+            out.append(text[i])
+            i += 1
+            continue
+        out.append(re.sub(r"[^\n]", " ", text[i:j]))
+        i = j
+    return "".join(out)
+
+
+def top_level_and(code, start):
+    """The operands of && at the top level of the expression at code[start:]
+    up to its first top-level comma or closing bracket, as (start, end)."""
+    depth = 0
+    spans = []
+    j = start
+    while j < len(code):
+        c = code[j]
+        if c in "([{":
+            depth += 1
+        elif depth == 0 and (c in ")]}" or c == ","):
+            break
+        elif c in ")]}":
+            depth -= 1
+        elif depth == 0 and code.startswith("&&", j):
+            spans.append((start, j))
+            start = j + 2
+            j += 1
+        j += 1
+    spans.append((start, j))
+    return spans
+
+
+def one_cond(code, a, b):
+    """Whether code[a:b] is COND(x), x with no && at its top level."""
+    operand = code[a:b]
+    m = COND_CALL.match(code, a + len(operand) - len(operand.lstrip()))
+    if not m:
+        return False
+    inner = top_level_and(code, m.end())
+    return len(inner) == 1 and code[inner[0][1]] == ")" and not code[inner[0][1] + 1:b].strip()
+
+
+def check_conditions(root):
+    """Each check() in tests/unit/ whose condition joins more than CONDS_MAX
+    conditions with && at the top level, one of them not COND(one condition)."""
+    found = 0
+    for name in tracked(root):
+        if not re.match(r"^tests/unit/[^/]*\.[ch]$", name):
+            continue
+        code = c_code(open(os.path.join(root, name), encoding="utf-8", errors="replace").read())
+        for m in CHECK_CALL.finditer(code):
+            spans = top_level_and(code, m.end())
+            bare = sum(not one_cond(code, a, b) for a, b in spans)
+            if len(spans) > CONDS_MAX and bare:
+                print("%s:%d: check() joins %d conditions, %d of them not in COND(): "
+                      "a failure would not say which" % (name, code.count("\n", 0, m.start()) + 1, len(spans), bare))
+                found += 1
+    return found
+
+
 def has_commit(root, rev):
     return subprocess.run(["git", "-C", root, "rev-parse", "-q", "--verify", rev + "^{commit}"],
                           capture_output=True, check=False).returncode == 0
@@ -348,6 +437,7 @@ def check_all(root):
     total = 0
     checks = [("paths", check_paths), ("functions", check_functions),
               ("includes", check_includes), ("helpers", check_helpers)]
+    checks.append(("conditions", check_conditions))
     if has_commit(root, SUBJECT_BASE):
         checks.append(("subjects", lambda r: check_subjects(r, SUBJECT_BASE)))
     else:
@@ -364,7 +454,7 @@ def check_all(root):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers", "all") \
+    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers", "conditions", "all") \
             or (argv[1] == "subjects") != (len(argv) == 4):
         print(__doc__, file=sys.stderr)
         return 2
@@ -379,6 +469,8 @@ def main(argv):
         n = check_includes(root)
     elif argv[1] == "helpers":
         n = check_helpers(root)
+    elif argv[1] == "conditions":
+        n = check_conditions(root)
     else:
         n = check_subjects(root, argv[3])
     return 2 if n < 0 else (1 if n else 0)

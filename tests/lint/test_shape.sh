@@ -4,8 +4,9 @@
 # this tree): comments name only paths that exist, no C function is over 100
 # lines, no folders include each other in a circle, a command (tools/PART/)
 # includes only tools/lib/ of the host's folders and tools/lib/ no command,
-# every script test sources the one PASS/FAIL helper first, and commit
-# subjects are at most 72 characters.  Each check runs on a planted tree
+# every script test sources the one PASS/FAIL helper first, a unit check
+# that joins conditions names the false one (COND), and commit subjects are
+# at most 72 characters.  Each check runs on a planted tree
 # here and must find exactly the planted faults, so that a check that
 # stopped seeing fails here.
 . tests/lib/check.sh
@@ -13,7 +14,7 @@ BUILD=${BUILD:-build}
 HERE=$(dirname "$0")
 
 tree=$BUILD/lint/shape-canary
-rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib" "$tree/tests/x"
+rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib" "$tree/tests/x" "$tree/tests/unit"
 printf '#!/bin/sh\n# a test\n. tests/lib/check.sh\npass x\n' >"$tree/tests/x/test_good.sh"
 printf '#!/bin/sh\n# a test\nBUILD=build\n. tests/lib/check.sh\n' >"$tree/tests/x/test_late.sh"
 printf '/* Reads probe/gone.c and lib/here.h, and names probe/*.h. */\n#include "lib/here.h"\n' >"$tree/probe/here.h"
@@ -40,6 +41,18 @@ printf 'text\n' >"$tree/LICENSE"
 	i=0; while [ $i -lt 100 ]; do printf '\ti++;\n'; i=$((i + 1)); done
 	printf '}\n\nint short_one(void)\n{\n\treturn 0;\n}\n'
 } >"$tree/probe/f.c"
+# Unit checks: one condition, and conditions each in COND(), are fine; two
+# joined bare, and COND() around two, are faults.
+cat >"$tree/tests/unit/test_c.c" <<'EOF'
+int main(void)
+{
+	check(a == 1, "one condition (a && b)");
+	check(COND(a == 1) && COND(f(b, c) || d), "each in COND");
+	check(a == 1 && b == 2, "two bare");
+	check(COND(a == 1 && b == 2) && COND(c), "COND around two");
+	return check_done();
+}
+EOF
 if git -C "$tree" init -q 2>/dev/null; then
 	git -C "$tree" add . && git -C "$tree" -c user.name=t -c user.email=t@t commit -qm "base" &&
 		git -C "$tree" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "short subject" &&
@@ -66,6 +79,8 @@ canary includes "include circle: lib -> probe -> lib" 1
 canary includes "tools/a/x.c includes tools/b/y.h: commands use tools/lib only" 1
 canary includes "tools/lib/l.c includes tools/b/y.h: tools/lib uses no command's files" 1
 canary helpers "tests/x/test_late.sh: its first command is not" 1
+canary conditions "tests/unit/test_c.c:5: check() joins 2 conditions, 2 of them not in COND()" 1
+canary conditions "tests/unit/test_c.c:6: check() joins 2 conditions, 1 of them not in COND()" 1
 if [ -d "$tree/.git" ]; then
 	canary subjects "subject is 77 characters" 1 "HEAD~2"
 else
@@ -80,11 +95,15 @@ out=$(python3 "$HERE/shape.py" includes "$tree" 2>&1 | grep -c "ok.c\|z.h\|own.h
 check "shape canary: a command's own header, the library's and tools/commands.h are not findings" \
 	'[ "$out" -eq 0 ]' "an allowed include was reported"
 
+out=$(python3 "$HERE/shape.py" conditions "$tree" 2>&1 | grep -c "test_c.c:[34]:")
+check "shape canary: a check of one condition, or of conditions each in COND(), is not a finding" \
+	'[ "$out" -eq 0 ]' "a check of one condition or of COND()s was reported"
+
 # all: every check, and one summary line that counts their findings.
 out=$(python3 "$HERE/shape.py" all "$tree" 2>&1)
 rc=$?
-if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 9 finding(s) (paths, functions, includes, helpers)'; then
-	pass "shape canary: all runs each check and counts the 9 planted faults"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 11 finding(s) (paths, functions, includes, helpers, conditions)'; then
+	pass "shape canary: all runs each check and counts the 11 planted faults"
 else
 	fail "shape canary: all exited $rc with" "$out"
 fi

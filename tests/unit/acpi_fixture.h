@@ -161,7 +161,7 @@ static uint64_t load_memmap(struct fakemem *m, const char *dir, const char *only
 				rsdp = addr;
 		}
 	fclose(f);
-	check(laid > 0 && !bad, "%s: %d tables laid out in fake memory", short_dir(dir), laid);
+	check(COND(laid > 0) && COND(!bad), "%s: %d tables laid out in fake memory", short_dir(dir), laid);
 	return rsdp;
 }
 

@@ -183,9 +183,9 @@ static void test_linuxhw(void)
 		odd_cases(f, &a, seen);
 	}
 	fclose(csv);
-	check(rows > 0 && good == rows, "linuxhw: %d/%d machines decode as expected", good, rows);
+	check(COND(rows > 0) && COND(good == rows), "linuxhw: %d/%d machines decode as expected", good, rows);
 	for (int i = 0; i < 7; i++)
-		check(seen[i] > 0 && !odd_bad[i], "linuxhw: odd case '%s': %d/%d machines right", odd[i],
+		check(COND(seen[i] > 0) && COND(!odd_bad[i]), "linuxhw: odd case '%s': %d/%d machines right", odd[i],
 		      seen[i] - odd_bad[i], seen[i]);
 }
 
@@ -214,25 +214,27 @@ static void test_walk(const char *dir, const char *name)
 		fadt_len = expect_num(dir, "fadt.length");
 
 	acpi_info_init(&a);
-	check(rsdp && rsdp == expect_num(dir, "rsdp.physical_address"), "%s: RSDP at 0x%llx per memmap",
+	check(COND(rsdp) && COND(rsdp == expect_num(dir, "rsdp.physical_address")), "%s: RSDP at 0x%llx per memmap",
 	      name, (unsigned long long)rsdp);
-	check(acpi_walk(&mem, rsdp, &a) == 0 && a.root == ACPI_ROOT_XSDT, "%s: walked the XSDT", name);
-	check(a.rsdp_revision == expect_num(dir, "rsdp.revision") && expect_get(dir, "rsdp.oem_id", v, sizeof v) &&
-	      !strcmp(a.rsdp_oem, v), "%s: RSDP revision %u, OEM \"%s\"", name, a.rsdp_revision, a.rsdp_oem);
-	check(a.have_fadt && fadt_at && a.fadt_address == fadt_at && a.fadt_length == fadt_len,
+	check(COND(acpi_walk(&mem, rsdp, &a) == 0) && COND(a.root == ACPI_ROOT_XSDT), "%s: walked the XSDT", name);
+	check(COND(a.rsdp_revision == expect_num(dir, "rsdp.revision")) &&
+		      COND(expect_get(dir, "rsdp.oem_id", v, sizeof v)) && COND(!strcmp(a.rsdp_oem, v)),
+	      "%s: RSDP revision %u, OEM \"%s\"", name, a.rsdp_revision, a.rsdp_oem);
+	check(COND(a.have_fadt) && COND(fadt_at) && COND(a.fadt_address == fadt_at) && COND(a.fadt_length == fadt_len),
 	      "%s: the XSDT's FADT at 0x%llx (%llu bytes) used", name, fadt_at, fadt_len);
-	check(a.pm_space == ACPI_SPACE_IO && a.pm_address == expect_num(dir, "derived.linux_pm_timer_ioport") &&
-	      a.pm_bits == expect_num(dir, "derived.pm_timer_counter_bits"), "%s: PM timer io 0x%llx, %u-bit",
-	      name, (unsigned long long)a.pm_address, a.pm_bits);
-	check(a.have_hpet && a.hpet_address == expect_num(dir, "hpet.base.address") &&
-	      a.hpet_block_id == expect_num(dir, "hpet.event_timer_block_id") &&
-	      a.hpet_vendor == expect_num(dir, "derived.hpet.pci_vendor_id") &&
-	      a.hpet_tables == expect_num(dir, "hpet.table_count"),
-	      "%s: HPET 0x%llx, block id 0x%08x, vendor %04x", name,
-	      (unsigned long long)a.hpet_address, a.hpet_block_id, a.hpet_vendor);
-	check(a.nproblems == 0 && a.bad_tables == 0, "%s: no problems (%u: %s)", name, a.nproblems,
+	check(COND(a.pm_space == ACPI_SPACE_IO) &&
+		      COND(a.pm_address == expect_num(dir, "derived.linux_pm_timer_ioport")) &&
+		      COND(a.pm_bits == expect_num(dir, "derived.pm_timer_counter_bits")),
+	      "%s: PM timer io 0x%llx, %u-bit", name, (unsigned long long)a.pm_address, a.pm_bits);
+	check(COND(a.have_hpet) && COND(a.hpet_address == expect_num(dir, "hpet.base.address")) &&
+		      COND(a.hpet_block_id == expect_num(dir, "hpet.event_timer_block_id")) &&
+		      COND(a.hpet_vendor == expect_num(dir, "derived.hpet.pci_vendor_id")) &&
+		      COND(a.hpet_tables == expect_num(dir, "hpet.table_count")),
+	      "%s: HPET 0x%llx, block id 0x%08x, vendor %04x", name, (unsigned long long)a.hpet_address,
+	      a.hpet_block_id, a.hpet_vendor);
+	check(COND(a.nproblems == 0) && COND(a.bad_tables == 0), "%s: no problems (%u: %s)", name, a.nproblems,
 	      a.nproblems ? a.problems[0] : "");
-	check(strstr(json_of(&a), "\"root\":\"xsdt\"") && strstr(json_of(&a), "\"rsdp\":{\"address\":"),
+	check(COND(strstr(json_of(&a), "\"root\":\"xsdt\"")) && COND(strstr(json_of(&a), "\"rsdp\":{\"address\":")),
 	      "%s: JSON names the root and the RSDP", name);
 	fakemem_release(&m);
 }
@@ -248,7 +250,7 @@ static void test_find_rsdp(void)
 	size_t len;
 	uint8_t *rsdp = slurp(FWTS01 "/RSDP.bin", &len);
 
-	check(rsdp && len == 36, "find: fwts01 RSDP.bin read");
+	check(COND(rsdp) && COND(len == 36), "find: fwts01 RSDP.bin read");
 	if (!rsdp)
 		return;
 	place(&m, 0x400, bda, sizeof bda);
@@ -260,7 +262,7 @@ static void test_find_rsdp(void)
 	memcpy(low + 0x100, rsdp, 36);
 	low[0x100 + 8] ^= 1; /* a decoy with a bad checksum, met first */
 	acpi_info_init(&a);
-	check(acpi_find_rsdp_bios(&mem, &a) == 0xf7240 && has_problem(&a, "0xe0100"),
+	check(COND(acpi_find_rsdp_bios(&mem, &a) == 0xf7240) && COND(has_problem(&a, "0xe0100")),
 	      "find: RSDP at 0xf7240 in the 0xE0000 area, decoy at 0xe0100 skipped");
 
 	bda[0x0e] = 0xc0, bda[0x0f] = 0x9f; /* EBDA segment 0x9fc0 */
@@ -274,8 +276,8 @@ static void test_find_rsdp(void)
 	low[0x17240 + 8] ^= 1;
 	acpi_info_init(&a);
 	check(acpi_find_rsdp_bios(&mem, &a) == 0x9fc30, "find: with no valid one, the bad-extended one is returned");
-	check(acpi_walk(&mem, 0x9fc30, &a) < 0 && has_problem(&a, "bad extended checksum") &&
-	      a.have_rsdp && a.root == ACPI_ROOT_NONE && has_problem(&a, "RSDT at 0x"),
+	check(COND(acpi_walk(&mem, 0x9fc30, &a) < 0) && COND(has_problem(&a, "bad extended checksum")) &&
+		      COND(a.have_rsdp) && COND(a.root == ACPI_ROOT_NONE) && COND(has_problem(&a, "RSDT at 0x")),
 	      "find: its XSDT is not trusted, the RSDT is tried (absent here)");
 	free(rsdp);
 }
@@ -298,8 +300,9 @@ static void test_corrupt(void)
 		acpi_info_init(&a);
 		const char *why = t ? acpi_check_table(t, len, NULL) : "missing";
 		int rc = t ? acpi_decode_table(t, len, files[i], &a) : 0;
-		check(why && !strcmp(why, "bad checksum") && rc == ACPI_BAD && has_problem(&a, "bad checksum") &&
-		      a.pm_space == ACPI_SPACE_NONE && !a.have_hpet && !a.have_fadt && a.bad_tables == 1,
+		check(COND(why) && COND(!strcmp(why, "bad checksum")) && COND(rc == ACPI_BAD) &&
+			      COND(has_problem(&a, "bad checksum")) && COND(a.pm_space == ACPI_SPACE_NONE) &&
+			      COND(!a.have_hpet) && COND(!a.have_fadt) && COND(a.bad_tables == 1),
 		      "corrupt: %s rejected: %s", files[i], why ? why : "accepted");
 		free(t);
 	}
@@ -312,7 +315,8 @@ static void test_corrupt(void)
 	char xsdt_bad[64], rsdt_gone[64], fadt_bad[64], hpet_bad[64];
 
 	rsdp = slurp(CORRUPT "/RSDP.bin", &len);
-	check(rsdp && len == 36 && at_rsdp && at_xsdt && at_fadt && at_hpet && at_rsdt,
+	check(COND(rsdp) && COND(len == 36) && COND(at_rsdp) && COND(at_xsdt) && COND(at_fadt) && COND(at_hpet) &&
+		      COND(at_rsdt),
 	      "corrupt: RSDP.bin read, fwts01 addresses known");
 	if (!rsdp)
 		return;
@@ -325,21 +329,25 @@ static void test_corrupt(void)
 	place_file(&m, at_fadt, CORRUPT "/FACP_bad_checksum.bin");
 	place_file(&m, at_hpet, CORRUPT "/HPET_bad_checksum.bin");
 	acpi_info_init(&a);
-	check(acpi_walk(&mem, at_rsdp, &a) < 0 && a.root == ACPI_ROOT_NONE && a.have_rsdp &&
-	      has_problem(&a, xsdt_bad) && has_problem(&a, rsdt_gone) && a.pm_space == ACPI_SPACE_NONE && !a.have_hpet,
+	check(COND(acpi_walk(&mem, at_rsdp, &a) < 0) && COND(a.root == ACPI_ROOT_NONE) && COND(a.have_rsdp) &&
+		      COND(has_problem(&a, xsdt_bad)) && COND(has_problem(&a, rsdt_gone)) &&
+		      COND(a.pm_space == ACPI_SPACE_NONE) && COND(!a.have_hpet),
 	      "corrupt: bad XSDT and no RSDT -> no tables, said so");
-	check(strstr(json_of(&a), "\"pm_timer\":null") && strstr(json_of(&a), "\"hpet\":null") &&
-	      strstr(json_of(&a), "\"root\":null"), "corrupt: JSON has null pm_timer, hpet, root");
+	check(COND(strstr(json_of(&a), "\"pm_timer\":null")) && COND(strstr(json_of(&a), "\"hpet\":null")) &&
+		      COND(strstr(json_of(&a), "\"root\":null")),
+	      "corrupt: JSON has null pm_timer, hpet, root");
 
 	/* The whole fwts01 memory with the bad XSDT over the good one: RSDT wins. */
 	fakemem_release(&m);
 	load_memmap(&m, FWTS01, NULL);
 	place_file(&m, at_xsdt, CORRUPT "/XSDT_bad_checksum.bin");
 	acpi_info_init(&a);
-	check(acpi_walk(&mem, at_rsdp, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "using the RSDT") &&
-	      a.have_fadt && a.fadt_address == memmap_addr(FWTS01, "FACP_1.bin") &&
-	      a.fadt_length == expect_num(FWTS01, "facp_via_rsdt.length") &&
-	      a.pm_address == expect_num(FWTS01, "facp_via_rsdt.pm_tmr_blk") && a.pm_bits == 24 && a.have_hpet,
+	check(COND(acpi_walk(&mem, at_rsdp, &a) == 0) && COND(a.root == ACPI_ROOT_RSDT) &&
+		      COND(has_problem(&a, "using the RSDT")) && COND(a.have_fadt) &&
+		      COND(a.fadt_address == memmap_addr(FWTS01, "FACP_1.bin")) &&
+		      COND(a.fadt_length == expect_num(FWTS01, "facp_via_rsdt.length")) &&
+		      COND(a.pm_address == expect_num(FWTS01, "facp_via_rsdt.pm_tmr_blk")) && COND(a.pm_bits == 24) &&
+		      COND(a.have_hpet),
 	      "corrupt: bad XSDT -> fell back to the RSDT and the FADT it lists");
 
 	/* A good XSDT listing the bad FADT and HPET: both refused, walk completes. */
@@ -348,9 +356,10 @@ static void test_corrupt(void)
 	place_file(&m, at_fadt, CORRUPT "/FACP_bad_checksum.bin");
 	place_file(&m, at_hpet, CORRUPT "/HPET_bad_checksum.bin");
 	acpi_info_init(&a);
-	check(acpi_walk(&mem, at_rsdp, &a) == 0 && a.root == ACPI_ROOT_XSDT && a.bad_tables == 2 &&
-	      has_problem(&a, fadt_bad) && has_problem(&a, hpet_bad) && !a.have_fadt && !a.have_hpet &&
-	      a.hpet_tables == 1, "corrupt: bad FADT and HPET listed by a good XSDT refused");
+	check(COND(acpi_walk(&mem, at_rsdp, &a) == 0) && COND(a.root == ACPI_ROOT_XSDT) && COND(a.bad_tables == 2) &&
+		      COND(has_problem(&a, fadt_bad)) && COND(has_problem(&a, hpet_bad)) && COND(!a.have_fadt) &&
+		      COND(!a.have_hpet) && COND(a.hpet_tables == 1),
+	      "corrupt: bad FADT and HPET listed by a good XSDT refused");
 	fakemem_release(&m);
 	free(rsdp);
 }
@@ -381,61 +390,82 @@ static void hpet(uint8_t *t, uint8_t space, uint64_t base, uint32_t id)
 
 static void test_synthetic(void)
 {
-	static uint8_t t[4096], x[4096], r[64], p[36], rsdt[36 + 4 * 22];
-	struct fakemem m = { .n = 0 };
-	struct acpi_mem mem = { fake_read, &m };
+	static uint8_t t[4096];
 	struct acpi_info a;
 	char text[256];
 
 	fadt(t, 0x808, 1u << 8, 0, 0xfe00d008);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_MMIO && a.pm_address == 0xfe00d008 &&
-	      a.pm_bits == 32 && strstr(json_of(&a), "\"pm_timer\":{\"space\":\"mmio\",\"address\":4261466120,\"bits\":32}"),
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_space == ACPI_SPACE_MMIO) &&
+		      COND(a.pm_address == 0xfe00d008) && COND(a.pm_bits == 32) &&
+		      COND(strstr(json_of(&a), "\"pm_timer\":{\"space\":\"mmio\",\"address\":4261466120,\"bits\":32}")),
 	      "synthetic: memory-space X_PM_TMR_BLK -> mmio 0xfe00d008, 32-bit");
 	acpi_summary(&a, text, sizeof text);
-	check(strstr(text, "PM timer: mmio 0xfe00d008, 32-bit\n") && strstr(text, "HPET: none (no table)\n"),
+	check(COND(strstr(text, "PM timer: mmio 0xfe00d008, 32-bit\n")) &&
+		      COND(strstr(text, "HPET: none (no table)\n")),
 	      "synthetic: summary lines");
 	fadt(t, 0x808, 0, 2, 0xcf8);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_IO && a.pm_address == 0x808 &&
-	      has_problem(&a, "address space 2"), "synthetic: X_PM_TMR_BLK in PCI config space -> legacy 0x808, noted");
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_space == ACPI_SPACE_IO) && COND(a.pm_address == 0x808) &&
+		      COND(has_problem(&a, "address space 2")),
+	      "synthetic: X_PM_TMR_BLK in PCI config space -> legacy 0x808, noted");
 	fadt(t, 0x808, 0, 1, 0x12345);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_address == 0x808 && has_problem(&a, "above 0xffff"),
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_address == 0x808) && COND(has_problem(&a, "above 0xffff")),
 	      "synthetic: X I/O port above 0xffff -> legacy, noted");
 	fadt(t, 0x808, 0, 1, 0x408);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_address == 0x408 && has_problem(&a, "differ, X used"),
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_address == 0x408) &&
+		      COND(has_problem(&a, "differ, X used")),
 	      "synthetic: X and legacy ports differ -> X, noted");
 	fadt(t, 0, 1u << 20, 1, 0x408);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_NONE && has_problem(&a, "X_PM_TMR_BLK 0x408 ignored"),
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_space == ACPI_SPACE_NONE) &&
+		      COND(has_problem(&a, "X_PM_TMR_BLK 0x408 ignored")),
 	      "synthetic: HW_REDUCED with an X block -> none, noted");
 	fadt(t, 0, 0, 0, 0);
-	check(DECODE(t, 244) == ACPI_USED && a.pm_space == ACPI_SPACE_NONE && !strcmp(a.pm_none, "FADT gives no PM timer block"),
+	check(COND(DECODE(t, 244) == ACPI_USED) && COND(a.pm_space == ACPI_SPACE_NONE) &&
+		      COND(!strcmp(a.pm_none, "FADT gives no PM timer block")),
 	      "synthetic: FADT with no timer block -> none");
 
 	fadt(t, 0x808, 0, 1, 0x808);
-	check(DECODE(t, 30) == ACPI_BAD && has_problem(&a, "truncated"), "synthetic: 30 bytes -> truncated header");
-	check(DECODE(t, 200) == ACPI_BAD && has_problem(&a, "Length beyond the bytes present (Length 244)"),
+	check(COND(DECODE(t, 30) == ACPI_BAD) && COND(has_problem(&a, "truncated")),
+	      "synthetic: 30 bytes -> truncated header");
+	check(COND(DECODE(t, 200) == ACPI_BAD) && COND(has_problem(&a, "Length beyond the bytes present (Length 244)")),
 	      "synthetic: Length 244 with 200 bytes present -> refused");
 	seal(t, "FACP", 20, 3);
-	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "below the 36-byte header"), "synthetic: Length 20 -> refused");
+	check(COND(DECODE(t, 244) == ACPI_BAD) && COND(has_problem(&a, "below the 36-byte header")),
+	      "synthetic: Length 20 -> refused");
 	seal(t, "FACP", 100, 3);
-	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "Length 100 too short"), "synthetic: 100-byte FADT -> refused");
+	check(COND(DECODE(t, 244) == ACPI_BAD) && COND(has_problem(&a, "Length 100 too short")),
+	      "synthetic: 100-byte FADT -> refused");
 	put32(t + 4, 0x7ffffff0);
-	check(DECODE(t, 244) == ACPI_BAD && has_problem(&a, "above 1 MiB"), "synthetic: Length 0x7ffffff0 -> refused");
+	check(COND(DECODE(t, 244) == ACPI_BAD) && COND(has_problem(&a, "above 1 MiB")),
+	      "synthetic: Length 0x7ffffff0 -> refused");
 	memset(t, 0xff, 64);
-	check(DECODE(t, 64) == ACPI_BAD && has_problem(&a, "not printable"), "synthetic: 0xff bytes -> not a table");
+	check(COND(DECODE(t, 64) == ACPI_BAD) && COND(has_problem(&a, "not printable")),
+	      "synthetic: 0xff bytes -> not a table");
 	hpet(t, 0, 0xfed00000, 0x8086a201);
-	check((acpi_info_init(&a), acpi_decode_fadt(t, 56, &a)) == ACPI_BAD && has_problem(&a, "wrong signature"),
+	check(COND((acpi_info_init(&a), acpi_decode_fadt(t, 56, &a)) == ACPI_BAD) &&
+		      COND(has_problem(&a, "wrong signature")),
 	      "synthetic: an HPET table given as FADT -> wrong signature");
 
 	hpet(t, 1, 0xfed00000, 0x8086a201);
-	check(DECODE(t, 56) == ACPI_BAD && !a.have_hpet && a.hpet_tables == 1 && has_problem(&a, "not memory"),
+	check(COND(DECODE(t, 56) == ACPI_BAD) && COND(!a.have_hpet) && COND(a.hpet_tables == 1) &&
+		      COND(has_problem(&a, "not memory")),
 	      "synthetic: HPET base in I/O space -> invalid");
 	hpet(t, 0, 0, 0x8086a201);
-	check(DECODE(t, 56) == ACPI_BAD && !a.have_hpet && has_problem(&a, "base address 0"), "synthetic: HPET base 0 -> invalid");
+	check(COND(DECODE(t, 56) == ACPI_BAD) && COND(!a.have_hpet) && COND(has_problem(&a, "base address 0")),
+	      "synthetic: HPET base 0 -> invalid");
 	seal(t, "HPET", 44, 1);
-	check(DECODE(t, 56) == ACPI_BAD && has_problem(&a, "too short"), "synthetic: 44-byte HPET -> refused");
+	check(COND(DECODE(t, 56) == ACPI_BAD) && COND(has_problem(&a, "too short")),
+	      "synthetic: 44-byte HPET -> refused");
+}
 
-	/* A walk: RSDP rev 2 -> XSDT with an absurd entry count; RSDT lists an
-	 * unreadable table, the FADT, and 20 damaged HPETs. */
+/* A walk: RSDP rev 2 -> XSDT with an absurd entry count; RSDT lists an
+ * unreadable table, the FADT, and 20 damaged HPETs. */
+static void test_synthetic_walk(void)
+{
+	static uint8_t t[4096], x[4096], r[64], p[36], rsdt[36 + 4 * 22];
+	struct fakemem m = { .n = 0 };
+	struct acpi_mem mem = { fake_read, &m };
+	struct acpi_info a;
+
 	fadt(t, 0x608, 0, 0, 0);
 	hpet(x, 0, 0xfed00000, 0x8086a201);
 	x[9] ^= 1;
@@ -463,18 +493,23 @@ static void test_synthetic(void)
 	place(&m, 0x4000, r, sizeof r);
 	acpi_info_init(&a);
 	check(acpi_find_rsdp_bios(&mem, &a) == 0xe0000, "synthetic: built RSDP found at 0xe0000");
-	check(acpi_walk(&mem, 0xe0000, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "too many entries") &&
-	      has_problem(&a, "table at 0x5000 unreadable") && a.pm_address == 0x608 && a.hpet_tables == 20 &&
-	      !a.have_hpet && a.nproblems == ACPI_MAX_PROBLEMS && a.problems_dropped > 0 &&
-	      strstr(json_of(&a), "more problems not kept"),
-	      "synthetic: absurd XSDT -> RSDT; unreadable entry and 20 bad HPETs reported, bounded");
+	check(COND(acpi_walk(&mem, 0xe0000, &a) == 0) && COND(a.root == ACPI_ROOT_RSDT) &&
+		      COND(has_problem(&a, "too many entries")),
+	      "synthetic: absurd XSDT -> refused, RSDT walked");
+	check(COND(has_problem(&a, "table at 0x5000 unreadable")) && COND(a.pm_address == 0x608),
+	      "synthetic: RSDT's unreadable entry reported, its FADT still read");
+	check(COND(a.hpet_tables == 20) && COND(!a.have_hpet), "synthetic: 20 bad HPETs counted, none used");
+	check(COND(a.nproblems == ACPI_MAX_PROBLEMS) && COND(a.problems_dropped > 0) &&
+		      COND(strstr(json_of(&a), "more problems not kept")),
+	      "synthetic: the problems kept are bounded, the rest counted and said in the JSON");
 	p[32] ^= 1;
 	acpi_info_init(&a);
-	check(acpi_walk(&mem, 0xe0000, &a) == 0 && a.root == ACPI_ROOT_RSDT && has_problem(&a, "bad extended checksum"),
+	check(COND(acpi_walk(&mem, 0xe0000, &a) == 0) && COND(a.root == ACPI_ROOT_RSDT) &&
+		      COND(has_problem(&a, "bad extended checksum")),
 	      "synthetic: RSDP with a bad extended checksum -> RSDT only");
 	p[8] ^= 1;
 	acpi_info_init(&a);
-	check(acpi_walk(&mem, 0xe0000, &a) < 0 && !a.have_rsdp && has_problem(&a, "not a valid RSDP"),
+	check(COND(acpi_walk(&mem, 0xe0000, &a) < 0) && COND(!a.have_rsdp) && COND(has_problem(&a, "not a valid RSDP")),
 	      "synthetic: RSDP with a bad checksum -> refused");
 }
 
@@ -517,7 +552,8 @@ static void hostile_name(char *out, size_t cap)
 		fclose(t);
 	}
 	rc = run(dir, out, cap);
-	check(rc == 3 && !strchr(out, 0x1b) && !strchr(out, 0x07) && strstr(out, "FACP\\x1b]0;PWNED\\x07: truncated"),
+	check(COND(rc == 3) && COND(!strchr(out, 0x1b)) && COND(!strchr(out, 0x07)) &&
+		      COND(strstr(out, "FACP\\x1b]0;PWNED\\x07: truncated")),
 	      "cli: a table file named with an escape sequence: the name shown escaped, exit %d", rc);
 	remove(file);
 	rmdir(dir);
@@ -547,19 +583,23 @@ static void test_cli(void)
 				 strtoull(f[EHPET] + 4, NULL, 16), strtoull(f[HPETID], NULL, 0));
 		snprintf(args, sizeof args, "--json " DATA "/linuxhw/%s", f[MACHINE]);
 		int rc = run(args, out, sizeof out);
-		check(rc == 0 && strstr(out, pm) && strstr(out, hp) && strstr(out, "\"problems\":["),
+		check(COND(rc == 0) && COND(strstr(out, pm)) && COND(strstr(out, hp)) &&
+			      COND(strstr(out, "\"problems\":[")),
 		      "cli: acpi --json %s -> exit %d, %s, %s", f[MACHINE], rc, pm, hp);
 	}
 	snprintf(args, sizeof args, DATA "/linuxhw/%s/FACP.bin " DATA "/linuxhw/%s/HPET.bin", f[MACHINE], f[MACHINE]);
-	check(run(args, out, sizeof out) == 0 && strstr(out, "PM timer: io ") && strstr(out, "HPET: 0x"),
+	check(COND(run(args, out, sizeof out) == 0) && COND(strstr(out, "PM timer: io ")) &&
+		      COND(strstr(out, "HPET: 0x")),
 	      "cli: acpi FACP.bin HPET.bin -> human summary");
 	int rc = run("--json " CORRUPT, out, sizeof out);
-	check(rc == 3 && strstr(out, "\"pm_timer\":null") && strstr(out, "\"hpet\":null") &&
-	      strstr(out, "FACP_bad_checksum.bin: bad checksum"), "cli: acpi --json corrupt/ -> exit %d, damage said", rc);
+	check(COND(rc == 3) && COND(strstr(out, "\"pm_timer\":null")) && COND(strstr(out, "\"hpet\":null")) &&
+		      COND(strstr(out, "FACP_bad_checksum.bin: bad checksum")),
+	      "cli: acpi --json corrupt/ -> exit %d, damage said", rc);
 	check(run(DATA "/no/such/dir", out, sizeof out) == 2, "cli: missing path -> exit 2");
 	hostile_name(out, sizeof out);
 	check(run("--bogus", out, sizeof out) == 1, "cli: unknown option -> exit 1");
-	check(run("--help", out, sizeof out) == 0 && strstr(out, "usage: tickprobe acpi"), "cli: --help -> exit 0");
+	check(COND(run("--help", out, sizeof out) == 0) && COND(strstr(out, "usage: tickprobe acpi")),
+	      "cli: --help -> exit 0");
 }
 
 int main(int argc, char **argv)
@@ -572,6 +612,7 @@ int main(int argc, char **argv)
 	test_find_rsdp();
 	test_corrupt();
 	test_synthetic();
+	test_synthetic_walk();
 	test_cli();
 	return check_done();
 }

@@ -71,13 +71,13 @@ static void real_tables(void)
 	 * evaluated in is unspecified, and the message reads s5 too. */
 	n = load(WALK "/fwts01_lenovo_thinkpad_crestline/memory/DSDT_1.bin", buf, sizeof buf);
 	found = n == 24564 && acpi_s5_scan(buf, n, &s5);
-	check(found && s5.slp_typ_a == 7 && s5.slp_typ_b == 7 && s5.offset == 13684,
+	check(COND(found) && COND(s5.slp_typ_a == 7) && COND(s5.slp_typ_b == 7) && COND(s5.offset == 13684),
 	      "ThinkPad DSDT: \\_S5 Package(3){0x07, 0x07, Zero} at 13684 (n %zu, found %d, %u/%u at %u)", n, s5.found,
 	      s5.slp_typ_a, s5.slp_typ_b, s5.offset);
 	memset(&s5, 0, sizeof s5);
 	n = load(WALK "/lhw03_toshiba_satellite_c70d-b/memory/DSDT_1.bin", buf, sizeof buf);
 	found = n == 24383 && acpi_s5_scan(buf, n, &s5);
-	check(found && s5.slp_typ_a == 5 && s5.slp_typ_b == 5 && s5.offset == 3134,
+	check(COND(found) && COND(s5.slp_typ_a == 5) && COND(s5.slp_typ_b == 5) && COND(s5.offset == 3134),
 	      "Toshiba DSDT: \\_S5 Package(4){0x05, 0x05, Zero, Zero} at 3134 (found %d, %u/%u at %u)", s5.found,
 	      s5.slp_typ_a, s5.slp_typ_b, s5.offset);
 	/* Through memory, in pieces: the same answer, and the checksum holds. */
@@ -85,26 +85,28 @@ static void real_tables(void)
 		struct fake f = { 0x9fbf2000, buf, n };
 		struct acpi_mem m = { fake_read, &f };
 		struct acpi_power p = { .dsdt = 0x9fbf2000 };
-		check(acpi_s5_find(&m, &p, &s5) && s5.slp_typ_a == 5 && s5.offset == 3134,
+		check(COND(acpi_s5_find(&m, &p, &s5)) && COND(s5.slp_typ_a == 5) && COND(s5.offset == 3134),
 		      "Toshiba DSDT read through memory in 1 KiB pieces: found, offset %u", s5.offset);
 		buf[100] ^= 1;
-		check(!acpi_s5_find(&m, &p, &s5) && strstr(s5.none, "checksum"), "one byte changed: refused (%s)",
-		      s5.none);
+		check(COND(!acpi_s5_find(&m, &p, &s5)) && COND(strstr(s5.none, "checksum")),
+		      "one byte changed: refused (%s)", s5.none);
 		buf[100] ^= 1;
 	}
 
 	n = load(WALK "/lhw03_toshiba_satellite_c70d-b/memory/FACP_1.bin", buf, sizeof buf);
 	acpi_power_fadt(buf, n, &pw);
-	check(n == 268 && pw.reset_reg && pw.reset_space == ACPI_GAS_IO && pw.reset_address == 0xb0 &&
-		      pw.reset_value == 0xfb && pw.pm1a_cnt == 0x404 && !pw.pm1b_cnt && pw.dsdt == 0x9fbf2000 &&
-		      pw.smi_cmd == 0xb0 && pw.acpi_enable == 0xa0 && !pw.pm1_none,
-	      "Toshiba FADT rev 5: reset io 0xb0 <- 0xfb, PM1a_CNT 0x404, DSDT 0x9fbf2000, SMI_CMD 0xb0/0xa0 "
-	      "(reset %d %u 0x%llx 0x%x, pm1a 0x%x)", pw.reset_reg, pw.reset_space,
-	      (unsigned long long)pw.reset_address, pw.reset_value, pw.pm1a_cnt);
+	check(COND(n == 268) && COND(pw.reset_reg) && COND(pw.reset_space == ACPI_GAS_IO) &&
+		      COND(pw.reset_address == 0xb0) && COND(pw.reset_value == 0xfb),
+	      "Toshiba FADT rev 5: reset io 0xb0 <- 0xfb (reset %d %u 0x%llx 0x%x)", pw.reset_reg, pw.reset_space,
+	      (unsigned long long)pw.reset_address, pw.reset_value);
+	check(COND(pw.pm1a_cnt == 0x404) && COND(!pw.pm1b_cnt) && COND(!pw.pm1_none),
+	      "Toshiba FADT rev 5: PM1a_CNT 0x404, no PM1b (pm1a 0x%x)", pw.pm1a_cnt);
+	check(COND(pw.dsdt == 0x9fbf2000) && COND(pw.smi_cmd == 0xb0) && COND(pw.acpi_enable == 0xa0),
+	      "Toshiba FADT rev 5: DSDT 0x9fbf2000, SMI_CMD 0xb0/0xa0");
 	n = load(WALK "/fwts01_lenovo_thinkpad_crestline/memory/FACP_1.bin", buf, sizeof buf);
 	acpi_power_fadt(buf, n, &pw);
-	check(!pw.reset_reg && strstr(pw.reset_none, "revision 1") && pw.pm1a_cnt == 0x1004 && pw.dsdt == 0xbf6d9b6a &&
-		      pw.smi_cmd == 0xb2 && pw.acpi_enable == 0xf0,
+	check(COND(!pw.reset_reg) && COND(strstr(pw.reset_none, "revision 1")) && COND(pw.pm1a_cnt == 0x1004) &&
+		      COND(pw.dsdt == 0xbf6d9b6a) && COND(pw.smi_cmd == 0xb2) && COND(pw.acpi_enable == 0xf0),
 	      "ThinkPad FADT rev 1: no reset register (%s), PM1a_CNT 0x%x, DSDT 0x%llx", pw.reset_none, pw.pm1a_cnt,
 	      (unsigned long long)pw.dsdt);
 }
@@ -148,8 +150,8 @@ static void linuxhw(void)
 		resets += want_reset;
 	}
 	fclose(csv);
-	check(rows >= 30 && good == rows, "linuxhw: %d of %d FADTs decode as iasl does (%d with a reset register)", good,
-	      rows, resets);
+	check(COND(rows >= 30) && COND(good == rows),
+	      "linuxhw: %d of %d FADTs decode as iasl does (%d with a reset register)", good, rows, resets);
 }
 
 static void synthetic(void)
@@ -168,20 +170,23 @@ static void synthetic(void)
 	struct acpi_s5 s5 = { 0 };
 
 #define SCAN(a) (make_dsdt(t, 36 + sizeof(a) + 8, 36, a, sizeof(a)), acpi_s5_scan(t, 36 + sizeof(a) + 8, &s5))
-	check(SCAN(qemu) && s5.slp_typ_a == 0 && s5.slp_typ_b == 0, "QEMU's form Package(4){Zero,...}: 0/0");
-	check(SCAN(root) && s5.slp_typ_a == 6 && s5.slp_typ_b == 3, "Name(\\_S5_, ...) with the root prefix: 6/3");
-	check(SCAN(one) && s5.slp_typ_a == 7 && s5.slp_typ_b == 5, "one WordConst 0x0507: a 7, b 5");
-	check(!SCAN(big) && strstr(s5.none, "above 7"), "SLP_TYP 9: refused (%s)", s5.none);
-	check(!SCAN(beyond) && strstr(s5.none, "beyond"), "PkgLength past the table: refused (%s)", s5.none);
+	check(COND(SCAN(qemu)) && COND(s5.slp_typ_a == 0) && COND(s5.slp_typ_b == 0),
+	      "QEMU's form Package(4){Zero,...}: 0/0");
+	check(COND(SCAN(root)) && COND(s5.slp_typ_a == 6) && COND(s5.slp_typ_b == 3),
+	      "Name(\\_S5_, ...) with the root prefix: 6/3");
+	check(COND(SCAN(one)) && COND(s5.slp_typ_a == 7) && COND(s5.slp_typ_b == 5), "one WordConst 0x0507: a 7, b 5");
+	check(COND(!SCAN(big)) && COND(strstr(s5.none, "above 7")), "SLP_TYP 9: refused (%s)", s5.none);
+	check(COND(!SCAN(beyond)) && COND(strstr(s5.none, "beyond")), "PkgLength past the table: refused (%s)",
+	      s5.none);
 	check(!SCAN(method), "a Method _S5_: no package found (%s)", s5.none);
 	check(!SCAN(ref), "_S5_ not after NameOp: not taken");
-	check(!SCAN(strelem) && strstr(s5.none, "integer"), "a String element: refused (%s)", s5.none);
-	check(SCAN(twobyte) && s5.slp_typ_a == 1, "a 2-byte PkgLength: decoded (a %u)", s5.slp_typ_a);
+	check(COND(!SCAN(strelem)) && COND(strstr(s5.none, "integer")), "a String element: refused (%s)", s5.none);
+	check(COND(SCAN(twobyte)) && COND(s5.slp_typ_a == 1), "a 2-byte PkgLength: decoded (a %u)", s5.slp_typ_a);
 	make_dsdt(t, 36 + sizeof cut, 36, cut, sizeof cut);
 	check(!acpi_s5_scan(t, 36 + sizeof cut, &s5), "a package cut by the table's end: refused (%s)", s5.none);
 #undef SCAN
-	check(acpi_s5_pm1_value(0x1c01, 0) == 0x2001 && acpi_s5_pm1_value(0x0001, 7) == 0x3c01 &&
-		      acpi_s5_pm1_value(0x2000, 5) == 0x3400,
+	check(COND(acpi_s5_pm1_value(0x1c01, 0) == 0x2001) && COND(acpi_s5_pm1_value(0x0001, 7) == 0x3c01) &&
+		      COND(acpi_s5_pm1_value(0x2000, 5) == 0x3400),
 	      "PM1_CNT value: SCI_EN kept, SLP_TYP replaced, SLP_EN set");
 }
 
@@ -208,9 +213,11 @@ static void boundaries(void)
 		struct acpi_power p = { .dsdt = 0x100000 };
 		struct acpi_s5 s5 = { 0 };
 		memcpy(t, "SSDT", 4);
-		check(!acpi_s5_find(&m, &p, &s5) && strstr(s5.none, "no DSDT"), "an SSDT at the DSDT address: refused");
+		check(COND(!acpi_s5_find(&m, &p, &s5)) && COND(strstr(s5.none, "no DSDT")),
+		      "an SSDT at the DSDT address: refused");
 		p.dsdt = 0x200000;
-		check(!acpi_s5_find(&m, &p, &s5) && strstr(s5.none, "unreadable"), "an unreadable DSDT: refused");
+		check(COND(!acpi_s5_find(&m, &p, &s5)) && COND(strstr(s5.none, "unreadable")),
+		      "an unreadable DSDT: refused");
 		p.dsdt = 0;
 		check(!acpi_s5_find(&m, &p, &s5), "no DSDT address: refused (%s)", s5.none);
 	}

@@ -89,27 +89,30 @@ static void test_order(void)
 	static const char *const mixed[] = { "a", "--flag", "b", "-o", "v", "--run=3", "c", "--", "-d", "--flag", NULL };
 
 	run(&many_spec, &s, mixed);
-	check(s.last == ARGS_DONE && s.noperands == 5 && !strcmp(s.ops[0], "a") && !strcmp(s.ops[1], "b") &&
-		      !strcmp(s.ops[2], "c") && !strcmp(s.ops[3], "-d") && !strcmp(s.ops[4], "--flag"),
-	      "operands in the order given, those after -- too (%d: %s %s %s %s %s)", s.noperands, s.ops[0],
-	      s.ops[1], s.ops[2], s.ops[3], s.ops[4]);
-	check(s.nopts == 3 && !strcmp(s.opts[0], "--flag") && !strcmp(s.opts[1], "-o=v") && !strcmp(s.opts[2], "--run=3"),
+	check(COND(s.last == ARGS_DONE) && COND(s.noperands == 5) && COND(!strcmp(s.ops[0], "a")) &&
+		      COND(!strcmp(s.ops[1], "b")) && COND(!strcmp(s.ops[2], "c")) && COND(!strcmp(s.ops[3], "-d")) &&
+		      COND(!strcmp(s.ops[4], "--flag")),
+	      "operands in the order given, those after -- too (%d: %s %s %s %s %s)", s.noperands, s.ops[0], s.ops[1],
+	      s.ops[2], s.ops[3], s.ops[4]);
+	check(COND(s.nopts == 3) && COND(!strcmp(s.opts[0], "--flag")) && COND(!strcmp(s.opts[1], "-o=v")) &&
+		      COND(!strcmp(s.opts[2], "--run=3")),
 	      "options between operands, each named and with its value (%s %s %s)", s.opts[0], s.opts[1], s.opts[2]);
 	setenv("POSIXLY_CORRECT", "1", 1);
 	run(&many_spec, &s, mixed);
 	unsetenv("POSIXLY_CORRECT");
-	check(s.last == ARGS_DONE && s.noperands == 5 && s.nopts == 3,
+	check(COND(s.last == ARGS_DONE) && COND(s.noperands == 5) && COND(s.nopts == 3),
 	      "POSIXLY_CORRECT does not stop the scan at the first operand (%d operands, %d options)", s.noperands,
 	      s.nopts);
 
 	static const char *const posix[] = { "-A", "f", "-B", NULL };
 	run(&posix_spec, &s, posix);
-	check(s.last == ARGS_DONE && s.nopts == 1 && s.noperands == 2 && !strcmp(s.ops[1], "-B"),
+	check(COND(s.last == ARGS_DONE) && COND(s.nopts == 1) && COND(s.noperands == 2) &&
+		      COND(!strcmp(s.ops[1], "-B")),
 	      "stop_at_operand: the first operand ends the options, as in ministat");
 
 	static const char *const shortened[] = { "--fl", "x", NULL };
 	run(&many_spec, &s, shortened);
-	check(s.last == ARGS_DONE && s.nopts == 1 && !strcmp(s.opts[0], "--flag"),
+	check(COND(s.last == ARGS_DONE) && COND(s.nopts == 1) && COND(!strcmp(s.opts[0], "--flag")),
 	      "a shortened long option is named in full (%s)", s.opts[0]);
 }
 
@@ -122,15 +125,18 @@ static void test_passthrough(void)
 	static const char *const plain[] = { "-n", NULL };
 
 	run(&pass_spec, &s, after);
-	check(s.last == ARGS_DONE && s.npassed == 2 && !strcmp(s.passed[0], "-S") && !strcmp(s.passed[1], "x") &&
-		      !s.noperands, "passthrough: what follows -- is passed on, not read");
+	check(COND(s.last == ARGS_DONE) && COND(s.npassed == 2) && COND(!strcmp(s.passed[0], "-S")) &&
+		      COND(!strcmp(s.passed[1], "x")) && COND(!s.noperands),
+	      "passthrough: what follows -- is passed on, not read");
 	run(&pass_spec, &s, first);
-	check(s.last == ARGS_DONE && s.npassed == 1 && !strcmp(s.passed[0], "-S"), "passthrough: -- as the first word");
+	check(COND(s.last == ARGS_DONE) && COND(s.npassed == 1) && COND(!strcmp(s.passed[0], "-S")),
+	      "passthrough: -- as the first word");
 	run(&pass_spec, &s, stray);
 	check(said(&s, "tickprobe t: unexpected operand 'x': t takes none; what follows -- is passed on "
 		       "(see tickprobe t --help)"), "passthrough: an operand before -- is refused: %s", s.err);
 	run(&pass_spec, &s, plain);
-	check(s.last == ARGS_DONE && !s.npassed && !s.passed[0][0], "passthrough: no -- passes nothing");
+	check(COND(s.last == ARGS_DONE) && COND(!s.npassed) && COND(!s.passed[0][0]),
+	      "passthrough: no -- passes nothing");
 }
 
 static void test_errors(void)
@@ -163,7 +169,7 @@ static void test_errors(void)
 	check(said(&s, "tickprobe t: extra operand 'd': t takes at most 3 LOGs (see tickprobe t --help)"),
 	      "at most 3: the fourth is refused: %s", s.err);
 	run(&three_spec, &s, four + 1);
-	check(s.last == ARGS_DONE && s.noperands == 3, "at most 3: three are taken");
+	check(COND(s.last == ARGS_DONE) && COND(s.noperands == 3), "at most 3: three are taken");
 	run(&none_spec, &s, two);
 	check(said(&s, "tickprobe t: unexpected operand 'a': t takes none (see tickprobe t --help)"),
 	      "none: an operand is refused: %s", s.err);
@@ -177,13 +183,15 @@ static void test_help(void)
 	struct scan s;
 
 	run(&many_spec, &s, help);
-	check(s.last == ARGS_STOP && s.status == EXIT_CLEAN && !s.err[0] &&
-		      !strcmp(s.out, "usage: tickprobe t LOG... [--flag]\n  help body\n" ARGS_EXIT_TEXT),
+	check(COND(s.last == ARGS_STOP) && COND(s.status == EXIT_CLEAN) && COND(!s.err[0]) &&
+		      COND(!strcmp(s.out, "usage: tickprobe t LOG... [--flag]\n  help body\n" ARGS_EXIT_TEXT)),
 	      "--help: the usage, help and exit statuses on stdout, exit 0, before a later error");
 	run(&many_spec, &s, h);
-	check(s.last == ARGS_STOP && s.status == EXIT_CLEAN && !strncmp(s.out, "usage: tickprobe t ", 19), "-h is --help");
+	check(COND(s.last == ARGS_STOP) && COND(s.status == EXIT_CLEAN) &&
+		      COND(!strncmp(s.out, "usage: tickprobe t ", 19)),
+	      "-h is --help");
 	run(&many_spec, &s, late);
-	check(said(&s, "tickprobe t: unknown option '--bogus' (see tickprobe t --help)") && !s.out[0],
+	check(COND(said(&s, "tickprobe t: unknown option '--bogus' (see tickprobe t --help)")) && COND(!s.out[0]),
 	      "an error before --help is the error");
 }
 
@@ -197,10 +205,10 @@ static void test_broken_specs(void)
 	struct scan s;
 
 	run(&s1, &s, none);
-	check(s.last == ARGS_STOP && s.status == EXIT_USAGE && strstr(s.err, "internal error"),
+	check(COND(s.last == ARGS_STOP) && COND(s.status == EXIT_USAGE) && COND(strstr(s.err, "internal error")),
 	      "a long option with a letter's value is refused as a programming error");
 	run(&s2, &s, none);
-	check(s.last == ARGS_STOP && s.status == EXIT_USAGE && strstr(s.err, "internal error"),
+	check(COND(s.last == ARGS_STOP) && COND(s.status == EXIT_USAGE) && COND(strstr(s.err, "internal error")),
 	      "a table without ARGS_OPTIONS_END is refused as a programming error");
 }
 
@@ -256,39 +264,45 @@ static void test_numbers(void)
 
 	for (size_t k = 0; k < sizeof longs / sizeof longs[0]; k++) {
 		int r = args_to_long(longs[k].s, &l);
-		check(r == longs[k].want && (r == ARGS_NUM_BAD || l == longs[k].v), "args_to_long(\"%s\") = %d, %ld",
-		      longs[k].s, r, l);
+		check(COND(r == longs[k].want) && COND(r == ARGS_NUM_BAD || l == longs[k].v),
+		      "args_to_long(\"%s\") = %d, %ld", longs[k].s, r, l);
 	}
 	check(args_to_long(NULL, &l) == ARGS_NUM_BAD, "args_to_long(NULL) is not a number");
 	for (size_t k = 0; k < sizeof doubles / sizeof doubles[0]; k++) {
 		int r = args_to_double(doubles[k].s, &d);
-		check(r == doubles[k].want && (r != ARGS_NUM_OK || (d >= doubles[k].v && d <= doubles[k].v + 1e-300)),
+		check(COND(r == doubles[k].want) &&
+			      COND(r != ARGS_NUM_OK || (d >= doubles[k].v && d <= doubles[k].v + 1e-300)),
 		      "args_to_double(\"%s\") = %d, %g", doubles[k].s, r, d);
 	}
 
-	check(!value_of("1", read_run, &l, msg, sizeof msg) && l == 1 && !value_of("10", read_run, &l, msg, sizeof msg) &&
-		      l == 10 && !msg[0], "args_long: both ends of [1, 10] taken");
-	check(value_of("11", read_run, &l, msg, sizeof msg) == EXIT_USAGE &&
-		      !strcmp(msg, "tickprobe t: --run wants a whole number from 1 to 10, not '11'"),
+	check(COND(!value_of("1", read_run, &l, msg, sizeof msg)) && COND(l == 1) &&
+		      COND(!value_of("10", read_run, &l, msg, sizeof msg)) && COND(l == 10) && COND(!msg[0]),
+	      "args_long: both ends of [1, 10] taken");
+	check(COND(value_of("11", read_run, &l, msg, sizeof msg) == EXIT_USAGE) &&
+		      COND(!strcmp(msg, "tickprobe t: --run wants a whole number from 1 to 10, not '11'")),
 	      "args_long: 11 refused: %s", msg);
 	check(value_of("0", read_run, &l, msg, sizeof msg) == EXIT_USAGE, "args_long: 0 refused");
-	check(value_of("99999999999999999999", read_pos, &l, msg, sizeof msg) == EXIT_USAGE &&
-		      !strcmp(msg, "tickprobe t: --run wants a whole number of at least 0, not '99999999999999999999'"),
+	check(COND(value_of("99999999999999999999", read_pos, &l, msg, sizeof msg) == EXIT_USAGE) &&
+		      COND(!strcmp(
+			      msg,
+			      "tickprobe t: --run wants a whole number of at least 0, not '99999999999999999999'")),
 	      "args_long: beyond a long refused, not clamped: %s", msg);
-	check(!value_of("0.5", read_secs, &d, msg, sizeof msg) && d == 0.5, "args_double: 0.5 taken");
-	check(value_of("nan", read_secs, &d, msg, sizeof msg) == EXIT_USAGE &&
-		      !strcmp(msg, "tickprobe t: --run wants a number from 0 to 1e+06, not 'nan'"),
+	check(COND(!value_of("0.5", read_secs, &d, msg, sizeof msg)) && COND(d == 0.5), "args_double: 0.5 taken");
+	check(COND(value_of("nan", read_secs, &d, msg, sizeof msg) == EXIT_USAGE) &&
+		      COND(!strcmp(msg, "tickprobe t: --run wants a number from 0 to 1e+06, not 'nan'")),
 	      "args_double: nan refused: %s", msg);
 	check(value_of("inf", read_secs, &d, msg, sizeof msg) == EXIT_USAGE, "args_double: inf refused");
 	i = value_of("99.5", read_level, &d, msg, sizeof msg);
-	check(i == 5 && d == 99.5, "args_conf: 99.5 is level index 5 (%d)", i);
-	check(value_of("97", read_level, &d, msg, sizeof msg) == EXIT_USAGE &&
-		      !strcmp(msg, "tickprobe t: --run wants a confidence level of 80, 90, 95, 98, 99 or 99.5, not '97'"),
+	check(COND(i == 5) && COND(d == 99.5), "args_conf: 99.5 is level index 5 (%d)", i);
+	check(COND(value_of("97", read_level, &d, msg, sizeof msg) == EXIT_USAGE) &&
+		      COND(!strcmp(
+			      msg,
+			      "tickprobe t: --run wants a confidence level of 80, 90, 95, 98, 99 or 99.5, not '97'")),
 	      "args_conf: 97 refused, the levels listed: %s", msg);
 	i = -1;
-	check(!value_of("json", read_word, &i, msg, sizeof msg) && i == 2, "args_choice: json is word 2");
-	check(value_of("xml", read_word, &i, msg, sizeof msg) == EXIT_USAGE &&
-		      !strcmp(msg, "tickprobe t: --run wants raw, csv or json, not 'xml'"),
+	check(COND(!value_of("json", read_word, &i, msg, sizeof msg)) && COND(i == 2), "args_choice: json is word 2");
+	check(COND(value_of("xml", read_word, &i, msg, sizeof msg) == EXIT_USAGE) &&
+		      COND(!strcmp(msg, "tickprobe t: --run wants raw, csv or json, not 'xml'")),
 	      "args_choice: xml refused, the words listed: %s", msg);
 }
 

@@ -50,13 +50,14 @@ static void test_choice(void)
 	t = tsc_calibrate(cal, 3, &none, &pc, 100, say, NULL);
 	for (int k = 0; k < 3; k++) {
 		double hz = (double)cal[k].c->nominal_hz / cal[k].rate.ticks_per_cycle;
-		check(cal[k].ok && fabs(off_ppm(hz)) <= cal[k].rate.err_ppm,
+		check(COND(cal[k].ok) && COND(fabs(off_ppm(hz)) <= cal[k].rate.err_ppm),
 		      "calibrate: %s gives %.1f Hz, %.3f ppm off the true 1 GHz, within its %.3f ppm", cal[k].source,
 		      hz, off_ppm(hz), cal[k].rate.err_ppm);
 		if (cal[k].rate.err_ppm < best)
 			best = cal[k].rate.err_ppm;
 	}
-	check(t.reference && t.err_ppm == best && t.reference->rate.err_ppm == best && !strcmp(t.source, t.reference->source),
+	check(COND(t.reference) && COND(t.err_ppm == best) && COND(t.reference->rate.err_ppm == best) &&
+		      COND(!strcmp(t.source, t.reference->source)),
 	      "calibrate: the calibrator with the smallest error is chosen (%s, %.3f ppm)", t.source, t.err_ppm);
 	check(fabs(off_ppm(t.hz)) <= t.err_ppm, "calibrate: the chosen %.1f Hz is within its error of the truth", t.hz);
 	check(said == 0, "calibrate: nothing to say when every counter works");
@@ -76,19 +77,22 @@ static void test_failures(void)
 	pm.stop_at = 1; /* frozen from the start: no tick in the window */
 	pc.max_wait_loops = 100000; /* 0.1 s of 1 us reads: past the 20 ms window */
 	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say, NULL);
-	check(!cal[0].ok && !cal[1].ok && cal[2].ok && t.reference == &cal[2] && said == 1 &&
-		      strstr(last_said, "acpi-fast") && strstr(last_said, "wait bound"),
+	check(COND(!cal[0].ok) && COND(!cal[1].ok) && COND(cal[2].ok) && COND(t.reference == &cal[2]) &&
+		      COND(said == 1) && COND(strstr(last_said, "acpi-fast")) && COND(strstr(last_said, "wait bound")),
 	      "calibrate: an unhealthy counter is skipped, a stopped one said (\"%s\"), the PIT used", last_said);
 
 	setup();
 	hpet.st.healthy = pm.st.healthy = pit.st.healthy = false;
 	t = tsc_calibrate(cal, 3, &claims, &pc, 20, say, NULL);
-	check(t.hz == 1500000000.0 && t.err_ppm < 0 && !strcmp(t.source, "cpuid15") && !t.reference,
+	check(COND(t.hz == 1500000000.0) && COND(t.err_ppm < 0) && COND(!strcmp(t.source, "cpuid15")) &&
+		      COND(!t.reference),
 	      "calibrate: no counter works: CPUID 0x15's word, error unknown (%s %.0f Hz)", t.source, t.hz);
 	t = tsc_calibrate(cal, 3, &hv_only, &pc, 20, say, NULL);
-	check(!strcmp(t.source, "hypervisor") && t.hz == 2596000000.0, "calibrate: then the hypervisor leaf before CPUID 0x16");
+	check(COND(!strcmp(t.source, "hypervisor")) && COND(t.hz == 2596000000.0),
+	      "calibrate: then the hypervisor leaf before CPUID 0x16");
 	t = tsc_calibrate(cal, 3, &none, &pc, 20, say, NULL);
-	check(t.hz == 0 && !strcmp(t.source, "none"), "calibrate: nothing at all: no frequency, source none");
+	check(COND(t.hz == 0) && COND(!strcmp(t.source, "none")),
+	      "calibrate: nothing at all: no frequency, source none");
 }
 
 static void test_frequency_check(void)
@@ -106,22 +110,23 @@ static void test_frequency_check(void)
 	t = tsc_calibrate(cal, 3, &none, &pc, 100, say, NULL);
 
 	frequency_check(&pm.c, &pm.st, &cal[1], &t, &f);
-	check(f.valid && pm.st.healthy && fabs(f.ppm - 50.0) <= f.err_ppm + 0.1 && !f.reference,
+	check(COND(f.valid) && COND(pm.st.healthy) && COND(fabs(f.ppm - 50.0) <= f.err_ppm + 0.1) && COND(!f.reference),
 	      "frequency: a PM timer 50 ppm fast reads %+.2f +/- %.2f ppm and stays healthy", f.ppm, f.err_ppm);
 	frequency_check(&pit.c, &pit.st, &cal[2], &t, &f);
-	check(f.valid && !pit.st.healthy && strstr(pit.st.reason, "counts at") && strstr(pit.st.reason, "nominal 1193182 Hz"),
+	check(COND(f.valid) && COND(!pit.st.healthy) && COND(strstr(pit.st.reason, "counts at")) &&
+		      COND(strstr(pit.st.reason, "nominal 1193182 Hz")),
 	      "frequency: a PIT 3%% fast is unhealthy (\"%s\")", pit.st.reason);
 	{
 		struct counter_state ref = *t.reference->s;
 		frequency_check(t.reference->c, &ref, t.reference, &t, &f);
 	}
-	check(f.valid && f.reference && f.ppm == 0.0 && f.err_ppm == t.err_ppm,
+	check(COND(f.valid) && COND(f.reference) && COND(f.ppm == 0.0) && COND(f.err_ppm == t.err_ppm),
 	      "frequency: the reference counter reads 0 ppm by construction, with its own error");
 
 	sim_counter_init(&fast, "hpet64", SIM_RATE, 64, 14318180);
 	fast.st.healthy = true;
 	frequency_check(&fast.c, &fast.st, NULL, &t, &f);
-	check(!f.valid && fast.st.healthy, "frequency: no calibrator for the device: no check, no verdict");
+	check(COND(!f.valid) && COND(fast.st.healthy), "frequency: no calibrator for the device: no check, no verdict");
 	sim_counter_init(&tsc, "tsc", SIM_RATE, 64, 0);
 	tsc.desc.tsc_based = true;
 	frequency_check(&tsc.c, &tsc.st, &cal[0], &t, &f);
@@ -153,9 +158,10 @@ static void test_record(void)
 	log_init(&l, sink, NULL);
 	loglen = 0;
 	record_tsc(&l, &t, cal, 3, &claims, 100, true);
-	check(strstr(logbuf, "\"hz\":2600000000") && strstr(logbuf, "\"source\":\"cpuid16\"") &&
-		      strstr(logbuf, "\"sources\":{\"cpuid16\":2600000000}") && strstr(logbuf, "\"error_ppm\":null") &&
-		      strstr(logbuf, "\"window_ms\":100") && strstr(logbuf, "\"invariant\":true"),
+	check(COND(strstr(logbuf, "\"hz\":2600000000")) && COND(strstr(logbuf, "\"source\":\"cpuid16\"")) &&
+		      COND(strstr(logbuf, "\"sources\":{\"cpuid16\":2600000000}")) &&
+		      COND(strstr(logbuf, "\"error_ppm\":null")) && COND(strstr(logbuf, "\"window_ms\":100")) &&
+		      COND(strstr(logbuf, "\"invariant\":true")),
 	      "record: a CPUID-only frequency has a null error; only the sources that spoke are listed");
 	t = (struct tsc_choice){ 0, -1, "none", NULL };
 	loglen = 0;

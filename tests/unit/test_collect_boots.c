@@ -135,9 +135,11 @@ static void order_and_end(const char *dir)
 	snprintf(path, sizeof path, "%s/" M "/0000.log", dir);
 	check(!strcmp(slurp(path), want), "the file holds the four records in seq order, once each");
 	check(take(b, M "-a", l.lines[1], 2) == TAKE_DUPLICATE, "a copy after the end is a duplicate");
-	check(boots_next_event(b, 2, false, &ev) && ev.kind == EVENT_ENDED && ev.records == 4 &&
-		      !strcmp(ev.file, "0000.log"), "the end written: one EVENT_ENDED, 0000.log, 4 records");
-	check(ev.fd >= 0 && lseek(ev.fd, 0, SEEK_CUR) == 0 && read(ev.fd, path, 8) == 8 && !memcmp(path, want, 8),
+	check(COND(boots_next_event(b, 2, false, &ev)) && COND(ev.kind == EVENT_ENDED) && COND(ev.records == 4) &&
+		      COND(!strcmp(ev.file, "0000.log")),
+	      "the end written: one EVENT_ENDED, 0000.log, 4 records");
+	check(COND(ev.fd >= 0) && COND(lseek(ev.fd, 0, SEEK_CUR) == 0) && COND(read(ev.fd, path, 8) == 8) &&
+		      COND(!memcmp(path, want, 8)),
 	      "the event's descriptor reads the log from its start");
 	close(ev.fd);
 	boots_settle(b, M "-a", true);
@@ -147,7 +149,7 @@ static void order_and_end(const char *dir)
 	check(boots_take(b, &other, 1, false, "{}", 2, 3) == TAKE_MIXED,
 	      "a boot id another machine has is refused");
 	check(!boots_next_event(b, 62, false, &ev), "silent for 59 s of 60: nothing yet");
-	check(boots_next_event(b, 64, false, &ev) && ev.kind == EVENT_SILENT && ev.records == 1,
+	check(COND(boots_next_event(b, 64, false, &ev)) && COND(ev.kind == EVENT_SILENT) && COND(ev.records == 1),
 	      "silent past --incomplete-after: EVENT_SILENT with its one record");
 	check(ev.fd == -1, "a silent boot's event carries no descriptor");
 	check(take(b, M "-b", l.lines[1], 70) == TAKE_STORED, "heard again, the silent boot goes on");
@@ -224,7 +226,8 @@ static void eviction(const char *dir)
 		snprintf(id, sizeof id, "%s-one-%u", M, k);
 		r = take_raw(b, id, 1, "x", 1, ADDR);
 	}
-	check(r == TAKE_SOURCE && k == 5, "one address: a fifth boot in progress is refused at --max-boots-per-source 4");
+	check(COND(r == TAKE_SOURCE) && COND(k == 5),
+	      "one address: a fifth boot in progress is refused at --max-boots-per-source 4");
 	boots_free(b);
 	ended_not_in_progress(dir);
 	b = table(dir, 1u << 30, 4);
@@ -232,12 +235,12 @@ static void eviction(const char *dir)
 		snprintf(id, sizeof id, "%s-n%u", M, k);
 		r = take_raw(b, id, 1, "x", 1, ADDR + (k << 8));
 	}
-	check(r == TAKE_HELD && k == BOOTS_ACTIVE_MAX, "%d boots from as many forged addresses fill the table",
-	      BOOTS_ACTIVE_MAX);
+	check(COND(r == TAKE_HELD) && COND(k == BOOTS_ACTIVE_MAX),
+	      "%d boots from as many forged addresses fill the table", BOOTS_ACTIVE_MAX);
 	s = who(M, M "-real", ADDR + 0x10000000u);
 	check(boots_hello(b, &s, 2), "a hello still gets a place: the table was full of boots that never said hello");
 	boots_counts(b, &n);
-	check(n.evicted == 1 && n.active == BOOTS_ACTIVE_MAX, "one evicted (%llu), %u in progress",
+	check(COND(n.evicted == 1) && COND(n.active == BOOTS_ACTIVE_MAX), "one evicted (%llu), %u in progress",
 	      (unsigned long long)n.evicted, n.active);
 	check(!boots_next_event(b, 2, false, &ev), "an evicted boot with nothing on disk leaves no line");
 	check(take_raw(b, M "-n0", 1, "x", 1, ADDR) == TAKE_HELD, "the oldest was the one evicted: it starts anew");
@@ -267,10 +270,10 @@ static void disk(const char *dir)
 	for (k = 0; k < 20 && r == TAKE_STORED; k++)
 		r = take(b, M "-big", rec(line, sizeof line, k ? "note" : "begin", k, ",\"pad\":\"0123456789012345678901234567890123456789\""), 1);
 	snprintf(path, sizeof path, "%s/" M "/0002.log", dir);
-	check(r == TAKE_CUT && !stat(path, &st) && st.st_size <= 600,
+	check(COND(r == TAKE_CUT) && COND(!stat(path, &st)) && COND(st.st_size <= 600),
 	      "a log that would pass --max-log-bytes 600 is cut: record %u refused, the file %lld bytes", k - 1,
 	      (long long)st.st_size);
-	check(boots_next_event(b, 2, false, &ev) && ev.kind == EVENT_CUT && ev.fd >= 0,
+	check(COND(boots_next_event(b, 2, false, &ev)) && COND(ev.kind == EVENT_CUT) && COND(ev.fd >= 0),
 	      "... and handed to the main thread as EVENT_CUT, with its descriptor");
 	close(ev.fd);
 	boots_settle(b, M "-big", false);
@@ -289,14 +292,14 @@ static void disk(const char *dir)
 		r = boots_take(b, &s, 0, false, line, strlen(line), 1);
 	}
 	boots_error(b, why, sizeof why);
-	check(r == TAKE_FAILED && strstr(why, "symbolic link"), "is refused, not followed: %s", why);
+	check(COND(r == TAKE_FAILED) && COND(strstr(why, "symbolic link")), "is refused, not followed: %s", why);
 	snprintf(path, sizeof path, "%s/0000.log", dir);
 	check(access(path, F_OK) != 0, "and nothing was written where it points");
 	boots_free(b);
 	snprintf(path, sizeof path, "%s/open", dir);
 	mkdir(path, 0777);
 	chmod(path, 0777);
-	check(spool_open(path, why, sizeof why) < 0 && strstr(why, "written by other users"),
+	check(COND(spool_open(path, why, sizeof why) < 0) && COND(strstr(why, "written by other users")),
 	      "a --dir others can write is refused: %s", why);
 }
 
@@ -321,7 +324,8 @@ static void senders(void)
 	check(v == SENDER_BAD, "a hello without machine or boot: bad (%s)", why ? why : "no reason");
 	check(sender_check(&o, M, NULL, NULL, false, ADDR, &s, &why) == SENDER_BAD, "a record without its boot: bad");
 	check(sender_check(&o, "../etc", "b", NULL, false, ADDR, &s, &why) == SENDER_BAD, "a machine that is a path: bad");
-	check(sender_check(&o, M, M "-1", NULL, true, ADDR, &s, &why) == SENDER_OK && s.hello && !strcmp(s.boot, M "-1"),
+	check(COND(sender_check(&o, M, M "-1", NULL, true, ADDR, &s, &why) == SENDER_OK) && COND(s.hello) &&
+		      COND(!strcmp(s.boot, M "-1")),
 	      "a whole hello: taken, its fields copied");
 	o.token = "secret";
 	check(sender_check(&o, M, M "-1", "wrong", false, ADDR, &s, &why) == SENDER_REFUSED, "a wrong token: refused");
@@ -355,13 +359,13 @@ static void long_lines(struct record_check *rc)
 	bool taken = record_check(rc, s, &n, &info, why, sizeof why);
 
 	pool = malloc_usable_size(rc->nodes);
-	check(!taken && pool < (RECORD_NODES_MAX + 64) * sizeof *rc->nodes,
+	check(COND(!taken) && COND(pool < (RECORD_NODES_MAX + 64) * sizeof *rc->nodes),
 	      "a 600 KiB record of 300 Ki numbers: refused (%s), the node pool %zu bytes, not past the reader's", why,
 	      pool);
 	free(s);
 	s = dense(LR_LINE_MAX + 4096);
 	n = strlen(s);
-	check(!record_check(rc, s, &n, &info, why, sizeof why) && strstr(why, "no record is longer"),
+	check(COND(!record_check(rc, s, &n, &info, why, sizeof why)) && COND(strstr(why, "no record is longer")),
 	      "a line past the reader's 1 MiB: refused unparsed (%s)", why);
 	check(malloc_usable_size(rc->nodes) < (RECORD_NODES_MAX + 64) * sizeof *rc->nodes,
 	      "... and the node pool did not grow for it");
@@ -378,18 +382,20 @@ static void record_checks(void)
 	rec(line, sizeof line, "end", 7, ",\"records\":7");
 	strcat(line, "\r");
 	n = strlen(line);
-	check(record_check(&rc, line, &n, &info, why, sizeof why) && info.seq == 7 && info.is_end && line[n - 1] == '}',
+	check(COND(record_check(&rc, line, &n, &info, why, sizeof why)) && COND(info.seq == 7) && COND(info.is_end) &&
+		      COND(line[n - 1] == '}'),
 	      "a record with a CR: taken, CR gone, seq 7, the end");
 	line[12] ^= 1;
 	n = strlen(line);
-	check(!record_check(&rc, line, &n, &info, why, sizeof why) && strstr(why, "bad record crc"), "a flipped bit: %s",
-	      why);
+	check(COND(!record_check(&rc, line, &n, &info, why, sizeof why)) && COND(strstr(why, "bad record crc")),
+	      "a flipped bit: %s", why);
 	strcpy(line, "{\"type\":\"x\",\"seq\":1}");
 	n = strlen(line);
 	check(!record_check(&rc, line, &n, &info, why, sizeof why), "no crc member: %s", why);
 	long_lines(&rc);
-	check(record_name_ok(M, 64) && !record_name_ok("../x", 64) && !record_name_ok(".hidden", 64) &&
-		      !record_name_ok("", 64) && !record_name_ok("a/b", 64) && !record_name_ok("abcde", 4),
+	check(COND(record_name_ok(M, 64)) && COND(!record_name_ok("../x", 64)) &&
+		      COND(!record_name_ok(".hidden", 64)) && COND(!record_name_ok("", 64)) &&
+		      COND(!record_name_ok("a/b", 64)) && COND(!record_name_ok("abcde", 4)),
 	      "names: a MAC yes; a path, a dot first, empty, a slash, too long no");
 	record_check_free(&rc);
 }

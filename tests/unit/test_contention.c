@@ -121,15 +121,16 @@ static void test_device(void)
 		bounded &= lv->p50_worst <= DEVICE_COST * lv->n;
 	}
 	check(structure, "levels: 6 readers give 1, 2, 4, 6, each with all its readers and reads");
-	check(res.level[0].p50_median == DEVICE_COST && res.level[0].p99_median == DEVICE_COST &&
-		      res.level[0].p50_worst == DEVICE_COST,
+	check(COND(res.level[0].p50_median == DEVICE_COST) && COND(res.level[0].p99_median == DEVICE_COST) &&
+		      COND(res.level[0].p50_worst == DEVICE_COST),
 	      "one reader: every read costs the device's %d cycles, overhead subtracted (p50 %llu)", DEVICE_COST,
 	      (unsigned long long)res.level[0].p50_median);
 	check(rising, "the serialising device's cost rises with its readers (p50 %llu, %llu, %llu, %llu)",
 	      (unsigned long long)res.level[0].p50_median, (unsigned long long)res.level[1].p50_median,
 	      (unsigned long long)res.level[2].p50_median, (unsigned long long)res.level[3].p50_median);
 	check(bounded, "and no read waits for more than the other readers' reads: p50 <= n x %d", DEVICE_COST);
-	check(res.backwards == 0 && res.same_cpu_backwards == 0 && res.ordered > 0 && res.level[3].lost == 0,
+	check(COND(res.backwards == 0) && COND(res.same_cpu_backwards == 0) && COND(res.ordered > 0) &&
+		      COND(res.level[3].lost == 0),
 	      "a device read in turn never steps back (%llu ordered pairs compared)", (unsigned long long)res.ordered);
 	check(sim.wrong_cpu == 0, "every TSC read named the CPU it ran on");
 }
@@ -148,12 +149,13 @@ static void test_lagging(enum sim_clock clock, enum sim_sched sched, const char 
 	for (unsigned cpu = 0; cpu < 4; cpu++)
 		if (cpu != 2)
 			others &= res.cpu_backwards[cpu] == 0;
-	check(all_returned() && res.cpu_backwards[2] == res.cpu_cross[2] && (res.cpu_cross[2] > 0 || sched == SIM_FREE),
+	check(COND(all_returned()) && COND(res.cpu_backwards[2] == res.cpu_cross[2]) &&
+		      COND(res.cpu_cross[2] > 0 || sched == SIM_FREE),
 	      "%s: CPU 2 lags: its %llu reads proven after another CPU's are all backward steps (%llu)", how,
 	      (unsigned long long)res.cpu_cross[2], (unsigned long long)res.cpu_backwards[2]);
-	check(others && res.backwards == res.cpu_backwards[2] && res.same_cpu_backwards == 0,
+	check(COND(others) && COND(res.backwards == res.cpu_backwards[2]) && COND(res.same_cpu_backwards == 0),
 	      "%s: no other CPU steps back, nor CPU 2 against itself", how);
-	check(res.max_backward <= LAG && (res.max_backward > LAG - 100000 || !res.backwards),
+	check(COND(res.max_backward <= LAG) && COND(res.max_backward > LAG - 100000 || !res.backwards),
 	      "%s: the largest step back is the lag, less the reads between (%llu of %llu)", how,
 	      (unsigned long long)res.max_backward, (unsigned long long)LAG);
 }
@@ -170,8 +172,8 @@ static void test_monotonic(enum sim_clock clock, enum sim_sched sched, const cha
 	measure(&c, sched == SIM_FREE ? 20000 : 400);
 	for (unsigned cpu = 0; cpu < 4; cpu++)
 		cross += res.cpu_cross[cpu];
-	check(all_returned() && res.backwards == 0 && res.same_cpu_backwards == 0 && res.ordered > 0 &&
-		      (cross > 0 || sched == SIM_FREE) && shared_count > MASK24,
+	check(COND(all_returned()) && COND(res.backwards == 0) && COND(res.same_cpu_backwards == 0) &&
+		      COND(res.ordered > 0) && COND(cross > 0 || sched == SIM_FREE) && COND(shared_count > MASK24),
 	      "%s: a rising 24-bit counter read through its wrap: 0 backward steps in %llu proven pairs "
 	      "(%llu across CPUs)",
 	      how, (unsigned long long)res.ordered, (unsigned long long)cross);
@@ -187,8 +189,8 @@ static void test_script(void)
 	script = values, script_n = 7, script_at = 0;
 	describe(&c, "acpi-fast", script_read, 24);
 	measure(&c, 7);
-	check(res.n_levels == 1 && res.level[0].returned == 1 && res.ordered == 6 && res.same_cpu_backwards == 2 &&
-		      res.backwards == 0,
+	check(COND(res.n_levels == 1) && COND(res.level[0].returned == 1) && COND(res.ordered == 6) &&
+		      COND(res.same_cpu_backwards == 2) && COND(res.backwards == 0),
 	      "one CPU, scripted: 6 ordered pairs, 2 steps back (one across the wrap), a forward wrap is no step "
 	      "(%llu, %llu)",
 	      (unsigned long long)res.ordered, (unsigned long long)res.same_cpu_backwards);
@@ -203,7 +205,8 @@ static void test_tsc_control(void)
 	describe(&c, "tsc", tsc_read, 64);
 	desc.tsc_based = true;
 	measure(&c, 20000);
-	check(all_returned() && res.backwards == 0 && res.same_cpu_backwards == 0 && res.ordered > 0,
+	check(COND(all_returned()) && COND(res.backwards == 0) && COND(res.same_cpu_backwards == 0) &&
+		      COND(res.ordered > 0),
 	      "free-running: a synchronised TSC never steps back across CPUs (%llu proven pairs)",
 	      (unsigned long long)res.ordered);
 
@@ -215,7 +218,7 @@ static void test_tsc_control(void)
 	for (unsigned cpu = 0; cpu < 4; cpu++)
 		if (cpu != 1)
 			others &= res.cpu_backwards[cpu] == 0;
-	check(res.cpu_backwards[1] == res.cpu_cross[1] && res.cpu_cross[1] > 0 && others,
+	check(COND(res.cpu_backwards[1] == res.cpu_cross[1]) && COND(res.cpu_cross[1] > 0) && COND(others),
 	      "tsc_skew=1:-1e9 reaches the TSC read as a counter: every proven pair into CPU 1 steps back (%llu)",
 	      (unsigned long long)res.cpu_backwards[1]);
 }
@@ -229,17 +232,20 @@ static void test_refused_and_gone(void)
 	c.mask = 0;
 	desc.is_counter = false;
 	measure(&c, 10);
-	check(res.refused && res.n_levels == 0 && sim.runs == 0, "a bare port access is refused: %s", res.refused);
+	check(COND(res.refused) && COND(res.n_levels == 0) && COND(sim.runs == 0), "a bare port access is refused: %s",
+	      res.refused);
 
 	setup(6, SIM_CLOCK_PRIVATE, SIM_ROUND_ROBIN, 1);
 	sim.hang_at_start[3] = true; /* its first run is the level of 4 */
 	describe(&c, "hpet", device_read, 32);
 	measure(&c, 50);
-	check(res.n_levels == 4 && res.level[2].n == 4 && res.level[2].returned == 0 && env.gone[3] &&
-		      res.level[3].n == 5 && res.level[3].returned == 5 && sim.timeouts == 1,
+	check(COND(res.n_levels == 4) && COND(res.level[2].n == 4) && COND(res.level[2].returned == 0) &&
+		      COND(env.gone[3]) && COND(res.level[3].n == 5) && COND(res.level[3].returned == 5) &&
+		      COND(sim.timeouts == 1),
 	      "a reader that never comes: its level ends at the barrier's bound with no reader counted, "
 	      "and the last level has the 5 CPUs left");
-	check(res.level[2].overlap != res.level[2].overlap && res.level[3].overlap >= 0 && res.level[3].overlap <= 1,
+	check(COND(res.level[2].overlap != res.level[2].overlap) && COND(res.level[3].overlap >= 0) &&
+		      COND(res.level[3].overlap <= 1),
 	      "overlap: null (NaN) for the level no reader made its reads in, in [0, 1] for the next (%.3f)",
 	      res.level[3].overlap);
 }
@@ -264,8 +270,9 @@ static void test_record(void)
 	capture_reset();
 	record_contention(&cap.log, &res, SIM_HZ);
 	root = capture_line(0, "contention", &bytes[0]);
-	check(root && capture_keys_are(root, keys, sizeof keys / sizeof keys[0]) &&
-		      !strcmp(lr_str(lr_get(root, "counter")), "hpet") && capture_u64(root, "reads_per_reader", 100),
+	check(COND(root) && COND(capture_keys_are(root, keys, sizeof keys / sizeof keys[0])) &&
+		      COND(!strcmp(lr_str(lr_get(root, "counter")), "hpet")) &&
+		      COND(capture_u64(root, "reads_per_reader", 100)),
 	      "record: contention has its keys, in order (%zu bytes, 3 levels)", bytes[0]);
 	lv = root ? lr_get(root, "readers") : NULL;
 	for (unsigned i = 0; lv && i < 3; i++) {
@@ -274,13 +281,14 @@ static void test_record(void)
 			  lr_num(lr_get(l, "p50_ns"), &v) && v == (double)res.level[i].p50_median &&
 			  lr_num(lr_get(l, "reads_per_s"), &v) && v > 0;
 	}
-	check(lv && lv->len == 3 && levels, "record: readers of {n, p50_ns, p99_ns, ..., reads_per_s, cpus, overlap, "
-					    "siblings}, as measured (1 cycle = 1 ns here)");
+	check(COND(lv) && COND(lv->len == 3) && COND(levels),
+	      "record: readers of {n, p50_ns, p99_ns, ..., reads_per_s, cpus, overlap, "
+	      "siblings}, as measured (1 cycle = 1 ns here)");
 	capture_reset();
 	record_contention(&cap.log, &res, 0);
 	root = capture_line(0, "contention", NULL);
-	check(root && capture_is_null(lr_get(lr_at(lr_get(root, "readers"), 0), "p50_ns")) &&
-		      capture_is_null(lr_get(lr_at(lr_get(root, "readers"), 0), "reads_per_s")),
+	check(COND(root) && COND(capture_is_null(lr_get(lr_at(lr_get(root, "readers"), 0), "p50_ns"))) &&
+		      COND(capture_is_null(lr_get(lr_at(lr_get(root, "readers"), 0), "reads_per_s"))),
 	      "record: without the TSC frequency, ns and reads/s are null");
 
 	describe(&c, "port80", shared_read, 0);
@@ -290,7 +298,8 @@ static void test_record(void)
 	capture_reset();
 	record_contention(&cap.log, &res, SIM_HZ);
 	root = capture_line(0, "contention", NULL);
-	check(root && lr_str(lr_get(root, "refused")) && !lr_get(root, "readers"), "record: a refused counter says why");
+	check(COND(root) && COND(lr_str(lr_get(root, "refused"))) && COND(!lr_get(root, "readers")),
+	      "record: a refused counter says why");
 
 	/* The size at 8 and 256 CPUs: levels 1 .. 8 and 1 .. 256 and the two
 	 * siblings, HPET-like figures with every field at its widest plausible
@@ -318,8 +327,8 @@ static void test_record(void)
 		record_contention(&cap.log, &res, 2.5e9);
 		capture_line(0, "contention", &bytes[1 + k]);
 	}
-	check(bytes[1] < 1500 && bytes[2] < 4500, "record size: %zu bytes per counter at 8 CPUs, %zu at 256",
-	      bytes[1], bytes[2]);
+	check(COND(bytes[1] < 1500) && COND(bytes[2] < 4500),
+	      "record size: %zu bytes per counter at 8 CPUs, %zu at 256", bytes[1], bytes[2]);
 }
 
 int main(void)

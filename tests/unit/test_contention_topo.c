@@ -67,11 +67,11 @@ static void test_order(void)
 	show(out, 4, buf, sizeof buf);
 	check(same(out, mixed_spread, 4), "order with one CPU of unknown place (a package of its own): %s", buf);
 
-	check(contention_siblings(place_222, all, 8, pair) && pair[0] == 0 && pair[1] == 1,
+	check(COND(contention_siblings(place_222, all, 8, pair)) && COND(pair[0] == 0) && COND(pair[1] == 1),
 	      "siblings 2x2x2: CPUs 0 and 1 share core 0 of package 0");
-	check(contention_siblings(place_222, some, 5, pair) && pair[0] == 0 && pair[1] == 1,
+	check(COND(contention_siblings(place_222, some, 5, pair)) && COND(pair[0] == 0) && COND(pair[1] == 1),
 	      "siblings among 0, 1, 3, 5, 7: the first pair in order, 0 and 1");
-	check(!contention_siblings(NULL, all, 8, pair) && !contention_siblings(place_222, spread, 4, pair),
+	check(COND(!contention_siblings(NULL, all, 8, pair)) && COND(!contention_siblings(place_222, spread, 4, pair)),
 	      "siblings: none without a topology, none among one CPU a core");
 }
 
@@ -125,8 +125,8 @@ static void test_levels(void)
 		overlap_ok &= x->overlap >= 0.9 && x->overlap <= 1.0;
 		snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%.3f", i ? " " : "", x->overlap);
 	}
-	check(res.n_levels == 5 && cpus_ok, "levels 2x2x2: [0] [0,4] [0,4,2,6] [0..7 spread], then siblings [0,1] (%u levels)",
-	      res.n_levels);
+	check(COND(res.n_levels == 5) && COND(cpus_ok),
+	      "levels 2x2x2: [0] [0,4] [0,4,2,6] [0..7 spread], then siblings [0,1] (%u levels)", res.n_levels);
 	check(overlap_ok, "levels in lockstep overlap in [0.9, 1]: %s", buf);
 
 	capture_reset();
@@ -139,7 +139,8 @@ static void test_levels(void)
 		rec_ok &= cpus && cpus->len == want_n[i] && lr_num(lr_get(l, "overlap"), &o) && o >= 0 && o <= 1 &&
 			  lr_num(lr_at(cpus, 0), &first) && first == (double)want_cpus[i][0];
 	}
-	check(lv && lv->len == 5 && rec_ok, "record: each level's cpus and overlap, the siblings' level last");
+	check(COND(lv) && COND(lv->len == 5) && COND(rec_ok),
+	      "record: each level's cpus and overlap, the siblings' level last");
 	sim_stop();
 }
 
@@ -152,7 +153,8 @@ static void test_flat(void)
 	sim_env(&env);
 	counter_from_desc(&c, &hpet_desc);
 	contention_measure(&env, &c, 50, hists, SIM_CPUS, 1000000, &res);
-	check(res.n_levels == 3 && res.level[2].cpus[0] == 0 && res.level[2].cpus[3] == 3 && !res.level[2].siblings,
+	check(COND(res.n_levels == 3) && COND(res.level[2].cpus[0] == 0) && COND(res.level[2].cpus[3] == 3) &&
+		      COND(!res.level[2].siblings),
 	      "no topology: levels 1, 2, 4 in CPU order, no siblings level (%u levels)", res.n_levels);
 	sim_stop();
 }

@@ -115,8 +115,8 @@ static void test_record_text(void)
 
 	snprintf(rec.original, sizeof rec.original, "tsc-early");
 	n = os_cs_record_format(&rec, text, sizeof text);
-	check(n > 0 && os_cs_record_parse(text, n, &back, why, sizeof why) && back.pid == 4242 &&
-		      !strcmp(back.original, "tsc-early"),
+	check(COND(n > 0) && COND(os_cs_record_parse(text, n, &back, why, sizeof why)) && COND(back.pid == 4242) &&
+		      COND(!strcmp(back.original, "tsc-early")),
 	      "record: format then parse gives pid 4242 and tsc-early back");
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		why[0] = 0;
@@ -145,12 +145,12 @@ static void test_run_dir(void)
 	check(rc == 1, "run dir: missing and not to be made: 1 (%d)", rc);
 	rc = os_run_open(root, true, &r, why, sizeof why);
 	snprintf(path, sizeof path, "%s/" OS_RUN_DIR, root);
-	check(rc == 0 && stat(path, &st) == 0 && S_ISDIR(st.st_mode) && !(st.st_mode & 022),
+	check(COND(rc == 0) && COND(stat(path, &st) == 0) && COND(S_ISDIR(st.st_mode)) && COND(!(st.st_mode & 022)),
 	      "run dir: made, writable by its owner only (rc %d, %s)", rc, rc ? why : "");
 	check(os_cs_record_read(r.dir_fd, &rec, why, sizeof why) == 0, "record: none yet: 0");
-	check(os_cs_record_write(r.dir_fd, "acpi_pm", why, sizeof why) == 0 &&
-		      os_cs_record_read(r.dir_fd, &rec, why, sizeof why) == 1 && rec.pid == getpid() &&
-		      !strcmp(rec.original, "acpi_pm"),
+	check(COND(os_cs_record_write(r.dir_fd, "acpi_pm", why, sizeof why) == 0) &&
+		      COND(os_cs_record_read(r.dir_fd, &rec, why, sizeof why) == 1) && COND(rec.pid == getpid()) &&
+		      COND(!strcmp(rec.original, "acpi_pm")),
 	      "record: written, read back: this pid, acpi_pm");
 	snprintf(path, sizeof path, "%s/" OS_RUN_DIR "/" OS_CS_RECORD ".new", root);
 	check(access(path, F_OK) != 0, "record: no temporary file left beside it");
@@ -167,7 +167,7 @@ static void test_run_dir(void)
 		big[sizeof big - 1] = 0;
 		put_file(path, big);
 	}
-	check(os_cs_record_read(r.dir_fd, &rec, why, sizeof why) == -1 && strstr(why, "longer"),
+	check(COND(os_cs_record_read(r.dir_fd, &rec, why, sizeof why) == -1) && COND(strstr(why, "longer")),
 	      "record: an over-long file is refused (%s)", why);
 	unlink(path);
 	os_run_close(&r);
@@ -175,7 +175,7 @@ static void test_run_dir(void)
 	snprintf(path, sizeof path, "%s/" OS_RUN_DIR, root);
 	chmod(path, 0777);
 	rc = os_run_open(root, true, &r, why, sizeof why);
-	check(rc == -1 && strstr(why, "other users"), "run dir: one others can write is refused (%s)", why);
+	check(COND(rc == -1) && COND(strstr(why, "other users")), "run dir: one others can write is refused (%s)", why);
 	chmod(path, 0755);
 
 	snprintf(root, sizeof root, "%s/linked", base);
@@ -184,7 +184,8 @@ static void test_run_dir(void)
 	if (symlink(base, path) != 0)
 		check(0, "symlink");
 	rc = os_run_open(root, true, &r, why, sizeof why);
-	check(rc == -1 && strstr(why, "symbolic link"), "run dir: a run/ that is a link is not followed (%s)", why);
+	check(COND(rc == -1) && COND(strstr(why, "symbolic link")),
+	      "run dir: a run/ that is a link is not followed (%s)", why);
 }
 
 static void test_lock(void)
@@ -214,9 +215,9 @@ static void test_lock(void)
 		close(null);
 	}
 	snprintf(want, sizeof want, "process %ld", (long)getpid());
-	check(strstr(why, want) && strstr(why, "gave up after 0.3 s") && strstr(why, "--lock-wait"),
+	check(COND(strstr(why, want)) && COND(strstr(why, "gave up after 0.3 s")) && COND(strstr(why, "--lock-wait")),
 	      "lock: the refusal names the holder and --lock-wait (%s)", why);
-	check(took >= 0.29 && took < 5, "lock: it waited its 0.3 s, bounded (%.2f s)", took);
+	check(COND(took >= 0.29) && COND(took < 5), "lock: it waited its 0.3 s, bounded (%.2f s)", took);
 	os_run_close(&a);
 	check(os_run_lock(&b, 0, why, sizeof why) == 0, "lock: free again once the holder closed it");
 	os_run_close(&b);
@@ -248,10 +249,11 @@ static void test_lock(void)
 		close(saved);
 		close(null);
 	}
-	check(status == 0 && took > 0.1 && took < 5, "lock: a waiter gets it when the holder ends (%.2f s)", took);
+	check(COND(status == 0) && COND(took > 0.1) && COND(took < 5),
+	      "lock: a waiter gets it when the holder ends (%.2f s)", took);
 	os_run_close(&a);
 	waitpid(pid, &status, 0);
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "lock: the holder ran (status 0x%x)", status);
+	check(COND(WIFEXITED(status)) && COND(WEXITSTATUS(status) == 0), "lock: the holder ran (status 0x%x)", status);
 }
 
 /* A child arms, switches to hpet, then gets sig; pre: SIG_IGN it first. */
@@ -316,8 +318,10 @@ static void test_signals(void)
 	{
 		int st = switched_then(root, SIGUSR1, true);
 		current(root, text, sizeof text);
-		check(WIFEXITED(st) && WEXITSTATUS(st) == 0 && !strcmp(text, "tsc\n") && !record_exists(root),
-		      "signals: one ignored before arming stays ignored; the run goes on and restores (status 0x%x)", st);
+		check(COND(WIFEXITED(st)) && COND(WEXITSTATUS(st) == 0) && COND(!strcmp(text, "tsc\n")) &&
+			      COND(!record_exists(root)),
+		      "signals: one ignored before arming stays ignored; the run goes on and restores (status 0x%x)",
+		      st);
 	}
 }
 
@@ -345,9 +349,11 @@ static void test_forked_child(void)
 	}
 	waitpid(pid, &st, 0);
 	current(root, text, sizeof text);
-	check(WIFSIGNALED(st) && WTERMSIG(st) == SIGUSR1 && !strcmp(text, "hpet\n") && record_exists(root),
+	check(COND(WIFSIGNALED(st)) && COND(WTERMSIG(st) == SIGUSR1) && COND(!strcmp(text, "hpet\n")) &&
+		      COND(record_exists(root)),
 	      "fork: a forked child dies of SIGUSR1 without restoring; the switcher's record stays ('%s')", text);
-	check(os_cs_restore(err, sizeof err) == 0 && !record_exists(root), "fork: the switcher restores, record gone");
+	check(COND(os_cs_restore(err, sizeof err) == 0) && COND(!record_exists(root)),
+	      "fork: the switcher restores, record gone");
 	os_cs_guard_disarm();
 	os_run_close(&r);
 }
@@ -367,7 +373,8 @@ static void test_recover(void)
 	}
 	rc = os_cs_recover(&cs, r.dir_fd, "tsc", msg, sizeof msg);
 	current(root, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "tsc\n") && !record_exists(root) && strstr(msg, "'hpet' was in use"),
+	check(COND(rc == 0) && COND(!strcmp(text, "tsc\n")) && COND(!record_exists(root)) &&
+		      COND(strstr(msg, "'hpet' was in use")),
 	      "recover: tsc put back, the record removed, said (%s)", msg);
 
 	/* The original gone with no successor: the record stays for a later try. */
@@ -379,7 +386,7 @@ static void test_recover(void)
 		return;
 	}
 	rc = os_cs_recover(&cs, r.dir_fd, "acpi_pm", msg, sizeof msg);
-	check(rc == -1 && record_exists(root) && strstr(msg, "record stays"),
+	check(COND(rc == -1) && COND(record_exists(root)) && COND(strstr(msg, "record stays")),
 	      "recover: a failure keeps the record and says so (%s)", msg);
 	os_run_close(&r);
 }
@@ -396,7 +403,7 @@ static void test_no_record(void)
 	os_cs_guard_arm(&cs, -1, -1);
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	current(root, text, sizeof text);
-	check(rc == -1 && !strcmp(text, "tsc\n") && strstr(err, "restore record"),
+	check(COND(rc == -1) && COND(!strcmp(text, "tsc\n")) && COND(strstr(err, "restore record")),
 	      "no record: the switch is refused, nothing written (%s)", err);
 	os_cs_guard_disarm();
 }

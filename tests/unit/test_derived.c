@@ -63,7 +63,8 @@ static void test_timer(void)
 	bool ok;
 	size_t i;
 
-	check(r && !lr_get(r, "cost_ns") && !lr_path(r, "throughput.reads_per_s"), "timer: the schema-2 record parses");
+	check(COND(r) && COND(!lr_get(r, "cost_ns")) && COND(!lr_path(r, "throughput.reads_per_s")),
+	      "timer: the schema-2 record parses");
 	if (!r)
 		return;
 	derived_add(&d, r, HZ);
@@ -76,39 +77,42 @@ static void test_timer(void)
 		cyc = num(r, path);
 		ok &= m && fabs(m->d - cyc * 1e9 / HZ) <= 0.05;
 	}
-	check(ok && r->len == len_before + 1, "timer: cost_ns gets min..max in cost_cycles' order, each cycles*1e9/hz");
-	check(text_is(r, "cost_ns.p50", "30.0") && text_is(r, "cost_ns.min", "24.0") &&
-		      text_is(r, "cost_ns.mean", "30.9") && text_is(r, "cost_ns.sd", "1.7") &&
-		      text_is(r, "cost_ns.p99", "40.4") && text_is(r, "cost_ns.max", "2001.2"),
+	check(COND(ok) && COND(r->len == len_before + 1),
+	      "timer: cost_ns gets min..max in cost_cycles' order, each cycles*1e9/hz");
+	check(COND(text_is(r, "cost_ns.p50", "30.0")) && COND(text_is(r, "cost_ns.min", "24.0")) &&
+		      COND(text_is(r, "cost_ns.mean", "30.9")) && COND(text_is(r, "cost_ns.sd", "1.7")) &&
+		      COND(text_is(r, "cost_ns.p99", "40.4")) && COND(text_is(r, "cost_ns.max", "2001.2")),
 	      "timer: 1 decimal, as the image once wrote them (p50 %s, mean %s, max %s)", text_of(r, "cost_ns.p50"),
 	      text_of(r, "cost_ns.mean"), text_of(r, "cost_ns.max"));
 	snprintf(want_text, sizeof want_text, "%.1f", want_rate);
-	check(text_is(r, "throughput.reads_per_s", want_text) && lr_path(r, "throughput")->len == 3 &&
-		      !lr_get(r, "reads_per_s"),
-	      "timer: throughput.reads_per_s = reads*hz/cycles = %s, inside throughput", text_of(r, "throughput.reads_per_s"));
-	check(!strcmp(lr_str(lr_get(r, "crc")), "0") && num(r, "cost_cycles.p50") == 75 && num(r, "samples") == 1000,
+	check(COND(text_is(r, "throughput.reads_per_s", want_text)) && COND(lr_path(r, "throughput")->len == 3) &&
+		      COND(!lr_get(r, "reads_per_s")),
+	      "timer: throughput.reads_per_s = reads*hz/cycles = %s, inside throughput",
+	      text_of(r, "throughput.reads_per_s"));
+	check(COND(!strcmp(lr_str(lr_get(r, "crc")), "0")) && COND(num(r, "cost_cycles.p50") == 75) &&
+		      COND(num(r, "samples") == 1000),
 	      "timer: the record's own members stay as they were");
 	derived_free(&d);
-	check(!d.text && !d.nodes && !d.strs, "timer: derived_free leaves nothing");
+	check(COND(!d.text) && COND(!d.nodes) && COND(!d.strs), "timer: derived_free leaves nothing");
 
 	/* No rate: nothing is added, whatever the record. */
 	r = parse(rec2);
 	len_before = r->len;
 	derived_add(&d, r, 0);
-	check(!d.text && !lr_get(r, "cost_ns") && !lr_path(r, "throughput.reads_per_s") && r->len == len_before &&
-		      lr_path(r, "throughput")->len == 2,
+	check(COND(!d.text) && COND(!lr_get(r, "cost_ns")) && COND(!lr_path(r, "throughput.reads_per_s")) &&
+		      COND(r->len == len_before) && COND(lr_path(r, "throughput")->len == 2),
 	      "timer: with hz 0 nothing is added");
 	r = parse(rec2);
 	derived_add(&d, r, -1);
-	check(!d.text && !lr_get(r, "cost_ns"), "timer: with hz < 0 nothing is added");
+	check(COND(!d.text) && COND(!lr_get(r, "cost_ns")), "timer: with hz < 0 nothing is added");
 	r = parse(rec2);
 	derived_add(&d, r, NAN);
-	check(!d.text && !lr_get(r, "cost_ns"), "timer: with hz NaN nothing is added");
+	check(COND(!d.text) && COND(!lr_get(r, "cost_ns")), "timer: with hz NaN nothing is added");
 
 	/* Throughput over 0 cycles has no rate: cost_ns only. */
 	r = parse("{\"type\":\"timer\",\"cost_cycles\":{\"p50\":10},\"throughput\":{\"reads\":5,\"cycles\":0}}");
 	derived_add(&d, r, HZ);
-	check(r && text_is(r, "cost_ns.p50", "4.0") && !lr_path(r, "throughput.reads_per_s"),
+	check(COND(r) && COND(text_is(r, "cost_ns.p50", "4.0")) && COND(!lr_path(r, "throughput.reads_per_s")),
 	      "timer: throughput over 0 cycles gets no reads_per_s; cost_ns still");
 	derived_free(&d);
 
@@ -117,8 +121,8 @@ static void test_timer(void)
 	r = parse("{\"type\":\"timer\",\"cost_cycles\":{\"p50\\\":1e9,\\\"x\\u001b\":10,\"max\":20}}");
 	derived_add(&d, r, HZ);
 	c = lr_get(r, "cost_ns");
-	check(c && c->len == 2 && c->child && !strcmp(c->child->key, "p50\":1e9,\"x\x1b") &&
-		      text_is(r, "cost_ns.max", "8.0") && !lr_get(c, "p50"),
+	check(COND(c) && COND(c->len == 2) && COND(c->child) && COND(!strcmp(c->child->key, "p50\":1e9,\"x\x1b")) &&
+		      COND(text_is(r, "cost_ns.max", "8.0")) && COND(!lr_get(c, "p50")),
 	      "timer: a hostile key in cost_cycles is one key in cost_ns, nothing injected");
 	derived_free(&d);
 
@@ -127,7 +131,8 @@ static void test_timer(void)
 		  "\"reason\":\"not KVM\",\"samples\":0}");
 	len_before = r->len;
 	derived_add(&d, r, HZ);
-	check(!d.text && r->len == len_before && !lr_get(r, "cost_ns"), "timer: a counter not measured gets nothing");
+	check(COND(!d.text) && COND(r->len == len_before) && COND(!lr_get(r, "cost_ns")),
+	      "timer: a counter not measured gets nothing");
 }
 
 static void test_schema1(void)
@@ -145,17 +150,18 @@ static void test_schema1(void)
 		return;
 	}
 	derived_add(&d, r, HZ);
-	check(!d.text && !d.nodes && r->len == len_before && text_is(r, "cost_ns.p50", "99.99") &&
-		      lr_get(r, "cost_ns")->len == 2 && text_is(r, "throughput.reads_per_s", "5.0") &&
-		      lr_path(r, "throughput")->len == 3,
-	      "schema 1: a record with cost_ns and reads_per_s is left alone (p50 stays %s)", text_of(r, "cost_ns.p50"));
+	check(COND(!d.text) && COND(!d.nodes) && COND(r->len == len_before) &&
+		      COND(text_is(r, "cost_ns.p50", "99.99")) && COND(lr_get(r, "cost_ns")->len == 2) &&
+		      COND(text_is(r, "throughput.reads_per_s", "5.0")) && COND(lr_path(r, "throughput")->len == 3),
+	      "schema 1: a record with cost_ns and reads_per_s is left alone (p50 stays %s)",
+	      text_of(r, "cost_ns.p50"));
 
 	/* One present, the other not: only the missing one is added. */
 	r = parse("{\"type\":\"timer\",\"cost_cycles\":{\"p50\":75},\"cost_ns\":{\"p50\":99.99},"
 		  "\"throughput\":{\"reads\":10,\"cycles\":25}}");
 	derived_add(&d, r, HZ);
-	check(r && text_is(r, "cost_ns.p50", "99.99") && lr_get(r, "cost_ns")->len == 1 &&
-		      text_is(r, "throughput.reads_per_s", "1000000000.0"),
+	check(COND(r) && COND(text_is(r, "cost_ns.p50", "99.99")) && COND(lr_get(r, "cost_ns")->len == 1) &&
+		      COND(text_is(r, "throughput.reads_per_s", "1000000000.0")),
 	      "schema 1: cost_ns kept as written, reads_per_s added where it was missing (%s)",
 	      text_of(r, "throughput.reads_per_s"));
 	derived_free(&d);
@@ -195,14 +201,15 @@ static void test_percpu(void)
 	}
 	check(ok, "percpu: every *_cycles array gets its *_ns twin, cycles*1e9/hz to 1 decimal, null kept null (%s %s)",
 	      text_of(r, "tsc_p50_ns.0"), text_of(r, "rdtscp_min_ns.2"));
-	check(lr_uint(lr_at(lr_get(r, "tsc_p50_cycles"), 2), &v) && v == 34 && num(r, "cpus") == 3,
+	check(COND(lr_uint(lr_at(lr_get(r, "tsc_p50_cycles"), 2), &v)) && COND(v == 34) && COND(num(r, "cpus") == 3),
 	      "percpu: the cycles stay as written");
 	derived_free(&d);
 
 	/* Without RDTSCP its columns are null: no array to take a twin from. */
 	r = parse("{\"type\":\"percpu\",\"cpus\":1,\"tsc_p50_cycles\":[25],\"rdtscp_p50_cycles\":null}");
 	derived_add(&d, r, HZ);
-	check(r && text_is(r, "tsc_p50_ns.0", "10.0") && !lr_get(r, "rdtscp_min_ns") && r->len == 5,
+	check(COND(r) && COND(text_is(r, "tsc_p50_ns.0", "10.0")) && COND(!lr_get(r, "rdtscp_min_ns")) &&
+		      COND(r->len == 5),
 	      "percpu: a null column (no RDTSCP) gets no twin, the array beside it does");
 	derived_free(&d);
 
@@ -210,19 +217,21 @@ static void test_percpu(void)
 	r = parse("{\"type\":\"percpu\",\"tsc_p50_cycles\":[25],\"tsc_p50_ns\":[9.99]}");
 	len_before = r->len;
 	derived_add(&d, r, HZ);
-	check(!d.text && r->len == len_before && text_is(r, "tsc_p50_ns.0", "9.99"),
+	check(COND(!d.text) && COND(r->len == len_before) && COND(text_is(r, "tsc_p50_ns.0", "9.99")),
 	      "percpu: a twin already written is left alone");
 
 	r = parse(rec);
 	len_before = r->len;
 	derived_add(&d, r, 0);
-	check(!d.text && r->len == len_before && !lr_get(r, "tsc_p50_ns"), "percpu: with hz 0 nothing is added");
+	check(COND(!d.text) && COND(r->len == len_before) && COND(!lr_get(r, "tsc_p50_ns")),
+	      "percpu: with hz 0 nothing is added");
 
 	/* Other records are not touched, even with *_cycles arrays. */
 	r = parse("{\"type\":\"tsc_sync\",\"offset_cycles\":[1,2]}");
 	len_before = r->len;
 	derived_add(&d, r, HZ);
-	check(!d.text && r->len == len_before && !lr_get(r, "offset_ns"), "other types: nothing added");
+	check(COND(!d.text) && COND(r->len == len_before) && COND(!lr_get(r, "offset_ns")),
+	      "other types: nothing added");
 }
 
 int main(void)

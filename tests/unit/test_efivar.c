@@ -23,13 +23,16 @@ static void round_trip(void)
 				      "\\EFI\\tickprobe\\tickprobe.efi", "preset=quick after=reboot");
 	/* 6 + 20 (description) + 42 (HD) + 62 (file) + 4 (end) + 52 (options) */
 	check(n == 186, "encode: 186 bytes (got %zu)", n);
-	check(buf[4] == 108 && buf[5] == 0, "FilePathListLength 108: HD 42 + file 62 + end 4 (got %u)", buf[4] | buf[5] << 8);
+	check(COND(buf[4] == 108) && COND(buf[5] == 0), "FilePathListLength 108: HD 42 + file 62 + end 4 (got %u)",
+	      buf[4] | buf[5] << 8);
 	check(load_option_decode(buf, n, &o), "decode: the encoding is read back");
 	efi_guid_text(o.part.guid, g);
-	check(o.attributes == 1 && !strcmp(o.description, "tickprobe") && o.has_partition && o.part.number == 1 &&
-		      o.part.start == 2048 && o.part.size == 65536 && !strcmp(g, "0fc63daf-8483-4772-8e79-3d69d8477de4"),
+	check(COND(o.attributes == 1) && COND(!strcmp(o.description, "tickprobe")) && COND(o.has_partition) &&
+		      COND(o.part.number == 1) && COND(o.part.start == 2048) && COND(o.part.size == 65536) &&
+		      COND(!strcmp(g, "0fc63daf-8483-4772-8e79-3d69d8477de4")),
 	      "decode: attributes, description, HD(1,GPT,%s,0x800,0x10000)", g);
-	check(!strcmp(o.path, "\\EFI\\tickprobe\\tickprobe.efi") && !strcmp(o.options, "preset=quick after=reboot"),
+	check(COND(!strcmp(o.path, "\\EFI\\tickprobe\\tickprobe.efi")) &&
+		      COND(!strcmp(o.options, "preset=quick after=reboot")),
 	      "decode: the file path and the options ('%s', '%s')", o.path, o.options);
 	for (size_t cut = 0; cut < n - 52; cut++)
 		if (load_option_decode(buf, cut, &o)) {
@@ -43,7 +46,8 @@ static void round_trip(void)
 	      "encode: 0 for a text that is not printable ASCII");
 	n = load_option_encode(buf, sizeof buf, LOAD_OPTION_ACTIVE, "UiApp", &esp, "\\x.efi", "");
 	buf[n++] = 0x11, buf[n++] = 0x40, buf[n++] = 0x70; /* 3 bytes of binary data, as OVMF's GUID tag */
-	check(load_option_decode(buf, n, &o) && !o.options[0], "decode: optional data that is not text is no options");
+	check(COND(load_option_decode(buf, n, &o)) && COND(!o.options[0]),
+	      "decode: optional data that is not text is no options");
 }
 
 static void files(void)
@@ -58,17 +62,21 @@ static void files(void)
 		check(0, "mkdtemp");
 		return;
 	}
-	check(efivar_write(dir, "Boot000A", EFIVAR_NV_BS_RT, data, 6, why, sizeof why) == 0 &&
-		      efivar_write(dir, "Boot0002", EFIVAR_NV_BS_RT, data, 6, why, sizeof why) == 0 &&
-		      efivar_write(dir, "BootNext", EFIVAR_NV_BS_RT, data, 2, why, sizeof why) == 0,
+	check(COND(efivar_write(dir, "Boot000A", EFIVAR_NV_BS_RT, data, 6, why, sizeof why) == 0) &&
+		      COND(efivar_write(dir, "Boot0002", EFIVAR_NV_BS_RT, data, 6, why, sizeof why) == 0) &&
+		      COND(efivar_write(dir, "BootNext", EFIVAR_NV_BS_RT, data, 2, why, sizeof why) == 0),
 	      "write: Boot000A, Boot0002, BootNext");
-	check(efivar_write(dir, "Boot000A", EFIVAR_NV_BS_RT, data, 2, why, sizeof why) == 0 &&
-		      efivar_read(dir, "Boot000A", back, sizeof back, &n, &attrs) == 0 && n == 2 && attrs == 7,
+	check(COND(efivar_write(dir, "Boot000A", EFIVAR_NV_BS_RT, data, 2, why, sizeof why) == 0) &&
+		      COND(efivar_read(dir, "Boot000A", back, sizeof back, &n, &attrs) == 0) && COND(n == 2) &&
+		      COND(attrs == 7),
 	      "write over a longer copy, read: 2 bytes, attributes 7 (got %zu, %u)", n, attrs);
 	n = efivar_boot_entries(dir, nums, 8);
-	check(n == 2 && nums[0] == 2 && nums[1] == 10, "Boot#### entries: 0002 and 000A, not BootNext (%zu)", n);
-	check(efivar_delete(dir, "Boot000A", why, sizeof why) == 0 && efivar_delete(dir, "Boot0002", why, sizeof why) == 0 &&
-		      efivar_delete(dir, "BootNext", why, sizeof why) == 0 && efivar_delete(dir, "BootNext", why, sizeof why) == 0,
+	check(COND(n == 2) && COND(nums[0] == 2) && COND(nums[1] == 10),
+	      "Boot#### entries: 0002 and 000A, not BootNext (%zu)", n);
+	check(COND(efivar_delete(dir, "Boot000A", why, sizeof why) == 0) &&
+		      COND(efivar_delete(dir, "Boot0002", why, sizeof why) == 0) &&
+		      COND(efivar_delete(dir, "BootNext", why, sizeof why) == 0) &&
+		      COND(efivar_delete(dir, "BootNext", why, sizeof why) == 0),
 	      "delete, twice: no error for one already gone");
 	check(rmdir(dir) == 0, "nothing left in the directory");
 }

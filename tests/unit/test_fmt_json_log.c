@@ -167,11 +167,11 @@ static void test_fmt_strings(void)
 	ok &= fmt_same("mixed", "%s=%d (%5.2s) %x %c%%", "key", -17, "xyz", 0xabcu, '!');
 	check(ok, "fmt: %%s %%.3s %%c %%p %%%% with width and precision match libc");
 
-	check(tpf(buf, sizeof buf, "%s", (const char *)NULL) == 6 && !strcmp(buf, "(null)"),
+	check(COND(tpf(buf, sizeof buf, "%s", (const char *)NULL) == 6) && COND(!strcmp(buf, "(null)")),
 	      "fmt: a NULL %%s prints (null)");
-	check(tpf(buf, sizeof buf, "a%qb") == 4 && !strcmp(buf, "a%qb"),
+	check(COND(tpf(buf, sizeof buf, "a%qb") == 4) && COND(!strcmp(buf, "a%qb")),
 	      "fmt: an unknown conversion is printed as is (got \"%s\")", buf);
-	check(tpf(buf, sizeof buf, "abc%") == 4 && !strcmp(buf, "abc%"),
+	check(COND(tpf(buf, sizeof buf, "abc%") == 4) && COND(!strcmp(buf, "abc%")),
 	      "fmt: a trailing lone %% is printed and the format ends there (got \"%s\")", buf);
 }
 
@@ -182,15 +182,16 @@ static void test_fmt_truncation(void)
 
 	memset(buf, 'x', sizeof buf);
 	n = tp_snprintf(buf, 0, "%s", "hello");
-	check(n == 5 && buf[0] == 'x', "fmt: cap 0 writes nothing and returns the full length");
+	check(COND(n == 5) && COND(buf[0] == 'x'), "fmt: cap 0 writes nothing and returns the full length");
 	n = tp_snprintf(buf, 1, "%s", "hello");
-	check(n == 5 && buf[0] == 0 && buf[1] == 'x', "fmt: cap 1 writes only the NUL");
+	check(COND(n == 5) && COND(buf[0] == 0) && COND(buf[1] == 'x'), "fmt: cap 1 writes only the NUL");
 	n = tp_snprintf(buf, 4, "%d", 123456);
-	check(n == 6 && !strcmp(buf, "123") && buf[4] == 'x', "fmt: cap 4 keeps 3 digits + NUL, returns 6");
+	check(COND(n == 6) && COND(!strcmp(buf, "123")) && COND(buf[4] == 'x'),
+	      "fmt: cap 4 keeps 3 digits + NUL, returns 6");
 	n = tp_snprintf(buf, 6, "%.3f", 3.14159);
-	check(n == 5 && !strcmp(buf, "3.142"), "fmt: an exact fit (5 chars, cap 6) is complete");
+	check(COND(n == 5) && COND(!strcmp(buf, "3.142")), "fmt: an exact fit (5 chars, cap 6) is complete");
 	n = tp_snprintf(buf, 5, "%.3f", 3.14159);
-	check(n == 5 && !strcmp(buf, "3.14"), "fmt: one short (cap 5) truncates to 4 chars and returns 5");
+	check(COND(n == 5) && COND(!strcmp(buf, "3.14")), "fmt: one short (cap 5) truncates to 4 chars and returns 5");
 }
 
 /* Is v * 10^dec within eps of a half?  Those values are where half-up (ours)
@@ -237,7 +238,7 @@ static void test_fmt_fixed(void)
 		if (!ok)
 			break;
 	}
-	check(ok && tried > 19000, "fmt: %d random values at %%.0f..%%.9f match libc", tried);
+	check(COND(ok) && COND(tried > 19000), "fmt: %d random values at %%.0f..%%.9f match libc", tried);
 
 	/* Exact binary halves: documented half up (libc rounds these to even). */
 	tp_snprintf(buf, sizeof buf, "%.0f", 0.5);
@@ -324,7 +325,7 @@ static void test_json(void)
 
 	json_init(&j, buf, sizeof buf);
 	build_doc(&j);
-	check(!j.overflow && j.depth == 0 && !strcmp(buf, doc_text) && j.len == full,
+	check(COND(!j.overflow) && COND(j.depth == 0) && COND(!strcmp(buf, doc_text)) && COND(j.len == full),
 	      "json: nesting, every value kind: %s", buf);
 
 	json_init(&j, buf, sizeof buf);
@@ -358,7 +359,7 @@ static void test_json(void)
 		json_array_begin(&j, NULL);
 	ok = !j.overflow && j.depth == JSON_MAX_DEPTH - 1;
 	json_array_begin(&j, NULL);
-	check(ok && j.overflow && j.depth == JSON_MAX_DEPTH - 1,
+	check(COND(ok) && COND(j.overflow) && COND(j.depth == JSON_MAX_DEPTH - 1),
 	      "json: %d nested containers fit, one more sets overflow", JSON_MAX_DEPTH - 1);
 
 	/* json_fixed promises a number or null: never a bare inf/nan token. */
@@ -474,7 +475,7 @@ static void check_log_lines(const struct mem *m, const char *const *types, size_
 		}
 		pos += n + 1;
 	}
-	check(ok && pos == m->len, "log: %zu lines and nothing after the last", nlines);
+	check(COND(ok) && COND(pos == m->len), "log: %zu lines and nothing after the last", nlines);
 	check(seq_ok, "log: every line has type, seq 0..%zu in order and a crc that matches its bytes", nlines - 1);
 
 	pos = 0;
@@ -485,7 +486,8 @@ static void check_log_lines(const struct mem *m, const char *const *types, size_
 			   *lim = find_member(line, 200, "limit");
 		char want[32];
 		snprintf(want, sizeof want, "%u,", LOG_RECORD_MAX);
-		check(rec && !strncmp(rec, "\"big\",", 6) && lim && !strncmp(lim, want, strlen(want)),
+		check(COND(rec) && COND(!strncmp(rec, "\"big\",", 6)) && COND(lim) &&
+			      COND(!strncmp(lim, want, strlen(want))),
 		      "log: the overflow record names the lost record (\"big\") and the limit (%u)", LOG_RECORD_MAX);
 	}
 
@@ -494,13 +496,13 @@ static void check_log_lines(const struct mem *m, const char *const *types, size_
 			   *b = find_member(end, end_len, "bytes"), *s = find_member(end, end_len, "status");
 		unsigned records = 0, crc = 0;
 		unsigned long long by = 0;
-		check(r && sscanf(r, "%u", &records) == 1 && records == nlines - 1,
+		check(COND(r) && COND(sscanf(r, "%u", &records) == 1) && COND(records == nlines - 1),
 		      "log: end records = %u, the %zu records before it", records, nlines - 1);
-		check(c && sscanf(c, "\"%8x\"", &crc) == 1 && crc == crc_all,
+		check(COND(c) && COND(sscanf(c, "\"%8x\"", &crc) == 1) && COND(crc == crc_all),
 		      "log: end crc32 %08x = CRC over every earlier line with its \\n (%08x)", crc, crc_all);
-		check(b && sscanf(b, "%llu", &by) == 1 && by == bytes, "log: end bytes %llu = %llu", by,
-		      (unsigned long long)bytes);
-		check(s && !strncmp(s, "\"ok\"", 4), "log: end status \"ok\"");
+		check(COND(b) && COND(sscanf(b, "%llu", &by) == 1) && COND(by == bytes), "log: end bytes %llu = %llu",
+		      by, (unsigned long long)bytes);
+		check(COND(s) && COND(!strncmp(s, "\"ok\"", 4)), "log: end status \"ok\"");
 	}
 }
 
@@ -568,12 +570,12 @@ static void test_log(void)
 	types[nlines++] = "end";
 	log_close(&l, "ok");
 
-	check(m.calls == (int)nlines && m.bad_calls == 0, "log: %d sink calls, each exactly one line ending in \\n",
-	      m.calls);
+	check(COND(m.calls == (int)nlines) && COND(m.bad_calls == 0),
+	      "log: %d sink calls, each exactly one line ending in \\n", m.calls);
 	check(l.overflows == 3, "log: 3 overflows counted (got %u)", l.overflows);
 
 	check_log_lines(&m, types, nlines);
-	check(l.seq == nlines && l.bytes == m.len, "log: the writer counted %u records, %llu bytes", l.seq,
+	check(COND(l.seq == nlines) && COND(l.bytes == m.len), "log: the writer counted %u records, %llu bytes", l.seq,
 	      (unsigned long long)l.bytes);
 	free(big);
 	free(m.buf);

@@ -82,7 +82,7 @@ static void test_quantiles(void)
 				}
 			}
 			check(!bad, "quantiles match sorted array (kind %d, n %zu)", kind, n);
-			check(h->count == n && h->min == v[0] && h->max == v[n - 1],
+			check(COND(h->count == n) && COND(h->min == v[0]) && COND(h->max == v[n - 1]),
 			      "count/min/max exact (kind %d, n %zu)", kind, n);
 			free(v);
 			free(h);
@@ -94,30 +94,31 @@ static void test_quantile_edges(void)
 {
 	struct hist *h = new_hist();
 
-	check(hist_quantile(h, 500000) == 0 && hist_mean(h) == 0 && hist_sd(h) == 0,
+	check(COND(hist_quantile(h, 500000) == 0) && COND(hist_mean(h) == 0) && COND(hist_sd(h) == 0),
 	      "empty: quantile, mean and sd are 0");
 	hist_add(h, 77);
-	check(hist_quantile(h, 500000) == 77 && hist_quantile(h, 990000) == 77 &&
-	      hist_quantile(h, 999000) == 77, "n=1: p50 = p99 = p99.9 = the value");
+	check(COND(hist_quantile(h, 500000) == 77) && COND(hist_quantile(h, 990000) == 77) &&
+		      COND(hist_quantile(h, 999000) == 77),
+	      "n=1: p50 = p99 = p99.9 = the value");
 	check(hist_sd(h) == 0, "n=1: sd is 0");
 	hist_add(h, 10);
 	/* n=2: ceil(0.5*2) = 1 -> the lower value; ceil(0.99*2) = 2 -> the upper. */
 	check(hist_quantile(h, 500000) == 10, "n=2: p50 is the lower value (rank 1)");
 	check(hist_quantile(h, 500001) == 77, "n=2: just above p50 is the upper value");
-	check(hist_quantile(h, 990000) == 77 && hist_quantile(h, 999000) == 77,
+	check(COND(hist_quantile(h, 990000) == 77) && COND(hist_quantile(h, 999000) == 77),
 	      "n=2: p99 and p99.9 are the upper value");
 	hist_init(h);
 	hist_add_n(h, 5000, 1000);
-	check(hist_quantile(h, 1) == 5000 && hist_quantile(h, 500000) == 5000 &&
-	      hist_quantile(h, 999000) == 5000 && hist_quantile(h, 1000000) == 5000,
+	check(COND(hist_quantile(h, 1) == 5000) && COND(hist_quantile(h, 500000) == 5000) &&
+		      COND(hist_quantile(h, 999000) == 5000) && COND(hist_quantile(h, 1000000) == 5000),
 	      "all equal: every quantile is the value");
-	check(hist_sd(h) == 0 && hist_mean(h) == 5000, "all equal: mean is the value, sd 0");
+	check(COND(hist_sd(h) == 0) && COND(hist_mean(h) == 5000), "all equal: mean is the value, sd 0");
 	/* 1000 values 1..1000: p99.9 = rank 999, p99 = rank 990, p50 = rank 500. */
 	hist_init(h);
 	for (int i = 1000; i >= 1; i--)
 		hist_add(h, (uint64_t)i);
-	check(hist_quantile(h, 500000) == 500 && hist_quantile(h, 990000) == 990 &&
-	      hist_quantile(h, 999000) == 999 && hist_quantile(h, 999001) == 1000,
+	check(COND(hist_quantile(h, 500000) == 500) && COND(hist_quantile(h, 990000) == 990) &&
+		      COND(hist_quantile(h, 999000) == 999) && COND(hist_quantile(h, 999001) == 1000),
 	      "1..1000: p50 500, p99 990, p99.9 999, just above 1000");
 	free(h);
 }
@@ -134,13 +135,14 @@ static void test_modes(void)
 	hist_add_n(h, 40, 2);
 	hist_add_n(h, 100000, 5); /* a log bucket ties too */
 	n = hist_modes(h, m, 3);
-	check(n == 3 && m[0].value == 20 && m[0].count == 7 && m[1].value == 10 &&
-	      m[1].count == 5 && m[2].value == 30, "modes: most common first, ties to the smaller value");
+	check(COND(n == 3) && COND(m[0].value == 20) && COND(m[0].count == 7) && COND(m[1].value == 10) &&
+		      COND(m[1].count == 5) && COND(m[2].value == 30),
+	      "modes: most common first, ties to the smaller value");
 	n = hist_modes(h, m, 8);
-	check(n == 5 && m[3].value == hist_bin_low(hist_bin_of(100000)) && m[4].value == 40,
+	check(COND(n == 5) && COND(m[3].value == hist_bin_low(hist_bin_of(100000))) && COND(m[4].value == 40),
 	      "modes: fewer distinct bins than k returns them all (%d)", n);
 	n = hist_modes(h, m, 1);
-	check(n == 1 && m[0].value == 20, "modes: k=1 is the mode");
+	check(COND(n == 1) && COND(m[0].value == 20), "modes: k=1 is the mode");
 	hist_init(h);
 	check(hist_modes(h, m, 4) == 0, "modes: empty histogram has none");
 	free(h);
@@ -160,18 +162,19 @@ static void test_merge_and_add_n(void)
 		hist_add(all, v);
 	}
 	hist_merge(a, b);
-	check(a->count == all->count && a->sum == all->sum && a->min == all->min &&
-	      a->max == all->max && !memcmp(a->exact, all->exact, sizeof a->exact) &&
-	      !memcmp(a->logb, all->logb, sizeof a->logb), "merge: bins and exact fields equal one histogram");
-	check(fabs(hist_sd(a) - hist_sd(all)) <= 1e-9 * hist_sd(all) &&
-	      fabs(a->welford_mean - all->welford_mean) <= 1e-12 * all->welford_mean,
+	check(COND(a->count == all->count) && COND(a->sum == all->sum) && COND(a->min == all->min) &&
+		      COND(a->max == all->max) && COND(!memcmp(a->exact, all->exact, sizeof a->exact)) &&
+		      COND(!memcmp(a->logb, all->logb, sizeof a->logb)),
+	      "merge: bins and exact fields equal one histogram");
+	check(COND(fabs(hist_sd(a) - hist_sd(all)) <= 1e-9 * hist_sd(all)) &&
+		      COND(fabs(a->welford_mean - all->welford_mean) <= 1e-12 * all->welford_mean),
 	      "merge: Welford mean/sd agree (%.17g vs %.17g)", hist_sd(a), hist_sd(all));
 	ca = 0;
 	while (hist_next(a, &ca, &va, &ra)) {
 		if (!hist_next(all, &cb, &vb, &rb) || va != vb || ra != rb)
 			same = 0;
 	}
-	check(same && !hist_next(all, &cb, &vb, &rb), "merge: hist_next walks the same bins");
+	check(COND(same) && COND(!hist_next(all, &cb, &vb, &rb)), "merge: hist_next walks the same bins");
 
 	for (i = 0; i < 5; i++) {
 		uint64_t v = 100 + i * 7919, n = 1 + i * 311;
@@ -180,11 +183,11 @@ static void test_merge_and_add_n(void)
 		hist_add_n(batch, v, n);
 	}
 	hist_add_n(batch, 12345, 0);
-	check(rep->count == batch->count && rep->sum == batch->sum && rep->min == batch->min &&
-	      rep->max == batch->max && !memcmp(rep->exact, batch->exact, sizeof rep->exact),
+	check(COND(rep->count == batch->count) && COND(rep->sum == batch->sum) && COND(rep->min == batch->min) &&
+		      COND(rep->max == batch->max) && COND(!memcmp(rep->exact, batch->exact, sizeof rep->exact)),
 	      "add_n: same bins and exact fields as n adds");
-	check(fabs(hist_sd(rep) - hist_sd(batch)) <= 1e-9 * hist_sd(rep) &&
-	      fabs(rep->welford_mean - batch->welford_mean) <= 1e-12 * rep->welford_mean,
+	check(COND(fabs(hist_sd(rep) - hist_sd(batch)) <= 1e-9 * hist_sd(rep)) &&
+		      COND(fabs(rep->welford_mean - batch->welford_mean) <= 1e-12 * rep->welford_mean),
 	      "add_n: same mean/sd as n adds (%.17g vs %.17g)", hist_sd(rep), hist_sd(batch));
 	free(a), free(b), free(all), free(rep), free(batch);
 }
@@ -201,8 +204,9 @@ static void test_bins(void)
 			ok = 0;
 	}
 	check(ok, "bin_of(bin_low(b)) == b and bin_low(b)-1 falls in b-1, for all %zu bins", nbins);
-	check(hist_bin_of(HIST_EXACT - 1) == HIST_EXACT - 1 && hist_bin_of(HIST_EXACT) == HIST_EXACT &&
-	      hist_bin_of(UINT64_MAX) == nbins - 1, "bin edges: 16383, 16384, 2^64-1");
+	check(COND(hist_bin_of(HIST_EXACT - 1) == HIST_EXACT - 1) && COND(hist_bin_of(HIST_EXACT) == HIST_EXACT) &&
+		      COND(hist_bin_of(UINT64_MAX) == nbins - 1),
+	      "bin edges: 16383, 16384, 2^64-1");
 	ok = 1;
 	for (i = 0; i < 200000; i++) {
 		uint64_t v = next_rand() >> (next_rand() % 50);
@@ -237,7 +241,7 @@ static void test_mean_sd(void)
 	hist_init(h);
 	hist_add(h, UINT64_MAX);
 	hist_add(h, UINT64_MAX);
-	check(h->sum_saturated && h->sum == UINT64_MAX && hist_mean(h) == (double)UINT64_MAX,
+	check(COND(h->sum_saturated) && COND(h->sum == UINT64_MAX) && COND(hist_mean(h) == (double)UINT64_MAX),
 	      "sum saturates; mean falls back to the running mean");
 	free(h);
 }

@@ -149,7 +149,7 @@ static void test_strings(void)
 		char *s;
 		in.n = 1, in.v[0] = one[i].v, in.c[0] = one[i].c;
 		s = encoded(&in);
-		check(s && !strcmp(s, one[i].want), "strings: value %llu count %llu is \"%s\" (got \"%s\")",
+		check(COND(s) && COND(!strcmp(s, one[i].want)), "strings: value %llu count %llu is \"%s\" (got \"%s\")",
 		      (unsigned long long)one[i].v, (unsigned long long)one[i].c, one[i].want, s ? s : "(null)");
 		free(s);
 	}
@@ -157,21 +157,23 @@ static void test_strings(void)
 	in.n = 1, in.v[0] = 0, in.c[0] = (uint64_t)1 << 63;
 	{
 		char *s = encoded(&in);
-		check(s && !strcmp(s, "A" "ggggggggggggI"), "strings: a count of 2^63 is 13 digits: \"%s\"", s ? s : "(null)");
+		check(COND(s) && COND(!strcmp(s, "A"
+						 "ggggggggggggI")),
+		      "strings: a count of 2^63 is 13 digits: \"%s\"", s ? s : "(null)");
 		free(s);
 	}
 	in.n = 0;
 	{
 		char *s = encoded(&in);
-		check(s && !strcmp(s, ""), "strings: the empty histogram is \"\"");
+		check(COND(s) && COND(!strcmp(s, "")), "strings: the empty histogram is \"\"");
 		free(s);
 	}
 	/* Two bins: the second's skip counts the empty bins between. */
 	in.n = 2, in.v[0] = 24, in.c[0] = 3, in.v[1] = 49, in.c[1] = 5;
 	{
 		char *s = encoded(&in);
-		check(s && !strcmp(s, "YDYF"), "strings: bins 24 (x3) and 49 (x5) are \"YDYF\": skip 24, 3, skip 24, 5 (%s)",
-		      s ? s : "(null)");
+		check(COND(s) && COND(!strcmp(s, "YDYF")),
+		      "strings: bins 24 (x3) and 49 (x5) are \"YDYF\": skip 24, 3, skip 24, 5 (%s)", s ? s : "(null)");
 		free(s);
 	}
 }
@@ -185,14 +187,14 @@ static void test_edges(void)
 	int ok;
 
 	in.n = 0;
-	check(round_trip() && out.n == 0, "edges: empty histogram round trip");
+	check(COND(round_trip()) && COND(out.n == 0), "edges: empty histogram round trip");
 	for (size_t b = 0; b < HIST_CODEC_BINS; b += 7919) {
 		in.n = 0, add_bin(b, 1);
 		check(round_trip(), "edges: one bin at index %zu (value %llu)", b, (unsigned long long)hist_bin_low(b));
 	}
 	in.n = 0, add_bin(HIST_CODEC_BINS - 1, 1);
 	ok = round_trip();
-	check(ok && out.v[0] == hist_bin_low(hist_bin_of(UINT64_MAX)),
+	check(COND(ok) && COND(out.v[0] == hist_bin_low(hist_bin_of(UINT64_MAX))),
 	      "edges: the top bin, value %llu (where UINT64_MAX goes)", (unsigned long long)out.v[0]);
 	in.n = 0;
 	for (size_t b = 0; b < HIST_EXACT; b++)
@@ -206,7 +208,7 @@ static void test_edges(void)
 	for (size_t b = 0; b < HIST_CODEC_BINS; b++)
 		add_bin(b, UINT64_MAX - b);
 	ok = round_trip();
-	check(ok && strlen(jbuf) == 11 + HIST_CODEC_BINS * 14u,
+	check(COND(ok) && COND(strlen(jbuf) == 11 + HIST_CODEC_BINS * 14u),
 	      "edges: every bin with counts near 2^64: 14 bytes a bin (%zu bytes)", strlen(jbuf));
 	in.n = 0, add_bin(0, (uint64_t)1 << 63), add_bin(HIST_CODEC_BINS - 1, (uint64_t)1 << 63);
 	check(round_trip(), "edges: counts of 2^63 at the first and the last bin");
@@ -228,7 +230,8 @@ static void test_edges(void)
 		good = !j.overflow && decode_doc(jbuf, &out, &form, &err) == 4;
 		while (good && hist_next(&h, &cur, &v, &c))
 			good = k < out.n && out.v[k] == v && out.c[k] == c, k++;
-		check(good && k == 4, "edges: hist_encode of 0, 16383 x5, 16384 x6, UINT64_MAX: the bins hist_next gives");
+		check(COND(good) && COND(k == 4),
+		      "edges: hist_encode of 0, 16383 x5, 16384 x6, UINT64_MAX: the bins hist_next gives");
 	}
 
 	/* The writer's limit: a histogram that does not fit sets overflow. */
@@ -287,8 +290,8 @@ static void test_canonical(void)
 			free(again);
 		}
 	}
-	check(taken > 1000 && !bad, "canonical: %d random strings decoded; each re-encodes to itself (%d did not)", taken,
-	      bad);
+	check(COND(taken > 1000) && COND(!bad),
+	      "canonical: %d random strings decoded; each re-encodes to itself (%d did not)", taken, bad);
 }
 
 /* ---- refusals ------------------------------------------------------------------ */
@@ -319,12 +322,14 @@ static void test_refused(void)
 		hist_dec_init_str(&d, bad[i].s, strlen(bad[i].s));
 		while (hist_dec_next(&d, &v, &c) == 1)
 			;
-		check(n < 0 && err && !strcmp(err, bad[i].why) && hist_dec_next(&d, &v, &c) == -1,
-		      "refused: \"%s\": %s (got %s), and it stays refused", bad[i].s, bad[i].why, err ? err : "accepted");
+		check(COND(n < 0) && COND(err) && COND(!strcmp(err, bad[i].why)) &&
+			      COND(hist_dec_next(&d, &v, &c) == -1),
+		      "refused: \"%s\": %s (got %s), and it stays refused", bad[i].s, bad[i].why,
+		      err ? err : "accepted");
 	}
 	{
 		const char *err;
-		check(decode_str("_nWB", &out, &err) == 1 && out.v[0] == hist_bin_low(HIST_CODEC_BINS - 1),
+		check(COND(decode_str("_nWB", &out, &err) == 1) && COND(out.v[0] == hist_bin_low(HIST_CODEC_BINS - 1)),
 		      "refused: but bin 22783 itself is taken");
 	}
 
@@ -341,7 +346,7 @@ static void test_refused(void)
 		encode_bins(&in, &of, sizeof jbuf);
 		check(of, "refused: encoder: values going down: overflow set");
 		in.n = 3, in.v[0] = 5, in.c[0] = 0, in.v[1] = 7, in.c[1] = 2, in.v[2] = 9, in.c[2] = 0;
-		check(!strcmp(encode_bins(&in, &of, sizeof jbuf), "{\"hist\":\"HC\"}") && !of,
+		check(COND(!strcmp(encode_bins(&in, &of, sizeof jbuf), "{\"hist\":\"HC\"}")) && COND(!of),
 		      "refused: encoder: a count of 0 adds no bin");
 	}
 }
@@ -379,14 +384,15 @@ static void test_forms(void)
 		int form;
 		const char *err;
 		long n = decode_doc(c[i].doc, &out, &form, &err);
-		check(form == c[i].form && n == c[i].n, "forms: %s: form %d, %ld bins (got form %d, %ld%s%s)", c[i].doc,
-		      c[i].form, c[i].n, form, n, err ? ": " : "", err ? err : "");
+		check(COND(form == c[i].form) && COND(n == c[i].n),
+		      "forms: %s: form %d, %ld bins (got form %d, %ld%s%s)", c[i].doc, c[i].form, c[i].n, form, n,
+		      err ? ": " : "", err ? err : "");
 	}
 	{
 		int form;
 		const char *err;
 		decode_doc("{\"hist\":[[24,3],[49,5],[21376,1]]}", &out, &form, &err);
-		check(out.v[0] == 24 && out.c[0] == 3 && out.v[2] == 21376 && out.c[2] == 1,
+		check(COND(out.v[0] == 24) && COND(out.c[0] == 3) && COND(out.v[2] == 21376) && COND(out.c[2] == 1),
 		      "forms: pairs give their values and counts as written");
 	}
 }
@@ -428,9 +434,9 @@ static void test_real(void)
 			compact_bytes += s ? strlen(s) + 2 : 0;
 			free(s);
 		}
-		check(hists >= 9 && !bad && compact_bytes * 10 <= pair_bytes * 4,
-		      "real: %s: %zu histograms re-encoded to the same bins, %zu bytes for the pairs' %zu", logs[i], hists,
-		      compact_bytes, pair_bytes);
+		check(COND(hists >= 9) && COND(!bad) && COND(compact_bytes * 10 <= pair_bytes * 4),
+		      "real: %s: %zu histograms re-encoded to the same bins, %zu bytes for the pairs' %zu", logs[i],
+		      hists, compact_bytes, pair_bytes);
 		logfile_free(&f);
 	}
 }

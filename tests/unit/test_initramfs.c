@@ -91,23 +91,26 @@ static void test_archive(void)
 	     cpio_symlink(&c, "bin/sh", "busybox") && cpio_file(&c, "init", 0755, script, sizeof script - 1) &&
 	     cpio_copy(&c, "bin/data", 0644, host) && cpio_finish(&c);
 	fclose(f);
-	check(ok && !c.err[0], "archive: every member written ('%s')", c.err);
-	check(len % 4 == 0 && c.bytes == len, "archive: %zu bytes, a multiple of 4, as counted (%llu)", len,
+	check(COND(ok) && COND(!c.err[0]), "archive: every member written ('%s')", c.err);
+	check(COND(len % 4 == 0) && COND(c.bytes == len), "archive: %zu bytes, a multiple of 4, as counted (%llu)", len,
 	      (unsigned long long)c.bytes);
 	n = parse((const unsigned char *)mem, len, m, 16);
 	check(n == 6, "archive: parses as newc up to the trailer, which ends it exactly (%d members)", n);
 	if (n == 6) {
-		check(!strcmp(m[0].name, "bin") && m[0].mode == (S_IFDIR | 0755) && m[0].nlink == 2 && m[0].size == 0,
+		check(COND(!strcmp(m[0].name, "bin")) && COND(m[0].mode == (S_IFDIR | 0755)) && COND(m[0].nlink == 2) &&
+			      COND(m[0].size == 0),
 		      "archive: a directory, mode 040755, 2 links (0%o)", m[0].mode);
-		check(m[1].mode == (S_IFCHR | 0600) && m[1].rmajor == 5 && m[1].rminor == 1,
+		check(COND(m[1].mode == (S_IFCHR | 0600)) && COND(m[1].rmajor == 5) && COND(m[1].rminor == 1),
 		      "archive: /dev/console is char 5,1 (%u,%u)", m[1].rmajor, m[1].rminor);
-		check(m[2].mode == (S_IFLNK | 0777) && m[2].size == 7 && !memcmp(m[2].data, "busybox", 7),
+		check(COND(m[2].mode == (S_IFLNK | 0777)) && COND(m[2].size == 7) &&
+			      COND(!memcmp(m[2].data, "busybox", 7)),
 		      "archive: a symlink's data is its target, no NUL");
-		check(m[3].mode == (S_IFREG | 0755) && m[3].size == sizeof script - 1 &&
-			      !memcmp(m[3].data, script, m[3].size),
+		check(COND(m[3].mode == (S_IFREG | 0755)) && COND(m[3].size == sizeof script - 1) &&
+			      COND(!memcmp(m[3].data, script, m[3].size)),
 		      "archive: /init's bytes, 19 of them, then padding");
-		check(m[4].size == 10 && !memcmp(m[4].data, "0123456789", 10), "archive: a host file copied whole");
-		check(m[0].ino == 1 && m[4].ino == 5 && m[5].ino == 0 && m[5].size == 0,
+		check(COND(m[4].size == 10) && COND(!memcmp(m[4].data, "0123456789", 10)),
+		      "archive: a host file copied whole");
+		check(COND(m[0].ino == 1) && COND(m[4].ino == 5) && COND(m[5].ino == 0) && COND(m[5].size == 0),
 		      "archive: inodes 1.. in order, the trailer 0");
 	}
 	/* Same inputs, same bytes: nothing of the building host gets in. */
@@ -120,7 +123,7 @@ static void test_archive(void)
 		cpio_symlink(&c, "bin/sh", "busybox"), cpio_file(&c, "init", 0755, script, sizeof script - 1);
 		cpio_copy(&c, "bin/data", 0644, host), cpio_finish(&c);
 		fclose(f2);
-		check(len2 == len && !memcmp(mem, mem2, len), "archive: two builds give the same bytes");
+		check(COND(len2 == len) && COND(!memcmp(mem, mem2, len)), "archive: two builds give the same bytes");
 		free(mem2);
 	}
 	free(mem);
@@ -130,7 +133,8 @@ static void test_archive(void)
 	cpio_start(&c, f);
 	ok = cpio_copy(&c, "bin/x", 0755, "/nonexistent-tickprobe-file") || cpio_finish(&c);
 	fclose(f);
-	check(!ok && strstr(c.err, "/nonexistent-tickprobe-file"), "archive: a missing host file is named ('%s')", c.err);
+	check(COND(!ok) && COND(strstr(c.err, "/nonexistent-tickprobe-file")),
+	      "archive: a missing host file is named ('%s')", c.err);
 	free(mem);
 	unlink(host);
 }
@@ -175,19 +179,20 @@ static void test_kernel_check(void)
 	check(!p, "kernel: a whole image with its boot header passes ('%s')", p ? p : "");
 	kernel_file(path, 14336 + 65535, true, 27, 0x1000);
 	p = linux_kernel_problem(path, why, sizeof why);
-	check(p && strstr(p, "cut short") && strstr(p, "79872") && strstr(p, "79871"),
+	check(COND(p) && COND(strstr(p, "cut short")) && COND(strstr(p, "79872")) && COND(strstr(p, "79871")),
 	      "kernel: one byte short is cut short, with both sizes ('%s')", p ? p : "");
 	kernel_file(path, 1 << 20, false, 0, 0);
 	p = linux_kernel_problem(path, why, sizeof why);
-	check(p && strstr(p, "not a Linux kernel image"), "kernel: no boot header ('%s')", p ? p : "");
+	check(COND(p) && COND(strstr(p, "not a Linux kernel image")), "kernel: no boot header ('%s')", p ? p : "");
 	kernel_file(path, 100, false, 0, 0);
 	p = linux_kernel_problem(path, why, sizeof why);
-	check(p && strstr(p, "too short"), "kernel: 100 bytes are too short to hold a header ('%s')", p ? p : "");
+	check(COND(p) && COND(strstr(p, "too short")), "kernel: 100 bytes are too short to hold a header ('%s')",
+	      p ? p : "");
 	unlink(path);
 	p = linux_kernel_problem(path, why, sizeof why);
-	check(p && strstr(p, "no kernel file"), "kernel: a missing file is said so ('%s')", p ? p : "");
+	check(COND(p) && COND(strstr(p, "no kernel file")), "kernel: a missing file is said so ('%s')", p ? p : "");
 	p = linux_kernel_problem("/tmp", why, sizeof why);
-	check(p && strstr(p, "not a regular file"), "kernel: a directory is refused ('%s')", p ? p : "");
+	check(COND(p) && COND(strstr(p, "not a regular file")), "kernel: a directory is refused ('%s')", p ? p : "");
 }
 
 int main(void)

@@ -90,8 +90,8 @@ static void test_planted(void)
 		sim_plant(plans[i].cpu, plans[i].at, plans[i].gap);
 	sim.smi_absent[2] = true;
 	latency_scan(&env, SECONDS, WAIT, &res);
-	check(!res.refused && res.n_cpus == 4 && res.edge[0] == 1000 && res.edge[5] == 100000000 &&
-		      res.limit_cycles == 150000,
+	check(COND(!res.refused) && COND(res.n_cpus == 4) && COND(res.edge[0] == 1000) &&
+		      COND(res.edge[5] == 100000000) && COND(res.limit_cycles == 150000),
 	      "bins: decades from 1 us to 100 ms, in cycles of the 1 GHz TSC; the limit 150 us");
 	for (unsigned c = 0; c < 4; c++) {
 		const struct latency_cpu *r = &res.cpu[c];
@@ -107,16 +107,18 @@ static void test_planted(void)
 				 (unsigned long long)r->max_gap, (unsigned long long)r->max_gap_at);
 	}
 	check(exact, "every CPU's bins, largest gap and its time are the model's, exactly (%s)", what);
-	check(res.cpu[1].bins[1] == 1 && res.cpu[1].bins[2] == 1 && res.cpu[1].bins[3] == 1 &&
-		      res.cpu[2].bins[4] == 1 && res.cpu[2].bins[5] == 1 && res.cpu[2].bins[6] == 1 &&
-		      res.cpu[3].bins[2] == 1 && res.cpu[3].bins[3] == 1 && res.cpu[0].bins[0] == res.cpu[0].gaps,
+	check(COND(res.cpu[1].bins[1] == 1) && COND(res.cpu[1].bins[2] == 1) && COND(res.cpu[1].bins[3] == 1) &&
+		      COND(res.cpu[2].bins[4] == 1) && COND(res.cpu[2].bins[5] == 1) && COND(res.cpu[2].bins[6] == 1) &&
+		      COND(res.cpu[3].bins[2] == 1) && COND(res.cpu[3].bins[3] == 1) &&
+		      COND(res.cpu[0].bins[0] == res.cpu[0].gaps),
 	      "each planted gap lands in its decade; 100 us exactly is the top of <= 100 us");
-	check(res.cpu[1].max_gap == 500700 && res.cpu[2].max_gap == 200000700 && res.cpu[3].max_gap == 150000,
+	check(COND(res.cpu[1].max_gap == 500700) && COND(res.cpu[2].max_gap == 200000700) &&
+		      COND(res.cpu[3].max_gap == 150000),
 	      "the largest gaps are the planted ones plus one read");
 	check(verdict, "verdicts: CPU 0 (no gap) passes, 500.7 us and 200 ms fail, exactly 150 us passes");
-	check(res.cpu[0].smi_valid && res.cpu[0].smi_after == res.cpu[0].smi_before && res.cpu[1].smi_valid &&
-		      res.cpu[1].smi_after - res.cpu[1].smi_before == 3 && !res.cpu[2].smi_valid &&
-		      res.cpu[3].smi_after - res.cpu[3].smi_before == 2,
+	check(COND(res.cpu[0].smi_valid) && COND(res.cpu[0].smi_after == res.cpu[0].smi_before) &&
+		      COND(res.cpu[1].smi_valid) && COND(res.cpu[1].smi_after - res.cpu[1].smi_before == 3) &&
+		      COND(!res.cpu[2].smi_valid) && COND(res.cpu[3].smi_after - res.cpu[3].smi_before == 2),
 	      "MSR_SMI_COUNT moves by the SMIs in the scan (CPU 1: 3), and is unknown where absent (CPU 2)");
 	check(sim.wrong_cpu == 0, "every TSC read named the CPU it ran on");
 }
@@ -126,9 +128,9 @@ static void test_edges(void)
 	memset(&res, 0, sizeof res);
 	for (unsigned b = 0; b < LATENCY_BINS - 1; b++)
 		res.edge[b] = 1000ull * (1ull << (3 * b)); /* any ascending edges */
-	check(latency_bin(&res, 0) == 0 && latency_bin(&res, 1000) == 0 && latency_bin(&res, 1001) == 1 &&
-		      latency_bin(&res, res.edge[5]) == 5 && latency_bin(&res, res.edge[5] + 1) == 6 &&
-		      latency_bin(&res, ~0ull) == 6,
+	check(COND(latency_bin(&res, 0) == 0) && COND(latency_bin(&res, 1000) == 0) &&
+		      COND(latency_bin(&res, 1001) == 1) && COND(latency_bin(&res, res.edge[5]) == 5) &&
+		      COND(latency_bin(&res, res.edge[5] + 1) == 6) && COND(latency_bin(&res, ~0ull) == 6),
 	      "a gap equal to an edge is in the bin below it; past the last edge is the last bin");
 }
 
@@ -138,24 +140,25 @@ static void test_odd_cases(void)
 	setup(1);
 	sim_plant(0, 200000000, (uint64_t)-5700);
 	latency_scan(&env, SECONDS, WAIT, &res);
-	check(res.cpu[0].done && res.cpu[0].backwards == 1 && res.cpu[0].max_gap == STEP && res.n_cpus == 1,
+	check(COND(res.cpu[0].done) && COND(res.cpu[0].backwards == 1) && COND(res.cpu[0].max_gap == STEP) &&
+		      COND(res.n_cpus == 1),
 	      "one CPU: a step back is counted (%llu) and not a gap; the scan runs alone",
 	      (unsigned long long)res.cpu[0].backwards);
 
 	setup(2);
 	env.tsc_hz = 0;
 	latency_scan(&env, SECONDS, WAIT, &res);
-	check(res.refused && sim.runs == 0 && !latency_verdict(&res, 0),
+	check(COND(res.refused) && COND(sim.runs == 0) && COND(!latency_verdict(&res, 0)),
 	      "without the TSC frequency the scan is refused: %s", res.refused);
 
 	setup(3);
 	sim.hang_at_start[2] = true;
 	latency_scan(&env, 0.01, WAIT, &res);
-	check(env.gone[2] && !res.cpu[2].done && !latency_verdict(&res, 2) && !res.cpu[0].done && !res.cpu[1].done &&
-		      sim.timeouts == 1,
+	check(COND(env.gone[2]) && COND(!res.cpu[2].done) && COND(!latency_verdict(&res, 2)) &&
+		      COND(!res.cpu[0].done) && COND(!res.cpu[1].done) && COND(sim.timeouts == 1),
 	      "a CPU that never comes: the barrier gives up after its bound, nothing is scanned, the CPU is gone");
 	latency_scan(&env, 0.01, WAIT, &res);
-	check(res.cpu[0].done && res.cpu[1].done && !res.cpu[2].done && sim.timeouts == 1,
+	check(COND(res.cpu[0].done) && COND(res.cpu[1].done) && COND(!res.cpu[2].done) && COND(sim.timeouts == 1),
 	      "the next scan leaves it out and runs on the others");
 }
 
@@ -179,21 +182,23 @@ static void test_record(void)
 	capture_reset();
 	record_latency(&cap.log, &res);
 	root = capture_line(0, "latency", &bytes[0]);
-	check(root && capture_keys_are(root, keys, sizeof keys / sizeof keys[0]),
+	check(COND(root) && COND(capture_keys_are(root, keys, sizeof keys / sizeof keys[0])),
 	      "record: latency has its keys, in order (%zu bytes for 4 CPUs)", bytes[0]);
 	bins = root ? lr_get(root, "bins") : NULL;
 	for (unsigned c = 0; bins && c < 4; c++)
 		for (unsigned b = 0; b < LATENCY_BINS; b++)
 			same &= lr_uint(lr_at(lr_at(bins, c), b), &v) && v == res.cpu[c].bins[b];
-	check(bins && bins->len == 4 && same, "record: bins per CPU, 7 each, as measured");
-	check(root && lr_num(lr_at(lr_get(root, "max_gap_ns"), 1), &d) && d == 500700 &&
-		      lr_num(lr_at(lr_get(root, "max_gap_at_ns"), 1), &d) && d == (double)res.cpu[1].max_gap_at &&
-		      lr_uint(lr_at(lr_get(root, "smi_delta"), 1), &v) && v == 3 &&
-		      capture_is_null(lr_at(lr_get(root, "smi_delta"), 2)),
+	check(COND(bins) && COND(bins->len == 4) && COND(same), "record: bins per CPU, 7 each, as measured");
+	check(COND(root) && COND(lr_num(lr_at(lr_get(root, "max_gap_ns"), 1), &d)) && COND(d == 500700) &&
+		      COND(lr_num(lr_at(lr_get(root, "max_gap_at_ns"), 1), &d)) &&
+		      COND(d == (double)res.cpu[1].max_gap_at) &&
+		      COND(lr_uint(lr_at(lr_get(root, "smi_delta"), 1), &v)) && COND(v == 3) &&
+		      COND(capture_is_null(lr_at(lr_get(root, "smi_delta"), 2))),
 	      "record: max_gap_ns, max_gap_at_ns, smi_delta (null where unknown) per CPU");
-	check(root && !strcmp(lr_str(lr_at(lr_get(root, "verdict"), 1)), "fail") &&
-		      !strcmp(lr_str(lr_at(lr_get(root, "verdict"), 3)), "pass") && capture_u64(root, "failed", 2) &&
-		      capture_u64(root, "worst_cpu", 2) && capture_u64(root, "limit_ns", 150000),
+	check(COND(root) && COND(!strcmp(lr_str(lr_at(lr_get(root, "verdict"), 1)), "fail")) &&
+		      COND(!strcmp(lr_str(lr_at(lr_get(root, "verdict"), 3)), "pass")) &&
+		      COND(capture_u64(root, "failed", 2)) && COND(capture_u64(root, "worst_cpu", 2)) &&
+		      COND(capture_u64(root, "limit_ns", 150000)),
 	      "record: verdict per CPU, how many failed, the worst CPU");
 
 	/* The size of a 10 s scan at 8 and 256 CPUs, every field at its widest. */
@@ -215,8 +220,8 @@ static void test_record(void)
 		record_latency(&cap.log, &res);
 		root = capture_line(0, "latency", &bytes[1 + k]);
 	}
-	check(bytes[1] < 1000 && bytes[2] < LOG_RECORD_MAX / 2, "record size: %zu bytes at 8 CPUs, %zu at 256",
-	      bytes[1], bytes[2]);
+	check(COND(bytes[1] < 1000) && COND(bytes[2] < LOG_RECORD_MAX / 2),
+	      "record size: %zu bytes at 8 CPUs, %zu at 256", bytes[1], bytes[2]);
 }
 
 int main(void)

@@ -23,28 +23,28 @@ int main(void)
 	struct options o;
 
 	options_parse(&o, NULL);
-	check(o.log_to_file && o.n_problems == 0, "log: no words: the file is on, no problem");
+	check(COND(o.log_to_file) && COND(o.n_problems == 0), "log: no words: the file is on, no problem");
 	options_parse(&o, "preset=quick");
 	check(o.log_to_file, "log: the shipped quick preset keeps the file on");
 	options_parse(&o, "log=none");
-	check(!o.log_to_file && o.n_problems == 0, "log=none: the file is off, no problem");
+	check(COND(!o.log_to_file) && COND(o.n_problems == 0), "log=none: the file is off, no problem");
 	options_parse(&o, "log=none log=file");
-	check(o.log_to_file && o.n_problems == 0, "log=none log=file: the last word wins");
+	check(COND(o.log_to_file) && COND(o.n_problems == 0), "log=none log=file: the last word wins");
 
 	options_parse(&o, "log=usb samples=500");
-	check(o.log_to_file && o.n_problems == 1 && problems_naming(&o, "option log: 'usb' is not file or none") == 1 &&
-		      o.samples == 500,
+	check(COND(o.log_to_file) && COND(o.n_problems == 1) &&
+		      COND(problems_naming(&o, "option log: 'usb' is not file or none") == 1) && COND(o.samples == 500),
 	      "log=usb: one problem naming it (%s), the default kept, the other words applied",
 	      o.n_problems ? o.problems[0] : "none");
 	options_parse(&o, "log=");
-	check(o.log_to_file && o.n_problems == 1, "log= (empty): one problem, the default kept");
+	check(COND(o.log_to_file) && COND(o.n_problems == 1), "log= (empty): one problem, the default kept");
 
 	options_parse_with(&o, "preset=nofile", table, 3);
-	check(!o.log_to_file && o.n_problems == 0, "a preset's log=none turns the file off");
+	check(COND(!o.log_to_file) && COND(o.n_problems == 0), "a preset's log=none turns the file off");
 	options_parse_with(&o, "preset=nofile log=file", table, 3);
 	check(o.log_to_file, "log=file on the command line overrides the preset's log=none");
 	options_parse_with(&o, "preset=badlog", table, 3);
-	check(o.log_to_file && problems_naming(&o, "preset badlog: option log:") == 1,
+	check(COND(o.log_to_file) && COND(problems_naming(&o, "preset badlog: option log:") == 1),
 	      "a bad log= in a preset names the preset (%s)", o.n_problems ? o.problems[0] : "none");
 	return check_done();
 }

@@ -85,22 +85,27 @@ static void test_json(void)
 
 	lr_doc_init(&d, nodes, 256, strs, sizeof strs);
 	r = lr_parse(&d, ok, strlen(ok));
-	check(r && r->kind == LR_OBJ && r->len == 9, "json: a record-like object parses (%s)", d.err ? d.err : "ok");
-	check(lr_uint(lr_get(r, "u"), &u) && u == UINT64_MAX, "json: uint64 max kept exact");
-	check(lr_get(r, "i") && lr_get(r, "i")->is_int && lr_get(r, "i")->i == INT64_MIN, "json: int64 min kept exact");
-	check(lr_num(lr_get(r, "f"), &v) && v == 12.125 && !lr_get(r, "f")->is_int, "json: 12.125 as a double");
-	check(lr_num(lr_get(r, "e"), &v) && v == 1500, "json: 1.5e3");
-	check(lr_str(lr_get(r, "s")) && !memcmp(lr_str(lr_get(r, "s")), "a\xe9\n\"\xf0\x9f\x98\x80", 9),
+	check(COND(r) && COND(r->kind == LR_OBJ) && COND(r->len == 9), "json: a record-like object parses (%s)",
+	      d.err ? d.err : "ok");
+	check(COND(lr_uint(lr_get(r, "u"), &u)) && COND(u == UINT64_MAX), "json: uint64 max kept exact");
+	check(COND(lr_get(r, "i")) && COND(lr_get(r, "i")->is_int) && COND(lr_get(r, "i")->i == INT64_MIN),
+	      "json: int64 min kept exact");
+	check(COND(lr_num(lr_get(r, "f"), &v)) && COND(v == 12.125) && COND(!lr_get(r, "f")->is_int),
+	      "json: 12.125 as a double");
+	check(COND(lr_num(lr_get(r, "e"), &v)) && COND(v == 1500), "json: 1.5e3");
+	check(COND(lr_str(lr_get(r, "s"))) && COND(!memcmp(lr_str(lr_get(r, "s")), "a\xe9\n\"\xf0\x9f\x98\x80", 9)),
 	      "json: escapes: \\u00e9 is the byte 0xe9, a surrogate pair is UTF-8");
-	check(lr_get(r, "n")->kind == LR_NULL && lr_true(lr_get(r, "t")), "json: null, true");
-	check(lr_at(lr_at(lr_get(r, "a"), 1), 1)->u == 3 && lr_at(lr_get(r, "a"), 2)->kind == LR_OBJ, "json: nesting");
-	check(!lr_get(r, "missing") && lr_path(r, "a") == lr_get(r, "a"), "json: lookups");
+	check(COND(lr_get(r, "n")->kind == LR_NULL) && COND(lr_true(lr_get(r, "t"))), "json: null, true");
+	check(COND(lr_at(lr_at(lr_get(r, "a"), 1), 1)->u == 3) && COND(lr_at(lr_get(r, "a"), 2)->kind == LR_OBJ),
+	      "json: nesting");
+	check(COND(!lr_get(r, "missing")) && COND(lr_path(r, "a") == lr_get(r, "a")), "json: lookups");
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		r = lr_parse(&d, bad[i], strlen(bad[i]));
-		check(!r && d.err, "json: rejects '%.20s' (%s)", bad[i], d.err ? d.err : "accepted");
+		check(COND(!r) && COND(d.err), "json: rejects '%.20s' (%s)", bad[i], d.err ? d.err : "accepted");
 	}
 	lr_doc_init(&d, nodes, 3, strs, sizeof strs);
-	check(!lr_parse(&d, "[1,2,3,4]", 9) && d.err, "json: node pool exhaustion is an error, not a crash");
+	check(COND(!lr_parse(&d, "[1,2,3,4]", 9)) && COND(d.err),
+	      "json: node pool exhaustion is an error, not a crash");
 }
 
 static void test_clean(void)
@@ -118,7 +123,8 @@ static void test_clean(void)
 		size_t n = strlen(c[i].in);
 		memcpy(b, c[i].in, n);
 		n = lr_clean_line(b, n);
-		check(n == strlen(c[i].out) && !memcmp(b, c[i].out, n), "clean: case %zu gives '%s'", i, c[i].out);
+		check(COND(n == strlen(c[i].out)) && COND(!memcmp(b, c[i].out, n)), "clean: case %zu gives '%s'", i,
+		      c[i].out);
 	}
 }
 
@@ -132,14 +138,18 @@ static void test_clean_log(void)
 	double v;
 	write_run(&b, &spec_a);
 	check(load(&f, b.p, b.n) == EXIT_CLEAN, "clean log: exit 0");
-	check(f.nruns == 1 && f.runs[0].info.has_begin && f.runs[0].info.has_end && f.runs[0].info.end_ok &&
-	      !lrun_damaged(&f.runs[0]), "clean log: one complete run, end check agrees");
-	check(f.runs[0].nrecs == 10 && f.nprobs == 0 && f.runs[0].nprobs == 0, "clean log: 10 records, no problem");
-	check(!strcmp(f.runs[0].name, "t.log") && !strcmp(f.runs[0].info.status, "ok"), "clean log: name and status");
+	check(COND(f.nruns == 1) && COND(f.runs[0].info.has_begin) && COND(f.runs[0].info.has_end) &&
+		      COND(f.runs[0].info.end_ok) && COND(!lrun_damaged(&f.runs[0])),
+	      "clean log: one complete run, end check agrees");
+	check(COND(f.runs[0].nrecs == 10) && COND(f.nprobs == 0) && COND(f.runs[0].nprobs == 0),
+	      "clean log: 10 records, no problem");
+	check(COND(!strcmp(f.runs[0].name, "t.log")) && COND(!strcmp(f.runs[0].info.status, "ok")),
+	      "clean log: name and status");
 	t = lrun_timer(&f.runs[0], "hpet");
-	check(t && lr_num(lr_path(t, "cost_ns.p50"), &v) && v == 521, "clean log: hpet p50 521 ns read back");
-	check(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id")) &&
-	      !strcmp(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id")), "BOCHS\xe9"),
+	check(COND(t) && COND(lr_num(lr_path(t, "cost_ns.p50"), &v)) && COND(v == 521),
+	      "clean log: hpet p50 521 ns read back");
+	check(COND(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id"))) &&
+		      COND(!strcmp(lr_str(lr_path(lrun_first(&f.runs[0], "acpi"), "rsdp.oem_id")), "BOCHS\xe9")),
 	      "clean log: firmware byte 0xe9 survives the round trip");
 	for (size_t i = 0; i < f.runs[0].nrecs; i++)
 		if (f.runs[0].recs[i].seq != i || f.runs[0].recs[i].line != i + 1)
@@ -176,9 +186,10 @@ static void test_noise(void)
 	write_run(&b, &spec_a);
 	o = noisy(&b);
 	load(&g, b.p, b.n);
-	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.nruns == 1 && f.runs[0].info.end_ok,
+	check(COND(load(&f, o.p, o.n) == EXIT_CLEAN) && COND(f.nruns == 1) && COND(f.runs[0].info.end_ok),
 	      "noise: CRLF, ANSI escapes, BdsDxe and GRUB text: still a clean run");
-	check(f.runs[0].nrecs == g.runs[0].nrecs && all_good_are_original(&f, &b), "noise: every record, unchanged");
+	check(COND(f.runs[0].nrecs == g.runs[0].nrecs) && COND(all_good_are_original(&f, &b)),
+	      "noise: every record, unchanged");
 	logfile_free(&f), logfile_free(&g);
 	free(b.p), free(o.p);
 }
@@ -248,15 +259,17 @@ static void test_dup_reorder(void)
 	put(&o, b.p, st[4]);
 	put(&o, b.p + st[3], st[4] - st[3]);
 	put(&o, b.p + st[4], b.n - st[4]);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "duplicate") && f.runs[0].nrecs == n &&
-	      f.runs[0].info.end_ok, "duplicate line: excluded and said, the rest checks out (exit 3)");
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "duplicate")) &&
+		      COND(f.runs[0].nrecs == n) && COND(f.runs[0].info.end_ok),
+	      "duplicate line: excluded and said, the rest checks out (exit 3)");
 	logfile_free(&f);
 
 	/* the end line twice */
 	o.n = 0;
 	put(&o, b.p, b.n);
 	put(&o, b.p + st[n - 1], b.n - st[n - 1]);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "duplicate of the end") && f.nruns == 1,
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "duplicate of the end")) &&
+		      COND(f.nruns == 1),
 	      "duplicate end line: excluded and said");
 	logfile_free(&f);
 
@@ -266,15 +279,17 @@ static void test_dup_reorder(void)
 	put(&o, b.p + st[6], st[7] - st[6]);
 	put(&o, b.p + st[5], st[6] - st[5]);
 	put(&o, b.p + st[7], b.n - st[7]);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "out of order") && !f.runs[0].info.end_ok &&
-	      all_good_are_original(&f, &b), "reordered lines: flagged, end crc32 disagrees (exit 3)");
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "out of order")) &&
+		      COND(!f.runs[0].info.end_ok) && COND(all_good_are_original(&f, &b)),
+	      "reordered lines: flagged, end crc32 disagrees (exit 3)");
 	logfile_free(&f);
 
 	/* line 6 lost */
 	o.n = 0;
 	put(&o, b.p, st[6]);
 	put(&o, b.p + st[7], b.n - st[7]);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "missing") && !f.runs[0].info.end_ok,
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "missing")) &&
+		      COND(!f.runs[0].info.end_ok),
 	      "lost line: seq gap and end count say so");
 	logfile_free(&f);
 	free(b.p), free(o.p);
@@ -289,27 +304,32 @@ static void test_runs(void)
 	put(&o, a.p, a.n);
 	puts_(&o, "\x1b[2J BdsDxe: loading Boot0002\r\n");
 	put(&o, b.p, b.n);
-	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.nruns == 2 && !strcmp(f.runs[0].name, "t.log#1") &&
-	      !strcmp(f.runs[1].name, "t.log#2") && f.runs[1].info.end_ok, "two boots: two clean runs, t.log#1 and #2");
+	check(COND(load(&f, o.p, o.n) == EXIT_CLEAN) && COND(f.nruns == 2) &&
+		      COND(!strcmp(f.runs[0].name, "t.log#1")) && COND(!strcmp(f.runs[1].name, "t.log#2")) &&
+		      COND(f.runs[1].info.end_ok),
+	      "two boots: two clean runs, t.log#1 and #2");
 	logfile_free(&f);
 
 	o.n = 0;
 	put(&o, a.p, a.n / 2);
 	puts_(&o, "\n");
 	put(&o, b.p, b.n);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && f.nruns == 2 && !f.runs[0].info.has_end && f.runs[1].info.end_ok,
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(f.nruns == 2) && COND(!f.runs[0].info.has_end) &&
+		      COND(f.runs[1].info.end_ok),
 	      "boot cut short, then a second boot: run 1 partial, run 2 complete");
 	logfile_free(&f);
 
 	o.n = 0;
 	write_run(&o, &spec_new);
-	check(load(&f, o.p, o.n) == EXIT_UNREADABLE && f.runs[0].info.newer_schema && has_problem(&f, "newer") &&
-	      strstr(f.why, "schema above 2"), "schema %d: unreadable, says newer (%s)", LOG_SCHEMA + 1, f.why);
+	check(COND(load(&f, o.p, o.n) == EXIT_UNREADABLE) && COND(f.runs[0].info.newer_schema) &&
+		      COND(has_problem(&f, "newer")) && COND(strstr(f.why, "schema above 2")),
+	      "schema %d: unreadable, says newer (%s)", LOG_SCHEMA + 1, f.why);
 	logfile_free(&f);
 
-	check(load(&f, "", 0) == EXIT_UNREADABLE && !strcmp(f.why, "empty file"), "empty input: unreadable");
+	check(COND(load(&f, "", 0) == EXIT_UNREADABLE) && COND(!strcmp(f.why, "empty file")),
+	      "empty input: unreadable");
 	logfile_free(&f);
-	check(load(&f, "hello\r\nGRUB\n", 12) == EXIT_UNREADABLE && f.nruns == 0, "text only: unreadable");
+	check(COND(load(&f, "hello\r\nGRUB\n", 12) == EXIT_UNREADABLE) && COND(f.nruns == 0), "text only: unreadable");
 	logfile_free(&f);
 	free(a.p), free(b.p), free(o.p);
 }
@@ -329,10 +349,11 @@ static void test_garbage(void)
 	}
 	puts_(&o, "\n");
 	put(&o, b.p, b.n);
-	check(load(&f, o.p, o.n) == EXIT_CLEAN && f.runs[0].nrecs == 10, "binary garbage with NULs before the run: skipped");
+	check(COND(load(&f, o.p, o.n) == EXIT_CLEAN) && COND(f.runs[0].nrecs == 10),
+	      "binary garbage with NULs before the run: skipped");
 	logfile_free(&f);
 	puts_(&o, "{\"type\":\"timer\",\"seq\":3\x00\xff\xfe garbage\n");
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && f.nruns == 2 && all_good_are_original(&f, &b),
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(f.nruns == 2) && COND(all_good_are_original(&f, &b)),
 	      "a garbage record line after the end: excluded, said");
 	logfile_free(&f);
 
@@ -342,7 +363,8 @@ static void test_garbage(void)
 	put(&o, big, 2u << 20);
 	put(&o, "\n", 1);
 	put(&o, b.p, b.n);
-	check(load(&f, o.p, o.n) == EXIT_CLEAN && has_problem(&f, "limit") && f.nruns == 1 && f.runs[0].info.end_ok,
+	check(COND(load(&f, o.p, o.n) == EXIT_CLEAN) && COND(has_problem(&f, "limit")) && COND(f.nruns == 1) &&
+		      COND(f.runs[0].info.end_ok),
 	      "2 MB text line: skipped with a note, the run after it is clean");
 	logfile_free(&f);
 	o.n = 0;
@@ -350,7 +372,8 @@ static void test_garbage(void)
 	big[0] = '{';
 	put(&o, big, 2u << 20);
 	put(&o, "\n", 1);
-	check(load(&f, o.p, o.n) == EXIT_DAMAGED && has_problem(&f, "limit"), "2 MB record line: rejected with the limit");
+	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "limit")),
+	      "2 MB record line: rejected with the limit");
 	logfile_free(&f);
 	free(big), free(b.p), free(o.p);
 }
@@ -388,8 +411,9 @@ static void test_schemas_agree(void)
 
 	write_run(&b2, &spec_a);
 	write_run(&b1, &spec_a1);
-	check(load(&f2, b2.p, b2.n) == EXIT_CLEAN && load(&f1, b1.p, b1.n) == EXIT_CLEAN &&
-	      f2.runs[0].info.schema == 2 && f1.runs[0].info.schema == 1 && f2.runs[0].nrecs == f1.runs[0].nrecs,
+	check(COND(load(&f2, b2.p, b2.n) == EXIT_CLEAN) && COND(load(&f1, b1.p, b1.n) == EXIT_CLEAN) &&
+		      COND(f2.runs[0].info.schema == 2) && COND(f1.runs[0].info.schema == 1) &&
+		      COND(f2.runs[0].nrecs == f1.runs[0].nrecs),
 	      "schemas: the same run in schema 2 and 1: both clean, as many records");
 	check(b2.n < b1.n, "schemas: schema 2 is the shorter (%zu bytes, schema 1 %zu)", b2.n, b1.n);
 	for (size_t k = 0; k < 4; k++) {
@@ -407,8 +431,10 @@ static void test_schemas_agree(void)
 		       memcmp(v2, v1, sizeof v2[0] * 3) || memcmp(c2, c1, sizeof c2[0] * 3);
 		bad += !same_rounds(t2, t1, "p50") || !same_rounds(t2, t1, "mean");
 	}
-	check(!bad && timers == 3, "schemas: %d timers: the same bins from the compact string and the pairs, "
-	      "the same rounds from columns and objects", timers);
+	check(COND(!bad) && COND(timers == 3),
+	      "schemas: %d timers: the same bins from the compact string and the pairs, "
+	      "the same rounds from columns and objects",
+	      timers);
 	logfile_free(&f2), logfile_free(&f1);
 	free(b2.p), free(b1.p);
 }
@@ -461,10 +487,14 @@ static void test_real_schema1(void)
 			}
 			bad += sum != samples;
 		}
-		check(hists >= 9 && !bad, "real schema 1: %s: %zu histograms decode as the pairs written, each "
-		      "holding its samples", logs[i], hists);
-		check(want_rounds >= 9 && rounds == want_rounds, "real schema 1: %s: %zu of %zu timers give %llu "
-		      "rounds of p50 and of mean", logs[i], rounds, want_rounds, (unsigned long long)u);
+		check(COND(hists >= 9) && COND(!bad),
+		      "real schema 1: %s: %zu histograms decode as the pairs written, each "
+		      "holding its samples",
+		      logs[i], hists);
+		check(COND(want_rounds >= 9) && COND(rounds == want_rounds),
+		      "real schema 1: %s: %zu of %zu timers give %llu "
+		      "rounds of p50 and of mean",
+		      logs[i], rounds, want_rounds, (unsigned long long)u);
 		logfile_free(&f);
 	}
 }

@@ -93,8 +93,9 @@ static void conforms(const char *what, int by, const char *text, size_t n, unsig
 	lr_init(&r, buf, sizeof buf, nodes, NODES, strs, LR_LINE_MAX, &sink);
 	lr_feed(&r, text, n);
 	lr_finish(&r);
-	check(c.records >= min_records && !c.problems, "%s: %u records (%s) have the schema's members and types%s%s",
-	      what, c.records, c.types, c.first[0] ? ": " : "", c.first);
+	check(COND(c.records >= min_records) && COND(!c.problems),
+	      "%s: %u records (%s) have the schema's members and types%s%s", what, c.records, c.types,
+	      c.first[0] ? ": " : "", c.first);
 }
 
 /* ---- the image's records, on the simulated platform ------------------------------ */
@@ -275,35 +276,42 @@ static void test_decode_timer(void)
 	struct ld_report rep = { 0 };
 	unsigned wrong = ld_decode(root, &ld_shape_timer, &t, &rep);
 
-	check(root && wrong == 0 && rep.unknown == 0 && t.ld.state == LD_SET, "timer: decodes with no problem (%s)",
-	      rep.first);
-	check(t.name.state == LD_SET && !strcmp(t.name.s, "hpet") && t.width.v == 32 && t.insns.v == 2,
+	check(COND(root) && COND(wrong == 0) && COND(rep.unknown == 0) && COND(t.ld.state == LD_SET),
+	      "timer: decodes with no problem (%s)", rep.first);
+	check(COND(t.name.state == LD_SET) && COND(!strcmp(t.name.s, "hpet")) && COND(t.width.v == 32) &&
+		      COND(t.insns.v == 2),
 	      "timer: name, width and insns as written");
-	check(t.samples.v == 1000 && t.samples_requested.state == LD_SET && t.samples_requested.v == 1200,
+	check(COND(t.samples.v == 1000) && COND(t.samples_requested.state == LD_SET) &&
+		      COND(t.samples_requested.v == 1200),
 	      "timer: samples and samples_requested as written");
-	check(t.clamped.state == LD_ABSENT && t.present.state == LD_ABSENT && t.address.state == LD_ABSENT,
+	check(COND(t.clamped.state == LD_ABSENT) && COND(t.present.state == LD_ABSENT) &&
+		      COND(t.address.state == LD_ABSENT),
 	      "timer: members not written are absent");
-	check(t.cost_cycles.ld.state == LD_SET && t.cost_cycles.p50.v == 100 && t.cost_cycles.mean.v == 101.5 &&
-		      t.cost_cycles.max.v == 400,
+	check(COND(t.cost_cycles.ld.state == LD_SET) && COND(t.cost_cycles.p50.v == 100) &&
+		      COND(t.cost_cycles.mean.v == 101.5) && COND(t.cost_cycles.max.v == 400),
 	      "timer: cost_cycles.p50, .mean and .max as written");
-	check(t.hist.state == LD_SET && t.hist.node && t.hist.node->kind == LR_STR, "timer: hist kept as its node");
-	check(t.throughput.reads.v == 10000 && t.throughput.cycles.v == 1000000 &&
-		      t.throughput.reads_per_s.state == LD_ABSENT,
+	check(COND(t.hist.state == LD_SET) && COND(t.hist.node) && COND(t.hist.node->kind == LR_STR),
+	      "timer: hist kept as its node");
+	check(COND(t.throughput.reads.v == 10000) && COND(t.throughput.cycles.v == 1000000) &&
+		      COND(t.throughput.reads_per_s.state == LD_ABSENT),
 	      "timer: throughput as written, its derived reads_per_s absent");
 	check(ld_timer_rounds_count(&t) == 3, "timer: 3 rounds in the columns");
 	ld_timer_rounds_at(&t, 1, &r);
-	check(r.p50.state == LD_SET && r.p50.v == 101.0 && r.mean.v == 101.5, "timer: round 1 from the columns");
+	check(COND(r.p50.state == LD_SET) && COND(r.p50.v == 101.0) && COND(r.mean.v == 101.5),
+	      "timer: round 1 from the columns");
 	ld_timer_rounds_at(&t, 2, &r);
-	check(r.p50.state == LD_NULL && r.mean.v == 102.5, "timer: round 2's null p50 is null");
-	check(t.delta.ld.state == LD_SET && t.delta.min.v == 1 && t.delta.mode.v == 7 && t.delta.mode_count.v == 9000 &&
-		      t.delta.wraps.v == 0,
+	check(COND(r.p50.state == LD_NULL) && COND(r.mean.v == 102.5), "timer: round 2's null p50 is null");
+	check(COND(t.delta.ld.state == LD_SET) && COND(t.delta.min.v == 1) && COND(t.delta.mode.v == 7) &&
+		      COND(t.delta.mode_count.v == 9000) && COND(t.delta.wraps.v == 0),
 	      "timer: delta's positional items by name");
-	check(t.outliers.largest.n == 5 && ld_outliers_largest_at(&t.outliers, 4).v == 360 &&
-		      ld_outliers_largest_at(&t.outliers, 5).state == LD_ABSENT,
+	check(COND(t.outliers.largest.n == 5) && COND(ld_outliers_largest_at(&t.outliers, 4).v == 360) &&
+		      COND(ld_outliers_largest_at(&t.outliers, 5).state == LD_ABSENT),
 	      "timer: outliers.largest's items, and none past the end");
-	check(t.freq.nominal_hz.v == 100000000 && t.freq.ppm.v == -0.01 && t.freq.reference.state == LD_ABSENT,
+	check(COND(t.freq.nominal_hz.v == 100000000) && COND(t.freq.ppm.v == -0.01) &&
+		      COND(t.freq.reference.state == LD_ABSENT),
 	      "timer: freq as written");
-	check(t.smi.ld.state == LD_ABSENT && t.core_clock.ld.state == LD_ABSENT, "timer: absent objects are absent");
+	check(COND(t.smi.ld.state == LD_ABSENT) && COND(t.core_clock.ld.state == LD_ABSENT),
+	      "timer: absent objects are absent");
 }
 
 static void test_decode_maps_and_families(void)
@@ -320,19 +328,20 @@ static void test_decode_maps_and_families(void)
 	const struct lr_node *root;
 
 	ld_decode_plan(parse(&d, plan, sizeof plan - 1), &p);
-	check(p.estimate_s.n == 2 && !strcmp(ld_plan_estimate_s_name(&p, 1), "hpet") &&
-		      ld_plan_estimate_s_at(&p, 1).v == 0.25 && ld_plan_estimate_s_get(&p, "tsc").v == 0.012,
+	check(COND(p.estimate_s.n == 2) && COND(!strcmp(ld_plan_estimate_s_name(&p, 1), "hpet")) &&
+		      COND(ld_plan_estimate_s_at(&p, 1).v == 0.25) &&
+		      COND(ld_plan_estimate_s_get(&p, "tsc").v == 0.012),
 	      "plan: estimate_s by place and by name");
-	check(ld_plan_absent_get(&p, "lapic-x2").state == LD_SET &&
-		      !strcmp(ld_plan_absent_get(&p, "lapic-x2").s, "no x2APIC") &&
-		      ld_plan_absent_get(&p, "rdpid").state == LD_ABSENT,
+	check(COND(ld_plan_absent_get(&p, "lapic-x2").state == LD_SET) &&
+		      COND(!strcmp(ld_plan_absent_get(&p, "lapic-x2").s, "no x2APIC")) &&
+		      COND(ld_plan_absent_get(&p, "rdpid").state == LD_ABSENT),
 	      "plan: absent by name");
 	root = parse(&d, percpu, sizeof percpu - 1);
 	ld_decode_percpu(root, &c);
-	check(ld_percpu_p50_cycles(&c, "tsc").n == 2 && ld_percpu_p50_cycles_at(&c, "tsc", 1).v == 26 &&
-		      ld_percpu_min_cycles_at(&c, "tsc", 1).state == LD_NULL &&
-		      ld_percpu_p50_cycles_at(&c, "tsc-deadline", 0).v == 500 &&
-		      ld_percpu_p50_cycles(&c, "lapic").state == LD_ABSENT,
+	check(COND(ld_percpu_p50_cycles(&c, "tsc").n == 2) && COND(ld_percpu_p50_cycles_at(&c, "tsc", 1).v == 26) &&
+		      COND(ld_percpu_min_cycles_at(&c, "tsc", 1).state == LD_NULL) &&
+		      COND(ld_percpu_p50_cycles_at(&c, "tsc-deadline", 0).v == 500) &&
+		      COND(ld_percpu_p50_cycles(&c, "lapic").state == LD_ABSENT),
 	      "percpu: each counter's columns by its name");
 	check(ld_check(root, &ld_shape_percpu, LD_IMAGE, NULL) == 0, "percpu: the family's members are known");
 }
@@ -364,8 +373,8 @@ static void test_wrong_shapes(void)
 		unsigned n = ld_check(root, ld_record(lr_str(lr_get(root, "type"))), LD_IMAGE, &rep);
 		/* the machine record lacks the rest of its members too */
 		unsigned faults = rep.wrong + rep.unknown + (i ? rep.missing : 0);
-		check(n >= 1 && faults == 1 && !strcmp(rep.first, bad[i][1]), "a bad record: %s (found: %s)", bad[i][1],
-		      rep.first);
+		check(COND(n >= 1) && COND(faults == 1) && COND(!strcmp(rep.first, bad[i][1])),
+		      "a bad record: %s (found: %s)", bad[i][1], rep.first);
 	}
 }
 
@@ -441,10 +450,11 @@ static void test_schema1(void)
 			lr_feed(&r, text, n);
 		lr_finish(&r);
 		free(text);
-		check(c.records > 10 && c.wrong == 0,
+		check(COND(c.records > 10) && COND(c.wrong == 0),
 		      "%s: %u schema-1 records decode with every member of its type%s%s", logs[i], c.records,
 		      c.first[0] ? ": " : "", c.first);
-		check(c.timers > 0 && c.rounds_rows && c.hist_pairs && (c.delta_by_key || strstr(logs[i], "os-")),
+		check(COND(c.timers > 0) && COND(c.rounds_rows) && COND(c.hist_pairs) &&
+			      COND(c.delta_by_key || strstr(logs[i], "os-")),
 		      "%s: rounds as a list, hist as pairs%s read", logs[i],
 		      strstr(logs[i], "os-") ? "" : ", delta by key");
 	}

@@ -25,19 +25,21 @@ static void test_check(void)
 	sim_clock(&pc);
 	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(ok && s.st.healthy, "check: a 3.58 MHz 24-bit counter read every 1 us is healthy (%s)", s.st.reason);
+	check(COND(ok) && COND(s.st.healthy), "check: a 3.58 MHz 24-bit counter read every 1 us is healthy (%s)",
+	      s.st.reason);
 
 	/* Wraps inside the monotonic reads are small steps, not going back. */
 	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
 	s.offset = 0xffffff - 20000 - (uint64_t)((unsigned __int128)sim_now * 3579545 / SIM_TSC_HZ);
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(ok && s.wraps_seen >= 1 && s.first_wrap_read > 18,
+	check(COND(ok) && COND(s.wraps_seen >= 1) && COND(s.first_wrap_read > 18),
 	      "check: a 24-bit counter wrapping during the monotonic reads is healthy (%llu wraps, first at read %llu)",
 	      (unsigned long long)s.wraps_seen, (unsigned long long)s.first_wrap_read);
 	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
 	s.down = true, s.read_cost = 3000;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(ok && s.wraps_seen >= 1, "check: a 16-bit down-counter read negated wraps %llu times and is healthy (%s)",
+	check(COND(ok) && COND(s.wraps_seen >= 1),
+	      "check: a 16-bit down-counter read negated wraps %llu times and is healthy (%s)",
 	      (unsigned long long)s.wraps_seen, s.st.reason);
 	s.kind = SIM_SCRIPT; /* the raw down count, not negated: every step goes back */
 	{
@@ -46,8 +48,8 @@ static void test_check(void)
 			down[i] = (0x8000 - 3 * i) & 0xffff;
 		s.script = down, s.n_script = sizeof down / sizeof down[0], s.reads = 0;
 		ok = counter_check(&s.c, &s.st, &pc);
-		check(!ok && strstr(s.st.reason, "went backwards"), "check: a down-counter not negated goes backwards: %s",
-		      s.st.reason);
+		check(COND(!ok) && COND(strstr(s.st.reason, "went backwards")),
+		      "check: a down-counter not negated goes backwards: %s", s.st.reason);
 	}
 
 	/* Stuck: bounded by loops, by cycles, and by loops when the TSC stands still. */
@@ -56,21 +58,22 @@ static void test_check(void)
 	s.st.healthy = true;
 	pc.max_wait_loops = 1000;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && !s.st.healthy && strstr(s.st.reason, "does not count") && strstr(s.st.reason, "0x123456") &&
-		      s.reads <= 16 + 2 + pc.max_wait_loops,
+	check(COND(!ok) && COND(!s.st.healthy) && COND(strstr(s.st.reason, "does not count")) &&
+		      COND(strstr(s.st.reason, "0x123456")) && COND(s.reads <= 16 + 2 + pc.max_wait_loops),
 	      "check: a stuck counter fails after %llu reads (bound %llu loops): %s", (unsigned long long)s.reads,
 	      (unsigned long long)pc.max_wait_loops, s.st.reason);
 	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
 	s.value = 7, s.read_cost = 100;
 	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 100000;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && strstr(s.st.reason, "does not count") && s.reads <= 16 + 2 + 100000 / (100 + 10) + 2,
+	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) &&
+		      COND(s.reads <= 16 + 2 + 100000 / (100 + 10) + 2),
 	      "check: the cycle bound (100000) stops the wait after %llu reads", (unsigned long long)s.reads);
 	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
 	s.value = 7, s.read_cost = 0;
 	sim_tsc_step = 0, pc.max_wait_loops = 500, pc.max_wait_cycles = 1000;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && strstr(s.st.reason, "does not count") && s.reads <= 16 + 2 + 500,
+	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) && COND(s.reads <= 16 + 2 + 500),
 	      "check: with the TSC standing still the loop bound (500) stops the wait after %llu reads",
 	      (unsigned long long)s.reads);
 	sim_clock(&pc);
@@ -78,11 +81,13 @@ static void test_check(void)
 	sim_counter_init(&s, "acpi-fast", SIM_CONST, 24, 3579545);
 	s.value = 0xffffffff; /* a 24-bit counter on a bus that floats high */
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && strstr(s.st.reason, "all ones") && s.reads == 16, "check: all ones fails at once: %s", s.st.reason);
+	check(COND(!ok) && COND(strstr(s.st.reason, "all ones")) && COND(s.reads == 16),
+	      "check: all ones fails at once: %s", s.st.reason);
 	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
 	s.value = 0xffffffff;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && strstr(s.st.reason, "all ones"), "check: a 32-bit counter reading 0xffffffff: %s", s.st.reason);
+	check(COND(!ok) && COND(strstr(s.st.reason, "all ones")), "check: a 32-bit counter reading 0xffffffff: %s",
+	      s.st.reason);
 
 	/* Going backwards: every 997th read comes back 50 ticks early. */
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
@@ -95,18 +100,20 @@ static void test_check(void)
 			want += s.glitch_at[i] >= s.reads - MONOTONIC_READS;
 		snprintf(text, sizeof text, "went backwards %llu times in %d reads", (unsigned long long)want,
 			 MONOTONIC_READS);
-		check(!ok && want > 0 && strstr(s.st.reason, text), "check: %llu glitches in the monotonic reads: %s",
-		      (unsigned long long)want, s.st.reason);
+		check(COND(!ok) && COND(want > 0) && COND(strstr(s.st.reason, text)),
+		      "check: %llu glitches in the monotonic reads: %s", (unsigned long long)want, s.st.reason);
 	}
 
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
 	s.st.present = false, s.st.healthy = true;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(!ok && !s.st.healthy && s.reads == 0, "check: an absent counter is not healthy and is never read");
+	check(COND(!ok) && COND(!s.st.healthy) && COND(s.reads == 0),
+	      "check: an absent counter is not healthy and is never read");
 	sim_counter_init(&s, "port80", SIM_CONST, 0, 0);
 	s.desc.is_counter = false;
 	ok = counter_check(&s.c, &s.st, &pc);
-	check(ok && s.st.healthy && s.reads == 0, "check: a bare port access is healthy without reads");
+	check(COND(ok) && COND(s.st.healthy) && COND(s.reads == 0),
+	      "check: a bare port access is healthy without reads");
 }
 
 /* ---- counter_rate ------------------------------------------------------- */
@@ -123,8 +130,9 @@ static void rate_case(const char *what, struct sim_counter *s, uint64_t window, 
 	ok = counter_rate(&s->c, &pc, window, &r, why, sizeof why);
 	/* The claim is about the measured value: truth within measured * (1 +- err). */
 	err = fabs(truth / r.ticks_per_cycle - 1) * 1e6;
-	check(ok && r.ticks >= window && err <= r.err_ppm && r.err_ppm > 0 && r.err_ppm < max_claim &&
-		      fabs((double)r.ticks / (double)r.cycles - r.ticks_per_cycle) < 1e-15,
+	check(COND(ok) && COND(r.ticks >= window) && COND(err <= r.err_ppm) && COND(r.err_ppm > 0) &&
+		      COND(r.err_ppm < max_claim) &&
+		      COND(fabs((double)r.ticks / (double)r.cycles - r.ticks_per_cycle) < 1e-15),
 	      "rate: %s: %llu ticks in %llu cycles, truth %.3f ppm away, within the claimed %.3f ppm %s", what,
 	      (unsigned long long)r.ticks, (unsigned long long)r.cycles, err, r.err_ppm, why);
 }
@@ -169,7 +177,9 @@ static void test_rate(void)
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
 	s.glitch_every = 20000, s.glitch_by = 50;
 	ok = counter_rate(&s.c, &pc, 1431818, &r, why, sizeof why);
-	check(ok && s.n_glitch >= 2 && fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6 < 50.0 * (double)s.n_glitch / 1431818 * 1e6 + r.err_ppm,
+	check(COND(ok) && COND(s.n_glitch >= 2) &&
+		      COND(fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6 <
+			   50.0 * (double)s.n_glitch / 1431818 * 1e6 + r.err_ppm),
 	      "rate: %zu early reads in the window cost their 50 ticks each, no more (%.1f ppm off)", s.n_glitch,
 	      fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6);
 
@@ -179,13 +189,14 @@ static void test_rate(void)
 	s.stop_at = sim_now + 1000000;
 	pc.max_wait_loops = 100000;
 	ok = counter_rate(&s.c, &pc, 357954, &r, why, sizeof why);
-	check(!ok && strstr(why, "only") && strstr(why, "wait bound") && s.reads <= 1 + 8 + 100000 + 1,
+	check(COND(!ok) && COND(strstr(why, "only")) && COND(strstr(why, "wait bound")) &&
+		      COND(s.reads <= 1 + 8 + 100000 + 1),
 	      "rate: a counter stopping after 1 ms fails after %llu reads: %s", (unsigned long long)s.reads, why);
 	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
 	s.stop_at = sim_now + 1000000;
 	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 50000000;
 	ok = counter_rate(&s.c, &pc, 357954, &r, why, sizeof why);
-	check(!ok && strstr(why, "wait bound") && s.reads <= 8 + 50000000 / 1010 + 2,
+	check(COND(!ok) && COND(strstr(why, "wait bound")) && COND(s.reads <= 8 + 50000000 / 1010 + 2),
 	      "rate: the cycle bound stops it too, after %llu reads", (unsigned long long)s.reads);
 
 	/* Ticks with no TSC time: no rate. */
@@ -194,7 +205,7 @@ static void test_rate(void)
 	sim_counter_init(&s, "hpet", SIM_PER_READ, 32, 14318180);
 	s.read_cost = 0;
 	ok = counter_rate(&s.c, &pc, 100, &r, why, sizeof why);
-	check(!ok && strstr(why, "no time passed"), "rate: ticks without TSC time give no rate: %s", why);
+	check(COND(!ok) && COND(strstr(why, "no time passed")), "rate: ticks without TSC time give no rate: %s", why);
 	sim_tsc_step = 10;
 }
 
@@ -256,12 +267,13 @@ static void test_measure_counter(void)
 	memset(raw, 0xee, sizeof raw);
 	measure_counter(&s.c, &pc, SUB, SAMPLES, ROUNDS, cost, round, raw, RAW, &r);
 
-	check(cost->count == N && sim_br_calls == 16 + N && r.rounds == ROUNDS,
+	check(COND(cost->count == N) && COND(sim_br_calls == 16 + N) && COND(r.rounds == ROUNDS),
 	      "measure: %d samples in %d rounds give %llu costs (%d per round) after 16 untimed reads (%llu brackets)",
 	      SAMPLES, ROUNDS, (unsigned long long)cost->count, PER, (unsigned long long)sim_br_calls);
-	check(r.subtracted == SUB && r.clamped == clamped && cost->sum == sum && cost->exact[0] == clamped + equal && equal > 0,
-	      "measure: %d subtracted from each, %llu below it clamped to 0 (got %llu), sums exact",
-	      SUB, (unsigned long long)clamped, (unsigned long long)r.clamped);
+	check(COND(r.subtracted == SUB) && COND(r.clamped == clamped) && COND(cost->sum == sum) &&
+		      COND(cost->exact[0] == clamped + equal) && COND(equal > 0),
+	      "measure: %d subtracted from each, %llu below it clamped to 0 (got %llu), sums exact", SUB,
+	      (unsigned long long)clamped, (unsigned long long)r.clamped);
 	for (int i = 0; i < ROUNDS; i++) {
 		const uint64_t *c = costs + i * PER;
 		uint64_t mn = ~0ull, rs = 0;
@@ -288,14 +300,17 @@ static void test_measure_counter(void)
 			over += binned(costs[i]) > limit;
 		free(sorted);
 	}
-	check(r.n_largest == 5 && !memcmp(r.largest, all, sizeof all) && timer_over_10x_p50(cost) == over && over == 4,
+	check(COND(r.n_largest == 5) && COND(!memcmp(r.largest, all, sizeof all)) &&
+		      COND(timer_over_10x_p50(cost) == over) && COND(over == 4),
 	      "measure: the 5 largest, exact (%llu, %llu, ...) and %llu over 10x p50 (%llu)",
 	      (unsigned long long)r.largest[0], (unsigned long long)r.largest[1],
 	      (unsigned long long)timer_over_10x_p50(cost), (unsigned long long)limit);
-	check(r.tp_reads == PER && sim_block_k == PER && r.tp_cycles == 7 * PER + 3 && sim_block_calls == 1,
+	check(COND(r.tp_reads == PER) && COND(sim_block_k == PER) && COND(r.tp_cycles == 7 * PER + 3) &&
+		      COND(sim_block_calls == 1),
 	      "measure: throughput times one block of %llu reads: %llu cycles", (unsigned long long)r.tp_reads,
 	      (unsigned long long)r.tp_cycles);
-	check(r.smi_valid && r.smi_before == 41 && r.smi_after == 42, "measure: SMI count read before and after");
+	check(COND(r.smi_valid) && COND(r.smi_before == 41) && COND(r.smi_after == 42),
+	      "measure: SMI count read before and after");
 
 	free(cost), free(round);
 }
@@ -318,20 +333,22 @@ static void test_measure_bounds(void)
 	few[16 + 97] = 100, few[16 + 98] = 101, few[16 + 99] = 5000;
 	sim_bracket_script(few, 16 + 100);
 	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
-	check(r.round_p50[0] == 10 && timer_over_10x_p50(cost) == 2 && r.n_largest == 5 && r.largest[4] == 12 &&
-		      r.largest[3] == 12 && r.largest[2] == 100 && r.largest[1] == 101 && r.largest[0] == 5000,
+	check(COND(r.round_p50[0] == 10) && COND(timer_over_10x_p50(cost) == 2) && COND(r.n_largest == 5) &&
+		      COND(r.largest[4] == 12) && COND(r.largest[3] == 12) && COND(r.largest[2] == 100) &&
+		      COND(r.largest[1] == 101) && COND(r.largest[0] == 5000),
 	      "measure: p50 10: 100 is not over 10x p50, 101 and 5000 are (%llu); largest 5000 101 100 12 12",
 	      (unsigned long long)timer_over_10x_p50(cost));
 
 	/* Bounds on rounds, the throughput block's size, SMI not available. */
 	sim_bracket_script(NULL, 0);
 	measure_counter(&s.c, &pc, 0, 30000, 2, cost, round, NULL, 0, &r);
-	check(cost->count == 30000 && r.tp_reads == 10000 && r.n_raw == 0 && cost->min == sim_br_default,
+	check(COND(cost->count == 30000) && COND(r.tp_reads == 10000) && COND(r.n_raw == 0) &&
+		      COND(cost->min == sim_br_default),
 	      "measure: 15000 per round: the throughput block stays at 10000 reads");
 	measure_counter(&s.c, &pc, 0, 1000, 0, cost, round, NULL, 0, &r);
-	check(r.rounds == 1 && cost->count == 1000, "measure: rounds=0 is one round");
+	check(COND(r.rounds == 1) && COND(cost->count == 1000), "measure: rounds=0 is one round");
 	measure_counter(&s.c, &pc, 0, 1000, 500, cost, round, NULL, 0, &r);
-	check(r.rounds == MEASURE_MAX_ROUNDS && cost->count == 1000, "measure: rounds=500 is capped at %d",
+	check(COND(r.rounds == MEASURE_MAX_ROUNDS) && COND(cost->count == 1000), "measure: rounds=500 is capped at %d",
 	      MEASURE_MAX_ROUNDS);
 	pc.smi_count = NULL;
 	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
@@ -362,8 +379,8 @@ static void test_deltas(void)
 	s.script = seq, s.n_script = NSEQ;
 	measure_deltas(&s.c, values, NSEQ, scratch, &d);
 	check(!memcmp(values, seq, sizeof seq), "deltas: the values are the reads, in order");
-	check(d.samples == 12 && d.backwards == 1 && d.wraps == 1 && d.granularity == 3 && d.mode == 3 &&
-		      d.mode_count == 9 && d.min == 0 && d.max == 4,
+	check(COND(d.samples == 12) && COND(d.backwards == 1) && COND(d.wraps == 1) && COND(d.granularity == 3) &&
+		      COND(d.mode == 3) && COND(d.mode_count == 9) && COND(d.min == 0) && COND(d.max == 4),
 	      "deltas: 24-bit wrap and one step back: samples %llu backwards %llu wraps %llu granularity %llu "
 	      "mode %llu x%llu min %llu max %llu",
 	      (unsigned long long)d.samples, (unsigned long long)d.backwards, (unsigned long long)d.wraps,
@@ -391,18 +408,21 @@ static void test_deltas(void)
 	sim_counter_init(&s, "i8254", SIM_SCRIPT, 16, 1193182);
 	s.script = walk, s.n_script = NR;
 	measure_deltas(&s.c, values, NR, scratch, &d);
-	check(d.samples == NR - 1 - back && d.backwards == back && d.wraps == wraps && wraps > 0 && d.granularity == gran &&
-		      d.mode == mode && d.mode_count == cnt[mode] && d.min == mn && d.max == mx,
+	check(COND(d.samples == NR - 1 - back) && COND(d.backwards == back) && COND(d.wraps == wraps) &&
+		      COND(wraps > 0) && COND(d.granularity == gran) && COND(d.mode == mode) &&
+		      COND(d.mode_count == cnt[mode]) && COND(d.min == mn) && COND(d.max == mx),
 	      "deltas: a %d-read random walk: %llu back, %llu wraps, mode %llu x%llu", NR, (unsigned long long)back,
 	      (unsigned long long)wraps, (unsigned long long)mode, (unsigned long long)cnt[mode]);
 
 	sim_counter_init(&s, "tsc", SIM_PER_READ, 64, 0);
 	s.value = ~0ull - 2; /* a 64-bit counter: 2^64 - 3, ... wraps through 0 */
 	measure_deltas(&s.c, values, 6, scratch, &d);
-	check(d.samples == 5 && d.granularity == 1 && d.mode == 1 && d.mode_count == 5 && d.wraps == 1 && !d.backwards,
+	check(COND(d.samples == 5) && COND(d.granularity == 1) && COND(d.mode == 1) && COND(d.mode_count == 5) &&
+		      COND(d.wraps == 1) && COND(!d.backwards),
 	      "deltas: a 64-bit counter counting through 2^64 wraps once, steps of 1");
 	measure_deltas(&s.c, values, 1, scratch, &d);
-	check(d.samples == 0 && d.granularity == 0 && d.mode == 0, "deltas: one read gives no deltas");
+	check(COND(d.samples == 0) && COND(d.granularity == 0) && COND(d.mode == 0),
+	      "deltas: one read gives no deltas");
 	free(scratch);
 }
 

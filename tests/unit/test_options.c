@@ -43,19 +43,24 @@ static void load_shipped(void)
 		fclose(f);
 	presets_init(&shipped);
 	presets_parse(&shipped, text, n);
-	check(f && n <= PRESETS_FILE_MAX && !shipped.n_problems, "options: %s read, no problem (%s)", PRESETS_CFG,
-	      shipped.n_problems ? shipped.problems[0].text : f ? "none" : "cannot open it: run from the source tree");
+	check(COND(f) && COND(n <= PRESETS_FILE_MAX) && COND(!shipped.n_problems), "options: %s read, no problem (%s)",
+	      PRESETS_CFG,
+	      shipped.n_problems ? shipped.problems[0].text
+	      : f                ? "none"
+				 : "cannot open it: run from the source tree");
 	for (size_t k = 0; k < sizeof wanted / sizeof wanted[0]; k++) {
 		int i = presets_find(&shipped, wanted[k].name);
 		struct options o;
 		options_parse_with(&o, i >= 0 ? shipped.preset[i].options : "", NULL, 0);
 		*wanted[k].w = (struct want){ wanted[k].name, o.samples, o.rounds, o.raw_samples, o.calib_ms };
-		check(i >= 0 && !o.n_problems, "options: %s has the preset %s (\"%s\"), whose words have no problem",
-		      PRESETS_CFG, wanted[k].name, i >= 0 ? shipped.preset[i].options : "");
+		check(COND(i >= 0) && COND(!o.n_problems),
+		      "options: %s has the preset %s (\"%s\"), whose words have no problem", PRESETS_CFG,
+		      wanted[k].name, i >= 0 ? shipped.preset[i].options : "");
 	}
 	/* What the presets' descriptions promise of them (tickprobe-boot(7)). */
-	check(want_quick.samples < want_default.samples && want_quick.calib_ms < want_default.calib_ms &&
-		      !want_default.raw && want_verbose.raw > 0 && want_verbose.samples == want_default.samples,
+	check(COND(want_quick.samples < want_default.samples) && COND(want_quick.calib_ms < want_default.calib_ms) &&
+		      COND(!want_default.raw) && COND(want_verbose.raw > 0) &&
+		      COND(want_verbose.samples == want_default.samples),
 	      "options: quick reads fewer samples (%u) in shorter windows (%u ms) than default; verbose adds %u raw costs",
 	      want_quick.samples, want_quick.calib_ms, want_verbose.raw);
 }
@@ -80,12 +85,12 @@ static void test_defaults(void)
 	for (size_t i = 0; i < sizeof empty / sizeof empty[0]; i++) {
 		memset(&o, 0x5a, sizeof o);
 		options_parse(&o, empty[i]);
-		check(is_preset(&o, &want_default) && o.serial_port == 0x3f8 && o.baud == 115200 &&
-			      o.n_counters == 0 && o.fault[0] == 0 && o.n_problems == 0,
+		check(COND(is_preset(&o, &want_default)) && COND(o.serial_port == 0x3f8) && COND(o.baud == 115200) &&
+			      COND(o.n_counters == 0) && COND(o.fault[0] == 0) && COND(o.n_problems == 0),
 		      "options: %s command line gives the defaults (preset default, COM1 at 115200, all counters)",
 		      empty[i] ? (empty[i][0] ? "a blank" : "an empty") : "a NULL");
 	}
-	check(options_wants_counter(&o, "tsc") && options_wants_counter(&o, "anything"),
+	check(COND(options_wants_counter(&o, "tsc")) && COND(options_wants_counter(&o, "anything")),
 	      "options: with no counters= every counter is wanted");
 }
 
@@ -105,19 +110,20 @@ static void test_presets(void)
 
 	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
 		options_parse(&o, cases[i].line);
-		check(is_preset(&o, cases[i].w) && o.n_problems == 0, "options: \"%s\" gives %s: %u samples, %u rounds, %u raw",
-		      cases[i].line, cases[i].w->preset, o.samples, o.rounds, o.raw_samples);
+		check(COND(is_preset(&o, cases[i].w)) && COND(o.n_problems == 0),
+		      "options: \"%s\" gives %s: %u samples, %u rounds, %u raw", cases[i].line, cases[i].w->preset,
+		      o.samples, o.rounds, o.raw_samples);
 	}
 
 	/* The preset applies first, wherever it stands, and other words refine it. */
 	options_parse(&o, "samples=500 preset=quick");
-	check(!strcmp(o.preset, "quick") && o.samples == 500 && o.rounds == want_quick.rounds &&
-		      o.calib_ms == want_quick.calib_ms && !o.n_problems,
+	check(COND(!strcmp(o.preset, "quick")) && COND(o.samples == 500) && COND(o.rounds == want_quick.rounds) &&
+		      COND(o.calib_ms == want_quick.calib_ms) && COND(!o.n_problems),
 	      "options: samples=500 before preset=quick still refines quick (samples %u, calib_ms %u)", o.samples,
 	      o.calib_ms);
 	options_parse(&o, "raw=5 rounds=4\tpreset=verbose calib_ms=7");
-	check(!strcmp(o.preset, "verbose") && o.raw_samples == 5 && o.rounds == 4 && o.calib_ms == 7 &&
-		      o.samples == want_verbose.samples && !o.n_problems,
+	check(COND(!strcmp(o.preset, "verbose")) && COND(o.raw_samples == 5) && COND(o.rounds == 4) &&
+		      COND(o.calib_ms == 7) && COND(o.samples == want_verbose.samples) && COND(!o.n_problems),
 	      "options: raw=5 rounds=4 around preset=verbose keep their values over the preset's");
 
 	/* Every preset of the file, as typed on a command line, is its words. */
@@ -128,7 +134,8 @@ static void test_presets(void)
 		options_parse(&a, line);
 		options_parse_with(&b, shipped.preset[i].options, NULL, 0);
 		memcpy(b.preset, a.preset, sizeof b.preset);
-		check(!strcmp(a.preset, shipped.preset[i].name) && same_settings(&a, &b) && !a.n_problems,
+		check(COND(!strcmp(a.preset, shipped.preset[i].name)) && COND(same_settings(&a, &b)) &&
+			      COND(!a.n_problems),
 		      "options: \"%s\" means %s's words in %s: \"%s\"", line, shipped.preset[i].name, PRESETS_CFG,
 		      shipped.preset[i].options);
 	}
@@ -149,29 +156,32 @@ static void test_preset_table(void)
 	struct options o;
 
 	options_parse_with(&o, "", table, 5);
-	check(!strcmp(o.preset, "default") && o.samples == 200 && o.rounds == 10 && !o.n_problems,
+	check(COND(!strcmp(o.preset, "default")) && COND(o.samples == 200) && COND(o.rounds == 10) &&
+		      COND(!o.n_problems),
 	      "options: no preset= word: the table's default (samples %u)", o.samples);
 	options_parse_with(&o, "preset=quick", table, 5);
-	check(!strcmp(o.preset, "quick") && o.samples == 300 && o.rounds == 3 && !o.n_problems,
+	check(COND(!strcmp(o.preset, "quick")) && COND(o.samples == 300) && COND(o.rounds == 3) && COND(!o.n_problems),
 	      "options: preset=quick: quick's words only, not default's under them");
 	options_parse_with(&o, "preset=nested", table, 5);
-	check(o.n_problems == 1 && strstr(o.problems[0], "preset nested: preset=quick inside a preset") &&
-		      o.samples == 100000 && o.rounds == 2,
+	check(COND(o.n_problems == 1) && COND(strstr(o.problems[0], "preset nested: preset=quick inside a preset")) &&
+		      COND(o.samples == 100000) && COND(o.rounds == 2),
 	      "options: preset= inside a preset: a problem naming both (%s), the other words apply",
 	      o.n_problems ? o.problems[0] : "none");
 	options_parse_with(&o, "preset=broken rounds=6", table, 5);
-	check(o.n_problems == 1 && strstr(o.problems[0], "preset broken: option samples: 'lots'") &&
-		      o.samples == 100000 && o.rounds == 6,
+	check(COND(o.n_problems == 1) && COND(strstr(o.problems[0], "preset broken: option samples: 'lots'")) &&
+		      COND(o.samples == 100000) && COND(o.rounds == 6),
 	      "options: a bad word in a preset names the preset (%s)", o.n_problems ? o.problems[0] : "none");
 	options_parse_with(&o, "preset=abcdefghijklmnopqrstuvw", table, 5);
-	check(!strcmp(o.preset, "abcdefghijklmnopqrstuvw") && o.raw_samples == 1,
+	check(COND(!strcmp(o.preset, "abcdefghijklmnopqrstuvw")) && COND(o.raw_samples == 1),
 	      "options: a 23-character preset name is kept whole");
 	options_parse_with(&o, "rounds=2", no_default, 1);
-	check(!strcmp(o.preset, "default") && o.samples == 100000 && o.rounds == 2 && !o.n_problems,
+	check(COND(!strcmp(o.preset, "default")) && COND(o.samples == 100000) && COND(o.rounds == 2) &&
+		      COND(!o.n_problems),
 	      "options: a table without default: the built-in values, called default");
 	options_parse_with(&o, "preset=quick preset=fast", no_default, 1);
-	check(o.n_problems == 1 && strstr(o.problems[0], "'fast', using 'quick'") && o.samples == 300,
-	      "options: an unknown preset after a known one keeps the known one (%s)", o.n_problems ? o.problems[0] : "none");
+	check(COND(o.n_problems == 1) && COND(strstr(o.problems[0], "'fast', using 'quick'")) && COND(o.samples == 300),
+	      "options: an unknown preset after a known one keeps the known one (%s)",
+	      o.n_problems ? o.problems[0] : "none");
 }
 
 /* What a menu entry boots for a preset (boot/efi.c, tools/qemu). */
@@ -184,34 +194,35 @@ static void test_menu_cmdline(void)
 	for (int i = 0; i < shipped.count; i++) {
 		char want[64];
 		snprintf(want, sizeof want, "preset=%s", shipped.preset[i].name);
-		check(options_menu_cmdline(&shipped.preset[i], NULL, out, sizeof out) && !strcmp(out, want),
+		check(COND(options_menu_cmdline(&shipped.preset[i], NULL, out, sizeof out)) && COND(!strcmp(out, want)),
 		      "options: the menu entry for %s boots \"%s\"", shipped.preset[i].name, out);
 	}
 	if (q < 0)
 		return;
 	p = shipped.preset[q];
-	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "preset=quick bogus=1"),
+	check(COND(options_menu_cmdline(&p, "bogus=1", out, sizeof out)) && COND(!strcmp(out, "preset=quick bogus=1")),
 	      "options: tp_options follow the preset: \"%s\"", out);
 	snprintf(p.options, sizeof p.options, " %s \t", shipped.preset[q].options);
 	for (char *c = p.options; *c; c++)
 		if (*c == ' ')
 			*c = '\t';
-	check(options_menu_cmdline(&p, "", out, sizeof out) && !strcmp(out, "preset=quick"),
+	check(COND(options_menu_cmdline(&p, "", out, sizeof out)) && COND(!strcmp(out, "preset=quick")),
 	      "options: the same words with other blanks are still the preset");
 	snprintf(p.options, sizeof p.options, "samples=5000");
-	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "samples=5000 bogus=1"),
+	check(COND(options_menu_cmdline(&p, "bogus=1", out, sizeof out)) && COND(!strcmp(out, "samples=5000 bogus=1")),
 	      "options: quick with other words than this build's boots those words: \"%s\"", out);
 	snprintf(p.name, sizeof p.name, "long");
 	snprintf(p.options, sizeof p.options, "preset=verbose samples=1000000");
-	check(options_menu_cmdline(&p, NULL, out, sizeof out) && !strcmp(out, "preset=verbose samples=1000000"),
+	check(COND(options_menu_cmdline(&p, NULL, out, sizeof out)) &&
+		      COND(!strcmp(out, "preset=verbose samples=1000000")),
 	      "options: a preset this build lacks boots its own words: \"%s\"", out);
 	p.options[0] = 0;
-	check(options_menu_cmdline(&p, "bogus=1", out, sizeof out) && !strcmp(out, "bogus=1"),
+	check(COND(options_menu_cmdline(&p, "bogus=1", out, sizeof out)) && COND(!strcmp(out, "bogus=1")),
 	      "options: an empty unknown preset boots only tp_options, no leading blank");
-	check(options_menu_cmdline(NULL, "bogus=1", out, sizeof out) && !strcmp(out, "bogus=1") &&
-		      options_menu_cmdline(NULL, NULL, out, sizeof out) && !out[0],
+	check(COND(options_menu_cmdline(NULL, "bogus=1", out, sizeof out)) && COND(!strcmp(out, "bogus=1")) &&
+		      COND(options_menu_cmdline(NULL, NULL, out, sizeof out)) && COND(!out[0]),
 	      "options: no preset: tp_options alone, or nothing");
-	check(!options_menu_cmdline(&shipped.preset[q], "bogus=1", out, 8) && strlen(out) == 7,
+	check(COND(!options_menu_cmdline(&shipped.preset[q], "bogus=1", out, 8)) && COND(strlen(out) == 7),
 	      "options: a command line that does not fit is cut, terminated and said to be (\"%s\")", out);
 }
 
@@ -220,47 +231,49 @@ static void test_each_option(void)
 	struct options o;
 
 	options_parse(&o, "samples=12345");
-	check(o.samples == 12345 && !o.n_problems, "options: samples=12345");
+	check(COND(o.samples == 12345) && COND(!o.n_problems), "options: samples=12345");
 	options_parse(&o, "samples=0x100");
-	check(o.samples == 256 && !o.n_problems, "options: samples=0x100 is hexadecimal 256");
+	check(COND(o.samples == 256) && COND(!o.n_problems), "options: samples=0x100 is hexadecimal 256");
 	options_parse(&o, "samples=100 rounds=1");
-	check(o.samples == 100 && o.rounds == 1 && !o.n_problems, "options: samples=100 rounds=1, the lower bounds");
+	check(COND(o.samples == 100) && COND(o.rounds == 1) && COND(!o.n_problems),
+	      "options: samples=100 rounds=1, the lower bounds");
 	options_parse(&o, "samples=10000000 rounds=100");
-	check(o.samples == 10000000 && o.rounds == 100 && !o.n_problems,
+	check(COND(o.samples == 10000000) && COND(o.rounds == 100) && COND(!o.n_problems),
 	      "options: samples=10000000 rounds=100, the upper bounds");
 	options_parse(&o, "rounds=7");
-	check(o.rounds == 7 && !o.n_problems, "options: rounds=7");
+	check(COND(o.rounds == 7) && COND(!o.n_problems), "options: rounds=7");
 	options_parse(&o, "raw=123");
-	check(o.raw_samples == 123 && !o.n_problems, "options: raw=123");
+	check(COND(o.raw_samples == 123) && COND(!o.n_problems), "options: raw=123");
 	options_parse(&o, "raw=0 preset=verbose");
-	check(o.raw_samples == 0 && !o.n_problems, "options: raw=0 switches verbose's raw samples off");
+	check(COND(o.raw_samples == 0) && COND(!o.n_problems), "options: raw=0 switches verbose's raw samples off");
 	options_parse(&o, "calib_ms=5");
-	check(o.calib_ms == 5 && !o.n_problems, "options: calib_ms=5");
+	check(COND(o.calib_ms == 5) && COND(!o.n_problems), "options: calib_ms=5");
 	options_parse(&o, "baud=9600");
-	check(o.baud == 9600 && !o.n_problems, "options: baud=9600");
+	check(COND(o.baud == 9600) && COND(!o.n_problems), "options: baud=9600");
 	options_parse(&o, "preset=quick");
 	check(!o.slow_rates_off, "options: the 1 Hz counters' rates are timed unless asked");
 	options_parse(&o, "slow_rates=off");
-	check(o.slow_rates_off && !o.n_problems, "options: slow_rates=off");
+	check(COND(o.slow_rates_off) && COND(!o.n_problems), "options: slow_rates=off");
 	options_parse(&o, "slow_rates=off slow_rates=on");
-	check(!o.slow_rates_off && !o.n_problems, "options: slow_rates=on after off: the last word wins");
+	check(COND(!o.slow_rates_off) && COND(!o.n_problems), "options: slow_rates=on after off: the last word wins");
 	options_parse(&o, "slow_rates=no");
-	check(!o.slow_rates_off && o.n_problems == 1 && strstr(o.problems[0], "slow_rates"),
+	check(COND(!o.slow_rates_off) && COND(o.n_problems == 1) && COND(strstr(o.problems[0], "slow_rates")),
 	      "options: slow_rates=no is one problem naming the option (%s)", o.n_problems ? o.problems[0] : "none");
 	options_parse(&o, "serial=0x2f8");
-	check(o.serial_port == 0x2f8 && !o.n_problems, "options: serial=0x2f8");
+	check(COND(o.serial_port == 0x2f8) && COND(!o.n_problems), "options: serial=0x2f8");
 	options_parse(&o, "serial=0X3E8");
-	check(o.serial_port == 0x3e8 && !o.n_problems, "options: serial=0X3E8 (upper-case hex)");
+	check(COND(o.serial_port == 0x3e8) && COND(!o.n_problems), "options: serial=0X3E8 (upper-case hex)");
 	options_parse(&o, "serial=760");
-	check(o.serial_port == 760 && !o.n_problems, "options: serial=760 (decimal)");
+	check(COND(o.serial_port == 760) && COND(!o.n_problems), "options: serial=760 (decimal)");
 	options_parse(&o, "serial=none");
-	check(o.serial_port == 0 && !o.n_problems, "options: serial=none turns serial output off");
+	check(COND(o.serial_port == 0) && COND(!o.n_problems), "options: serial=none turns serial output off");
 	options_parse(&o, "fault=gp");
-	check(!strcmp(o.fault, "gp") && !o.n_problems, "options: fault=gp");
+	check(COND(!strcmp(o.fault, "gp")) && COND(!o.n_problems), "options: fault=gp");
 	options_parse(&o, "fault=pf");
-	check(!strcmp(o.fault, "pf") && !o.n_problems, "options: fault=pf");
+	check(COND(!strcmp(o.fault, "pf")) && COND(!o.n_problems), "options: fault=pf");
 	options_parse(&o, "\r\nsamples=2000\n\trounds=20\r\n");
-	check(o.samples == 2000 && o.rounds == 20 && !o.n_problems, "options: tabs, CR and LF separate words");
+	check(COND(o.samples == 2000) && COND(o.rounds == 20) && COND(!o.n_problems),
+	      "options: tabs, CR and LF separate words");
 }
 
 static void test_counters(void)
@@ -270,31 +283,33 @@ static void test_counters(void)
 	size_t n;
 
 	options_parse(&o, "counters=a,b,c");
-	check(o.n_counters == 3 && !strcmp(o.counters[0], "a") && !strcmp(o.counters[1], "b") &&
-		      !strcmp(o.counters[2], "c") && !o.n_problems,
+	check(COND(o.n_counters == 3) && COND(!strcmp(o.counters[0], "a")) && COND(!strcmp(o.counters[1], "b")) &&
+		      COND(!strcmp(o.counters[2], "c")) && COND(!o.n_problems),
 	      "options: counters=a,b,c gives 3 names in order");
-	check(options_wants_counter(&o, "a") && options_wants_counter(&o, "b") && options_wants_counter(&o, "c"),
+	check(COND(options_wants_counter(&o, "a")) && COND(options_wants_counter(&o, "b")) &&
+		      COND(options_wants_counter(&o, "c")),
 	      "options: every listed counter is wanted");
-	check(!options_wants_counter(&o, "d") && !options_wants_counter(&o, "ab") && !options_wants_counter(&o, "") &&
-		      !options_wants_counter(&o, "a,b"),
+	check(COND(!options_wants_counter(&o, "d")) && COND(!options_wants_counter(&o, "ab")) &&
+		      COND(!options_wants_counter(&o, "")) && COND(!options_wants_counter(&o, "a,b")),
 	      "options: unlisted names, prefixes and the empty name are not wanted");
 
 	options_parse(&o, "counters=hpet,,tsc,");
-	check(o.n_counters == 2 && !strcmp(o.counters[0], "hpet") && !strcmp(o.counters[1], "tsc"),
+	check(COND(o.n_counters == 2) && COND(!strcmp(o.counters[0], "hpet")) && COND(!strcmp(o.counters[1], "tsc")),
 	      "options: empty items in the list are skipped (%d names)", o.n_counters);
 	options_parse(&o, "counters=hpet counters=i8254-outb43");
-	check(o.n_counters == 1 && options_wants_counter(&o, "i8254-outb43") && !options_wants_counter(&o, "hpet"),
+	check(COND(o.n_counters == 1) && COND(options_wants_counter(&o, "i8254-outb43")) &&
+		      COND(!options_wants_counter(&o, "hpet")),
 	      "options: a second counters= replaces the first");
 	options_parse(&o, "counters=abcdefghijklmno");
-	check(o.n_counters == 1 && options_wants_counter(&o, "abcdefghijklmno"),
+	check(COND(o.n_counters == 1) && COND(options_wants_counter(&o, "abcdefghijklmno")),
 	      "options: a 15-character counter name is kept whole");
 
 	n = (size_t)snprintf(line, sizeof line, "counters=");
 	for (int i = 0; i < OPT_MAX_COUNTERS + 5; i++)
 		n += (size_t)snprintf(line + n, sizeof line - n, "c%d,", i);
 	options_parse(&o, line);
-	check(o.n_counters == OPT_MAX_COUNTERS && options_wants_counter(&o, "c0") &&
-		      options_wants_counter(&o, "c15") && !options_wants_counter(&o, "c16"),
+	check(COND(o.n_counters == OPT_MAX_COUNTERS) && COND(options_wants_counter(&o, "c0")) &&
+		      COND(options_wants_counter(&o, "c15")) && COND(!options_wants_counter(&o, "c16")),
 	      "options: %d names keep the first %d and nothing overflows", OPT_MAX_COUNTERS + 5, OPT_MAX_COUNTERS);
 }
 
@@ -335,17 +350,19 @@ static void test_bad_options(void)
 	options_parse(&def, NULL);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		options_parse(&o, bad[i][0]);
-		check(o.n_problems == 1 && strstr(o.problems[0], bad[i][1]) && same_settings(&o, &def),
+		check(COND(o.n_problems == 1) && COND(strstr(o.problems[0], bad[i][1])) &&
+			      COND(same_settings(&o, &def)),
 		      "options: \"%s\": one problem naming %s, defaults kept: \"%s\"", bad[i][0], bad[i][1],
 		      o.n_problems ? o.problems[0] : "(none)");
 	}
 	options_parse(&o, "preset=fast");
-	check(strstr(o.problems[0], "fast") && !strcmp(o.preset, "default"),
+	check(COND(strstr(o.problems[0], "fast")) && COND(!strcmp(o.preset, "default")),
 	      "options: an unknown preset is named in its problem and 'default' stays");
 
 	/* A bad word among good ones spoils only itself. */
 	options_parse(&o, "preset=quick samples=lots rounds=5 serial=none");
-	check(o.n_problems == 1 && o.samples == want_quick.samples && o.rounds == 5 && o.serial_port == 0,
+	check(COND(o.n_problems == 1) && COND(o.samples == want_quick.samples) && COND(o.rounds == 5) &&
+		      COND(o.serial_port == 0),
 	      "options: samples=lots keeps quick's %u while rounds=5 and serial=none apply", want_quick.samples);
 }
 
@@ -364,18 +381,20 @@ static void test_limits(void)
 	memset(line, 'x', 1000);
 	line[1000] = 0;
 	options_parse(&g.o, line);
-	check(g.o.n_problems == 1 && strlen(g.o.problems[0]) < sizeof g.o.problems[0] && strstr(g.o.problems[0], "xxxx"),
+	check(COND(g.o.n_problems == 1) && COND(strlen(g.o.problems[0]) < sizeof g.o.problems[0]) &&
+		      COND(strstr(g.o.problems[0], "xxxx")),
 	      "options: a 1000-byte word gives one problem, cut to fit (%zu bytes)", strlen(g.o.problems[0]));
 	n = (size_t)snprintf(line, cap, "samples=");
 	memset(line + n, '1', 900);
 	line[n + 900] = 0;
 	options_parse(&g.o, line);
-	check(g.o.n_problems == 1 && g.o.samples == want_default.samples, "options: samples= with 900 digits is rejected");
+	check(COND(g.o.n_problems == 1) && COND(g.o.samples == want_default.samples),
+	      "options: samples= with 900 digits is rejected");
 	n = (size_t)snprintf(line, cap, "counters=");
 	memset(line + n, 'y', 900);
 	line[n + 900] = 0;
 	options_parse(&g.o, line);
-	check(g.o.n_counters == 1 && strlen(g.o.counters[0]) < sizeof g.o.counters[0],
+	check(COND(g.o.n_counters == 1) && COND(strlen(g.o.counters[0]) < sizeof g.o.counters[0]),
 	      "options: a 900-byte counter name is cut to fit");
 
 	/* More problems than fit: the first OPT_MAX_PROBLEMS are kept, no more
@@ -387,10 +406,10 @@ static void test_limits(void)
 	options_parse(&g.o, line);
 	for (size_t i = 0; i < sizeof g.guard; i++)
 		ok &= g.guard[i] == 0xa5;
-	check(g.o.n_problems == OPT_MAX_PROBLEMS && ok && strstr(g.o.problems[0], "bad0") &&
-		      strstr(g.o.problems[OPT_MAX_PROBLEMS - 1], "bad7"),
-	      "options: %d bad words keep the first %d problems, nothing written past the struct",
-	      3 * OPT_MAX_PROBLEMS, OPT_MAX_PROBLEMS);
+	check(COND(g.o.n_problems == OPT_MAX_PROBLEMS) && COND(ok) && COND(strstr(g.o.problems[0], "bad0")) &&
+		      COND(strstr(g.o.problems[OPT_MAX_PROBLEMS - 1], "bad7")),
+	      "options: %d bad words keep the first %d problems, nothing written past the struct", 3 * OPT_MAX_PROBLEMS,
+	      OPT_MAX_PROBLEMS);
 	free(line);
 }
 
@@ -416,6 +435,69 @@ static int wants_exactly(const struct options *o, const char *set)
 }
 
 static void test_smp_options(void)
+{
+	struct options def, o;
+
+	options_parse(&def, NULL);
+	check(COND(!def.smp_off) && COND(wants_exactly(&def, "0-255")) && COND(!def.ghost_cpu_set) &&
+		      COND(!strcmp(def.tsc_sync, "bsp")) && COND(!def.tsc_skew_set) && COND(def.latency_s == 0),
+	      "options: by default every CPU takes part, no ghost, tsc_sync=bsp (each CPU against the boot CPU), no skew, latency=0");
+
+	options_parse(&o, "smp=off");
+	check(COND(o.smp_off) && COND(!o.n_problems), "options: smp=off");
+	options_parse(&o, "smp=off smp=on");
+	check(COND(!o.smp_off) && COND(!o.n_problems), "options: a later smp=on undoes smp=off");
+	options_parse(&o, "cpus=2");
+	check(COND(wants_exactly(&o, "0-1")) && COND(!o.n_problems), "options: cpus=2 is CPUs 0 and 1");
+	options_parse(&o, "cpus=256");
+	check(COND(wants_exactly(&o, "0-255")) && COND(!o.n_problems), "options: cpus=256 is every CPU");
+	options_parse(&o, "cpus=1");
+	check(COND(wants_exactly(&o, "0")) && COND(!o.n_problems), "options: cpus=1 is the boot CPU only");
+	options_parse(&o, "cpus=0,2-4,7");
+	check(COND(wants_exactly(&o, "0,2-4,7")) && COND(!o.n_problems), "options: cpus=0,2-4,7 lists those indices");
+	options_parse(&o, "cpus=5-5");
+	check(COND(wants_exactly(&o, "5")) && COND(!o.n_problems),
+	      "options: cpus=5-5 is index 5 alone (a single number is a count)");
+	options_parse(&o, "cpus=255,0-1");
+	check(COND(wants_exactly(&o, "0-1,255")) && COND(!o.n_problems), "options: cpus=255,0-1, out of order");
+	options_parse(&o, "cpus=0,2 cpus=all");
+	check(COND(wants_exactly(&o, "0-255")) && COND(!o.n_problems), "options: a later cpus=all replaces a list");
+	options_parse(&o, "cpus=3 cpus=1,1");
+	check(COND(wants_exactly(&o, "1")) && COND(!o.n_problems),
+	      "options: a later list replaces a count; repeats are harmless");
+	options_parse(&o, "ghost_cpu=77");
+	check(COND(o.ghost_cpu_set) && COND(o.ghost_cpu == 77) && COND(!o.n_problems), "options: ghost_cpu=77");
+	options_parse(&o, "ghost_cpu=0xfffffffe");
+	check(COND(o.ghost_cpu_set) && COND(o.ghost_cpu == 0xfffffffeu) && COND(!o.n_problems),
+	      "options: ghost_cpu=0xfffffffe, the highest");
+	options_parse(&o, "tsc_sync=bsp");
+	check(COND(!strcmp(o.tsc_sync, "bsp")) && COND(!o.n_problems), "options: tsc_sync=bsp");
+	options_parse(&o, "tsc_sync=bsp tsc_sync=matrix");
+	check(COND(!strcmp(o.tsc_sync, "matrix")) && COND(!o.n_problems), "options: tsc_sync=matrix");
+	options_parse(&o, "tsc_skew=3:-5000");
+	check(COND(o.tsc_skew_set) && COND(o.tsc_skew_cpu == 3) && COND(o.tsc_skew_cycles == -5000) &&
+		      COND(!o.n_problems),
+	      "options: tsc_skew=3:-5000");
+	options_parse(&o, "tsc_skew=255:+1000000000000");
+	check(COND(o.tsc_skew_set) && COND(o.tsc_skew_cpu == 255) && COND(o.tsc_skew_cycles == 1000000000000ll) &&
+		      COND(!o.n_problems),
+	      "options: tsc_skew=255:+1000000000000, the largest");
+	options_parse(&o, "tsc_skew=0:0");
+	check(COND(o.tsc_skew_set) && COND(o.tsc_skew_cpu == 0) && COND(o.tsc_skew_cycles == 0) && COND(!o.n_problems),
+	      "options: tsc_skew=0:0");
+	options_parse(&o, "latency=3600");
+	check(COND(o.latency_s == 3600) && COND(!o.n_problems), "options: latency=3600, the longest");
+	options_parse(&o, "latency=0");
+	check(COND(o.latency_s == 0) && COND(!o.n_problems), "options: latency=0");
+	options_parse(&o, "fault=ap-gp");
+	check(COND(!strcmp(o.fault, "ap-gp")) && COND(!o.n_problems), "options: fault=ap-gp");
+	options_parse(&o, "fault=ap-hang");
+	check(COND(!strcmp(o.fault, "ap-hang")) && COND(!o.n_problems),
+	      "options: fault=ap-hang (fits the field whole)");
+}
+
+/* Each bad value: one problem that names its option, and the defaults kept. */
+static void test_smp_options_bad(void)
 {
 	static const char *bad[][2] = {
 		{ "smp=maybe", "smp" },
@@ -453,64 +535,16 @@ static void test_smp_options(void)
 	struct options def, o;
 
 	options_parse(&def, NULL);
-	check(!def.smp_off && wants_exactly(&def, "0-255") && !def.ghost_cpu_set && !strcmp(def.tsc_sync, "bsp") &&
-		      !def.tsc_skew_set && def.latency_s == 0,
-	      "options: by default every CPU takes part, no ghost, tsc_sync=bsp (each CPU against the boot CPU), no skew, latency=0");
-
-	options_parse(&o, "smp=off");
-	check(o.smp_off && !o.n_problems, "options: smp=off");
-	options_parse(&o, "smp=off smp=on");
-	check(!o.smp_off && !o.n_problems, "options: a later smp=on undoes smp=off");
-	options_parse(&o, "cpus=2");
-	check(wants_exactly(&o, "0-1") && !o.n_problems, "options: cpus=2 is CPUs 0 and 1");
-	options_parse(&o, "cpus=256");
-	check(wants_exactly(&o, "0-255") && !o.n_problems, "options: cpus=256 is every CPU");
-	options_parse(&o, "cpus=1");
-	check(wants_exactly(&o, "0") && !o.n_problems, "options: cpus=1 is the boot CPU only");
-	options_parse(&o, "cpus=0,2-4,7");
-	check(wants_exactly(&o, "0,2-4,7") && !o.n_problems, "options: cpus=0,2-4,7 lists those indices");
-	options_parse(&o, "cpus=5-5");
-	check(wants_exactly(&o, "5") && !o.n_problems, "options: cpus=5-5 is index 5 alone (a single number is a count)");
-	options_parse(&o, "cpus=255,0-1");
-	check(wants_exactly(&o, "0-1,255") && !o.n_problems, "options: cpus=255,0-1, out of order");
-	options_parse(&o, "cpus=0,2 cpus=all");
-	check(wants_exactly(&o, "0-255") && !o.n_problems, "options: a later cpus=all replaces a list");
-	options_parse(&o, "cpus=3 cpus=1,1");
-	check(wants_exactly(&o, "1") && !o.n_problems, "options: a later list replaces a count; repeats are harmless");
-	options_parse(&o, "ghost_cpu=77");
-	check(o.ghost_cpu_set && o.ghost_cpu == 77 && !o.n_problems, "options: ghost_cpu=77");
-	options_parse(&o, "ghost_cpu=0xfffffffe");
-	check(o.ghost_cpu_set && o.ghost_cpu == 0xfffffffeu && !o.n_problems, "options: ghost_cpu=0xfffffffe, the highest");
-	options_parse(&o, "tsc_sync=bsp");
-	check(!strcmp(o.tsc_sync, "bsp") && !o.n_problems, "options: tsc_sync=bsp");
-	options_parse(&o, "tsc_sync=bsp tsc_sync=matrix");
-	check(!strcmp(o.tsc_sync, "matrix") && !o.n_problems, "options: tsc_sync=matrix");
-	options_parse(&o, "tsc_skew=3:-5000");
-	check(o.tsc_skew_set && o.tsc_skew_cpu == 3 && o.tsc_skew_cycles == -5000 && !o.n_problems,
-	      "options: tsc_skew=3:-5000");
-	options_parse(&o, "tsc_skew=255:+1000000000000");
-	check(o.tsc_skew_set && o.tsc_skew_cpu == 255 && o.tsc_skew_cycles == 1000000000000ll && !o.n_problems,
-	      "options: tsc_skew=255:+1000000000000, the largest");
-	options_parse(&o, "tsc_skew=0:0");
-	check(o.tsc_skew_set && o.tsc_skew_cpu == 0 && o.tsc_skew_cycles == 0 && !o.n_problems, "options: tsc_skew=0:0");
-	options_parse(&o, "latency=3600");
-	check(o.latency_s == 3600 && !o.n_problems, "options: latency=3600, the longest");
-	options_parse(&o, "latency=0");
-	check(o.latency_s == 0 && !o.n_problems, "options: latency=0");
-	options_parse(&o, "fault=ap-gp");
-	check(!strcmp(o.fault, "ap-gp") && !o.n_problems, "options: fault=ap-gp");
-	options_parse(&o, "fault=ap-hang");
-	check(!strcmp(o.fault, "ap-hang") && !o.n_problems, "options: fault=ap-hang (fits the field whole)");
-
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		options_parse(&o, bad[i][0]);
-		check(o.n_problems == 1 && strstr(o.problems[0], bad[i][1]) && same_settings(&o, &def),
+		check(COND(o.n_problems == 1) && COND(strstr(o.problems[0], bad[i][1])) &&
+			      COND(same_settings(&o, &def)),
 		      "options: \"%s\": one problem naming %s, defaults kept: \"%s\"", bad[i][0], bad[i][1],
 		      o.n_problems ? o.problems[0] : "(none)");
 	}
 	/* A bad value keeps the earlier good one. */
 	options_parse(&o, "cpus=2 cpus=2-1 tsc_skew=1:7 tsc_skew=1:x");
-	check(o.n_problems == 2 && wants_exactly(&o, "0-1") && o.tsc_skew_cycles == 7,
+	check(COND(o.n_problems == 2) && COND(wants_exactly(&o, "0-1")) && COND(o.tsc_skew_cycles == 7),
 	      "options: a bad cpus= or tsc_skew= after a good one keeps the good one");
 }
 
@@ -526,5 +560,6 @@ int main(void)
 	test_bad_options();
 	test_limits();
 	test_smp_options();
+	test_smp_options_bad();
 	return check_done();
 }

@@ -95,19 +95,21 @@ static void test_parse(void)
 	char longname[80];
 
 	n = os_cs_parse_list("tsc hpet acpi_pm\n", names, 4, &dropped);
-	check(n == 3 && dropped == 0 && !strcmp(names[0], "tsc") && !strcmp(names[2], "acpi_pm"),
+	check(COND(n == 3) && COND(dropped == 0) && COND(!strcmp(names[0], "tsc")) &&
+		      COND(!strcmp(names[2], "acpi_pm")),
 	      "parse: plain list gives 3 names (%d, dropped %d)", n, dropped);
 	n = os_cs_parse_list("\n\t  kvm-clock \t\t tsc  \r\n\n", names, 4, &dropped);
-	check(n == 2 && !strcmp(names[0], "kvm-clock") && !strcmp(names[1], "tsc"),
+	check(COND(n == 2) && COND(!strcmp(names[0], "kvm-clock")) && COND(!strcmp(names[1], "tsc")),
 	      "parse: tabs, runs of spaces, CR and blank lines (%d)", n);
 	n = os_cs_parse_list("", names, 4, &dropped);
-	check(n == 0 && dropped == 0, "parse: empty text gives no names");
+	check(COND(n == 0) && COND(dropped == 0), "parse: empty text gives no names");
 	n = os_cs_parse_list("a b c d e f", names, 4, &dropped);
-	check(n == 4 && dropped == 2, "parse: past the limit names are counted as dropped (%d, %d)", n, dropped);
+	check(COND(n == 4) && COND(dropped == 2), "parse: past the limit names are counted as dropped (%d, %d)", n,
+	      dropped);
 	memset(longname, 'x', sizeof longname - 1);
 	longname[sizeof longname - 1] = 0;
 	n = os_cs_parse_list(longname, names, 4, &dropped);
-	check(n == 0 && dropped == 1, "parse: a name of 79 characters is dropped, not cut");
+	check(COND(n == 0) && COND(dropped == 1), "parse: a name of 79 characters is dropped, not cut");
 }
 
 static void test_discover(void)
@@ -118,39 +120,41 @@ static void test_discover(void)
 
 	tree("plain", "tsc hpet acpi_pm \n", "tsc\n", root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == 0 && cs.n == 3 && !strcmp(cs.current, "tsc") && cs.current_listed && !cs.problem[0],
+	check(COND(rc == 0) && COND(cs.n == 3) && COND(!strcmp(cs.current, "tsc")) && COND(cs.current_listed) &&
+		      COND(!cs.problem[0]),
 	      "discover: tsc hpet acpi_pm, current tsc (rc %d, n %d, '%s', problem '%s')", rc, cs.n, cs.current,
 	      cs.problem);
 	check(!strcmp(cs.available[1], "hpet"), "discover: list order kept ('%s')", cs.available[1]);
 	snprintf(root_slash, sizeof root_slash, "%s/", root);
 	rc = os_cs_discover(root_slash, &cs);
-	check(rc == 0 && cs.n == 3 && !strstr(cs.dir, "//"), "discover: a root ending in / gives the same tree (%s)",
-	      cs.dir);
+	check(COND(rc == 0) && COND(cs.n == 3) && COND(!strstr(cs.dir, "//")),
+	      "discover: a root ending in / gives the same tree (%s)", cs.dir);
 
 	tree("space", "  \t tsc\t\tkvm-clock   \n\n", "  kvm-clock \n\n", root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == 0 && cs.n == 2 && !strcmp(cs.current, "kvm-clock") && cs.current_listed,
+	check(COND(rc == 0) && COND(cs.n == 2) && COND(!strcmp(cs.current, "kvm-clock")) && COND(cs.current_listed),
 	      "discover: whitespace around and between names (n %d, current '%s')", cs.n, cs.current);
 
 	tree("noavail", NULL, "tsc\n", root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == 0 && cs.n == 0 && !strcmp(cs.current, "tsc") && !cs.current_listed &&
-		      strstr(cs.problem, "available_clocksource"),
+	check(COND(rc == 0) && COND(cs.n == 0) && COND(!strcmp(cs.current, "tsc")) && COND(!cs.current_listed) &&
+		      COND(strstr(cs.problem, "available_clocksource")),
 	      "discover: no available_clocksource: current still known, problem says why ('%s')", cs.problem);
 
 	tree("nocur", "tsc hpet\n", NULL, root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == -1 && strstr(cs.problem, "current_clocksource"),
+	check(COND(rc == -1) && COND(strstr(cs.problem, "current_clocksource")),
 	      "discover: no current_clocksource fails ('%s')", cs.problem);
 
 	tree("emptycur", "tsc hpet\n", " \n", root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == -1 && strstr(cs.problem, "empty"), "discover: a blank current_clocksource fails ('%s')",
+	check(COND(rc == -1) && COND(strstr(cs.problem, "empty")), "discover: a blank current_clocksource fails ('%s')",
 	      cs.problem);
 
 	tree("stray", "tsc hpet\n", "acpi_pm\n", root, sizeof root);
 	rc = os_cs_discover(root, &cs);
-	check(rc == 0 && !strcmp(cs.current, "acpi_pm") && !cs.current_listed && strstr(cs.problem, "not in"),
+	check(COND(rc == 0) && COND(!strcmp(cs.current, "acpi_pm")) && COND(!cs.current_listed) &&
+		      COND(strstr(cs.problem, "not in")),
 	      "discover: current not in the available list is kept but flagged ('%s')", cs.problem);
 
 	rc = os_cs_discover("/nonexistent-tickprobe-root", &cs);
@@ -168,20 +172,22 @@ static void test_switch(void)
 
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == -1 && !strcmp(text, "tsc\n"), "switch: refused before the guard is armed ('%s')", err);
+	check(COND(rc == -1) && COND(!strcmp(text, "tsc\n")), "switch: refused before the guard is armed ('%s')", err);
 
 	os_cs_guard_arm(&cs, run_dir(root), -1);
 	check(!os_cs_switched(), "switch: nothing switched after arming");
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "hpet\n") && os_cs_switched(), "switch: to hpet writes 'hpet\\n' ('%s')", vis(text));
+	check(COND(rc == 0) && COND(!strcmp(text, "hpet\n")) && COND(os_cs_switched()),
+	      "switch: to hpet writes 'hpet\\n' ('%s')", vis(text));
 	rc = os_cs_switch(&cs, "acpi_pm", err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "acpi_pm\n"), "switch: to acpi_pm replaces the whole file ('%s')", vis(text));
+	check(COND(rc == 0) && COND(!strcmp(text, "acpi_pm\n")), "switch: to acpi_pm replaces the whole file ('%s')",
+	      vis(text));
 
 	rc = os_cs_switch(&cs, "bogus", err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == -1 && !strcmp(text, "acpi_pm\n") && strstr(err, "not an available"),
+	check(COND(rc == -1) && COND(!strcmp(text, "acpi_pm\n")) && COND(strstr(err, "not an available")),
 	      "switch: a name not in the list is refused, file untouched ('%s')", err);
 
 	/* A switch that does not take: the file now swallows writes. */
@@ -192,14 +198,15 @@ static void test_switch(void)
 	rc = os_cs_switch(&cs, "hpet", err, sizeof err);
 	check(rc == -1, "switch: a write that does not read back is a failure ('%s')", err);
 	rc = os_cs_restore(err, sizeof err);
-	check(rc == -1 && os_cs_switched(), "restore: a restore that does not read back fails and stays pending ('%s')",
-	      err);
+	check(COND(rc == -1) && COND(os_cs_switched()),
+	      "restore: a restore that does not read back fails and stays pending ('%s')", err);
 	unlink(path);
 	close(open(path, O_WRONLY | O_CREAT, 0644));
 
 	rc = os_cs_restore(err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "tsc\n") && !os_cs_switched(), "restore: the original is back ('%s')", vis(text));
+	check(COND(rc == 0) && COND(!strcmp(text, "tsc\n")) && COND(!os_cs_switched()),
+	      "restore: the original is back ('%s')", vis(text));
 	rc = os_cs_restore(err, sizeof err);
 	check(rc == 0, "restore: a second restore has nothing to do");
 	os_cs_guard_disarm();
@@ -237,9 +244,9 @@ static void test_withdrawn(void)
 	set_available(&cs, "tsc hpet acpi_pm\n");
 	rc = os_cs_restore(err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "tsc\n"), "withdrawn: tsc-early gone, restore leaves tsc (rc %d, '%s')", rc,
-	      vis(text));
-	check(!strcmp(os_cs_restored_instead(), "tsc") && !os_cs_switched(),
+	check(COND(rc == 0) && COND(!strcmp(text, "tsc\n")),
+	      "withdrawn: tsc-early gone, restore leaves tsc (rc %d, '%s')", rc, vis(text));
+	check(COND(!strcmp(os_cs_restored_instead(), "tsc")) && COND(!os_cs_switched()),
 	      "withdrawn: the restore says the kernel's choice is tsc ('%s')", os_cs_restored_instead());
 	os_cs_guard_disarm();
 
@@ -250,7 +257,7 @@ static void test_withdrawn(void)
 	os_cs_switch(&cs, "hpet", err, sizeof err);
 	rc = os_cs_restore(err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == 0 && !strcmp(text, "tsc-early\n") && !os_cs_restored_instead()[0],
+	check(COND(rc == 0) && COND(!strcmp(text, "tsc-early\n")) && COND(!os_cs_restored_instead()[0]),
 	      "withdrawn: tsc-early still listed is restored itself ('%s', instead '%s')", vis(text),
 	      os_cs_restored_instead());
 	os_cs_guard_disarm();
@@ -264,7 +271,8 @@ static void test_withdrawn(void)
 	set_available(&cs, "hpet tsc\n");
 	rc = os_cs_restore(err, sizeof err);
 	file_text(&cs, text, sizeof text);
-	check(rc == -1 && strstr(err, "by hand") && !strcmp(text, "acpi_pm\n") && os_cs_switched(),
+	check(COND(rc == -1) && COND(strstr(err, "by hand")) && COND(!strcmp(text, "acpi_pm\n")) &&
+		      COND(os_cs_switched()),
 	      "withdrawn: no successor: the restore fails and says so ('%s', file '%s')", err, vis(text));
 	/* Said once: disarm does not say it again, nor try again. */
 	fflush(stdout);
@@ -306,7 +314,7 @@ static void test_withdrawn(void)
 		}
 		waitpid(pid, &status, 0);
 		file_text(&cs, text, sizeof text);
-		check(WIFSIGNALED(status) && !strcmp(text, "tsc\n"),
+		check(COND(WIFSIGNALED(status)) && COND(!strcmp(text, "tsc\n")),
 		      "withdrawn: SIGTERM after tsc-early went leaves tsc (status 0x%x, '%s')", status, vis(text));
 	}
 }
@@ -334,8 +342,8 @@ static void test_signal(void)
 	}
 	waitpid(pid, &status, 0);
 	file_text(&cs, text, sizeof text);
-	check(WIFSIGNALED(status) && WTERMSIG(status) == SIGTERM, "signal: the process still dies of SIGTERM (status 0x%x)",
-	      status);
+	check(COND(WIFSIGNALED(status)) && COND(WTERMSIG(status) == SIGTERM),
+	      "signal: the process still dies of SIGTERM (status 0x%x)", status);
 	check(!strcmp(text, "tsc\n"), "signal: SIGTERM after a switch restores the original ('%s')", vis(text));
 }
 

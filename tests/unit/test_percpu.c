@@ -132,14 +132,14 @@ static void test_costs(void)
 		}
 		framed &= prepared_on[c] == 1 && settled_on[c] == 1;
 	}
-	check(res.n_cpus == 4 && res.n == 3 && res.counter[2] == &apic && exact,
+	check(COND(res.n_cpus == 4) && COND(res.n == 3) && COND(res.counter[2] == &apic) && COND(exact),
 	      "every CPU's tsc, rdtscp and lapic p50 and min are its own read cost, bracket subtracted "
 	      "(CPU 3: %llu, %llu, %llu)",
 	      (unsigned long long)res.cost[0][3].p50, (unsigned long long)res.cost[1][3].p50,
 	      (unsigned long long)res.cost[2][3].p50);
 	check(placed, "each CPU's reads ran on that CPU, %d per counter (CPU 2: %llu)", READS_PER_COUNTER,
 	      (unsigned long long)reads_on[0][2]);
-	check(framed && unready_reads == 0,
+	check(COND(framed) && COND(unready_reads == 0),
 	      "the APIC's prepare and settle ran once on each CPU, around its reads there (%llu reads outside)",
 	      (unsigned long long)unready_reads);
 	check(sim.runs == 12, "one CPU at a time: 12 runs for 4 CPUs and 3 counters (%llu)", (unsigned long long)sim.runs);
@@ -147,8 +147,9 @@ static void test_costs(void)
 	setup(3, false, false);
 	sim.hang_at_start[1] = true;
 	percpu_measure(&env, &cfg, &res);
-	check(res.n == 1 && res.cost[0][0].measured && !res.cost[0][1].measured && env.gone[1] &&
-		      res.cost[0][2].measured && res.cost[0][2].p50 == cost_of(0, 2) && sim.timeouts == 1,
+	check(COND(res.n == 1) && COND(res.cost[0][0].measured) && COND(!res.cost[0][1].measured) &&
+		      COND(env.gone[1]) && COND(res.cost[0][2].measured) && COND(res.cost[0][2].p50 == cost_of(0, 2)) &&
+		      COND(sim.timeouts == 1),
 	      "no RDTSCP: the TSC alone; a CPU that never comes is gone after one bound, the next one measured");
 }
 
@@ -168,20 +169,23 @@ static void test_run_on(void)
 
 	setup(4, true, false);
 	ok = percpu_run_on(&env, 3, where_am_i, NULL, 1000000);
-	check(ok && ran_on == 303, "run_on: the work runs on the CPU asked for, and is told so (%u)", ran_on);
+	check(COND(ok) && COND(ran_on == 303), "run_on: the work runs on the CPU asked for, and is told so (%u)",
+	      ran_on);
 	ok = percpu_run_on(&env, 0, where_am_i, NULL, 1000000);
-	check(ok && ran_on == 0, "run_on: CPU 0 runs it itself");
+	check(COND(ok) && COND(ran_on == 0), "run_on: CPU 0 runs it itself");
 	sim.hang_at_start[2] = true;
 	ran_on = 99;
 	ok = percpu_run_on(&env, 2, where_am_i, NULL, 1000000);
-	check(!ok && ran_on == 99 && env.gone[2] && !percpu_run_on(&env, 2, where_am_i, NULL, 1000000) &&
-		      !percpu_run_on(&env, 7, where_am_i, NULL, 1000000),
+	check(COND(!ok) && COND(ran_on == 99) && COND(env.gone[2]) &&
+		      COND(!percpu_run_on(&env, 2, where_am_i, NULL, 1000000)) &&
+		      COND(!percpu_run_on(&env, 7, where_am_i, NULL, 1000000)),
 	      "run_on: false for a CPU that never returns (then gone) and for one that does not exist");
 
 	n = percpu_pick_core_types(hybrid, 6, out, 8);
-	check(n == 3 && out[0] == 0 && out[1] == 2 && out[2] == 5, "core types: one CPU of each, the first of its kind");
+	check(COND(n == 3) && COND(out[0] == 0) && COND(out[1] == 2) && COND(out[2] == 5),
+	      "core types: one CPU of each, the first of its kind");
 	n = percpu_pick_core_types(same, 3, out, 8);
-	check(n == 1 && out[0] == 0, "core types: all alike gives CPU 0 alone");
+	check(COND(n == 1) && COND(out[0] == 0), "core types: all alike gives CPU 0 alone");
 }
 
 static void test_record(void)
@@ -202,23 +206,27 @@ static void test_record(void)
 	capture_reset();
 	record_percpu(&cap.log, &res);
 	root = capture_line(0, "percpu", &bytes[0]);
-	check(root && capture_keys_are(root, keys, sizeof keys / sizeof keys[0]) && capture_u64(root, "cpus", 3),
+	check(COND(root) && COND(capture_keys_are(root, keys, sizeof keys / sizeof keys[0])) &&
+		      COND(capture_u64(root, "cpus", 3)),
 	      "record: percpu has a pair of columns per counter, in order, no ns columns (%zu bytes for 3 CPUs)",
 	      bytes[0]);
-	check(root && lr_uint(lr_at(lr_get(root, "tsc_p50_cycles"), 2), &v) && v == cost_of(0, 2) &&
-		      lr_uint(lr_at(lr_get(root, "rdtscp_min_cycles"), 2), &w) && w == cost_of(1, 2) &&
-		      lr_uint(lr_at(lr_get(root, "lapic_p50_cycles"), 2), &a) && a == cost_of(2, 2) &&
-		      capture_is_null(lr_at(lr_get(root, "tsc_p50_cycles"), 1)) &&
-		      capture_is_null(lr_at(lr_get(root, "lapic_min_cycles"), 1)) &&
-		      lr_get(root, "tsc_min_cycles")->len == 3 && lr_get(root, "lapic_p50_cycles")->len == 3,
-	      "record: parallel arrays of cycles by CPU index, null for the CPU not measured");
+	check(COND(root) && COND(lr_uint(lr_at(lr_get(root, "tsc_p50_cycles"), 2), &v)) && COND(v == cost_of(0, 2)) &&
+		      COND(lr_uint(lr_at(lr_get(root, "rdtscp_min_cycles"), 2), &w)) && COND(w == cost_of(1, 2)) &&
+		      COND(lr_uint(lr_at(lr_get(root, "lapic_p50_cycles"), 2), &a)) && COND(a == cost_of(2, 2)),
+	      "record: parallel arrays of cycles by CPU index");
+	check(COND(root) && COND(capture_is_null(lr_at(lr_get(root, "tsc_p50_cycles"), 1))) &&
+		      COND(capture_is_null(lr_at(lr_get(root, "lapic_min_cycles"), 1))),
+	      "record: null for the CPU not measured");
+	check(COND(root) && COND(lr_get(root, "tsc_min_cycles")->len == 3) &&
+		      COND(lr_get(root, "lapic_p50_cycles")->len == 3),
+	      "record: an entry for each CPU in every array");
 	setup(2, false, false);
 	percpu_measure(&env, &cfg, &res);
 	capture_reset();
 	record_percpu(&cap.log, &res);
 	root = capture_line(0, "percpu", NULL);
-	check(root && capture_keys_are(root, tsc_only, sizeof tsc_only / sizeof tsc_only[0]) &&
-		      lr_uint(lr_at(lr_get(root, "tsc_min_cycles"), 1), &v) && v == cost_of(0, 1),
+	check(COND(root) && COND(capture_keys_are(root, tsc_only, sizeof tsc_only / sizeof tsc_only[0])) &&
+		      COND(lr_uint(lr_at(lr_get(root, "tsc_min_cycles"), 1), &v)) && COND(v == cost_of(0, 1)),
 	      "record: no RDTSCP and no APIC give the TSC's columns alone");
 
 	for (int k = 0; k < 2; k++) {
@@ -235,7 +243,7 @@ static void test_record(void)
 		record_percpu(&cap.log, &res);
 		capture_line(0, "percpu", &bytes[1 + k]);
 	}
-	check(bytes[1] < 800 && bytes[2] < LOG_RECORD_MAX / 4,
+	check(COND(bytes[1] < 800) && COND(bytes[2] < LOG_RECORD_MAX / 4),
 	      "record size with 3 counters: %zu bytes at 8 CPUs, %zu at 256", bytes[1], bytes[2]);
 }
 

@@ -14,9 +14,10 @@ static void good_spec(const char *spec, enum qemu_event_kind kind, long long dur
 	char why[200] = "";
 	bool ok = qemu_event_parse(spec, &e, why, sizeof why);
 
-	check(ok && e.kind == kind && e.duration_us == duration_us && e.at_us == at_us && !strcmp(e.spec, spec),
-	      "spec '%s': kind %d, %lld us for %lld us (got %d: %d, %lld, %lld; %s)", spec, kind, at_us, duration_us, ok,
-	      e.kind, (long long)e.at_us, (long long)e.duration_us, why);
+	check(COND(ok) && COND(e.kind == kind) && COND(e.duration_us == duration_us) && COND(e.at_us == at_us) &&
+		      COND(!strcmp(e.spec, spec)),
+	      "spec '%s': kind %d, %lld us for %lld us (got %d: %d, %lld, %lld; %s)", spec, kind, at_us, duration_us,
+	      ok, e.kind, (long long)e.at_us, (long long)e.duration_us, why);
 }
 
 static void bad_spec(const char *spec, const char *why_has)
@@ -25,7 +26,7 @@ static void bad_spec(const char *spec, const char *why_has)
 	char why[200] = "";
 	bool ok = qemu_event_parse(spec, &e, why, sizeof why);
 
-	check(!ok && strstr(why, why_has) != NULL, "spec '%s' refused: %s", spec, why);
+	check(COND(!ok) && COND(strstr(why, why_has) != NULL), "spec '%s' refused: %s", spec, why);
 }
 
 static void specs(void)
@@ -92,16 +93,18 @@ static void order_and_overlap(void)
 	struct qemu_event after_migrate[2] = { ev_of("migrate@0"), ev_of("pause=1s@0") };
 
 	qemu_events_order(ev, 4);
-	check(!strcmp(ev[0].spec, "pause=2s@5") && !strcmp(ev[1].spec, "migrate@5") && !strcmp(ev[2].spec, "pause=1s@10") &&
-		      !strcmp(ev[3].spec, "pause=1s@20"),
+	check(COND(!strcmp(ev[0].spec, "pause=2s@5")) && COND(!strcmp(ev[1].spec, "migrate@5")) &&
+		      COND(!strcmp(ev[2].spec, "pause=1s@10")) && COND(!strcmp(ev[3].spec, "pause=1s@20")),
 	      "order: by AT, equal ATs as given: %s %s %s %s", ev[0].spec, ev[1].spec, ev[2].spec, ev[3].spec);
-	check(ev[0].id == 1 && ev[1].id == 2 && ev[2].id == 3 && ev[3].id == 4, "order: numbered 1..4 in that order");
-	check(qemu_event_overlaps(ev, 1) && !qemu_event_overlaps(ev, 2) && !qemu_event_overlaps(ev, 3),
+	check(COND(ev[0].id == 1) && COND(ev[1].id == 2) && COND(ev[2].id == 3) && COND(ev[3].id == 4),
+	      "order: numbered 1..4 in that order");
+	check(COND(qemu_event_overlaps(ev, 1)) && COND(!qemu_event_overlaps(ev, 2)) &&
+		      COND(!qemu_event_overlaps(ev, 3)),
 	      "overlap: migrate@5 during pause=2s@5; pause=1s@10 and @20 clear");
 	check(!qemu_event_overlaps(ev, 0), "overlap: the first event never overlaps");
-	check(qemu_event_overlaps(chain, 1) && qemu_event_overlaps(chain, 2),
+	check(COND(qemu_event_overlaps(chain, 1)) && COND(qemu_event_overlaps(chain, 2)),
 	      "overlap: a pause held back by a long one pushes the next one too (10.5 s < 10 + 1 s)");
-	check(!qemu_event_overlaps(apart, 1) && !qemu_event_overlaps(apart, 2),
+	check(COND(!qemu_event_overlaps(apart, 1)) && COND(!qemu_event_overlaps(apart, 2)),
 	      "overlap: an event at the very end of a pause does not overlap; a migration's length is not known");
 	check(!qemu_event_overlaps(after_migrate, 1), "overlap: a pause at a migration's time is not foretold");
 	check(qemu_events_extra_s(apart, 3) == 5 + QEMU_EVENT_MIGRATE_S + QEMU_EVENT_RESTORE_S + 1,
@@ -114,20 +117,21 @@ static void watch(void)
 	uint32_t w = 99;
 	char why[300] = "";
 
-	check(qemu_events_watch(ev, 1, "preset=quick watch=6", &w, why, sizeof why) && w == 6,
+	check(COND(qemu_events_watch(ev, 1, "preset=quick watch=6", &w, why, sizeof why)) && COND(w == 6),
 	      "watch: watch=6 gives 6 s, and an event at 5.999 s is before its end (%u; %s)", (unsigned)w, why);
-	check(!qemu_events_watch(ev, 2, "preset=quick watch=6", &w, why, sizeof why) &&
-		      strstr(why, "--event migrate@6: AT must come before the watch's end, 6 s after it began"),
+	check(COND(!qemu_events_watch(ev, 2, "preset=quick watch=6", &w, why, sizeof why)) &&
+		      COND(strstr(why, "--event migrate@6: AT must come before the watch's end, 6 s after it began")),
 	      "watch: an event at the watch's end is refused: %s", why);
-	check(!qemu_events_watch(ev, 1, "preset=quick", &w, why, sizeof why) && w == 0 &&
-		      strstr(why, "--event needs a watch"), "watch: none in the quick preset: %s", why);
-	check(!qemu_events_watch(ev, 1, "preset=watch watch=0", &w, why, sizeof why) && w == 0,
+	check(COND(!qemu_events_watch(ev, 1, "preset=quick", &w, why, sizeof why)) && COND(w == 0) &&
+		      COND(strstr(why, "--event needs a watch")),
+	      "watch: none in the quick preset: %s", why);
+	check(COND(!qemu_events_watch(ev, 1, "preset=watch watch=0", &w, why, sizeof why)) && COND(w == 0),
 	      "watch: watch=0 after the preset's takes it away");
-	check(qemu_events_watch(ev, 2, "preset=watch", &w, why, sizeof why) && w == 600,
+	check(COND(qemu_events_watch(ev, 2, "preset=watch", &w, why, sizeof why)) && COND(w == 600),
 	      "watch: the watch preset's 10 minutes (%u s)", (unsigned)w);
-	check(qemu_events_watch(ev, 2, "watch=2m preset=quick", &w, why, sizeof why) && w == 120,
+	check(COND(qemu_events_watch(ev, 2, "watch=2m preset=quick", &w, why, sizeof why)) && COND(w == 120),
 	      "watch: the preset's words come first, whatever the order (%u s)", (unsigned)w);
-	check(!qemu_events_watch(ev, 1, "watch=25h", &w, why, sizeof why) && w == 0,
+	check(COND(!qemu_events_watch(ev, 1, "watch=25h", &w, why, sizeof why)) && COND(w == 0),
 	      "watch: a watch the probe refuses (25h) is none");
 }
 
@@ -136,7 +140,7 @@ static void line_is(const char *text, size_t len, enum qemu_event_line want, uns
 	unsigned v = 12345;
 	enum qemu_event_line got = qemu_event_line(text, len, &v);
 
-	check(got == want && (want == QEMU_LINE_BAD || want == QEMU_LINE_WATCH_END || v == want_value),
+	check(COND(got == want) && COND(want == QEMU_LINE_BAD || want == QEMU_LINE_WATCH_END || v == want_value),
 	      "line %s: %d (value %u), want %d (%u)", what, got, v, want, want_value);
 }
 
@@ -200,21 +204,24 @@ static void args(void)
 	struct qemu_event_args a;
 	char path[64];
 
-	check(qemu_events_args("/tmp/tickprobe-qemu-AbC123", 1, &a) &&
-		      !strcmp(a.qmp, "unix:/tmp/tickprobe-qemu-AbC123/qmp.sock,server=on,wait=off") &&
-		      !strcmp(a.chardev, "socket,id=events,path=/tmp/tickprobe-qemu-AbC123/events.sock,server=on,wait=off"),
+	check(COND(qemu_events_args("/tmp/tickprobe-qemu-AbC123", 1, &a)) &&
+		      COND(!strcmp(a.qmp, "unix:/tmp/tickprobe-qemu-AbC123/qmp.sock,server=on,wait=off")) &&
+		      COND(!strcmp(a.chardev,
+				   "socket,id=events,path=/tmp/tickprobe-qemu-AbC123/events.sock,server=on,wait=off")),
 	      "args: the first QEMU's sockets: %s %s", a.qmp, a.chardev);
-	check(qemu_events_args("/tmp/tickprobe-qemu-AbC123", 2, &a) &&
-		      !strcmp(a.qmp, "unix:/tmp/tickprobe-qemu-AbC123/qmp2.sock,server=on,wait=off") &&
-		      !strcmp(a.chardev, "socket,id=events,path=/tmp/tickprobe-qemu-AbC123/events2.sock,server=on,wait=off") &&
-		      !strcmp(a.incoming, "exec:cat /tmp/tickprobe-qemu-AbC123/state"),
+	check(COND(qemu_events_args("/tmp/tickprobe-qemu-AbC123", 2, &a)) &&
+		      COND(!strcmp(a.qmp, "unix:/tmp/tickprobe-qemu-AbC123/qmp2.sock,server=on,wait=off")) &&
+		      COND(!strcmp(
+			      a.chardev,
+			      "socket,id=events,path=/tmp/tickprobe-qemu-AbC123/events2.sock,server=on,wait=off")) &&
+		      COND(!strcmp(a.incoming, "exec:cat /tmp/tickprobe-qemu-AbC123/state")),
 	      "args: the second's own sockets, restored from the state file: %s %s %s", a.qmp, a.chardev, a.incoming);
 	qemu_events_path("/tmp/tickprobe-qemu-AbC123", "events", 3, path, sizeof path);
 	check(!strcmp(path, "/tmp/tickprobe-qemu-AbC123/events3.sock"), "args: the third's channel: %s", path);
-	check(!qemu_events_args("/tmp/a b", 1, &a) && !qemu_events_args("/tmp/a;rm", 1, &a) &&
-		      !qemu_events_args("/tmp/a'b", 1, &a) && !qemu_events_args("/tmp/$x", 1, &a) &&
-		      !qemu_events_args("/tmp/a,b", 1, &a) && !qemu_events_args("", 1, &a) &&
-		      !qemu_events_args("/tmp/tickprobe-qemu-AbC123-and-longer", 1, &a),
+	check(COND(!qemu_events_args("/tmp/a b", 1, &a)) && COND(!qemu_events_args("/tmp/a;rm", 1, &a)) &&
+		      COND(!qemu_events_args("/tmp/a'b", 1, &a)) && COND(!qemu_events_args("/tmp/$x", 1, &a)) &&
+		      COND(!qemu_events_args("/tmp/a,b", 1, &a)) && COND(!qemu_events_args("", 1, &a)) &&
+		      COND(!qemu_events_args("/tmp/tickprobe-qemu-AbC123-and-longer", 1, &a)),
 	      "args: a directory a shell or QEMU's option syntax could misread, or too long, is refused");
 }
 

@@ -105,35 +105,35 @@ int main(void)
 		return 1;
 	snprintf(path, sizeof path, "%s/qmp.sock", dir);
 	qmp_init(&q);
-	check(!qmp_connect(&q, path, 1) && q.absent, "no server: not connected, and absent (%s)", q.err);
+	check(COND(!qmp_connect(&q, path, 1)) && COND(q.absent), "no server: not connected, and absent (%s)", q.err);
 
 	pid = serve(path, true);
 	check(qmp_connect(&q, path, 2), "the greeting read and qmp_capabilities answered (%s)", q.err);
 	check(qmp_command(&q, "stop", NULL, 2) != NULL, "stop: its answer found past an event and a stale answer (%s)",
 	      q.err);
 	r = qmp_command(&q, "query-status", NULL, 2);
-	check(r && lr_true(lr_get(r, "running")) && !strcmp(lr_str(lr_get(r, "status")), "running"),
+	check(COND(r) && COND(lr_true(lr_get(r, "running"))) && COND(!strcmp(lr_str(lr_get(r, "status")), "running")),
 	      "query-status: the return member");
-	check(!qmp_command(&q, "cont", NULL, 2) && !strcmp(q.err, "cont: no ?[2J way"),
+	check(COND(!qmp_command(&q, "cont", NULL, 2)) && COND(!strcmp(q.err, "cont: no ?[2J way")),
 	      "QEMU's error said, its escape byte shown as '?': %s", q.err);
 	r = qmp_command(&q, "migrate", "{\"uri\":\"exec:cat > /x\"}", 2);
-	check(r && lr_str(lr_get(r, "after")) && !strcmp(lr_str(lr_get(r, "after")), "the long line"),
+	check(COND(r) && COND(lr_str(lr_get(r, "after"))) && COND(!strcmp(lr_str(lr_get(r, "after")), "the long line")),
 	      "a line longer than the buffer skipped, the answer after it read (%s)", q.err);
 	t0 = qemu_now();
 	r = qmp_command(&q, "query-migrate", NULL, 1);
 	took = qemu_now() - t0;
-	check(!r && strstr(q.err, "no answer from QEMU in 1 s") && took >= 1 && took < 1.5,
+	check(COND(!r) && COND(strstr(q.err, "no answer from QEMU in 1 s")) && COND(took >= 1) && COND(took < 1.5),
 	      "no answer: given up after 1 s (%.2f s): %s", took, q.err);
-	check(!qmp_command(&q, "quit", NULL, 3) && !strcmp(q.err, "QEMU closed the QMP connection"),
+	check(COND(!qmp_command(&q, "quit", NULL, 3)) && COND(!strcmp(q.err, "QEMU closed the QMP connection")),
 	      "the connection closed: said so (%s)", q.err);
 	if (pid > 0)
 		waitpid(pid, &status, 0);
-	check(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the server saw every command as written (status %d)",
-	      status);
+	check(COND(WIFEXITED(status)) && COND(WEXITSTATUS(status) == 0),
+	      "the server saw every command as written (status %d)", status);
 	qmp_close(&q);
 
 	pid = serve(path, false);
-	check(!qmp_connect(&q, path, 1) && !q.absent && strstr(q.err, "did not greet as QMP does"),
+	check(COND(!qmp_connect(&q, path, 1)) && COND(!q.absent) && COND(strstr(q.err, "did not greet as QMP does")),
 	      "a socket that is not QMP: refused (%s)", q.err);
 	check(q.fd < 0, "... and closed");
 	if (pid > 0) {

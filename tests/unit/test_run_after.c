@@ -112,51 +112,56 @@ static const char *end_line(void)
 static void cases(void)
 {
 	boot(OPTS, 0, 0, 0);
-	check(strstr(end_line(), "\"after\":\"halt\"") && !strstr(end_line(), "after_via") && !fake.plans &&
-		      sim.exit_code == EXIT_CODE_OK,
+	check(COND(strstr(end_line(), "\"after\":\"halt\"")) && COND(!strstr(end_line(), "after_via")) &&
+		      COND(!fake.plans) && COND(sim.exit_code == EXIT_CODE_OK),
 	      "default: end.after halt, no plan asked, the exit code goes to the exit device (%s)", end_line());
 	boot(OPTS "after=reboot", 0, 0, 0);
-	check(strstr(end_line(), "\"after\":\"reboot\",\"after_via\":\"sim reset\"") && fake.runs == 1 &&
-		      fake.ran == OPT_AFTER_REBOOT && sim.exit_code == 0,
+	check(COND(strstr(end_line(), "\"after\":\"reboot\",\"after_via\":\"sim reset\"")) && COND(fake.runs == 1) &&
+		      COND(fake.ran == OPT_AFTER_REBOOT) && COND(sim.exit_code == 0),
 	      "after=reboot: end names it and how; the exit device is left alone (code %u); run once", sim.exit_code);
-	check(strstr(sim.screen, "next: rebooting, through sim reset") && strstr(sim.screen, "could not reboot: the simulation"),
+	check(COND(strstr(sim.screen, "next: rebooting, through sim reset")) &&
+		      COND(strstr(sim.screen, "could not reboot: the simulation")),
 	      "after=reboot: the screen says what follows, and why it did not happen");
 	boot(OPTS "after=poweroff", 0, 0, NO_S5);
-	check(strstr(end_line(), "\"after\":\"halt\",\"after_problem\":\"poweroff asked for, but not possible: no \\\\_S5") &&
-		      !fake.runs && sim.exit_code == EXIT_CODE_OK,
+	check(COND(strstr(end_line(),
+			  "\"after\":\"halt\",\"after_problem\":\"poweroff asked for, but not possible: no \\\\_S5")) &&
+		      COND(!fake.runs) && COND(sim.exit_code == EXIT_CODE_OK),
 	      "after=poweroff where it cannot be done: end.after halt with the reason (%s)", end_line());
 	boot(OPTS "after=poweroff after_s=2", 0, 0, 0);
-	check(strstr(end_line(), "\"after\":\"poweroff\"") && fake.keys >= 2 && fake.ran == OPT_AFTER_POWEROFF &&
-		      strstr(sim.screen, "powering off in 2 s - press any key to halt") &&
-		      strstr(sim.screen, "powering off in 1 s"),
+	check(COND(strstr(end_line(), "\"after\":\"poweroff\"")) && COND(fake.keys >= 2) &&
+		      COND(fake.ran == OPT_AFTER_POWEROFF) &&
+		      COND(strstr(sim.screen, "powering off in 2 s - press any key to halt")) &&
+		      COND(strstr(sim.screen, "powering off in 1 s")),
 	      "after_s=2: two countdown lines, %d key polls, then power off", fake.keys);
 	boot(OPTS "after=reboot after_s=3", 0, 0, KEY);
-	check(strstr(end_line(), "\"after\":\"halt\"") && strstr(end_line(), "\"after_cancelled\":true") && !fake.runs &&
-		      strstr(sim.screen, "a key was pressed"),
+	check(COND(strstr(end_line(), "\"after\":\"halt\"")) && COND(strstr(end_line(), "\"after_cancelled\":true")) &&
+		      COND(!fake.runs) && COND(strstr(sim.screen, "a key was pressed")),
 	      "a key during the countdown: end.after halt, after_cancelled, nothing run (%s)", end_line());
 }
 
 static void series(void)
 {
 	boot(OPTS "runs=3 after=poweroff", 1, 3, 0);
-	check(strstr(sim.log, "\"series\":{\"id\":\"0000-sim\",\"index\":1,\"of\":3}") &&
-		      strstr(end_line(), "\"after\":\"reboot\"") && strstr(end_line(), "\"series\":\"continues\"") &&
-		      !strcmp(fake.series_state, "continues") && fake.ran == OPT_AFTER_REBOOT,
+	check(COND(strstr(sim.log, "\"series\":{\"id\":\"0000-sim\",\"index\":1,\"of\":3}")) &&
+		      COND(strstr(end_line(), "\"after\":\"reboot\"")) &&
+		      COND(strstr(end_line(), "\"series\":\"continues\"")) &&
+		      COND(!strcmp(fake.series_state, "continues")) && COND(fake.ran == OPT_AFTER_REBOOT),
 	      "series boot 1 of 3: begin.series, a reboot follows whatever after= says, the file says continues");
 	boot(OPTS "runs=3 after=poweroff", 3, 3, 0);
-	check(strstr(end_line(), "\"after\":\"poweroff\"") && strstr(end_line(), "\"series\":\"done\"") &&
-		      !strcmp(fake.series_state, "done"),
+	check(COND(strstr(end_line(), "\"after\":\"poweroff\"")) && COND(strstr(end_line(), "\"series\":\"done\"")) &&
+		      COND(!strcmp(fake.series_state, "done")),
 	      "series boot 3 of 3: done, then after= applies (poweroff)");
 	boot(OPTS "runs=3 after=poweroff fault=gp", 2, 3, 0);
-	check(strstr(end_line(), "\"status\":\"failed\"") && strstr(end_line(), "\"series\":\"stopped\"") &&
-		      strstr(end_line(), "\"series_stopped\":\"boot 2 of 3 ended failed\"") &&
-		      strstr(end_line(), "\"after\":\"poweroff\"") && !strcmp(fake.series_state, "stopped"),
+	check(COND(strstr(end_line(), "\"status\":\"failed\"")) && COND(strstr(end_line(), "\"series\":\"stopped\"")) &&
+		      COND(strstr(end_line(), "\"series_stopped\":\"boot 2 of 3 ended failed\"")) &&
+		      COND(strstr(end_line(), "\"after\":\"poweroff\"")) && COND(!strcmp(fake.series_state, "stopped")),
 	      "a failed boot 2 of 3 stops the series (the file says why), then after= applies (%s)", end_line());
 	boot(OPTS "runs=3", 1, 3, WRITE_FAILS);
-	check(fake.series_ends == 1 && strstr(end_line(), "\"after\":\"halt\"") &&
-		      strstr(end_line(), "\"after_problem\":\"the series stops: the volume is full\"") &&
-		      strstr(end_line(), "\"series\":\"stopped\"") && !fake.runs,
-	      "the series file cannot be written: no reboot into a boot that would not know its place (%s)", end_line());
+	check(COND(fake.series_ends == 1) && COND(strstr(end_line(), "\"after\":\"halt\"")) &&
+		      COND(strstr(end_line(), "\"after_problem\":\"the series stops: the volume is full\"")) &&
+		      COND(strstr(end_line(), "\"series\":\"stopped\"")) && COND(!fake.runs),
+	      "the series file cannot be written: no reboot into a boot that would not know its place (%s)",
+	      end_line());
 	boot(OPTS "runs=3", 0, 0, 0);
 	check(strstr(sim.log, "\"series\":null,\"series_problem\":\"a series of boots needs a UEFI boot") != NULL,
 	      "runs=3 without a series file: begin.series null and why");
@@ -166,16 +171,17 @@ static void options(void)
 {
 	struct options o;
 	options_parse(&o, "after=poweroff after_s=30 runs=10");
-	check(o.after == OPT_AFTER_POWEROFF && o.after_s == 30 && o.runs == 10 && !o.n_problems,
+	check(COND(o.after == OPT_AFTER_POWEROFF) && COND(o.after_s == 30) && COND(o.runs == 10) && COND(!o.n_problems),
 	      "after=poweroff after_s=30 runs=10 parse");
 	options_parse(&o, "");
-	check(o.after == OPT_AFTER_HALT && !o.after_s && o.runs == 1, "built in: halt, no countdown, one run");
+	check(COND(o.after == OPT_AFTER_HALT) && COND(!o.after_s) && COND(o.runs == 1),
+	      "built in: halt, no countdown, one run");
 	options_parse(&o, "after=explode after_s=4000 runs=0 runs=1000");
-	check(o.after == OPT_AFTER_HALT && !o.after_s && o.runs == 1 && o.n_problems == 4 &&
-		      strstr(o.problems[0], "not halt, reboot or poweroff"),
+	check(COND(o.after == OPT_AFTER_HALT) && COND(!o.after_s) && COND(o.runs == 1) && COND(o.n_problems == 4) &&
+		      COND(strstr(o.problems[0], "not halt, reboot or poweroff")),
 	      "bad values: each reported, defaults kept (%d problems: %s)", o.n_problems, o.problems[0]);
-	check(!strcmp(options_after_name(OPT_AFTER_REBOOT), "reboot") &&
-		      !strcmp(options_after_name(OPT_AFTER_POWEROFF), "poweroff"),
+	check(COND(!strcmp(options_after_name(OPT_AFTER_REBOOT), "reboot")) &&
+		      COND(!strcmp(options_after_name(OPT_AFTER_POWEROFF), "poweroff")),
 	      "after names");
 }
 

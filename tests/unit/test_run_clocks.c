@@ -121,47 +121,50 @@ static void test_rates_and_absent(void)
 	sim_reset();
 	run(OPTS, true);
 	check(got.end_ok, "clocks: the log reads back whole (%d records)", got.n);
-	check(!strcmp(str(rec("end", NULL), "status"), "ok") && sim.exit_code == EXIT_CODE_OK,
+	check(COND(!strcmp(str(rec("end", NULL), "status"), "ok")) && COND(sim.exit_code == EXIT_CODE_OK),
 	      "clocks: a counter absent by design leaves the run ok (%s)", str(rec("end", NULL), "status"));
 	/* Absent by design and not asked for: no timer record, its reason in
 	 * the plan's absent instead. */
 	t = rec("plan", NULL);
-	check(!rec("timer", "kvm") && t && lr_path(t, "absent") && lr_path(t, "absent")->kind == LR_OBJ &&
-		      lr_path(t, "absent")->len == 1 && !strcmp(str(t, "absent.kvm"), "simulated: no hypervisor"),
+	check(COND(!rec("timer", "kvm")) && COND(t) && COND(lr_path(t, "absent")) &&
+		      COND(lr_path(t, "absent")->kind == LR_OBJ) && COND(lr_path(t, "absent")->len == 1) &&
+		      COND(!strcmp(str(t, "absent.kvm"), "simulated: no hypervisor")),
 	      "clocks: no timer record for it; the plan's absent lists it with its reason (%s)", str(t, "absent.kvm"));
-	check(rec("timer", "hpet") && rec("timer", "apic") && rec("timer", "rtc") && rec("timer", "rtc-time") &&
-		      rec("timer", "tsc"),
+	check(COND(rec("timer", "hpet")) && COND(rec("timer", "apic")) && COND(rec("timer", "rtc")) &&
+		      COND(rec("timer", "rtc-time")) && COND(rec("timer", "tsc")),
 	      "clocks: every counter that is there still has its timer record");
-	check(sim.screen && strstr(sim.screen, "absent by design: kvm\n") && !strstr(sim.screen, "kvm           skipped") &&
-		      !strstr(sim.screen, "\nkvm "),
+	check(COND(sim.screen) && COND(strstr(sim.screen, "absent by design: kvm\n")) &&
+		      COND(!strstr(sim.screen, "kvm           skipped")) && COND(!strstr(sim.screen, "\nkvm ")),
 	      "clocks: on screen it is one name in the 'absent by design' line, not a row or a 'skipped' line");
 
 	t = rec("timer", "apic");
 	hz = num(t, "freq.measured_hz"), err = num(t, "freq.err_ppm");
-	check(is_null(t, "freq.nominal_hz") && is_null(t, "freq.ppm") && fabs(hz / 25e6 - 1) * 1e6 <= err + 1,
+	check(COND(is_null(t, "freq.nominal_hz")) && COND(is_null(t, "freq.ppm")) &&
+		      COND(fabs(hz / 25e6 - 1) * 1e6 <= err + 1),
 	      "clocks: a rated counter with no nominal rate: measured %.1f Hz (+/- %.2f ppm) against the TSC, nominal and ppm null",
 	      hz, err);
-	check(sim.apic_unready_reads == 0 && sim.prepared >= 4 && sim.settled >= 3,
+	check(COND(sim.apic_unready_reads == 0) && COND(sim.prepared >= 4) && COND(sim.settled >= 3),
 	      "clocks: the prepare hook ran before every use (check, rate, plan, measurement: %d calls, %d settles), no read unprepared (%llu)",
 	      sim.prepared, sim.settled, (unsigned long long)sim.apic_unready_reads);
 
 	t = rec("timer", "rtc");
 	hz = num(t, "freq.measured_hz"), err = num(t, "freq.err_ppm");
 	/* Each edge is known to within two polls of 100 us: 200 ppm a second. */
-	check(num(t, "samples") > 0 && !lr_path(t, "healthy") && num(t, "freq.nominal_hz") == 1 && fabs(num(t, "freq.ppm")) <= err + 1 &&
-		      err > 150 && err < 250,
+	check(COND(num(t, "samples") > 0) && COND(!lr_path(t, "healthy")) && COND(num(t, "freq.nominal_hz") == 1) &&
+		      COND(fabs(num(t, "freq.ppm")) <= err + 1) && COND(err > 150) && COND(err < 250),
 	      "clocks: a 1 Hz register is timed edge to edge: %.1f ppm +/- %.2f (two 100 us polls an edge)",
 	      num(t, "freq.ppm"), err);
-	check(is_null(t, "delta") && num(rec("timer", "rtc-time"), "freq.ppm") == num(t, "freq.ppm"),
+	check(COND(is_null(t, "delta")) && COND(num(rec("timer", "rtc-time"), "freq.ppm") == num(t, "freq.ppm")),
 	      "clocks: no delta summary for it (not a counter); rtc-time has the rtc's rate (rate_from)");
 	/* All 100 taken: samples_requested, equal to samples, is not written. */
-	check(num(t, "samples") == 1000 && (t = rec("timer", "rtc-time")) && num(t, "samples") == 100 &&
-		      !lr_path(t, "samples_requested"),
+	check(COND(num(t, "samples") == 1000) && COND(t = rec("timer", "rtc-time")) && COND(num(t, "samples") == 100) &&
+		      COND(!lr_path(t, "samples_requested")),
 	      "clocks: samples_div 10: rtc-time takes 100 of the 1000 samples");
 
 	t = rec("timer", "hpet");
-	check(fabs(num(t, "core_clock.ratio") - 1.25) < 1e-3 && fabs(num(t, "core_clock.effective_hz") / 1.25e9 - 1) < 1e-4 &&
-		      num(t, "cost_cycles.p50") == 80 && fabs(num(t, "cost_core_cycles.p50") - 100) < 0.1,
+	check(COND(fabs(num(t, "core_clock.ratio") - 1.25) < 1e-3) &&
+		      COND(fabs(num(t, "core_clock.effective_hz") / 1.25e9 - 1) < 1e-4) &&
+		      COND(num(t, "cost_cycles.p50") == 80) && COND(fabs(num(t, "cost_core_cycles.p50") - 100) < 0.1),
 	      "core clock: APERF/MPERF around the block: ratio %.4f, %.0f Hz, p50 %.1f core cycles for %.0f TSC cycles",
 	      num(t, "core_clock.ratio"), num(t, "core_clock.effective_hz"), num(t, "cost_core_cycles.p50"),
 	      num(t, "cost_cycles.p50"));
@@ -170,25 +173,28 @@ static void test_rates_and_absent(void)
 
 	sim_reset();
 	run(OPTS "counters=kvm,apic", true);
-	check(!strcmp(str(rec("end", NULL), "status"), "ok-absent") && sim.exit_code == EXIT_CODE_OK_ABSENT &&
-		      strstr(sim.screen, "\nkvm ") && strstr(sim.screen, "kvm           skipped: simulated"),
+	check(COND(!strcmp(str(rec("end", NULL), "status"), "ok-absent")) &&
+		      COND(sim.exit_code == EXIT_CODE_OK_ABSENT) && COND(strstr(sim.screen, "\nkvm ")) &&
+		      COND(strstr(sim.screen, "kvm           skipped: simulated")),
 	      "clocks: named in counters=, the same absent counter makes the run ok-absent, with its row and reason");
 	t = rec("timer", "kvm");
-	check(t && lr_path(t, "present")->kind == LR_BOOL && !lr_true(lr_path(t, "present")) &&
-		      !strcmp(str(t, "reason"), "simulated: no hypervisor") && num(t, "samples") == 0 &&
-		      rec("plan", NULL) && lr_path(rec("plan", NULL), "absent") &&
-		      lr_path(rec("plan", NULL), "absent")->len == 0,
+	check(COND(t) && COND(lr_path(t, "present")->kind == LR_BOOL) && COND(!lr_true(lr_path(t, "present"))) &&
+		      COND(!strcmp(str(t, "reason"), "simulated: no hypervisor")) && COND(num(t, "samples") == 0) &&
+		      COND(rec("plan", NULL)) && COND(lr_path(rec("plan", NULL), "absent")) &&
+		      COND(lr_path(rec("plan", NULL), "absent")->len == 0),
 	      "clocks: asked for with counters=, it gets its timer record (absent, with its reason), not the plan's absent");
 
 	sim_reset();
 	sim.kvm_failed = true;
 	run(OPTS, true);
-	check(!strcmp(str(rec("end", NULL), "status"), "ok-absent") && strstr(sim.screen, "kvm           skipped: simulated: the page stayed empty") &&
-		      !strstr(sim.screen, "absent by design"),
+	check(COND(!strcmp(str(rec("end", NULL), "status"), "ok-absent")) &&
+		      COND(strstr(sim.screen, "kvm           skipped: simulated: the page stayed empty")) &&
+		      COND(!strstr(sim.screen, "absent by design")),
 	      "clocks: absent because something failed (not by design), it makes the run ok-absent even unasked");
 	t = rec("timer", "kvm");
-	check(t && !lr_true(lr_path(t, "present")) && !strcmp(str(t, "reason"), "simulated: the page stayed empty") &&
-		      rec("plan", NULL) && !lr_path(rec("plan", NULL), "absent.kvm"),
+	check(COND(t) && COND(!lr_true(lr_path(t, "present"))) &&
+		      COND(!strcmp(str(t, "reason"), "simulated: the page stayed empty")) && COND(rec("plan", NULL)) &&
+		      COND(!lr_path(rec("plan", NULL), "absent.kvm")),
 	      "clocks: absent by a failure, it keeps its timer record and is not in the plan's absent");
 }
 
@@ -206,13 +212,14 @@ static void test_stuck_rtc(void)
 	/* The bound: 1.25 s of the 1 GHz TSC, or as many polls as 1.25e9
 	 * cycles hold at 1024 cycles a poll (the stuck read here takes no
 	 * simulated time, so the polls' bound ends it). */
-	check(!lr_true(lr_path(t, "healthy")) && strstr(why, "rtc does not tick (stuck at 0x34") &&
-		      strstr(why, "the bound is 1.25 s") &&
-		      ((cycles >= 1250000000ull && cycles < 1260000000ull) || (reads > 1220000 && reads < 1222000)),
+	check(COND(!lr_true(lr_path(t, "healthy"))) && COND(strstr(why, "rtc does not tick (stuck at 0x34")) &&
+		      COND(strstr(why, "the bound is 1.25 s")) &&
+		      COND((cycles >= 1250000000ull && cycles < 1260000000ull) || (reads > 1220000 && reads < 1222000)),
 	      "stuck=rtc: unhealthy at the bound of 1.25 s or its polls: %s", why);
-	check(!lr_true(lr_path(rec("timer", "rtc-time"), "healthy")) &&
-		      !strncmp(str(rec("timer", "rtc-time"), "reason"), "rtc: ", 5),
-	      "stuck=rtc: rtc-time, which needs the rtc's rate, is unhealthy too (%s)", str(rec("timer", "rtc-time"), "reason"));
+	check(COND(!lr_true(lr_path(rec("timer", "rtc-time"), "healthy"))) &&
+		      COND(!strncmp(str(rec("timer", "rtc-time"), "reason"), "rtc: ", 5)),
+	      "stuck=rtc: rtc-time, which needs the rtc's rate, is unhealthy too (%s)",
+	      str(rec("timer", "rtc-time"), "reason"));
 	check(!strcmp(str(rec("end", NULL), "status"), "ok-absent"), "stuck=rtc: status ok-absent");
 }
 
@@ -223,15 +230,16 @@ static void test_no_core_clock(void)
 	sim_reset();
 	run(OPTS "counters=hpet", false);
 	t = rec("timer", "hpet");
-	check(t && lr_path(t, "cost_cycles") && !lr_path(t, "core_clock") && !lr_path(t, "cost_core_cycles") &&
-		      strstr(sim.screen, "core clock: none: simulated CPU without APERF/MPERF"),
+	check(COND(t) && COND(lr_path(t, "cost_cycles")) && COND(!lr_path(t, "core_clock")) &&
+		      COND(!lr_path(t, "cost_core_cycles")) &&
+		      COND(strstr(sim.screen, "core clock: none: simulated CPU without APERF/MPERF")),
 	      "core clock: none: no core_clock, no cost_core_cycles, the reason on screen");
 	sim_reset();
 	sim.frozen_mperf = true;
 	run(OPTS "counters=hpet", true);
 	t = rec("timer", "hpet");
-	check(num(t, "core_clock.mperf") == 0 && is_null(t, "core_clock.ratio") && is_null(t, "core_clock.effective_hz") &&
-		      !lr_path(t, "cost_core_cycles"),
+	check(COND(num(t, "core_clock.mperf") == 0) && COND(is_null(t, "core_clock.ratio")) &&
+		      COND(is_null(t, "core_clock.effective_hz")) && COND(!lr_path(t, "cost_core_cycles")),
 	      "core clock: MPERF frozen: its delta 0, ratio and frequency null, no cost in core cycles");
 }
 

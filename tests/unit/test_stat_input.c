@@ -143,9 +143,8 @@ static void test_reference_data(void)
 	int files = 0, words = 0, bad = 0;
 
 	words_of("tests/data/ministat", &files, &words, &bad);
-	check(files > 0 && words > 1000 && bad == 0,
-	      "number: every word of %d files of tests/data/ministat (%d words) as strtod reads it",
-	      files, words);
+	check(COND(files > 0) && COND(words > 1000) && COND(bad == 0),
+	      "number: every word of %d files of tests/data/ministat (%d words) as strtod reads it", files, words);
 }
 
 int main(void)

@@ -41,8 +41,8 @@ static void same(enum how how, const char *in, size_t n, const char *want, const
 	char *got = run(how, in, n);
 	char shown[512];
 
-	check(got && !strcmp(got, want), "%s: got %s, want %s", what, got ? ts_str(shown, sizeof shown, got) : "NULL",
-	      want);
+	check(COND(got) && COND(!strcmp(got, want)), "%s: got %s, want %s", what,
+	      got ? ts_str(shown, sizeof shown, got) : "NULL", want);
 	free(got);
 }
 
@@ -100,7 +100,8 @@ static void cuts(void)
 	check(!strcmp(ts_str(b, sizeof b, "\x1b[1m\x1b[2m"), "\\x1b[1m\\x1b[2m"), "escapes that fit: %s", b);
 	check(!strcmp(ts_strn(b, 4, "\x1b\x1b", 2), "..."), "a 4-byte buffer: only the mark: %s", b);
 	check(!strcmp(ts_strn(b, sizeof b, "a\0b", 3), "a\\x00b"), "ts_strn shows a NUL: %s", b);
-	check(ts_plain("ok \xc3\xa9\x1b", 6) == 5 && ts_plain("\xc2\x9b", 2) == 0, "ts_plain stops at the first escape");
+	check(COND(ts_plain("ok \xc3\xa9\x1b", 6) == 5) && COND(ts_plain("\xc2\x9b", 2) == 0),
+	      "ts_plain stops at the first escape");
 }
 
 static void csv(void)
@@ -134,8 +135,8 @@ static void json(void)
 	got = run(JSON_COPY, rec, sizeof rec - 1);
 	lr_doc_init(&d, nodes, 8, strs, sizeof strs);
 	root = got ? lr_parse(&d, got, strlen(got)) : NULL;
-	check(root && lr_get(root, "a") && lr_get(root, "a")->len == 9 &&
-		      !memcmp(lr_str(lr_get(root, "a")), "\x7f\x9b\x9b\xe2\x80\xae\xc3\xa9\x1b", 9),
+	check(COND(root) && COND(lr_get(root, "a")) && COND(lr_get(root, "a")->len == 9) &&
+		      COND(!memcmp(lr_str(lr_get(root, "a")), "\x7f\x9b\x9b\xe2\x80\xae\xc3\xa9\x1b", 9)),
 	      "JSON copy parses back (%s)", d.err ? d.err : "ok");
 	free(got);
 }
@@ -163,13 +164,15 @@ static void progress_line(void)
 	progress_show(&p, "x \x1b]0;P\a\xc2\x9b\xe2\x80\xae,", 3, 10, 5, true);
 	n = read(m, got, sizeof got - 1);
 	got[n > 0 ? n : 0] = 0;
-	check(n > 0 && !strcmp(got, "\rtickprobe qemu: x \\x1b]0;P\\x07\\u009b\\u202e, 3 of 10, about 5 s left"),
+	check(COND(n > 0) &&
+		      COND(!strcmp(got, "\rtickprobe qemu: x \\x1b]0;P\\x07\\u009b\\u202e, 3 of 10, about 5 s left")),
 	      "progress line: a hostile name escaped (%zd bytes: %s)", n, ts_str(shown, sizeof shown, got));
 	progress_show(&p, "a name of \x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b\x1b", 0, 0, -1, true);
 	n = read(m, got, sizeof got - 1);
 	got[n > 0 ? n : 0] = 0;
-	check(n == 78 && !strchr(got, 0x1b) && !memcmp(got + 75, "...", 3) && got[74] == 'b',
-	      "progress line: cut to 78 bytes after a whole escape (%zd bytes: %s)", n, ts_str(shown, sizeof shown, got));
+	check(COND(n == 78) && COND(!strchr(got, 0x1b)) && COND(!memcmp(got + 75, "...", 3)) && COND(got[74] == 'b'),
+	      "progress line: cut to 78 bytes after a whole escape (%zd bytes: %s)", n,
+	      ts_str(shown, sizeof shown, got));
 	fclose(to);
 	close(m);
 }

@@ -59,6 +59,36 @@ static void measured(struct sim_counter *s, struct hist *cost, struct hist *scra
 	r->delta_valid = true;
 }
 
+/* cost_cycles: every key, and the histogram's figures; whole cycles where
+ * the histogram has them: the ns are derived from these, so they must not
+ * carry a fraction or a scale. */
+static void check_record_cost(const struct lr_node *root, const struct hist *cost)
+{
+	const struct lr_node *m = lr_get(root, "cost_cycles");
+	const char *whole[] = { "min", "p50", "p99", "p999", "max" };
+	uint64_t u;
+	int ok = 1;
+
+	for (size_t i = 0; i < 7; i++) {
+		char path[32];
+		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
+		ok &= !isnan(num(root, path));
+	}
+	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
+	check(COND(num(root, "cost_cycles.min") == (double)cost->min) &&
+		      COND(num(root, "cost_cycles.max") == (double)cost->max) &&
+		      COND(num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000)) &&
+		      COND(num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000)) &&
+		      COND(num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000)) &&
+		      COND(fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05) &&
+		      COND(fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05),
+	      "records: cost_cycles agrees with the histogram");
+	ok = m && m->kind == LR_OBJ && m->len == 7;
+	for (size_t i = 0; ok && i < 5; i++)
+		ok &= lr_uint(lr_get(m, whole[i]), &u);
+	check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
+}
+
 /* The record's hist: every bin of the histogram, in order, and the 5 most
  * common costs rebuilt from it (schema 2 leaves modes to the hist). */
 static void check_record_hist(const struct lr_node *root, const struct hist *cost)
@@ -79,7 +109,7 @@ static void check_record_hist(const struct lr_node *root, const struct hist *cos
 		}
 		ok &= got == 0;
 	}
-	check(ok && sum == cost->count && !hist_next(cost, &cursor, &v, &c),
+	check(COND(ok) && COND(sum == cost->count) && COND(!hist_next(cost, &cursor, &v, &c)),
 	      "records: hist lists every bin in order, counts summing to samples (%llu)", (unsigned long long)sum);
 	{
 		struct hist *back = sim_hist();
@@ -111,8 +141,8 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, hz, 10000);
 	root = line(0, "timer");
-	check(root && is_null(root, "delta") && !lr_get(root, "freq") && !lr_get(root, "smi") &&
-		      !lr_get(root, "core_clock"),
+	check(COND(root) && COND(is_null(root, "delta")) && COND(!lr_get(root, "freq")) && COND(!lr_get(root, "smi")) &&
+		      COND(!lr_get(root, "core_clock")),
 	      "records: no delta: null; no frequency check, SMI count or core clock: left out");
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, 0, 10000);
@@ -126,8 +156,8 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, hz, 12000);
 	root = line(0, "timer");
-	check(root && num(root, "clamped") == 7 && num(root, "samples_requested") == 12000 &&
-		      num(root, "samples") == (double)cost->count,
+	check(COND(root) && COND(num(root, "clamped") == 7) && COND(num(root, "samples_requested") == 12000) &&
+		      COND(num(root, "samples") == (double)cost->count),
 	      "records: clamped 7 and samples_requested 12000 (of %llu taken) are written",
 	      (unsigned long long)cost->count);
 
@@ -137,11 +167,12 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
 	root = line(0, "timer");
-	check(root && !lr_true(lr_get(root, "healthy")) && lr_get(root, "healthy")->kind == LR_BOOL &&
-		      !strcmp(lr_str(lr_get(root, "reason")), sc->st.reason) && num(root, "samples") == 0 &&
-		      !lr_get(root, "cost_cycles") && !lr_get(root, "hist") && !lr_get(root, "method") &&
-		      !lr_get(root, "width") && !lr_get(root, "insns"),
-	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0, no cost, method, width, insns");
+	check(COND(root) && COND(!lr_true(lr_get(root, "healthy"))) && COND(lr_get(root, "healthy")->kind == LR_BOOL) &&
+		      COND(!strcmp(lr_str(lr_get(root, "reason")), sc->st.reason)) && COND(num(root, "samples") == 0),
+	      "records: an unhealthy counter: \"healthy\":false, the reason, samples 0");
+	check(COND(root) && COND(!lr_get(root, "cost_cycles")) && COND(!lr_get(root, "hist")) &&
+		      COND(!lr_get(root, "method")) && COND(!lr_get(root, "width")) && COND(!lr_get(root, "insns")),
+	      "records: an unhealthy counter: no cost, hist, method, width or insns");
 	sc->st.present = false, sc->st.reason[0] = 0, sc->c.mask = 0, sc->c.hw = 0;
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
@@ -154,7 +185,8 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 		for (i = 0; ok && i < 8; i++, m = m->next)
 			ok &= m && !strcmp(m->key, keys[i]);
 	}
-	check(ok && !lr_true(lr_get(root, "present")) && !strcmp(lr_str(lr_get(root, "reason")), "not measured"),
+	check(COND(ok) && COND(!lr_true(lr_get(root, "present"))) &&
+		      COND(!strcmp(lr_str(lr_get(root, "reason")), "not measured")),
 	      "records: an absent counter without a reason says \"not measured\": name, present, healthy, reason, samples only");
 }
 
@@ -175,51 +207,30 @@ static void test_record_timer(void)
 	capture_reset();
 	record_timer(&cap.log, &s.c, &s.st, &r, cost, &f, hz, 10000);
 	root = line(0, "timer");
-	check(root && capture_lines() == 1, "records: a healthy timer is one record with a good crc, type and seq");
+	check(COND(root) && COND(capture_lines() == 1),
+	      "records: a healthy timer is one record with a good crc, type and seq");
 	if (!root)
 		return;
-	check(!strcmp(lr_str(lr_get(root, "name")), "hpet") && !lr_get(root, "healthy") && !lr_get(root, "present") &&
-		      !strcmp(lr_str(lr_get(root, "method")), s.c.method) && num(root, "width") == 32 &&
-		      !lr_get(root, "reason") && num(root, "samples") > 0,
+	check(COND(!strcmp(lr_str(lr_get(root, "name")), "hpet")) && COND(!lr_get(root, "healthy")) &&
+		      COND(!lr_get(root, "present")) && COND(!strcmp(lr_str(lr_get(root, "method")), s.c.method)) &&
+		      COND(num(root, "width") == 32) && COND(!lr_get(root, "reason")) && COND(num(root, "samples") > 0),
 	      "records: name, method, width, samples > 0; present, healthy and reason left implied when measured");
 	/* Schema 2: clamped only when not 0, samples_requested only when it
 	 * differs from samples, and nothing that follows from other members. */
-	check(lr_uint(lr_get(root, "samples"), &u) && u == cost->count &&
-		      (r.clamped ? num(root, "clamped") == (double)r.clamped : !lr_get(root, "clamped")) &&
-		      (cost->count == 10000 ? !lr_get(root, "samples_requested")
-					    : num(root, "samples_requested") == 10000),
+	check(COND(lr_uint(lr_get(root, "samples"), &u)) && COND(u == cost->count) &&
+		      COND(r.clamped ? num(root, "clamped") == (double)r.clamped : !lr_get(root, "clamped")) &&
+		      COND(cost->count == 10000 ? !lr_get(root, "samples_requested")
+						: num(root, "samples_requested") == 10000),
 	      "records: samples = %llu measured, clamped (%llu) only when not 0, samples_requested only when short",
 	      (unsigned long long)cost->count, (unsigned long long)r.clamped);
-	check(!lr_get(root, "cost_ns") && !lr_get(root, "overhead_cycles") && !lr_get(root, "address") &&
-		      !lr_path(root, "throughput.reads_per_s"),
+	check(COND(!lr_get(root, "cost_ns")) && COND(!lr_get(root, "overhead_cycles")) &&
+		      COND(!lr_get(root, "address")) && COND(!lr_path(root, "throughput.reads_per_s")),
 	      "records: no cost_ns, overhead_cycles, address or throughput.reads_per_s (they follow from others)");
-	for (size_t i = 0; i < 7; i++) {
-		char path[32];
-		snprintf(path, sizeof path, "cost_cycles.%s", cost_keys[i]);
-		ok &= !isnan(num(root, path));
-	}
-	check(ok, "records: cost_cycles has min, p50, mean, sd, p99, p999, max");
-	check(num(root, "cost_cycles.min") == (double)cost->min && num(root, "cost_cycles.max") == (double)cost->max &&
-		      num(root, "cost_cycles.p50") == (double)hist_quantile(cost, 500000) &&
-		      num(root, "cost_cycles.p99") == (double)hist_quantile(cost, 990000) &&
-		      num(root, "cost_cycles.p999") == (double)hist_quantile(cost, 999000) &&
-		      fabs(num(root, "cost_cycles.mean") - hist_mean(cost)) <= 0.05 &&
-		      fabs(num(root, "cost_cycles.sd") - hist_sd(cost)) <= 0.05,
-	      "records: cost_cycles agrees with the histogram");
-	{
-		/* Whole cycles where the histogram has them: the ns are derived
-		 * from these, so they must not carry a fraction or a scale. */
-		const struct lr_node *m = lr_get(root, "cost_cycles");
-		const char *whole[] = { "min", "p50", "p99", "p999", "max" };
-		ok = m && m->kind == LR_OBJ && m->len == 7;
-		for (size_t i = 0; ok && i < 5; i++)
-			ok &= lr_uint(lr_get(m, whole[i]), &u);
-		check(ok, "records: cost_cycles min, p50, p99, p999, max are whole cycles");
-	}
-
+	check_record_cost(root, cost);
 	check_record_hist(root, cost);
-	check(num(root, "throughput.reads") == (double)r.tp_reads && num(root, "throughput.cycles") == (double)r.tp_cycles &&
-		      r.tp_reads > 0 && r.tp_cycles > 0 && lr_get(root, "throughput")->len == 2,
+	check(COND(num(root, "throughput.reads") == (double)r.tp_reads) &&
+		      COND(num(root, "throughput.cycles") == (double)r.tp_cycles) && COND(r.tp_reads > 0) &&
+		      COND(r.tp_cycles > 0) && COND(lr_get(root, "throughput")->len == 2),
 	      "records: throughput reads (%llu), cycles (%llu), nothing else", (unsigned long long)r.tp_reads,
 	      (unsigned long long)r.tp_cycles);
 
@@ -238,22 +249,25 @@ static void test_record_timer(void)
 		bool all = d && d->kind == LR_ARR && d->len == 7;
 		for (size_t i = 0; all && i < 7; i++)
 			all = lr_num(lr_at(d, i), &v[i]);
-		check(all && v[0] == (double)r.delta.min && v[1] == (double)r.delta.granularity &&
-			      v[2] == (double)r.delta.mode && v[3] == (double)r.delta.mode_count &&
-			      v[4] == (double)r.delta.max && v[5] == 3 && v[6] == (double)r.delta.wraps &&
-			      r.delta.granularity > 0,
+		check(COND(all) && COND(v[0] == (double)r.delta.min) && COND(v[1] == (double)r.delta.granularity) &&
+			      COND(v[2] == (double)r.delta.mode) && COND(v[3] == (double)r.delta.mode_count) &&
+			      COND(v[4] == (double)r.delta.max) && COND(v[5] == 3) &&
+			      COND(v[6] == (double)r.delta.wraps) && COND(r.delta.granularity > 0),
 		      "records: delta [min, granularity, mode, mode_count, max, backwards, wraps]");
 	}
 	ok = (n = lr_path(root, "outliers.largest")) && n->kind == LR_ARR && (int)n->len == r.n_largest;
 	for (size_t i = 0; ok && i < n->len; i++)
 		ok &= lr_uint(lr_at(n, i), &v) && v == r.largest[i];
-	check(ok && num(root, "outliers.over_10x_p50") == (double)timer_over_10x_p50(cost) && timer_over_10x_p50(cost) > 0,
+	check(COND(ok) && COND(num(root, "outliers.over_10x_p50") == (double)timer_over_10x_p50(cost)) &&
+		      COND(timer_over_10x_p50(cost) > 0),
 	      "records: outliers largest (largest first) and over_10x_p50 (%llu)",
 	      (unsigned long long)timer_over_10x_p50(cost));
-	check(num(root, "freq.nominal_hz") == 14318180 && fabs(num(root, "freq.measured_hz") - 14318200.5) < 0.01 &&
-		      fabs(num(root, "freq.ppm") - 1.43) < 0.001 && fabs(num(root, "freq.err_ppm") - 0.25) < 0.001,
+	check(COND(num(root, "freq.nominal_hz") == 14318180) &&
+		      COND(fabs(num(root, "freq.measured_hz") - 14318200.5) < 0.01) &&
+		      COND(fabs(num(root, "freq.ppm") - 1.43) < 0.001) &&
+		      COND(fabs(num(root, "freq.err_ppm") - 0.25) < 0.001),
 	      "records: freq nominal_hz, measured_hz, ppm, err_ppm");
-	check(num(root, "smi.before") == 41 && num(root, "smi.after") == 42, "records: smi before, after");
+	check(COND(num(root, "smi.before") == 41) && COND(num(root, "smi.after") == 42), "records: smi before, after");
 
 	check_record_unknowns(&s, &r, cost, hz);
 	free(cost), free(scratch);
@@ -285,14 +299,14 @@ static void test_record_overhead_samples(void)
 			sum += v;
 		ok &= !d.err;
 	}
-	check(ok && sum == 5000 && !lr_get(root, "ns"),
+	check(COND(ok) && COND(sum == 5000) && COND(!lr_get(root, "ns")),
 	      "records: overhead: sequence, samples, cycles summary (no ns), hist summing to samples, subtracted");
 	capture_reset();
 	record_overhead(&cap.log, "lfence;rdtsc", cost, 30, cand, 2, false);
 	root = line(0, "overhead");
 	n = root ? lr_get(root, "candidates") : NULL;
-	check(n && n->len == 2 && !strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp") &&
-		      num(lr_at(n, 1), "round_min_spread") == 6 && num(lr_at(n, 0), "p50") == 32,
+	check(COND(n) && COND(n->len == 2) && COND(!strcmp(lr_str(lr_get(lr_at(n, 1), "sequence")), "rdtscp")) &&
+		      COND(num(lr_at(n, 1), "round_min_spread") == 6) && COND(num(lr_at(n, 0), "p50") == 32),
 	      "records: overhead lists every candidate bracket");
 
 	for (int i = 0; i < 2500; i++)
@@ -343,14 +357,19 @@ static void test_record_too_big(void)
 	end_at = cap.len; /* the end record's bytes: everything before it */
 	log_close(&cap.log, "ok");
 	root = line(0, "timer");
-	check(root && lr_str(lr_get(root, "hist")) && !strncmp(lr_str(lr_get(root, "hist")), "omitted", 7) &&
-		      lr_get(root, "modes") && lr_get(root, "modes")->len == 5 &&
-		      num(root, "samples") == (double)((uint64_t)HIST_EXACT << 30) && lr_path(root, "cost_cycles.p50") &&
-		      line(1, "samples") && (root = line(2, "end")) && lr_uint(lr_get(root, "records"), &seq) && seq == 2 &&
-		      lr_uint(lr_get(root, "bytes"), &seq) && seq == end_at,
-	      "records: a timer with %u histogram bins is written without its histogram, summary and modes kept; "
-	      "the log goes on",
-	      HIST_EXACT);
+	check(COND(root) && COND(lr_str(lr_get(root, "hist"))) &&
+		      COND(!strncmp(lr_str(lr_get(root, "hist")), "omitted", 7)),
+	      "records: a timer with %u histogram bins is written without its histogram, which it says", HIST_EXACT);
+	check(COND(root) && COND(lr_get(root, "modes")) && COND(lr_get(root, "modes")->len == 5) &&
+		      COND(num(root, "samples") == (double)((uint64_t)HIST_EXACT << 30)) &&
+		      COND(lr_path(root, "cost_cycles.p50")),
+	      "records: that timer keeps its samples, summary and 5 modes");
+	/* One record parsed at a time: each line() ends the last one's root. */
+	check(line(1, "samples") != NULL, "records: the log goes on: the samples record follows");
+	root = line(2, "end");
+	check(COND(root) && COND(lr_uint(lr_get(root, "records"), &seq)) && COND(seq == 2) &&
+		      COND(lr_uint(lr_get(root, "bytes"), &seq)) && COND(seq == end_at),
+	      "records: then the end record, counting 2 records and their bytes");
 	free(cost);
 }
 

@@ -133,11 +133,17 @@ static void test_qemu(void)
 		struct topology t = read_as(&v, 0);
 		bool aps = true;
 
-		check(v.n > 30 && t.source == c->source && t.apic_id == 0 && t.apic_id_32 && SAME(t, 0, 0, 0) &&
-		      t.smt_bits == c->smt_bits && t.package_shift == c->package_shift && t.has_node == c->node &&
-		      !t.hybrid && topology_core_type(&t, (char[16]){ 0 }) == NULL && !t.problem && !v.past_max,
-		      "qemu %s: boot CPU via %s, smt_bits %u, package_shift %u, no core type", c->file,
-		      topology_source_name(t.source), t.smt_bits, t.package_shift);
+		check(COND(v.n > 30) && COND(t.source == c->source) && COND(!t.problem) && COND(!v.past_max),
+		      "qemu %s: boot CPU read via %s, no leaf asked past the maximum", c->file,
+		      topology_source_name(t.source));
+		check(COND(t.apic_id == 0) && COND(t.apic_id_32) && COND(SAME(t, 0, 0, 0)),
+		      "qemu %s: boot CPU is APIC ID 0, package 0, core 0, thread 0", c->file);
+		check(COND(t.smt_bits == c->smt_bits) && COND(t.package_shift == c->package_shift) &&
+			      COND(t.has_node == c->node),
+		      "qemu %s: smt_bits %u, package_shift %u, node level %s", c->file, t.smt_bits, t.package_shift,
+		      t.has_node ? "yes" : "no");
+		check(COND(!t.hybrid) && COND(topology_core_type(&t, (char[16]){ 0 }) == NULL),
+		      "qemu %s: not hybrid, no core type", c->file);
 		/* QEMU numbers the APIC IDs densely: thread, then core (and die), then socket. */
 		v.per_cpu = true;
 		for (uint32_t id = 0; id < c->cpus; id++) {
@@ -152,13 +158,13 @@ static void test_qemu(void)
 	/* Leaf 0x1F wins over 0xB: the Skylake recording with 0xB's core level moved. */
 	struct view v = { recs, load("qemu72-tcg-skylake-client-smp8-d2c2t2.txt", recs), true, 0, 0, 0, -1, 2, 0 };
 	struct topology t = read_as(&v, 7);
-	check(t.source == TOPO_LEAF_1F && t.package_shift == 3 && SAME(t, 0, 3, 1),
+	check(COND(t.source == TOPO_LEAF_1F) && COND(t.package_shift == 3) && COND(SAME(t, 0, 3, 1)),
 	      "qemu skylake: with leaf 0xB disagreeing, 0x1F's levels are used (die folded into core 3)");
 	v.recs = recs, v.n = load("qemu72-tcg-max-smp8-s2c2t2.txt", recs), v.leaf_b_shift_add = 0;
 	t = read_as(&v, 6);
 	char type[16];
-	check(t.apic_id == 6 && SAME(t, 1, 1, 0) && t.smt_bits == 1 && t.package_shift == 2 &&
-		      t.source == TOPO_LEAF_B && !t.has_node && !topology_core_type(&t, type),
+	check(COND(t.apic_id == 6) && COND(SAME(t, 1, 1, 0)) && COND(t.smt_bits == 1) && COND(t.package_shift == 2) &&
+		      COND(t.source == TOPO_LEAF_B) && COND(!t.has_node) && COND(!topology_core_type(&t, type)),
 	      "qemu max: APIC ID 6 is package 1, core 1, thread 0 by leaf 0xB (SMT 1 bit, package at bit 2), no node, "
 	      "no core type");
 }
@@ -206,11 +212,11 @@ static void test_hybrid(void)
 		e_ok += SAME(t, 0, 36 + e, 0) && type && !strcmp(type, "E-core") && t.threads_per_core == 1;
 		dup += seen[t.core * 2 + t.thread]++ > 0;
 	}
-	check(p_ok == 16 && e_ok == 4 && dup == 0 && !v.past_max,
+	check(COND(p_ok == 16) && COND(e_ok == 4) && COND(dup == 0) && COND(!v.past_max),
 	      "hybrid ADL-S: 16 P-core threads (cores 0,4..28, SMT 0/1) and 4 E-cores (cores 36..39), all distinct");
 	v.smt_ebx = 1, v.leaf1a_eax = 0x20000001;
 	struct topology t = read_as(&v, 0x4c);
-	check(t.apic_id == 0x4c && SAME(t, 0, 38, 0) && t.package_shift == 7 && t.smt_bits == 1,
+	check(COND(t.apic_id == 0x4c) && COND(SAME(t, 0, 38, 0)) && COND(t.package_shift == 7) && COND(t.smt_bits == 1),
 	      "hybrid ADL-S: the posted E-core (x2APIC 0x4C) is core 38, thread 0, package shift 7");
 	v.leaf1a_eax = 0x10000001;
 	t = read_as(&v, 0);
@@ -220,11 +226,11 @@ static void test_hybrid(void)
 	noleaf1a[0].eax = 0x16;
 	v.recs = noleaf1a;
 	t = read_as(&v, 0);
-	check(t.hybrid && t.core_type == 0 && t.source == TOPO_LEAF_B && v.past_max == 0,
+	check(COND(t.hybrid) && COND(t.core_type == 0) && COND(t.source == TOPO_LEAF_B) && COND(v.past_max == 0),
 	      "hybrid flag with leaf 0x1A (and 0x1F) past the maximum: neither asked for, type unknown, 0xB used");
 	noleaf1a[3].edx = 0;
 	t = read_as(&v, 0);
-	check(!t.hybrid && topology_core_type(&t, buf) == NULL, "no Hybrid flag: core type null");
+	check(COND(!t.hybrid) && COND(topology_core_type(&t, buf) == NULL), "no Hybrid flag: core type null");
 }
 
 /* ---- AMD: Zen 1 (no leaf 0xB), Naples, K10 and K8 ------------------------- */
@@ -254,7 +260,8 @@ static void test_amd(void)
 		ok += t.source == TOPO_AMD_1E && t.apic_id == ids[i] && SAME(t, 0, ids[i] >> 1, ids[i] & 1) &&
 		      t.smt_bits == 1 && t.package_shift == 4 && t.threads_per_core == 2 && t.has_node && t.node == 0;
 	}
-	check(ok == 12 && !v.past_max, "amd zen1: 12 threads via 0x8000001E: cores 0,1,2,4,5,6, SMT 0/1, package shift 4");
+	check(COND(ok == 12) && COND(!v.past_max),
+	      "amd zen1: 12 threads via 0x8000001E: cores 0,1,2,4,5,6, SMT 0/1, package shift 4");
 
 	/* A Naples socket 1 CPU: ApicIdCoreIdSize 6, node 5 of 4 per socket. */
 	struct rec naples[sizeof zen1 / sizeof zen1[0]];
@@ -263,18 +270,20 @@ static void test_amd(void)
 	naples[7].ecx = 0x00000305;
 	v.recs = naples, v.amd_core = 13;
 	struct topology t = read_as(&v, 0x5b);
-	check(SAME(t, 1, 13, 1) && t.node == 5 && t.package_shift == 6, "amd naples: APIC 0x5B -> package 1, core 13, "
+	check(COND(SAME(t, 1, 13, 1)) && COND(t.node == 5) && COND(t.package_shift == 6),
+	      "amd naples: APIC 0x5B -> package 1, core 13, "
 	      "thread 1, node 5");
 
 	/* K10 (no TopoExt): 0x80000008 alone; K8: ApicIdCoreIdSize 0, NC 1. */
 	naples[5].ecx &= ~(1u << 22);
 	naples[6].ecx = 0x00003003;
 	t = read_as(&v, 2);
-	check(t.source == TOPO_AMD_80000008 && SAME(t, 0, 2, 0) && t.package_shift == 3 && !t.has_node,
+	check(COND(t.source == TOPO_AMD_80000008) && COND(SAME(t, 0, 2, 0)) && COND(t.package_shift == 3) &&
+		      COND(!t.has_node),
 	      "amd k10: no TopoExt -> 0x80000008: APIC 2 is core 2 of package 0");
 	naples[6].ecx = 0x00000001;
 	t = read_as(&v, 3);
-	check(t.source == TOPO_AMD_80000008 && SAME(t, 1, 1, 0) && t.package_shift == 1,
+	check(COND(t.source == TOPO_AMD_80000008) && COND(SAME(t, 1, 1, 0)) && COND(t.package_shift == 1),
 	      "amd k8: ApicIdCoreIdSize 0, NC 1 -> 1 core bit: APIC 3 is package 1 core 1");
 }
 
@@ -310,15 +319,18 @@ static void test_legacy(void)
 		ok += t.source == TOPO_LEAF_1_4 && SAME(t, 0, id, 0) && t.smt_bits == 0 && t.package_shift == 2 &&
 		      !t.apic_id_32;
 	}
-	check(ok == 4 && v.past_max == 0, "legacy q6600: leaf 1 (4 logical) + leaf 4 (4 cores) -> cores 0..3, "
+	check(COND(ok == 4) && COND(v.past_max == 0),
+	      "legacy q6600: leaf 1 (4 logical) + leaf 4 (4 cores) -> cores 0..3, "
 	      "no SMT; leaf 0xB past the maximum never asked for");
 	v = (struct view){ p4ht, sizeof p4ht / sizeof p4ht[0], true, 0, 0, 0, -1, 0, 0 };
 	struct topology a = read_as(&v, 6), b = read_as(&v, 7);
-	check(SAME(a, 3, 0, 0) && SAME(b, 3, 0, 1) && a.smt_bits == 1 && a.threads_per_core == 2 && !v.past_max,
+	check(COND(SAME(a, 3, 0, 0)) && COND(SAME(b, 3, 0, 1)) && COND(a.smt_bits == 1) &&
+		      COND(a.threads_per_core == 2) && COND(!v.past_max),
 	      "legacy p4 HT: no leaf 4 -> 1 core of 2 threads; a Xeon DP's APIC 6/7 -> package 3, threads 0/1");
 	v = (struct view){ pentium_m, sizeof pentium_m / sizeof pentium_m[0], true, 0, 0, 0, -1, 0, 0 };
 	a = read_as(&v, 0);
-	check(a.source == TOPO_LEAF_1_4 && a.package_shift == 0 && SAME(a, 0, 0, 0), "legacy pentium m: HTT clear -> "
+	check(COND(a.source == TOPO_LEAF_1_4) && COND(a.package_shift == 0) && COND(SAME(a, 0, 0, 0)),
+	      "legacy pentium m: HTT clear -> "
 	      "one logical processor, EBX[23:16] ignored");
 }
 
@@ -337,18 +349,22 @@ static void test_hostile(void)
 		r[2 + s] = (struct rec){ 0xb, s, s == 3 ? 2 : 4 + s, 1, 0x300 | s, 0x12345678 };
 	v.n = 12;
 	t = read_as(&v, 0);
-	check(t.levels == TOPO_MAX_LEVELS && t.package_shift == 11 && t.problem && t.apic_id == 0x12345678 &&
-	      t.package == 0x12345678u >> 11, "hostile: endless levels read up to %u, decreasing shift and an x2APIC ID "
-	      "not matching leaf 1 noted: %s", TOPO_MAX_LEVELS, t.problem ? t.problem : "");
+	check(COND(t.levels == TOPO_MAX_LEVELS) && COND(t.package_shift == 11) && COND(t.problem) &&
+		      COND(t.apic_id == 0x12345678) && COND(t.package == 0x12345678u >> 11),
+	      "hostile: endless levels read up to %u, decreasing shift and an x2APIC ID "
+	      "not matching leaf 1 noted: %s",
+	      TOPO_MAX_LEVELS, t.problem ? t.problem : "");
 	r[2] = (struct rec){ 0xb, 0, 31, 1, 0x100, 0xffffffff };
 	r[3] = (struct rec){ 0xb, 1, 31, 1, 0x000, 0 };
 	v.n = 4;
 	t = read_as(&v, 0);
-	check(t.package_shift == 31 && t.smt_bits == 31 && t.package == 1 && t.core == 0 && t.thread == 0x7fffffff,
+	check(COND(t.package_shift == 31) && COND(t.smt_bits == 31) && COND(t.package == 1) && COND(t.core == 0) &&
+		      COND(t.thread == 0x7fffffff),
 	      "hostile: shift 31 on ID 0xffffffff -> package 1, thread 0x7fffffff (no shift by 32)");
 	r[0].eax = 0;
 	t = read_as(&v, 0);
-	check(t.source == TOPO_NONE && !v.past_max, "hostile: maximum leaf 0 -> nothing known, nothing asked");
+	check(COND(t.source == TOPO_NONE) && COND(!v.past_max),
+	      "hostile: maximum leaf 0 -> nothing known, nothing asked");
 }
 
 int main(void)

@@ -85,17 +85,19 @@ static void test_synchronized(enum sim_clock clock, enum sim_sched sched, const 
 		offsets &= offset_is(&res.pairs[i], 0);
 		handoffs &= res.pairs[i].handoffs > 0 && res.pairs[i].warp_done;
 	}
-	check(res.n_pairs == 3 && res.pairs[0].ref == 0 && res.pairs[2].cpu == 3,
+	check(COND(res.n_pairs == 3) && COND(res.pairs[0].ref == 0) && COND(res.pairs[2].cpu == 3),
 	      "%s: 4 CPUs give 3 pairs, each against CPU 0", how);
-	check(res.warps == 0 && res.max_warp == 0, "%s, no skew: 0 warps (%llu)", how, (unsigned long long)res.warps);
+	check(COND(res.warps == 0) && COND(res.max_warp == 0), "%s, no skew: 0 warps (%llu)", how,
+	      (unsigned long long)res.warps);
 	check(offsets, "%s, no skew: every |offset| <= its uncertainty (pair 1: %lld +- %llu)", how,
 	      (long long)res.pairs[0].offset, (unsigned long long)res.pairs[0].uncertainty);
 	check(handoffs, "%s: every warp test passed the lock between its CPUs (pair 1: %llu hand-overs, %llu rounds)",
 	      how, (unsigned long long)res.pairs[0].handoffs, (unsigned long long)res.pairs[0].loops);
-	check(res.verdict == TSC_VERDICT_SYNCHRONIZED && !res.linux_would_mark_unstable && !res.n_incomplete,
+	check(COND(res.verdict == TSC_VERDICT_SYNCHRONIZED) && COND(!res.linux_would_mark_unstable) &&
+		      COND(!res.n_incomplete),
 	      "%s, no skew: synchronized, and Linux would keep the TSC", how);
-	check(res.tsc_adjust_valid[0] && res.tsc_adjust[0] == -1500 && res.tsc_adjust[2] == 500 &&
-		      !res.tsc_adjust_valid[3],
+	check(COND(res.tsc_adjust_valid[0]) && COND(res.tsc_adjust[0] == -1500) && COND(res.tsc_adjust[2] == 500) &&
+		      COND(!res.tsc_adjust_valid[3]),
 	      "%s: IA32_TSC_ADJUST read on each CPU (CPU 2: %lld), absent where CPUID says so (CPU 3)", how,
 	      (long long)res.tsc_adjust[2]);
 	check(sim.wrong_cpu == 0, "%s: every TSC read named the CPU it ran on", how);
@@ -127,17 +129,19 @@ static void test_skew(enum sim_clock clock, enum sim_sched sched, int64_t skew, 
 	}
 	run(&cfg);
 	p1 = find_pair(0, 1), p2 = find_pair(0, 2), p3 = find_pair(0, 3);
-	check(p1 && p2 && p3 && p1->warps == 0 && p3->warps == 0 && (p2->warps > 0 || clock == SIM_CLOCK_REAL),
+	check(COND(p1) && COND(p2) && COND(p3) && COND(p1->warps == 0) && COND(p3->warps == 0) &&
+		      COND(p2->warps > 0 || clock == SIM_CLOCK_REAL),
 	      "%s: warps on CPU 2's pair only (%llu; CPU 1 %llu, CPU 3 %llu)", how,
 	      p2 ? (unsigned long long)p2->warps : 0, p1 ? (unsigned long long)p1->warps : 0,
 	      p3 ? (unsigned long long)p3->warps : 0);
-	check(p2 && (p2->max_warp > 0 || clock == SIM_CLOCK_REAL) && p2->max_warp <= mag(skew),
+	check(COND(p2) && COND(p2->max_warp > 0 || clock == SIM_CLOCK_REAL) && COND(p2->max_warp <= mag(skew)),
 	      "%s: the largest warp (%llu) is at most the skew (%lld)", how, p2 ? (unsigned long long)p2->max_warp : 0,
 	      (long long)skew);
 	check(offset_is(p2, skew), "%s: |offset - skew| <= uncertainty (offset %lld +- %llu, skew %lld)", how,
 	      p2 ? (long long)p2->offset : 0, p2 ? (unsigned long long)p2->uncertainty : 0, (long long)skew);
-	check(offset_is(p1, 0) && offset_is(p3, 0), "%s: the other CPUs' offsets are 0 within their uncertainty", how);
-	check(res.verdict == TSC_VERDICT_NOT_SYNCHRONIZED && res.linux_would_mark_unstable,
+	check(COND(offset_is(p1, 0)) && COND(offset_is(p3, 0)),
+	      "%s: the other CPUs' offsets are 0 within their uncertainty", how);
+	check(COND(res.verdict == TSC_VERDICT_NOT_SYNCHRONIZED) && COND(res.linux_would_mark_unstable),
 	      "%s: not synchronized, and Linux would mark the TSC unstable", how);
 }
 
@@ -154,7 +158,7 @@ static void test_deterministic(void)
 	setup(4, SIM_CLOCK_COUNTED, SIM_RANDOM, 99);
 	sim.skew[1] = -S_SKEW;
 	run(&cfg);
-	check(!memcmp(first, pairs, sizeof first) && first[0].warps > 0,
+	check(COND(!memcmp(first, pairs, sizeof first)) && COND(first[0].warps > 0),
 	      "lockstep: the same seed gives the same pairs, to the cycle (CPU 1: %llu warps, offset %lld)",
 	      (unsigned long long)first[0].warps, (long long)first[0].offset);
 }
@@ -168,8 +172,8 @@ static void test_matrix(void)
 	setup(4, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1);
 	sim.skew[2] = S_SKEW;
 	run(&cfg);
-	check(res.n_pairs == 6 && tsc_sync_pairs_needed(4, true) == 6 && tsc_sync_pairs_needed(4, false) == 3 &&
-		      tsc_sync_pairs_needed(1, true) == 0,
+	check(COND(res.n_pairs == 6) && COND(tsc_sync_pairs_needed(4, true) == 6) &&
+		      COND(tsc_sync_pairs_needed(4, false) == 3) && COND(tsc_sync_pairs_needed(1, true) == 0),
 	      "matrix: 4 CPUs give n(n-1)/2 = 6 pairs (%u)", res.n_pairs);
 	for (unsigned i = 0; i < res.n_pairs; i++) {
 		const struct tsc_pair *p = &res.pairs[i];
@@ -184,13 +188,13 @@ static void test_matrix(void)
 	check(skewed, "matrix: the 3 pairs with CPU 2 warp, offset +skew against it, -skew from it (2 vs 3: %lld)",
 	      find_pair(2, 3) ? (long long)find_pair(2, 3)->offset : 0);
 	check(clean, "matrix: the 3 pairs without CPU 2 are clean");
-	check(res.verdict == TSC_VERDICT_NOT_SYNCHRONIZED && res.linux_would_mark_unstable,
+	check(COND(res.verdict == TSC_VERDICT_NOT_SYNCHRONIZED) && COND(res.linux_would_mark_unstable),
 	      "matrix: not synchronized; Linux (checking against CPU 0) would mark it unstable");
 
 	/* A pair array too small: the rest are skipped, and the verdict is open. */
 	setup(4, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1);
 	tsc_sync_measure(&env, &cfg, pairs, 2, &res);
-	check(res.n_pairs == 2 && res.pairs_skipped == 4 && res.verdict == TSC_VERDICT_UNKNOWN,
+	check(COND(res.n_pairs == 2) && COND(res.pairs_skipped == 4) && COND(res.verdict == TSC_VERDICT_UNKNOWN),
 	      "matrix: pairs beyond the array are skipped and counted (%u), the verdict is unknown", res.pairs_skipped);
 }
 
@@ -207,7 +211,8 @@ static void test_small_offset(void)
 	sim.skew[2] = S_SKEW + 50;
 	run(&cfg);
 	p = find_pair(1, 2);
-	check(p && offset_is(p, 50) && p->uncertainty < 50 && p->warps > 0 && offset_is(find_pair(0, 2), S_SKEW + 50),
+	check(COND(p) && COND(offset_is(p, 50)) && COND(p->uncertainty < 50) && COND(p->warps > 0) &&
+		      COND(offset_is(find_pair(0, 2), S_SKEW + 50)),
 	      "matrix: CPU 2 is 50 cycles ahead of CPU 1 (%lld +- %llu), both far ahead of CPU 0",
 	      p ? (long long)p->offset : 0, p ? (unsigned long long)p->uncertainty : 0);
 }
@@ -223,11 +228,11 @@ static void test_gone(void)
 	sim.hang_at_start[3] = true;
 	run(&cfg);
 	p = find_pair(0, 3);
-	check(env.gone[3] && env.n_gone == 1 && sim.timeouts == 1,
+	check(COND(env.gone[3]) && COND(env.n_gone == 1) && COND(sim.timeouts == 1),
 	      "a CPU that never returns is marked gone after one bounded wait (%llu timeouts)",
 	      (unsigned long long)sim.timeouts);
-	check(p && !p->warp_done && !p->offset_done && res.n_incomplete == 1 && find_pair(0, 2)->warp_done &&
-		      offset_is(find_pair(0, 2), 0),
+	check(COND(p) && COND(!p->warp_done) && COND(!p->offset_done) && COND(res.n_incomplete == 1) &&
+		      COND(find_pair(0, 2)->warp_done) && COND(offset_is(find_pair(0, 2), 0)),
 	      "its pair is reported incomplete, the others are measured");
 	check(res.verdict == TSC_VERDICT_UNKNOWN, "with a pair missing and no fault found, the verdict is unknown");
 
@@ -236,7 +241,8 @@ static void test_gone(void)
 	sim.hang_at_read[2] = 40;
 	run(&cfg);
 	p = find_pair(0, 2);
-	check(env.gone[2] && p && !p->warp_done && find_pair(0, 3)->warp_done && offset_is(find_pair(0, 3), 0),
+	check(COND(env.gone[2]) && COND(p) && COND(!p->warp_done) && COND(find_pair(0, 3)->warp_done) &&
+		      COND(offset_is(find_pair(0, 3), 0)),
 	      "a CPU that stops mid-test: its pair incomplete (%llu rounds done), CPU 3 still measured after it",
 	      p ? (unsigned long long)p->loops : 0);
 
@@ -248,16 +254,20 @@ static void test_gone(void)
 	setup(3, SIM_CLOCK_REAL, SIM_FREE, 1);
 	sim.hang_at_start[1] = true;
 	run(&cfg);
-	check(env.gone[1] && !env.gone[2] && find_pair(0, 2) && find_pair(0, 2)->warp_done &&
-		      res.verdict == TSC_VERDICT_UNKNOWN,
+	check(COND(env.gone[1]) && COND(!env.gone[2]) && COND(find_pair(0, 2)) && COND(find_pair(0, 2)->warp_done) &&
+		      COND(res.verdict == TSC_VERDICT_UNKNOWN),
 	      "free-running: a CPU that never starts is gone, the rest measured, verdict unknown "
-	      "(gone: %d %d, pair 0-2 %s)", env.gone[1], env.gone[2],
-	      !find_pair(0, 2) ? "missing" : find_pair(0, 2)->warp_done ? "done" : "not done");
+	      "(gone: %d %d, pair 0-2 %s)",
+	      env.gone[1], env.gone[2],
+	      !find_pair(0, 2)             ? "missing"
+	      : find_pair(0, 2)->warp_done ? "done"
+					   : "not done");
 
 	/* One CPU: nothing to pair, nothing run. */
 	setup(1, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1);
 	run(&cfg);
-	check(res.n_pairs == 0 && res.n_cpus == 1 && res.verdict == TSC_VERDICT_UNKNOWN && sim.runs == 0,
+	check(COND(res.n_pairs == 0) && COND(res.n_cpus == 1) && COND(res.verdict == TSC_VERDICT_UNKNOWN) &&
+		      COND(sim.runs == 0),
 	      "one CPU: no pairs, no runs, verdict unknown");
 }
 
@@ -304,12 +314,14 @@ static void test_record(void)
 	record_tsc_sync(&cap.log, &res, &env);
 	root = as_read(capture_line(0, "tsc_sync", &bytes), &columns);
 	check(columns, "record: the pairs are written as columns, one value a pair");
-	check(root && capture_keys_are(root, summary_keys, sizeof summary_keys / sizeof summary_keys[0]),
+	check(COND(root) && COND(capture_keys_are(root, summary_keys, sizeof summary_keys / sizeof summary_keys[0])),
 	      "record: tsc_sync has its keys, in order (%zu bytes for 4 CPUs)", bytes);
-	check(root && lr_get(root, "synchronized")->kind == LR_BOOL && !lr_true(lr_get(root, "synchronized")) &&
-		      lr_true(lr_get(root, "linux_would_mark_unstable")) && capture_u64(root, "warps", res.warps) &&
-		      capture_u64(root, "max_warp_cycles", res.max_warp) &&
-		      !strcmp(lr_str(lr_get(root, "rule")), TSC_SYNC_RULE),
+	check(COND(root) && COND(lr_get(root, "synchronized")->kind == LR_BOOL) &&
+		      COND(!lr_true(lr_get(root, "synchronized"))) &&
+		      COND(lr_true(lr_get(root, "linux_would_mark_unstable"))) &&
+		      COND(capture_u64(root, "warps", res.warps)) &&
+		      COND(capture_u64(root, "max_warp_cycles", res.max_warp)) &&
+		      COND(!strcmp(lr_str(lr_get(root, "rule")), TSC_SYNC_RULE)),
 	      "record: verdict, warps and the rule as measured");
 	pr = root ? lr_get(root, "pairs") : NULL;
 	for (unsigned i = 0; pr && i < 3; i++) {
@@ -319,10 +331,12 @@ static void test_record(void)
 			capture_u64(p, "uncertainty_cycles", res.pairs[i].uncertainty) &&
 			capture_u64(p, "warps", res.pairs[i].warps);
 	}
-	check(pr && pr->len == 3 && same, "record: 3 pairs of {cpu, offset_cycles, uncertainty_cycles, warps, "
-					  "max_warp_cycles, tsc_adjust}, as measured");
-	check(pr && lr_get(lr_at(pr, 1), "tsc_adjust")->i == 500 && capture_is_null(lr_get(lr_at(pr, 2), "tsc_adjust")) &&
-		      lr_get(root, "boot_tsc_adjust")->i == -1500,
+	check(COND(pr) && COND(pr->len == 3) && COND(same),
+	      "record: 3 pairs of {cpu, offset_cycles, uncertainty_cycles, warps, "
+	      "max_warp_cycles, tsc_adjust}, as measured");
+	check(COND(pr) && COND(lr_get(lr_at(pr, 1), "tsc_adjust")->i == 500) &&
+		      COND(capture_is_null(lr_get(lr_at(pr, 2), "tsc_adjust"))) &&
+		      COND(lr_get(root, "boot_tsc_adjust")->i == -1500),
 	      "record: tsc_adjust per CPU, null where absent; the boot CPU's beside the pairs");
 
 	/* The matrix, with a CPU gone. */
@@ -334,13 +348,14 @@ static void test_record(void)
 	record_tsc_sync(&cap.log, &res, &env);
 	root = as_read(capture_line(0, "tsc_sync", &bytes), &columns);
 	pr = root ? lr_get(root, "pairs") : NULL;
-	check(root && capture_is_null(lr_get(root, "synchronized")) && pr && pr->len == 6 &&
-		      capture_keys_are(lr_at(pr, 0), matrix_keys, 8) && capture_u64(lr_at(pr, 5), "ref", 2) &&
-		      lr_get(root, "gone")->len == 1 && lr_uint(lr_at(lr_get(root, "gone"), 0), &gone) && gone == 3,
+	check(COND(root) && COND(capture_is_null(lr_get(root, "synchronized"))) && COND(pr) && COND(pr->len == 6) &&
+		      COND(capture_keys_are(lr_at(pr, 0), matrix_keys, 8)) &&
+		      COND(capture_u64(lr_at(pr, 5), "ref", 2)) && COND(lr_get(root, "gone")->len == 1) &&
+		      COND(lr_uint(lr_at(lr_get(root, "gone"), 0), &gone)) && COND(gone == 3),
 	      "record: matrix pairs carry ref; an unknown verdict is null; the gone CPU is listed");
-	check(pr && capture_is_null(lr_get(lr_at(pr, 2), "offset_cycles")) &&
-		      lr_get(lr_at(pr, 2), "complete") && !lr_true(lr_get(lr_at(pr, 2), "complete")) &&
-		      lr_true(lr_get(lr_at(pr, 0), "complete")),
+	check(COND(pr) && COND(capture_is_null(lr_get(lr_at(pr, 2), "offset_cycles"))) &&
+		      COND(lr_get(lr_at(pr, 2), "complete")) && COND(!lr_true(lr_get(lr_at(pr, 2), "complete"))) &&
+		      COND(lr_true(lr_get(lr_at(pr, 0), "complete"))),
 	      "record: an incomplete pair says complete:false and has a null offset; the others, in the same column, true");
 }
 
@@ -366,10 +381,9 @@ static void test_record_many_pairs(void)
 	middle = columns && root && capture_u64(root, "first", 512) && lr_get(root, "pairs")->len == 512;
 	root = as_read(capture_line(2, "tsc_sync_pairs", NULL), &columns); /* line 1's parse is gone now */
 	off = root ? lr_get(lr_at(lr_get(root, "pairs"), 0), "offset_cycles")->i : 0;
-	check(capture_lines() == 3 && middle && root && capture_u64(root, "first", 1024) &&
-		      lr_get(root, "pairs")->len == 176 && off == -1024,
+	check(COND(capture_lines() == 3) && COND(middle) && COND(root) && COND(capture_u64(root, "first", 1024)) &&
+		      COND(lr_get(root, "pairs")->len == 176) && COND(off == -1024),
 	      "record: 1200 pairs go out as 512 + 512 + 176, the later records saying where they start");
-
 }
 
 /* The size at 8 and 256 CPUs, each CPU against CPU 0, with wide figures:
@@ -399,8 +413,8 @@ static void test_record_size(void)
 		record_tsc_sync(&cap.log, &res, &env);
 		check(capture_line(0, "tsc_sync", &size[k]) != NULL, "record: %u CPUs fit one record", n);
 	}
-	check(size[0] < 1500 && size[1] < LOG_RECORD_MAX / 2, "record size: %zu bytes at 8 CPUs, %zu at 256",
-	      size[0], size[1]);
+	check(COND(size[0] < 1500) && COND(size[1] < LOG_RECORD_MAX / 2),
+	      "record size: %zu bytes at 8 CPUs, %zu at 256", size[0], size[1]);
 }
 
 int main(void)

@@ -90,10 +90,11 @@ static void stood_still(void)
 	struct case_result c;
 	struct watch_event *ev = event(&c, none, 11.002, none, 3.0);
 
-	check(ev && c.v.jumps == 0 && fabs(c.v.guest_s - 0.002) < 1e-6 && !c.v.counted,
+	check(COND(ev) && COND(c.v.jumps == 0) && COND(fabs(c.v.guest_s - 0.002) < 1e-6) && COND(!c.v.counted),
 	      "a pause the clocks did not count: guest 0.002 s (%.9f), nothing moved (%u), not counted", c.v.guest_s,
 	      c.v.jumps);
-	check(strstr(c.text, "stood still") && strstr(c.text, "2.998 s behind") && strstr(c.text, "nothing moved"),
+	check(COND(strstr(c.text, "stood still")) && COND(strstr(c.text, "2.998 s behind")) &&
+		      COND(strstr(c.text, "nothing moved")),
 	      "... the words say it plainly: %s", c.text);
 }
 
@@ -103,8 +104,8 @@ static void counted(void)
 	struct case_result c;
 
 	event(&c, none, 16.0, none, 5.0);
-	check(c.v.jumps == 0 && c.v.counted && fabs(c.v.guest_s - 5) < 1e-6, "every clock counted a 5 s pause (%.6f)",
-	      c.v.guest_s);
+	check(COND(c.v.jumps == 0) && COND(c.v.counted) && COND(fabs(c.v.guest_s - 5) < 1e-6),
+	      "every clock counted a 5 s pause (%.6f)", c.v.guest_s);
 	check(strstr(c.text, "they counted the 5.000 s") != NULL, "... and the words say so: %s", c.text);
 }
 
@@ -115,18 +116,19 @@ static void one_jumped(void)
 	struct case_result c;
 
 	event(&c, none, 11.5, shift, 0.5);
-	check(c.v.jumps == 1 && fabs(c.v.jump_s[1] - 100e-6) < 0.1e-6 && fabs(c.v.jump_s[0]) < 1e-8,
+	check(COND(c.v.jumps == 1) && COND(fabs(c.v.jump_s[1] - 100e-6) < 0.1e-6) && COND(fabs(c.v.jump_s[0]) < 1e-8),
 	      "the HPET jumped 100 us: found %.3f us, the TSC %.3f us", c.v.jump_s[1] * 1e6, c.v.jump_s[0] * 1e6);
 	check(strstr(c.text, "hpet jumped +100.0") != NULL, "... named with its sign: %s", c.text);
 	shift[1] = 0;
 	shift[0] = -50e-6;
 	event(&c, none, 11.5, shift, 0.5);
-	check(c.v.jumps == 1 && fabs(c.v.jump_s[0] + 50e-6) < 0.1e-6, "the TSC stepped back 50 us: %.3f us",
+	check(COND(c.v.jumps == 1) && COND(fabs(c.v.jump_s[0] + 50e-6) < 0.1e-6), "the TSC stepped back 50 us: %.3f us",
 	      c.v.jump_s[0] * 1e6);
 	shift[0] = 0;
 	shift[3] = -1.0;
 	event(&c, none, 11.5, shift, 0.5);
-	check(c.v.backward[3] && !c.v.backward[1] && c.v.jumps == 1 && strstr(c.text, "pit went back 0.500000 s"),
+	check(COND(c.v.backward[3]) && COND(!c.v.backward[1]) && COND(c.v.jumps == 1) &&
+		      COND(strstr(c.text, "pit went back 0.500000 s")),
 	      "the PIT went back 0.5 s: %s", c.text);
 }
 
@@ -148,7 +150,7 @@ static void reads_spread(void)
 	look_spread(11.5, none, none, 3e-6, r);
 	watch_event_end(ev, 10.5, r, 0.5);
 	watch_event_conclude(ev, N_CLOCKS, &v);
-	check(v.jumps == 0 && fabs(v.jump_s[3]) < 1 / nominal[3] && fabs(v.guest_s - 0.5) < 1e-6,
+	check(COND(v.jumps == 0) && COND(fabs(v.jump_s[3]) < 1 / nominal[3]) && COND(fabs(v.guest_s - 0.5) < 1e-6),
 	      "reads 3 us apart on one side: no jump (the PIT within its count: %.3f us), guest %.6f s",
 	      v.jump_s[3] * 1e6, v.guest_s);
 }
@@ -160,7 +162,7 @@ static void fast_counter(void)
 	static const double none[N_CLOCKS];
 
 	event(&c, ppm, 21.0, none, 10.0);
-	check(c.v.jumps == 0 && fabs(c.v.jump_s[1]) < 1e-6,
+	check(COND(c.v.jumps == 0) && COND(fabs(c.v.jump_s[1]) < 1e-6),
 	      "an HPET running 8000 ppm fast over a 10 s event is no jump (%.3f us)", c.v.jump_s[1] * 1e6);
 }
 
@@ -184,11 +186,12 @@ static void cpus(void)
 	ev->state = WATCH_EVENT_DONE;
 	watch_event_conclude(ev, N_CLOCKS, &c.v);
 	watch_event_text(ev, &c.v, names, c.text, sizeof c.text);
-	check(c.v.cpu_jump_cycles[0] == -50000 && c.v.cpu_jump_cycles[1] == 60 && c.v.jumps == 2,
+	check(COND(c.v.cpu_jump_cycles[0] == -50000) && COND(c.v.cpu_jump_cycles[1] == 60) && COND(c.v.jumps == 2),
 	      "CPU 1's TSC moved -50000 cycles, CPU 2's 60 (within its 120 + rate's): %u moved", c.v.jumps);
-	check(c.v.cpu_backward[2] && !c.v.cpu_backward[0], "CPU 3's TSC set back 1.5 s over a 0.5 s event went back");
-	check(strstr(c.text, "CPU 1's TSC moved -50000 cycles (-25.000 us)") && !strstr(c.text, "CPU 2") &&
-		      strstr(c.text, "CPU 3's TSC went back"),
+	check(COND(c.v.cpu_backward[2]) && COND(!c.v.cpu_backward[0]),
+	      "CPU 3's TSC set back 1.5 s over a 0.5 s event went back");
+	check(COND(strstr(c.text, "CPU 1's TSC moved -50000 cycles (-25.000 us)")) && COND(!strstr(c.text, "CPU 2")) &&
+		      COND(strstr(c.text, "CPU 3's TSC went back")),
 	      "... in words: %s", c.text);
 }
 
@@ -207,7 +210,7 @@ static void bounds(void)
 	look(11, none, none, r);
 	got += watch_event_begin(&e, &w, 1, "pause", 1, r) != NULL;
 	got += watch_event_begin(&e, &w, 2, "pause", 1, r) != NULL;
-	check(got == 1 && e.refused == 1, "a second announcement while one goes on is refused");
+	check(COND(got == 1) && COND(e.refused == 1), "a second announcement while one goes on is refused");
 	watch_event_unfinished(watch_event_current(&e));
 	watch_event_conclude(&e.ev[0], N_CLOCKS, &v);
 	watch_event_text(&e.ev[0], &v, names, text, sizeof text);
@@ -217,8 +220,8 @@ static void bounds(void)
 		if (ev)
 			watch_event_end(ev, 2, r, 1);
 	}
-	check(e.n == WATCH_MAX_EVENTS && e.refused == 2, "at most %d events kept (%u), the rest refused (%u)",
-	      WATCH_MAX_EVENTS, e.n, e.refused);
+	check(COND(e.n == WATCH_MAX_EVENTS) && COND(e.refused == 2),
+	      "at most %d events kept (%u), the rest refused (%u)", WATCH_MAX_EVENTS, e.n, e.refused);
 	watch_event_text(&e.ev[1], &v, names, text, 16);
 	check(strlen(text) == 15, "the words cut to their buffer");
 }
@@ -245,9 +248,11 @@ static void lines(void)
 	check(n_good == sizeof good / sizeof good[0], "every good line of the host is taken (%u)", n_good);
 	check(n_bad == sizeof bad / sizeof bad[0], "every bad line is refused (%u)", n_bad);
 	watch_channel_parse("done 4 2.5", &m);
-	check(m.kind == WATCH_CHANNEL_DONE && m.id == 4 && m.seconds == 2.5, "done 4 2.5: id 4, 2.5 s");
+	check(COND(m.kind == WATCH_CHANNEL_DONE) && COND(m.id == 4) && COND(m.seconds == 2.5),
+	      "done 4 2.5: id 4, 2.5 s");
 	watch_channel_parse("event 7 migrate", &m);
-	check(m.kind == WATCH_CHANNEL_EVENT && m.id == 7 && !strcmp(m.name, "migrate"), "event 7 migrate");
+	check(COND(m.kind == WATCH_CHANNEL_EVENT) && COND(m.id == 7) && COND(!strcmp(m.name, "migrate")),
+	      "event 7 migrate");
 }
 
 static unsigned feed(struct watch_channel *c, const char *s, size_t n, struct watch_channel_msg *last)
@@ -271,13 +276,15 @@ static void bytes(void)
 	static const char nul[] = "event 1 pause\0x\n";
 
 	memset(&c, 0, sizeof c);
-	check(feed(&c, "event 1 pause\r\n\n", 16, &m) == 1 && m.id == 1 && c.bad == 0,
+	check(COND(feed(&c, "event 1 pause\r\n\n", 16, &m) == 1) && COND(m.id == 1) && COND(c.bad == 0),
 	      "a line ending in CRLF is taken; an empty line is not counted bad");
 	memset(big, 'x', sizeof big);
 	big[sizeof big - 1] = '\n';
-	check(feed(&c, big, sizeof big, &m) == 0 && c.bad == 1, "a 199-byte line is dropped whole and counted");
-	check(feed(&c, "done 1 2.5\n", 11, &m) == 1 && m.seconds == 2.5, "... and the next line is read whole");
-	check(feed(&c, nul, sizeof nul - 1, &m) == 0 && c.bad == 2, "a line holding a NUL is dropped");
+	check(COND(feed(&c, big, sizeof big, &m) == 0) && COND(c.bad == 1),
+	      "a 199-byte line is dropped whole and counted");
+	check(COND(feed(&c, "done 1 2.5\n", 11, &m) == 1) && COND(m.seconds == 2.5),
+	      "... and the next line is read whole");
+	check(COND(feed(&c, nul, sizeof nul - 1, &m) == 0) && COND(c.bad == 2), "a line holding a NUL is dropped");
 }
 
 int main(void)
