@@ -13,7 +13,8 @@
 #                     COMMA_LINT=warn, which only lists them (tests/lint/lint.sh)
 #   make lint-shape   tests/lint/shape.py: paths named in comments exist, no
 #                     function over 100 lines, no include circle, every script
-#                     test sources tests/lib/check.sh first, commit subjects
+#                     test sources tests/lib/check.sh first, commit subjects,
+#                     a unit check joining conditions names each in COND()
 #   make lint-tree    tests/lint/tree.sh: nothing reaches outside the tree,
 #                     every source file names its licence
 #   make lint-format  tests/lint/format.sh: clang-format (.clang-format) on the
