@@ -96,8 +96,8 @@ $(FUZZ_STAMP): tests/fuzz/mkseeds.py image/presets.cfg $(wildcard $(FUZZ_DATA)/a
 # draws warnings (-Wmaybe-uninitialized, -Wstringop-*) the plain build does not.
 # -g1: the line tables, all a report's stack needs, at less compile time than
 # -g.  The code under test gets -O1 (the soak test loads the collector); the
-# unit tests' own sources, -O0: the sanitizers catch as much there, and they
-# are most of what this compiles.
+# unit tests' own sources -O0, quicker to compile: the sanitizers catch as
+# much there.
 SAN_CC     ?= $(CC)
 SAN_DIR    := $(BUILD)/asan
 SAN_CFLAGS := $(filter-out -Werror -O2 -g,$(HOST_CFLAGS)) -g1 -O1 -fno-omit-frame-pointer $(FUZZ_SANITIZE)
