@@ -58,6 +58,7 @@ for h in "$@"; do
 		echo "PASS: fuzz $h: ${seeds:-0} inputs replayed, then $execs executions in $secs s in all, corpus $corpus"
 	else
 		why=$(grep -m1 -E 'ERROR: |runtime error:|SUMMARY: ' "$log" | cut -c1-160)
+		grep -q '^#[0-9]*[[:space:]]INITED ' "$log" || why=${why:-no INITED line: not every seed was run}
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 		echo "FAIL: fuzz $h: exit $rc after ${execs:-?} executions: ${why:-see $log}${art:+ (input: $art)}"
 		bad=1
