@@ -68,6 +68,42 @@ print("%s: %s: one run, %d records in sequence, ended ok" % ("PASS" if good else
 PY
 }
 
+# played MODE NAME tickprobe-qemu-arguments...: $OUT/NAME.{log,err,rec}; sets rc and secs.
+played() {
+	mode=$1
+	name=$2
+	shift 2
+	t0=$(date +%s)
+	EVENTS_MODE=$mode EVENTS_LOG=$OUT/$name.log EVENTS_RECORD=$OUT/$name.rec "$TP" qemu --qemu "$WRAP" "$K" "$@" \
+		-q -v -o "$OUT/$name.log" >"$OUT/$name.out" 2>"$OUT/$name.err"
+	rc=$?
+	secs=$(($(date +%s) - t0))
+	touch "$OUT/$name.rec"
+}
+# Two runs below only wait (a guest that never answers, a pause cut short by
+# --timeout; their QEMUs stay stopped): they start now, in the background,
+# and are checked where they stand once joined.  played_bg MODE NAME ARGS...:
+# played in a subshell ($! is its process); joined PID NAME waits for it and
+# sets rc and secs.
+played_bg() {
+	(
+		played "$@"
+		echo "$rc $secs" >"$OUT/$2.status"
+	) &
+}
+joined() {
+	wait "$1"
+	read -r rc secs <"$OUT/$2.status" || { rc=none; secs=none; }
+}
+# A guest that never answers: given up after 30 s; its watch's end names the
+# event not sent.  QEMU stays stopped (-S) and is ended by the played guest.
+played_bg silent silent --preset quick --options "watch=60" --event pause=1s@0 --event pause=1s@40s --timeout 120
+silent_pid=$!
+# --timeout during a pause, after a migration: the new QEMU, stopped, is killed.
+played_bg now late --preset quick --options "slow_rates=off watch=60" --event migrate@0 --event pause=60s@0.5s \
+	--timeout 20
+late_pid=$!
+
 # ---- usage errors: exit 1, one line that says why ---------------------------
 usage() { # name, the text the message holds, arguments...
 	name=$1
@@ -159,19 +195,6 @@ check "--timeout 5: exit 12, timed out" "[ $rc = 12 ] && grep -q 'timed out afte
 cleaned "--timeout 5" "$OUT/timeout.err"
 
 # ---- the host's side, against a guest played on the channel --------------------
-# played MODE NAME tickprobe-qemu-arguments...: $OUT/NAME.{log,err,rec}; sets rc and secs.
-played() {
-	mode=$1
-	name=$2
-	shift 2
-	t0=$(date +%s)
-	EVENTS_MODE=$mode EVENTS_LOG=$OUT/$name.log EVENTS_RECORD=$OUT/$name.rec "$TP" qemu --qemu "$WRAP" "$K" "$@" \
-		-q -v -o "$OUT/$name.log" >"$OUT/$name.out" 2>"$OUT/$name.err"
-	rc=$?
-	secs=$(($(date +%s) - t0))
-	touch "$OUT/$name.rec"
-}
-
 # A migration, then two pauses, the second due while the first goes on.
 played first moves --icount --preset quick --options "slow_rates=off watch=6" --event pause=500ms@2.5s \
 	--event migrate@1s --event pause=1s@2s --timeout 300
@@ -212,9 +235,8 @@ ok("tickprobe qemu: 3 lines from the guest on the event channel ignored" in err,
 ok("not done" not in err and "not sent" not in err, "every event done")
 PY
 
-# A guest that never answers: given up after 30 s; its watch's end names the
-# event not sent.  QEMU stays stopped (-S) and is ended by the played guest.
-played silent silent --preset quick --options "watch=60" --event pause=1s@0 --event pause=1s@40s --timeout 120
+# The guest that never answers (started at the top).
+joined "$silent_pid" silent
 check "silent guest: the run ends within 60 s" "[ $secs -lt 60 ]" "$secs s"
 check "silent guest: given up after 30 s" \
 	"grep -qx 'tickprobe qemu: event 1 (pause) not done: the guest did not answer in 30 s (does the probe listen? events=0x2f8)' '$OUT/silent.err'" \
@@ -227,9 +249,8 @@ check "silent guest: told of event 1 only, never done" "[ \"\$(cat '$OUT/silent.
 	"$(cat "$OUT/silent.rec")"
 cleaned "silent guest" "$OUT/silent.err"
 
-# --timeout during a pause, after a migration: the new QEMU, stopped, is killed.
-played now late --preset quick --options "slow_rates=off watch=60" --event migrate@0 --event pause=60s@0.5s \
-	--timeout 20
+# --timeout during a pause, after a migration (started at the top).
+joined "$late_pid" late
 check "timeout mid-pause: exit 12, timed out" "[ $rc = 12 ] && grep -q 'timed out after 20 s' '$OUT/late.err'" \
 	"exit $rc: $(tail -n 2 "$OUT/late.err")"
 check "timeout mid-pause: the migration was done first" "grep -q '^tickprobe qemu: event 1: migrate at' '$OUT/late.err'" \

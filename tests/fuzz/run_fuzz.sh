@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Run libFuzzer harnesses for a fixed time each: run_fuzz.sh BUILD SECONDS HARNESS...
-# Prints "PASS: fuzz NAME: N executions in S s, corpus C" or "FAIL: fuzz NAME: why"
+# Prints "PASS: fuzz NAME: I inputs replayed, then N executions in S s in all,
+# corpus C" or "FAIL: fuzz NAME: why"
 # per harness and exits non-zero when any failed (a crash, leak, timeout or
 # undefined behaviour; libFuzzer stops at the first and saves the input as
 # BUILD/fuzz/crash-NAME-*).  Inputs found are kept in BUILD/fuzz/corpus/NAME/.
@@ -50,10 +51,14 @@ for h in "$@"; do
 	secs=$(( $(date +%s) - start ))
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	corpus=$(find "$FD/corpus/$h" -type f | wc -l)
-	if [ $rc -eq 0 ] && [ -n "$execs" ]; then
-		echo "PASS: fuzz $h: $execs executions in $secs s, corpus $corpus"
+	# libFuzzer runs every seed before it fuzzes and says INITED once done,
+	# however short the time given: a run without it did not try them all.
+	seeds=$(sed -n 's/^INFO: seed corpus: files: \([0-9]*\) .*/\1/p' "$log" | tail -1)
+	if [ $rc -eq 0 ] && [ -n "$execs" ] && grep -q '^#[0-9]*[[:space:]]INITED ' "$log"; then
+		echo "PASS: fuzz $h: ${seeds:-0} inputs replayed, then $execs executions in $secs s in all, corpus $corpus"
 	else
 		why=$(grep -m1 -E 'ERROR: |runtime error:|SUMMARY: ' "$log" | cut -c1-160)
+		grep -q '^#[0-9]*[[:space:]]INITED ' "$log" || why=${why:-no INITED line: not every seed was run}
 		art=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
 		echo "FAIL: fuzz $h: exit $rc after ${execs:-?} executions: ${why:-see $log}${art:+ (input: $art)}"
 		bad=1
