@@ -4,9 +4,9 @@
 # a second each under TCG): the quick preset, whose log checklog.py must
 # accept and, damaged, reject, and the exit statuses of `tickprobe qemu`
 # itself.  Two boots under -icount, the same byte for byte, are
-# tests/method/test_icount.sh's.  The boots that are
-# only booted and validated (other CPU models, no HPET, no ACPI, bad options,
-# q35) are tests/boots.cfg's group "fast".
+# tests/method/test_icount.sh's; the boots that are only booted and validated
+# (other CPU models, no HPET, no ACPI, bad options, q35) are tests/boots.cfg's
+# group "fast".
 # shellcheck disable=SC2086 # $K: an option list, split on purpose
 . tests/lib/check.sh
 . tests/lib/boot.sh
