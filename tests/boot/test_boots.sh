@@ -29,7 +29,6 @@ done
 t_all=$(now_ms)
 count=0
 for n in $names; do
-	boot_entry "$n"
-	count=$((count + 1))
+	boot_entry "$n" && count=$((count + 1))
 done
 echo "boots: $count boots in $(($(now_ms) - t_all)) ms"

@@ -12,7 +12,8 @@
 #       validate $OUT/NAME.log (tests/boot/checklog.py)
 #   boot_entry NAME
 #       boot the entry NAME of tests/boots.cfg and validate its log as the
-#       entry says (tests/boot/test_boots.sh runs the whole table)
+#       entry says (tests/boot/test_boots.sh runs the whole table); returns
+#       1, having failed a check, when the entry cannot be booted
 #   boots_get NAME KEY      the entry's value of KEY ("" when it has none)
 #   boots_names [GROUP...]  the entries in any of GROUPs (all without), in
 #                           the table's order
@@ -128,16 +129,16 @@ boot_args() {
 boot_entry() {
 	if [ -z "$(boots_get "$1" groups)" ]; then
 		fail "$1: no such entry in $BOOTS_CFG (or it has no groups)"
-		return
+		return 1
 	fi
 	bad=$(boots_keys "$1" | grep -v -x -E 'media|firmware|machine|smp|preset|options|extra|qemu|exit|timeout|check|groups')
 	if [ -n "$bad" ]; then
 		fail "$1: $BOOTS_CFG: unknown key(s): $(echo "$bad" | tr '\n' ' ')"
-		return
+		return 1
 	fi
 	if ! args=$(boot_args "$1"); then
 		fail "$1: $BOOTS_CFG: media is '$(boots_get "$1" media)', not kernel, disk or cd"
-		return
+		return 1
 	fi
 	eval "set -- '$1' $args"
 	entry=$1
@@ -145,4 +146,5 @@ boot_entry() {
 	boot "$entry" "$(boots_get "$entry" exit | grep . || echo 0)" "$@"
 	eval "set -- $(boots_get "$entry" check)"
 	checklog "$entry" "$@"
+	return 0
 }
