@@ -215,8 +215,9 @@ sign: $(BUILD)/BOOTX64.EFI $(BUILD)/tickprobe.elf32 $(BUILD)/mkgrubcfg image/mki
 	sh image/mkimage.sh $(BUILD) $(SIGNED_EFI) $(SIGNED_IMG)
 
 # --- running and testing -----------------------------------------------------
+# deps: the Debian packages of every test group, or of TEST_GROUPS's.
 deps:
-	@sh tests/deps.sh
+	@sh tests/deps.sh $(TEST_GROUPS)
 
 run: deps all
 	$(BUILD)/tickprobe qemu -o $(BUILD)/run.log && $(BUILD)/tickprobe show $(BUILD)/run.log
@@ -232,9 +233,11 @@ unit: unit-build
 	@sh tests/run.sh $(BUILD) unit
 
 # check: every test, the script tests JOBS at a time (default: the CPUs),
-# longest first (tests/run.sh).  check-fast: the unit tests, tests/lint/ (the
-# lint steps' canaries) and the quick -kernel boots of tests/boot/test_kernel.sh,
-# for the edit-build-test loop.  The static analysis is `make lint`'s.
+# longest first (tests/run.sh); TEST_GROUPS="GROUP ...": only those groups'
+# tests, and only their packages checked (tests/deps.sh).  check-fast: the
+# unit tests, tests/lint/ (the lint steps' canaries) and the quick -kernel
+# boots (tests/boot/test_kernel.sh, tests/boots.cfg's group "fast"), for the
+# edit-build-test loop.  The static analysis is `make lint`'s.
 # The build before the tests uses every CPU unless make was given -j itself:
 # a plain `make check` would otherwise spend the whole build on one core.
 CHECK_BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) \
@@ -242,9 +245,10 @@ CHECK_BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(
 
 check: deps
 	$(CHECK_BUILD)
-	sh tests/run.sh $(BUILD)
+	TEST_GROUPS="$(TEST_GROUPS)" sh tests/run.sh $(BUILD)
 
-check-fast: deps
+check-fast:
+	@sh tests/deps.sh fast unit
 	$(CHECK_BUILD)
 	sh tests/run.sh $(BUILD) fast
 

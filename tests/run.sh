@@ -9,8 +9,14 @@
 #
 #   run.sh [BUILD [unit|fast]]    unit: the host unit tests only (make unit)
 #                                 fast: the unit tests, tests/lint/ (the lint
-#                                 steps' canaries) and tests/boot/test_kernel.sh
+#                                 steps' canaries), tests/boot/test_kernel.sh
+#                                 and tests/boots.cfg's group "fast"
 #                                 (make check-fast)
+#
+# TEST_GROUPS="GROUP ..." (make check TEST_GROUPS=...): only the tests of
+# these groups: tests/GROUP/test_*.sh, the unit tests for "unit", and
+# tests/boot/test_boots.sh for the entries of tests/boots.cfg in them
+# (tests/deps.sh names each group's packages).
 #
 # The script tests, and the unit tests as one more job, run JOBS at a time
 # (default: the number of CPUs), longest first so that the long ones do not
@@ -25,6 +31,16 @@ case $ONLY in
 '' | unit | fast) ;;
 *) echo "usage: run.sh [BUILD [unit|fast]]" >&2; exit 2 ;;
 esac
+[ "$ONLY" = fast ] && TEST_GROUPS=fast
+export TEST_GROUPS
+# shellcheck disable=SC2086 # a list of groups, split on purpose
+for g in ${TEST_GROUPS:-}; do
+	if [ "$g" != unit ] && ! ls tests/"$g"/test_*.sh >/dev/null 2>&1 &&
+		[ -z "$(sh -c '. tests/lib/boot.sh && boots_names "$1"' sh "$g")" ]; then
+		echo "run.sh: no test group '$g': not a folder of tests/, nor a group of tests/boots.cfg, nor unit" >&2
+		exit 2
+	fi
+done
 JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
 LOGDIR=$BUILD/test-logs
 STATE=$LOGDIR/run.$$
@@ -73,13 +89,32 @@ units() {
 	fi
 }
 
+# grouped: the jobs of TEST_GROUPS, each once.
+# shellcheck disable=SC2086 # a list of groups, split on purpose
+grouped() {
+	{
+		for g in $TEST_GROUPS; do
+			[ "$g" = unit ] && echo units
+			ls tests/"$g"/test_*.sh 2>/dev/null
+		done
+		if [ -n "$(sh -c '. tests/lib/boot.sh && boots_names "$@"' sh $TEST_GROUPS)" ]; then
+			echo tests/boot/test_boots.sh
+		fi
+	} | awk '!seen[$0]++'
+}
+
 # The jobs, longest first: "seconds path" lines, sorted; "units" is the unit
 # tests.
 scripts() {
 	case $ONLY in
 	unit) echo units ;;
-	fast) echo units; ls tests/lint/test_*.sh tests/boot/test_kernel.sh ;;
-	*) echo units; ls tests/*/test_*.sh ;;
+	fast) echo units; ls tests/lint/test_*.sh tests/boot/test_kernel.sh tests/boot/test_boots.sh ;;
+	*) if [ -z "${TEST_GROUPS:-}" ]; then
+		echo units
+		ls tests/*/test_*.sh
+	else
+		grouped
+	fi ;;
 	esac | while read -r t; do
 		n=$(basename "$t" .sh)
 		s=$(cat "$LOGDIR/seconds" tests/lib/seconds 2>/dev/null | awk -v n="$n" '$1 == n { print $2; exit }')

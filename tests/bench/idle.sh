@@ -8,32 +8,35 @@
 # 2*BOOTS-2 degrees of freedom): the boot is the unit, as the boot-to-boot
 # spread is what idle CPUs would move.  Then `tickprobe compare` of the first
 # 1-CPU boot against the first of each 4-CPU set, per round.  Not a test:
-# numbers only (TCG's timings follow the host's load).
+# numbers (TCG's timings follow the host's load), and a check that each boot
+# ended ok or ok-absent.
 #   sh tests/bench/idle.sh [BUILD] [BOOTS]      (BOOTS default 5)
 BUILD=${1:-${BUILD:-build}}
 BOOTS=${2:-5}
-TP=$BUILD/tickprobe
+. tests/lib/check.sh
+. tests/lib/boot.sh
 OUT=$BUILD/bench-idle
 rm -rf "$OUT" && mkdir -p "$OUT"
 [ -x "$TP" ] && [ -f "$BUILD/tickprobe.elf32" ] || { echo "bench: build first (make all)" >&2; exit 1; }
 
-boot() { # name cpu smp
+# boots NAME CPU_MODEL CPUS: BOOTS boots, $OUT/NAME-1.log and on.
+boots() {
 	i=1
 	while [ $i -le "$BOOTS" ]; do
-		timeout 300 "$TP" qemu --timeout 240 --kernel="$BUILD/tickprobe.elf32" --preset quick --machine pc \
-			--cpu "$2" -o "$OUT/$1-$i.log" -- -smp "$3" >"$OUT/$1-$i.out" 2>&1
-		echo "bench: $1 boot $i: exit $?" >&2
+		boot "$1-$i" "0|10" --kernel="$BUILD/tickprobe.elf32" --preset quick --machine pc --cpu "$2" --smp "$3"
 		i=$((i + 1))
 	done
 }
 echo "host load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-boot one max,-monitor 1
-boot hlt max,-monitor 4
-boot mwait max 4
+boots one max,-monitor 1
+boots hlt max,-monitor 4
+boots mwait max 4
 echo "host load after: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 python3 - "$OUT" "$BOOTS" <<'PY'
-import json, math, re, sys
+import math, sys
+sys.path.insert(0, "tests/lib")
+from tplog import read  # the records whose crc holds
 out, boots = sys.argv[1], int(sys.argv[2])
 # Student's t, two-sided 95 %, by degrees of freedom (any table of the t
 # distribution; 8 is the 5-against-5 case).
@@ -45,14 +48,7 @@ def t95(df):
 
 def table(log):  # counter -> p50 ns of the main table; and how idle CPUs waited
     hz, p50, idle = None, {}, None
-    for raw in open(log, "rb"):
-        line = re.sub(rb"\x1b\[[0-9;?=]*[A-Za-z]", b"", raw).strip()
-        if not line.startswith(b"{"):
-            continue
-        try:
-            o = json.loads(line)
-        except ValueError:
-            continue
+    for o in read(log, clean=True).records:
         t = o.get("type")
         if t == "tsc":
             hz = o.get("hz")

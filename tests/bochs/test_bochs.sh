@@ -17,7 +17,7 @@ for f in tickprobe tickprobe.img; do
 	[ -f "$BUILD/$f" ] || { fail "setup: $BUILD/$f missing (make all)"; exit 1; }
 done
 
-now_ms() { date +%s%3N; }
+. tests/lib/boot.sh # now_ms
 
 # bochs NAME CPUS: boots, then checks NAME's log.
 bochs_boot() {

@@ -7,7 +7,7 @@ the C reader: a second implementation catches what a shared bug would hide.
                 [--expect-boot bios|uefi] [--expect-hpet none|0xADDR]
                 [--expect-pm-timer none|io:0x608|mmio:0x...] [--expect PATH=JSON]
                 [--expect-problem TEXT] [--forbid TEXT] [--allow-dup-text] [--runs N]
-                [--max-record-bytes N]
+                [--max-record-bytes N] [--text TEXT]
 
 Prints one PASS:/FAIL: line per check and exits 1 when any failed.
 --expect takes a dotted path into a record, the first component being the
@@ -15,6 +15,7 @@ record type, and a JSON value: --expect begin.options.preset='"quick"',
 --expect acpi.hpet=null.  --expect-problem looks for TEXT in begin's
 option_problems and acpi's problems.  --forbid fails when TEXT occurs anywhere
 in the capture (e.g. menu text that must not reach the serial line).
+--text: TEXT is on a human (non-record) line of the capture.
 --max-record-bytes: the run's record bytes (end.bytes, and as counted) are at
 most N.  Every `hist` and `rounds` is decoded in its schema's form (1 or 2,
 docs/log-format.md), and a histogram's counts must add up to its `samples`.
@@ -530,6 +531,7 @@ def main():
     ap.add_argument("--allow-dup-text", action="store_true")
     ap.add_argument("--runs", type=int, default=1)
     ap.add_argument("--max-record-bytes", type=int)
+    ap.add_argument("--text", action="append", default=[])
     args = ap.parse_args()
     c = Checker(args.label or args.log)
     try:
@@ -540,6 +542,10 @@ def main():
         return 1
     for text in args.forbid:
         c.check(text.encode() not in data, f"no '{text}' in the capture", "found")
+    # Human lines anywhere in the capture: "run ended" comes after the end record.
+    human = [t.decode("utf-8", "replace") for t in clean_lines(data) if not t.lstrip().startswith(b"{")]
+    for text in args.text:
+        c.check(any(text in t for t in human), f"the console says '{text}'", "not on any text line")
     runs = split_runs(clean_lines(data))
     if not c.check(len(runs) == args.runs, f"{args.runs} begin..end run(s)", f"found {len(runs)} begin records"):
         if not runs:

@@ -1,11 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: BSD-2-Clause
 # Fast boots through QEMU's -kernel (the multiboot ELF32 on SeaBIOS, well under
-# a second each under TCG): presets, option parsing, machines without an HPET
-# or without ACPI, and the exit statuses of `tickprobe qemu` itself.
-# shellcheck disable=SC2086 # $K and $RTC_VM: option lists, split on purpose
+# a second each under TCG): the quick preset, whose log checklog.py must
+# accept and, damaged, reject, and the exit statuses of `tickprobe qemu`
+# itself.  Two boots under -icount, the same byte for byte, are
+# tests/method/test_icount.sh's; the boots that are only booted and validated
+# (other CPU models, no HPET, no ACPI, bad options, q35) are tests/boots.cfg's
+# group "fast".
+# shellcheck disable=SC2086 # $K: an option list, split on purpose
 . tests/lib/check.sh
-. tests/boot/lib.sh
+. tests/lib/boot.sh
 OUT=$BUILD/test-boot/kernel
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool
@@ -16,42 +20,6 @@ K="--kernel=$BUILD/tickprobe.elf32"
 boot quick 0 $K --preset quick
 checklog quick --expect-status ok --expect-boot bios --expect-pm-timer io:0x608 --expect-hpet 0xfed00000 \
 	--expect begin.cmdline='"preset=quick"' --expect begin.options.preset='"quick"' --expect begin.option_problems='[]'
-
-# The default preset on QEMU's own CPU model, qemu64, which has no RDTSCP:
-# one counter absent, so ok-absent.
-boot default-qemu64 10 $K --preset default --cpu qemu64
-checklog default-qemu64 --expect-status ok-absent --expect begin.options.preset='"default"' \
-	--expect machine.rdtscp=false
-
-# No HPET: its record is null and the run says ok-absent.
-boot no-hpet 10 $K --preset quick --machine pc,hpet=off
-checklog no-hpet --expect-status ok-absent --expect-hpet none --expect-pm-timer io:0x608
-
-# No ACPI tables at all: no RSDP, so no PM timer and no HPET to be found.
-boot no-acpi 10 $K --preset quick --machine pc,acpi=off
-checklog no-acpi --expect-status ok-absent --expect acpi.rsdp=null --expect-pm-timer none --expect-hpet none
-
-# Unknown and malformed options are reported, and the run goes on.
-boot bad-options 0 $K --options "preset=quick bogus=1 rounds=zz"
-checklog bad-options --expect-status ok --expect-problem bogus --expect-problem rounds \
-	--expect begin.options.preset='"quick"'
-
-# q35 through -kernel: the PM timer is at 0x608 there too (FADT revision 3).
-boot q35 0 $K --preset quick --machine q35
-checklog q35 --expect-status ok --expect-pm-timer io:0x608 --expect acpi.fadt.revision=3
-
-# --icount: deterministic, so two boots give the same records.  The RTC on
-# the virtual clock from a fixed date: on the host's clock it ticks at host
-# seconds, not at the guest's, and its date differs from boot to boot.
-RTC_VM="-rtc base=2020-01-01T00:00:00,clock=vm"
-boot icount-1 0 $K --preset quick --icount -- $RTC_VM
-boot icount-2 0 $K --preset quick --icount -- $RTC_VM
-checklog icount-1 --expect-status ok
-if [ -s "$OUT/icount-1.log" ] && cmp -s "$OUT/icount-1.log" "$OUT/icount-2.log"; then
-	pass "icount: two boots under -icount give identical logs"
-else
-	fail "icount: two boots under -icount differ: $(cmp "$OUT/icount-1.log" "$OUT/icount-2.log" 2>&1 | head -1)"
-fi
 
 # checklog.py must be able to fail: damage copies of a good log.
 good=$OUT/quick.log

@@ -9,7 +9,7 @@
 # boots are the slowest.
 # shellcheck disable=SC2086 # $K and $I: option lists, split on purpose
 . tests/lib/check.sh
-. tests/boot/lib.sh
+. tests/lib/boot.sh
 OUT=$BUILD/test-boot/smp
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_tool

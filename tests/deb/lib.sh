@@ -19,7 +19,8 @@ DEB=$BUILD/tickprobe_${VERSION}_amd64.deb
 ESP_UUID=7E1C-0B0E
 BOOTFS_UUID=7E1C-0B0B
 
-now_ms() { date +%s%3N; }
+# now_ms and QEMU_EXIT_DEVICE, the boot helper's.
+. tests/lib/boot.sh
 
 # make deb when the .deb is older than a packaged source (a no-op otherwise);
 # the first build takes about a minute on 2 cores.  Both deb tests call it and

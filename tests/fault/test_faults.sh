@@ -3,15 +3,14 @@
 # Fault injection in QEMU: each case is one boot of the multiboot kernel
 # (preset=quick, about 2 s under TCG, 1-2 s of it the RTC's tick check) with
 # something broken on purpose, and
-# an exact expected outcome: QEMU's exit status (isa-debug-exit: 33 ok, 35
+# an exact expected outcome: QEMU's exit status (the exit device's: 33 ok, 35
 # ok-absent, 37 failed), the end record's status, and the message that says
 # why.  Every log must also be valid as a whole (tests/boot/checklog.py's
 # checks: crc of each record, seq, end.records and end.crc32).
 # Prints PASS:/FAIL: lines, then the matrix case -> exit -> status -> message.
 . tests/lib/check.sh
-BUILD=${BUILD:-build}
+. tests/lib/boot.sh
 ELF=$BUILD/tickprobe.elf32
-TP=$BUILD/tickprobe
 FC="python3 tests/fault/faultcheck.py"
 QEMU=${QEMU:-qemu-system-x86_64}
 HANG_S=10  # a boot that takes 2 s (0.3 s, and the RTC's tick check: 1-2 s) and has not ended after this has hung
@@ -27,9 +26,12 @@ trap 'rm -rf "$OUT"' EXIT INT TERM
 MATRIX=$OUT/matrix
 : >"$MATRIX"
 
-now_ms() { date +%s%3N; }
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 
+# QEMU itself, not `tickprobe qemu`: the faults are QEMU's own arguments
+# (tables added with -acpitable, devices taken away, no serial port, the gdb
+# stub), and the outcome read is QEMU's exit status.
+#
 # kboot NAME MACHINE "OPTIONS" [extra QEMU args...]: a -kernel boot with its
 # serial log in $OUT/NAME.log.  CPU and MEM (env) override -cpu max, -m 256;
 # TMO the timeout.  Sets $rc and $ms.  slow_rates=off: the RTC's rate check,
@@ -41,7 +43,7 @@ kboot() {
 	timeout "${TMO:-30}" "$QEMU" -machine "$machine" -accel tcg -cpu "${CPU:-max}" -m "${MEM:-256}" \
 		-kernel "$ELF" -append "preset=quick slow_rates=off${opts:+ $opts}" \
 		-chardev "file,id=ser0,path=$OUT/$name.log" -serial chardev:ser0 \
-		-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none \
+		-device "$QEMU_EXIT_DEVICE" -no-reboot -nic none \
 		-monitor none -display none "$@" >"$OUT/$name.err" 2>&1
 	rc=$?
 	ms=$(($(now_ms) - t0))
@@ -86,7 +88,7 @@ port=$(free_port)
 t0=$(now_ms)
 timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-chardev "file,id=ser0,path=$OUT/hpet-two.log" -serial chardev:ser0 \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-device "$QEMU_EXIT_DEVICE" -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-two.err" 2>&1 &
 qpid=$!
 timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" HPET --list >"$OUT/hpet-two.tables" 2>&1
@@ -135,7 +137,7 @@ port=$(free_port)
 t0=$(now_ms)
 timeout 30 "$QEMU" -machine pc,hpet=off -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
 	-chardev "file,id=ser0,path=$OUT/hpet-badsum.log" -serial chardev:ser0 \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-device "$QEMU_EXIT_DEVICE" -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/hpet-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/hpet-badsum.err" 2>&1 &
 qpid=$!
 if timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" HPET --oem TPTEST >"$OUT/hpet-badsum.poke" 2>&1; then
@@ -256,7 +258,7 @@ port=$(free_port)
 t0=$(now_ms)
 timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick counters=lapic" \
 	-chardev "file,id=ser0,path=$OUT/madt-override.log" -serial chardev:ser0 \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none -monitor none -display none \
+	-device "$QEMU_EXIT_DEVICE" -no-reboot -nic none -monitor none -display none \
 	-acpitable "file=$OUT/madt-feb.bin" -S -gdb "tcp:127.0.0.1:$port" >"$OUT/madt-override.err" 2>&1 &
 qpid=$!
 if timeout 20 "$PYTHON3" tests/fault/gdbpoke.py "$port" "$ELF" APIC --oem TPTEST --first >"$OUT/madt-override.poke" 2>&1; then
@@ -347,16 +349,16 @@ done
 
 # ---- no serial port: the run still ends, and the results are on screen ----
 
-# With isa-debug-exit: the exit status alone says how it ended.
+# With the exit device: the exit status alone says how it ended.
 t0=$(now_ms)
 timeout 30 "$QEMU" -machine pc -accel tcg -cpu max -m 256 -kernel "$ELF" -append "preset=quick slow_rates=off" \
-	-serial none -device isa-debug-exit,iobase=0xf4,iosize=0x04 -no-reboot -nic none \
+	-serial none -device "$QEMU_EXIT_DEVICE" -no-reboot -nic none \
 	-monitor none -display none >"$OUT/no-serial-exit.err" 2>&1
 rc=$? ms=$(($(now_ms) - t0))
 expect_rc no-serial-exit 33
 printf '%s|%s|%s|%s\n' no-serial-exit "$rc" "(no log)" "exit status alone" >>"$MATRIX"
 
-# Without isa-debug-exit the probe halts (cli; hlt) with its results on the
+# Without the exit device the probe halts (cli; hlt) with its results on the
 # screen; read the VGA text buffer through the monitor, then quit.
 sock=$OUT/mon.sock
 t0=$(now_ms)

@@ -12,7 +12,8 @@
                             every commit subject after BASE is at most 72
                             characters
   shape.py helpers ROOT     every tests/*/test_*.sh sources tests/lib/check.sh
-                            before any command of its own
+                            before any command of its own, and only
+                            tests/lib/boot.sh defines boot() or now_ms()
   shape.py conditions ROOT  every check() of tests/unit/ that joins conditions
                             with && has each in COND(), so that its failure
                             names the false one
@@ -338,6 +339,26 @@ def check_helpers(root):
         if first != HELPER:
             print("%s: its first command is not '%s' (it is '%s')" % (name, HELPER, first[:60]))
             found += 1
+    return found + check_boot_helper(root)
+
+
+BOOT_HELPER = "tests/lib/boot.sh"
+BOOT_DEFINED = re.compile(r"^\s*(boot|now_ms)\s*\(\)")
+
+
+def check_boot_helper(root):
+    """One boot helper: no shell file of tests/ but tests/lib/boot.sh
+    defines its boot() or now_ms(), so that a test boots as the others do."""
+    found = 0
+    for name in tracked(root):
+        if not (name.startswith("tests/") and name.endswith(".sh")) or name == BOOT_HELPER:
+            continue
+        with open(os.path.join(root, name), errors="replace") as f:
+            for n, line in enumerate(f, 1):
+                m = BOOT_DEFINED.match(line)
+                if m:
+                    print("%s:%d: defines %s(): the one boot helper is %s's" % (name, n, m.group(1), BOOT_HELPER))
+                    found += 1
     return found
 
 

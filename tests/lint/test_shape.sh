@@ -4,9 +4,10 @@
 # this tree): comments name only paths that exist, no C function is over 100
 # lines, no folders include each other in a circle, a command (tools/PART/)
 # includes only tools/lib/ of the host's folders and tools/lib/ no command,
-# every script test sources the one PASS/FAIL helper first, a unit check
-# that joins conditions names the false one (COND), and commit subjects are
-# at most 72 characters.  Each check runs on a planted tree
+# every script test sources the one PASS/FAIL helper first, only the boot
+# helper defines boot() and now_ms(), a unit check that joins conditions
+# names the false one (COND), and commit subjects are at most 72
+# characters.  Each check runs on a planted tree
 # here and must find exactly the planted faults, so that a check that
 # stopped seeing fails here.
 . tests/lib/check.sh
@@ -17,6 +18,10 @@ tree=$BUILD/lint/shape-canary
 rm -rf "$tree" && mkdir -p "$tree/probe" "$tree/lib" "$tree/tools/lib" "$tree/tests/x" "$tree/tests/unit"
 printf '#!/bin/sh\n# a test\n. tests/lib/check.sh\npass x\n' >"$tree/tests/x/test_good.sh"
 printf '#!/bin/sh\n# a test\nBUILD=build\n. tests/lib/check.sh\n' >"$tree/tests/x/test_late.sh"
+# A second boot helper, and the one it may not be.
+printf '# helpers\nboot() {\n\t:\n}\nnow_ms() { :; }\nboot_twice() { :; }\n' >"$tree/tests/x/lib.sh"
+mkdir -p "$tree/tests/lib"
+printf '# the helper\nboot() {\n\t:\n}\n' >"$tree/tests/lib/boot.sh"
 printf '/* Reads probe/gone.c and lib/here.h, and names probe/*.h. */\n#include "lib/here.h"\n' >"$tree/probe/here.h"
 printf '/* lib/here.h */\n#include "probe/here.h"\n' >"$tree/lib/here.h"
 printf '# see tools/lib/missing.py and tools/PART/cmd_NAME.c\n' >"$tree/tools/lib/x.sh"
@@ -79,6 +84,7 @@ canary includes "include circle: lib -> probe -> lib" 1
 canary includes "tools/a/x.c includes tools/b/y.h: commands use tools/lib only" 1
 canary includes "tools/lib/l.c includes tools/b/y.h: tools/lib uses no command's files" 1
 canary helpers "tests/x/test_late.sh: its first command is not" 1
+canary helpers "tests/x/lib.sh:[25]: defines [a-z_]*(): the one boot helper is" 2
 canary conditions "tests/unit/test_c.c:5: check() joins 2 conditions, 2 of them not in COND()" 1
 canary conditions "tests/unit/test_c.c:6: check() joins 2 conditions, 1 of them not in COND()" 1
 if [ -d "$tree/.git" ]; then
@@ -102,8 +108,8 @@ check "shape canary: a check of one condition, or of conditions each in COND(), 
 # all: every check, and one summary line that counts their findings.
 out=$(python3 "$HERE/shape.py" all "$tree" 2>&1)
 rc=$?
-if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 11 finding(s) (paths, functions, includes, helpers, conditions)'; then
-	pass "shape canary: all runs each check and counts the 11 planted faults"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 13 finding(s) (paths, functions, includes, helpers, conditions)'; then
+	pass "shape canary: all runs each check and counts the 13 planted faults"
 else
 	fail "shape canary: all exited $rc with" "$out"
 fi

@@ -10,21 +10,24 @@
 #   icount_boots.sh TICKPROBE KERNEL_ELF32 OUT_DIR
 #
 # Writes OUT_DIR/NAME.log for each boot and OUT_DIR/NAME.rc with its exit
-# status; prints one line per boot.
-set -u
-tp=$1 kernel=$2 out=$3
-mkdir -p "$out"
+# status; prints one line per boot, and a check of its exit status.
+. tests/lib/check.sh
+. tests/lib/boot.sh
+TP=$1
+kernel=$2
+OUT=$3
+mkdir -p "$OUT"
 
-boot() { # name, smp, options
-	"$tp" qemu --kernel="$kernel" --icount --smp "$2" --preset quick --timeout 300 -q \
-		--options "$3" -o "$out/$1.log" >"$out/$1.out" 2>&1
-	echo $? >"$out/$1.rc"
-	echo "$1: exit $(cat "$out/$1.rc"), $(grep -c '^{' "$out/$1.log") records"
+# run NAME WANT_RC CPUS OPTIONS
+run() {
+	boot "$1" "$2" --kernel="$kernel" --icount --smp "$3" --preset quick --timeout 300 --options "$4"
+	echo "$rc" >"$OUT/$1.rc"
+	echo "$1: exit $rc, $(grep -c '^{' "$OUT/$1.log") records"
 }
 
-boot one 1 ""
-boot smp4 4 "latency=1"
-boot raw 1 "raw=1200 counters=tsc,hpet slow_rates=off"
-boot absent 1 "counters=tsc,lapic-x2,rdpid,kvmclock slow_rates=off"
-boot fault 1 "fault=gp slow_rates=off"
-boot watch 2 "watch=2 slow_rates=off fault=drift:hpet:+500"
+run one 0 1 ""
+run smp4 0 4 "latency=1"
+run raw 0 1 "raw=1200 counters=tsc,hpet slow_rates=off"
+run absent 10 1 "counters=tsc,lapic-x2,rdpid,kvmclock slow_rates=off"
+run fault 11 1 "fault=gp slow_rates=off"
+run watch 0 2 "watch=2 slow_rates=off fault=drift:hpet:+500"

@@ -6,24 +6,26 @@
 # exactly the instructions the read executes.  The RTC runs on the virtual
 # clock from a fixed date (-rtc clock=vm): on the host's clock (QEMU's
 # default) it would tick at host seconds, some 3 a virtual second under
-# -icount, and differ from boot to boot.
+# -icount, and differ from boot to boot.  Two boots must give the same log,
+# byte for byte.
 . tests/lib/check.sh
-BUILD=${BUILD:-build}
+. tests/lib/boot.sh
 ELF=$BUILD/tickprobe.elf
 KERNEL=$BUILD/tickprobe.elf32
 OUT=$BUILD/test-icount
 mkdir -p "$OUT"
 
-boot() { # name, extra qemu args...
-	name=$1; shift
-	timeout 120 qemu-system-x86_64 -cpu max -icount shift=0,sleep=off -kernel "$KERNEL" \
-		-append "preset=quick" -serial "file:$OUT/$name.log" -display none -no-reboot \
-		-rtc base=2020-01-01T00:00:00,clock=vm -device isa-debug-exit,iobase=0xf4,iosize=0x04 "$@"
-	echo $? >"$OUT/$name.rc"
-}
-boot first
-boot second
-boot q35 -machine q35
+# `tickprobe qemu --icount` gives QEMU -icount shift=0,sleep=off and the RTC
+# on the virtual clock from a fixed date.
+boot first 0 --kernel="$KERNEL" --preset quick --icount --timeout 120
+boot second 0 --kernel="$KERNEL" --preset quick --icount --timeout 120
+boot q35 0 --kernel="$KERNEL" --preset quick --icount --timeout 120 --machine q35
+checklog first --expect-status ok
+if [ -s "$OUT/first.log" ] && cmp -s "$OUT/first.log" "$OUT/second.log"; then
+	pass "icount: two boots under -icount give identical logs"
+else
+	fail "icount: two boots under -icount differ: $(cmp "$OUT/first.log" "$OUT/second.log" 2>&1 | head -1)"
+fi
 
 # Instructions of each read function before its ret, from the binary itself:
 # the independent check of the descriptors' "insns".  acpi-safe's retry

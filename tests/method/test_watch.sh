@@ -8,30 +8,29 @@
 # must be found on that CPU, half-way, at its size.  Under -icount a second
 # of watch costs about three of wall time: the watches here are short.
 . tests/lib/check.sh
-BUILD=${BUILD:-build}
+. tests/lib/boot.sh
 OUT=$BUILD/test-watch
 mkdir -p "$OUT"
 W=3
 
-boot() { # name, smp, probe options...
+# watch NAME CPUS [probe options...]: a watch of W seconds that ends ok.
+watch() {
 	name=$1
 	smp=$2
 	shift 2
-	"$BUILD/tickprobe" qemu --kernel --icount --smp "$smp" --preset quick --timeout 120 -q \
-		--options "slow_rates=off watch=$W $*" -o "$OUT/$name.log" >"$OUT/$name.out" 2>&1
-	ok "$name: the boot ends ok" $? "$(tail -n 2 "$OUT/$name.out")"
+	boot "$name" 0 --kernel --icount --smp "$smp" --preset quick --timeout 120 --options "slow_rates=off watch=$W $*"
 }
 checker() { "$PYTHON3" tests/method/watch_check.py "$@"; }
 
-boot none 1
+watch none 1
 checker "$OUT/none.log" none
-boot drift 1 fault=drift:hpet:+8000
+watch drift 1 fault=drift:hpet:+8000
 checker "$OUT/drift.log" drift hpet 8000
-boot slowpm 1 fault=drift:pm_timer:-1500
+watch slowpm 1 fault=drift:pm_timer:-1500
 checker "$OUT/slowpm.log" drift pm_timer -1500
-boot step1 2 fault=tsc_step:1:-50000
+watch step1 2 fault=tsc_step:1:-50000
 checker "$OUT/step1.log" step 1 -50000 $W
-boot step0 1 fault=tsc_step:0:-200000
+watch step0 1 fault=tsc_step:0:-200000
 checker "$OUT/step0.log" step 0 -200000 $W
 # The watch's records have the schema's members and types (probe/log_schema.def).
 "$PYTHON3" tests/method/schema_check.py "$OUT/drift.log" "$OUT/step1.log" --label watch

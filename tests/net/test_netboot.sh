@@ -22,7 +22,7 @@ for t in qemu-system-x86_64 grub-mknetdir grub-editenv; do
 done
 [ -f "$OVMF" ] || { fail "setup: $OVMF missing (make deps: ovmf)"; exit 1; }
 
-now_ms() { date +%s%3N; }
+. tests/lib/boot.sh # now_ms, QEMU_EXIT_DEVICE
 
 # --- the tree ---------------------------------------------------------------
 A=$OUT/a B=$OUT/b
@@ -126,7 +126,7 @@ bios_pxe() {
 	timeout 240 qemu-system-x86_64 -machine pc -accel tcg -cpu max -smp 1 -m 256 \
 		-netdev user,id=n0,restrict=on,tftp="$P",bootfile=boot/grub/i386-pc/core.0 \
 		-device virtio-net-pci,netdev=n0 -boot n \
-		-serial file:"$OUT/$name.log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+		-serial file:"$OUT/$name.log" -device "$QEMU_EXIT_DEVICE" \
 		-no-reboot -display none -monitor none >"$OUT/$name.qemu" 2>&1
 	rc=$?
 	echo "boot $name: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/$name.log") serial bytes)"
@@ -178,7 +178,7 @@ t0=$(now_ms)
 timeout 240 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -smp 1 -m 256 -bios "$OVMF" \
 	-netdev user,id=n0,restrict=on,tftp="$A",bootfile=BOOTX64.EFI \
 	-device virtio-net-pci,netdev=n0,romfile= \
-	-serial file:"$OUT/uefi.log" -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
+	-serial file:"$OUT/uefi.log" -device "$QEMU_EXIT_DEVICE" \
 	-no-reboot -display none -monitor none >"$OUT/uefi.qemu" 2>&1
 rc=$?
 echo "boot uefi-pxe: exit $rc in $(( $(now_ms) - t0 )) ms ($(wc -c <"$OUT/uefi.log") serial bytes)"

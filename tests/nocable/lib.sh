@@ -1,15 +1,18 @@
 # SPDX-License-Identifier: BSD-2-Clause
 # Shared by tests/nocable/test_*.sh: copies of the image booted by QEMU
 # directly, the way a user's machine sees them (a USB stick on xHCI, a
-# read-only stick, a CD), with the serial line captured to a file.  Sourced.
+# read-only stick, a CD), with the serial line captured to a file.  QEMU
+# itself, not `tickprobe qemu`: the tool attaches the image as a disk or a
+# CD only, and these tests read what the probe wrote back off the stick.
+# Sourced.
 # shellcheck disable=SC2034 # QEMU_FAILED: for the tests that source this
-. tests/boot/lib.sh
+. tests/lib/boot.sh
 NC="python3 tests/nocable/nocable.py"
 IMG=$BUILD/tickprobe.img
 OVMF=/usr/share/ovmf/OVMF.fd
-QEMU="qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 256 -device isa-debug-exit,iobase=0xf4,iosize=0x04
+QEMU="qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 256 -device $QEMU_EXIT_DEVICE
  -no-reboot -nic none -monitor none -display none"
-# isa-debug-exit: (code << 1) | 1 with probe/exit_status.h's codes.
+# The exit device's statuses: (code << 1) | 1 with probe/exit_status.h's codes.
 QEMU_OK=33
 QEMU_OK_ABSENT=35
 QEMU_FAILED=37

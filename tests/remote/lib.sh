@@ -17,7 +17,9 @@
 ESP_START=2048        # sectors of 512 bytes: 1 MiB, where every partitioner starts
 ESP_KIB=65536
 ESP_GUID=5A1E0B0E-7E1C-4C0B-9A5E-0123456789AB
-NOW_MS() { date +%s%3N; }
+# The boot helper's clock (tests/lib/boot.sh), under the name test_e2e.sh uses.
+. tests/lib/boot.sh
+NOW_MS() { now_ms; }
 
 # Debian's cloud kernel and the five modules the installed system loads, in
 # the cache `tickprobe qemu --linux` keeps its kernel in (its vmlinuz is

@@ -9,7 +9,7 @@
 # line the mechanism that fired (boot/bios_power.c, boot/efi_after.c).  A key
 # typed on the serial line or pressed on the keyboard (QMP send-key; UEFI:
 # the firmware's ConIn) during after_s= cancels; a power off that cannot be
-# done (no ACPI) halts and says why.  The isa-debug-exit device is there
+# done (no ACPI) halts and says why.  The exit device is there
 # in every boot: a halt reaches it (exit 33/35), a reboot or power off must
 # leave it alone.
 # shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
@@ -18,10 +18,11 @@
 OUT=$BUILD/test-remote/after
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_nocable
+# QEMU itself, not `tickprobe qemu`: QMP tells a reset from a power off.
 WATCH="python3 tests/remote/qemuwatch.py"
 KERNEL=$BUILD/tickprobe.elf32
 BASE="qemu-system-x86_64 -accel tcg -cpu max -m 256 -no-reboot -nic none -monitor none -display none
- -device isa-debug-exit,iobase=0xf4,iosize=0x04"
+ -device $QEMU_EXIT_DEVICE"
 OPTS="preset=quick smp=off counters=tsc"
 
 # watch NAME TIMEOUT [--type PATTERN TEXT | --key PATTERN QCODE] QEMU-ARGS...:

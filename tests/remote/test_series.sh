@@ -15,9 +15,10 @@
 OUT=$BUILD/test-remote/series
 rm -rf "$OUT" && mkdir -p "$OUT"
 need_nocable
+# QEMU itself, not `tickprobe qemu`: a USB stick, and QMP to tell the resets.
 WATCH="python3 tests/remote/qemuwatch.py"
 BASE="qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 256 -nic none -monitor none -display none
- -device isa-debug-exit,iobase=0xf4,iosize=0x04 -bios $OVMF"
+ -device $QEMU_EXIT_DEVICE -bios $OVMF"
 OPTS="counters=tsc smp=off"
 
 # watch NAME TIMEOUT QEMU-ARGS...: as in test_after.sh.

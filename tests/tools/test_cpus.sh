@@ -11,8 +11,8 @@
 # and 256 CPUs come from the first log edited and sealed again.
 # Everything stays in $BUILD/test-cpus.
 . tests/lib/check.sh
-BUILD=${BUILD:-build}
-T=$BUILD/tickprobe
+. tests/lib/boot.sh
+T=$TP
 K=$BUILD/tickprobe.elf32
 OUT=$BUILD/test-cpus
 CHECK="python3 tests/tools/cpucheck.py"
@@ -27,15 +27,13 @@ for t in qemu-system-x86_64 python3 chromium; do
 done
 
 # --- the logs ------------------------------------------------------------------------
-boot() { # name, CPUs, options
-	timeout 150 "$T" qemu --kernel="$K" --machine q35 --preset quick --timeout 120 --options "slow_rates=off $3" \
-		-o "$OUT/$1.log" -- -smp "$2" >"$OUT/$1.out" 2>&1
-	rc=$?
-	ok "boot $1 (-smp $2 $3): exit 0" "$rc" "exit $rc: $(tail -2 "$OUT/$1.out")"
+# run NAME CPUS PROBE_OPTIONS: a q35 boot that ends ok.
+run() {
+	boot "$1" 0 --kernel="$K" --machine q35 --preset quick --timeout 120 --options "slow_rates=off $3" --smp "$2"
 }
-boot a 4 "latency=1"
-boot skew 4 "tsc_skew=2:100000000000"
-boot one 1 ""
+run a 4 "latency=1"
+run skew 4 "tsc_skew=2:100000000000"
+run one 1 ""
 python3 tests/tools/cpus_logs.py "$OUT/a.log" "$OUT/skew.log" "$OUT/one.log"
 
 # --- show --------------------------------------------------------------------------------

@@ -10,8 +10,8 @@
 # the page, a missing one exit 2.  Pages and screenshots stay in
 # $BUILD/test-report.
 . tests/lib/check.sh
-BUILD=${BUILD:-build}
-T=$BUILD/tickprobe
+. tests/lib/boot.sh
+T=$TP
 K=$BUILD/tickprobe.elf32
 OUT=$BUILD/test-report
 rm -rf "$OUT" && mkdir -p "$OUT"
@@ -26,16 +26,8 @@ for t in qemu-system-x86_64 python3 chromium sqlite3; do
 done
 
 # --- the logs ---------------------------------------------------------------------
-boot() { # machine, log
-	timeout 60 qemu-system-x86_64 -cpu max -machine "$1" -kernel "$K" -append "preset=quick slow_rates=off" \
-		-serial file:"$2" -display none -no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 \
-		>"$OUT/qemu-$1.err" 2>&1
-	rc=$?
-	# 33: the probe wrote 16 to the exit port, "status ok".
-	ok "boot -machine $1: exit 33" "$([ "$rc" = 33 ] && echo 0 || echo 1)" "exit $rc: $(tail -2 "$OUT/qemu-$1.err")"
-}
-boot pc "$OUT/a.log"
-boot q35 "$OUT/b.log"
+boot a 0 --kernel="$K" --machine pc --preset quick --options slow_rates=off --timeout 60
+boot b 0 --kernel="$K" --machine q35 --preset quick --options slow_rates=off --timeout 60
 "$T" os --quick -o "$OUT/os.log" 2>"$OUT/os.err"
 ok "tickprobe os --quick writes an OS-side log" $? "$(tail -2 "$OUT/os.err")"
 # The kernel-path checks need an OS log whose clocksource the bare logs read
