@@ -63,11 +63,11 @@ $(FUZZ_DIR)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_DIR)/libfuzzcore.a
 # The collector's harness stores what it imports in SQLite, deflated.
 $(FUZZ_DIR)/fuzz_collect: FUZZ_LDLIBS := -lsqlite3 -lz -lpthread
 
-# A real capture: the quick preset boots in well under a second under TCG;
-# exit 33 is the probe's normal isa-debug-exit.  Skipped without an image or
-# QEMU, as are the writer's fixture logs without the unit test binary.
-# They are not prerequisites (fuzz-build must not build the image); seeds made
-# before they existed are made again once they do.
+# A real capture: the quick preset boots in well under a second under TCG.
+# Skipped without an image, the host command or QEMU, as are the writer's
+# fixture logs without the unit test binary.  They are not prerequisites
+# (fuzz-build must not build the image); seeds made before they existed are
+# made again once they do.
 FUZZ_SEEDS_STALE := $(if $(wildcard $(BUILD)/tickprobe.elf32),$(if $(wildcard $(FUZZ_DIR)/qemu-seed.log),,x))$(if \
 	$(wildcard $(BUILD)/tests/test_logread),$(if $(wildcard $(FUZZ_DIR)/fixtures/*),,x))
 
@@ -76,12 +76,10 @@ $(FUZZ_STAMP): tests/fuzz/mkseeds.py image/presets.cfg $(wildcard $(FUZZ_DATA)/a
 		$(if $(FUZZ_SEEDS_STALE),fuzz-seeds-stale)
 	@rm -rf $(FUZZ_DIR)/seeds $(FUZZ_DIR)/fixtures $(FUZZ_DIR)/qemu-seed.log
 	@mkdir -p $(FUZZ_DIR)/seeds $(FUZZ_DIR)/fixtures
-	@if [ -f $(BUILD)/tickprobe.elf32 ] && command -v qemu-system-x86_64 >/dev/null 2>&1; then \
-		timeout 60 qemu-system-x86_64 -cpu max -kernel $(BUILD)/tickprobe.elf32 \
-			-append preset=quick -serial file:$(FUZZ_DIR)/qemu-seed.log -display none \
-			-no-reboot -device isa-debug-exit,iobase=0xf4,iosize=0x04 </dev/null >/dev/null 2>&1; \
-		rc=$$?; [ $$rc -eq 33 ] || [ $$rc -eq 0 ] || \
-			echo "fuzz seeds: QEMU exited $$rc, its log used as is" >&2; \
+	@if [ -f $(BUILD)/tickprobe.elf32 ] && [ -x $(BUILD)/tickprobe ] && command -v qemu-system-x86_64 >/dev/null 2>&1; then \
+		$(BUILD)/tickprobe qemu -q --kernel=$(BUILD)/tickprobe.elf32 --preset quick --timeout 60 \
+			-o $(FUZZ_DIR)/qemu-seed.log </dev/null >/dev/null 2>&1 || \
+			echo "fuzz seeds: tickprobe qemu exited $$?, its log used as is" >&2; \
 	fi
 	@if [ -x $(BUILD)/tests/test_logread ]; then \
 		$(BUILD)/tests/test_logread --fixtures $(FUZZ_DIR)/fixtures >/dev/null 2>&1 || \

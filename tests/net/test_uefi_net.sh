@@ -188,7 +188,7 @@ expect_like disk begin net_problem '"net=http://10.0.2.2:9/log: this boot did no
 
 # --- bios: net= has nowhere to go ------------------------------------------------
 timeout 60 qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 256 -display none -monitor none -no-reboot \
-	-device isa-debug-exit,iobase=0xf4,iosize=0x04 -serial file:"$OUT/bios.log" \
+	-device "$QEMU_EXIT_DEVICE" -serial file:"$OUT/bios.log" \
 	-kernel "$BUILD/tickprobe.elf32" -append "preset=quick net=http://10.0.2.2:8514/log" >"$OUT/bios.err" 2>&1
 rc=$?
 [ "$rc" -eq 33 ] || [ "$rc" -eq 35 ]
