@@ -60,6 +60,11 @@ const struct ld_shape *ld_record(const char *type)
 	return NULL;
 }
 
+const char *ld_record_type(const struct lr_node *record)
+{
+	return lr_str(lr_get(record, "type"));
+}
+
 /* ---- values ------------------------------------------------------------------ */
 
 static bool hex32(const char *s, uint64_t *v)

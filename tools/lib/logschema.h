@@ -124,6 +124,9 @@ struct ld_shape {
 extern const struct ld_shape *const ld_records[];
 extern const size_t ld_n_records;
 const struct ld_shape *ld_record(const char *type); /* NULL: no such record */
+/* A record's type ("timer"): the member every record begins with, which no
+ * record's struct holds; NULL when it has none. */
+const char *ld_record_type(const struct lr_node *record);
 
 /* What a decode or a check found against the schema. */
 struct ld_report {
