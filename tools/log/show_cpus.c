@@ -125,11 +125,11 @@ static void cpu_line(FILE *o, const struct smp_view *v, const struct ld_cpu_entr
 		shown_str(state, sizeof state, e->state.node, "?"), num(b[1], 40, e->startup_us.node, -1),
 		num(b[2], 40, e->sipis.node, -1));
 	if (v->percpu) {
-		bool ns = smp_percpu_value(v, "tsc_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
+		bool ns = smp_percpu_ns(v, "tsc", has_cpu ? cpu : (size_t)-1, &x);
 		if (has_cpu && ns)
 			snprintf(b[3], 40, "%.1f", x);
 		fprintf(o, " %10s", has_cpu && ns ? b[3] : "-");
-		ns = smp_percpu_value(v, "rdtscp_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
+		ns = smp_percpu_ns(v, "rdtscp", has_cpu ? cpu : (size_t)-1, &x);
 		if (has_cpu && ns)
 			snprintf(b[4], 40, "%.1f", x);
 		fprintf(o, " %13s", has_cpu && ns ? b[4] : "-");
