@@ -492,12 +492,12 @@ const struct lr_node *lrun_timer(const struct lrun *r, const char *name)
 	return NULL;
 }
 
-void lrun_timer_key(const struct lr_node *node, char *buf, size_t cap)
+void lrun_timer_key(const struct lr_node *t, char *buf, size_t cap)
 {
-	struct ld_timer t;
+	struct ld_timer timer;
 
-	ld_decode_timer(node, &t);
-	snprintf(buf, cap, "%s%s", t.clocksource.state == LD_SET ? "os:" : "", ld_str_or(t.name, "?"));
+	ld_decode_timer(t, &timer);
+	snprintf(buf, cap, "%s%s", timer.clocksource.state == LD_SET ? "os:" : "", ld_str_or(timer.name, "?"));
 }
 
 const struct lr_node *lrun_timer_by_key(const struct lrun *r, const char *key)
