@@ -126,7 +126,7 @@ static bool put_timer(struct record_statements *rs, sqlite3_int64 run, const str
 	struct ld_timer t;
 
 	ld_decode_timer(n, &t);
-	const struct lr_node *ns[] = { t.cost_ns.p50.node, t.cost_ns.min.node, t.cost_ns.mean.node, t.cost_ns.sd.node,
+	const struct lr_node *ns[] = { t.cost_ns.p50.node, t.cost_ns.min.node,  t.cost_ns.mean.node, t.cost_ns.sd.node,
 				       t.cost_ns.p99.node, t.cost_ns.p999.node, t.cost_ns.max.node };
 	if (t.name.state != LD_SET)
 		return true;

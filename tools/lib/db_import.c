@@ -88,7 +88,8 @@ char *machine_key(const struct lrun *r, const char *name)
 	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
 		const struct lr_node *n = fields[i].node;
-		text_printf(&t, "%s=%s;", fields[i].name, n && n->kind == LR_STR ? n->str : fmt_num(b, sizeof b, n, -1));
+		text_printf(&t, "%s=%s;", fields[i].name,
+			    n && n->kind == LR_STR ? n->str : fmt_num(b, sizeof b, n, -1));
 	}
 	crc = crc32_update(0, t.s, t.len);
 	/* Two CRCs over the text and its reverse: 64 bits against collisions

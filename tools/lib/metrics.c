@@ -77,7 +77,8 @@ static void cost_total(FILE *o, const struct metrics_run *run, const struct ld_t
 	/* samples: any number, as written */
 	if (t->cost_ns.mean.state != LD_SET || !lr_num(t->samples.node, &samples))
 		return;
-	sample(o, "tickprobe_read_cost_seconds_sum", run, "counter", name, NULL, NULL, t->cost_ns.mean.v * samples * 1e-9);
+	sample(o, "tickprobe_read_cost_seconds_sum", run, "counter", name, NULL, NULL,
+	       t->cost_ns.mean.v * samples * 1e-9);
 	sample(o, "tickprobe_read_cost_seconds_count", run, "counter", name, NULL, NULL, samples);
 }
 
@@ -93,8 +94,8 @@ static void costs(FILE *o, const struct metrics_run *runs, size_t n, const struc
 			ld_decode_timer(node, &t);
 			if (t.clocksource.state == LD_SET || t.cost_ns.p50.state != LD_SET)
 				continue;
-			sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", ld_str_or(t.name, NULL), "quantile",
-			       "0.5", t.cost_ns.p50.v * 1e-9);
+			sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", ld_str_or(t.name, NULL),
+			       "quantile", "0.5", t.cost_ns.p50.v * 1e-9);
 			if (t.cost_ns.p99.state == LD_SET)
 				sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", ld_str_or(t.name, NULL),
 				       "quantile", "0.99", t.cost_ns.p99.v * 1e-9);
@@ -152,16 +153,16 @@ static void os_calls(FILE *o, const struct metrics_run *runs, size_t n, const st
 		for (size_t i = 0; (node = lrun_timer_at(runs[k].r, i)); i++) {
 			ld_decode_timer(node, &t);
 			if (monotonic_cost(&t))
-				sample(o, "tickprobe_clock_gettime_seconds", &runs[k], "clocksource", t.clocksource.s, NULL,
-				       NULL, t.cost_ns.p50.v * 1e-9);
+				sample(o, "tickprobe_clock_gettime_seconds", &runs[k], "clocksource", t.clocksource.s,
+				       NULL, NULL, t.cost_ns.p50.v * 1e-9);
 		}
 	if (cs)
 		family(o, "tickprobe_clocksource_info", "gauge", NULL, "The kernel's current clocksource.", mo);
 	for (size_t k = 0; cs && k < n; k++) {
 		ld_decode_begin(lrun_first(runs[k].r, "begin"), &b);
 		if (b.current_clocksource.state == LD_SET)
-			sample(o, "tickprobe_clocksource_info", &runs[k], "clocksource", b.current_clocksource.s, NULL, NULL,
-			       1);
+			sample(o, "tickprobe_clocksource_info", &runs[k], "clocksource", b.current_clocksource.s, NULL,
+			       NULL, 1);
 	}
 }
 
@@ -238,8 +239,8 @@ static void watch(FILE *o, const struct metrics_run *runs, size_t n, const struc
 		const struct lr_node *node = lrun_first(runs[k].r, "watch");
 		ld_decode_watch(node, &w);
 		if (node)
-			sample(o, "tickprobe_watch_odd_clock_info", &runs[k], "clock", ld_str_or(w.odd, "none"), NULL, NULL,
-			       1);
+			sample(o, "tickprobe_watch_odd_clock_info", &runs[k], "clock", ld_str_or(w.odd, "none"), NULL,
+			       NULL, 1);
 	}
 }
 

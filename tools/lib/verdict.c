@@ -130,10 +130,10 @@ static void read_sync(const struct lrun *r, struct bare_verdict *v)
 	worst_pair(&s.pairs, v);
 	v->bad_offset_ns = v->tsc_hz > 0 ? v->bad_offset_cycles * 1e9 / v->tsc_hz : NAN;
 	if (v->sync == 1)
-		evidence(v, "All %d CPUs' TSCs synchronised (%s mode): every pair within its measured "
+		evidence(v,
+			 "All %d CPUs' TSCs synchronised (%s mode): every pair within its measured "
 			 "uncertainty, 0 warps; the largest offset %.0f ± %.0f cycles (CPU %d).",
-			 v->cpus, ld_str_or(s.mode, "?"),
-			 v->bad_offset_cycles, v->bad_uncertainty_cycles, v->bad_cpu);
+			 v->cpus, ld_str_or(s.mode, "?"), v->bad_offset_cycles, v->bad_uncertainty_cycles, v->bad_cpu);
 	else if (v->sync == 0)
 		evidence(v, "CPU %d's TSC is %.0f cycles (%.1f ns) off CPU %d's, uncertainty %.0f cycles; "
 			 "%ld warps%s.", v->bad_cpu, v->bad_offset_cycles, v->bad_offset_ns, v->bad_ref,

@@ -127,8 +127,7 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *node, const
 			char name[2][160];
 			fprintf(stderr, "tickprobe export: %s: bad hist in %s (%s), the rest skipped\n",
 				ts_str(name[0], sizeof name[0], r->name),
-				t.name.state == LD_SET ? ts_str(name[1], sizeof name[1], t.name.s) : "?",
-				d.err);
+				t.name.state == LD_SET ? ts_str(name[1], sizeof name[1], t.name.s) : "?", d.err);
 		}
 		return n;
 	}
@@ -152,10 +151,11 @@ static void export_csv(const struct lrun *r, size_t runno, const struct lr_node 
 
 	ld_decode_machine(lrun_first(r, "machine"), &m);
 	ld_decode_timer(node, &t);
-	const struct lr_node *cols[] = { t.cost_ns.p50.node, t.cost_ns.min.node, t.cost_ns.mean.node,
-					 t.cost_ns.sd.node, t.cost_ns.p99.node, t.cost_ns.max.node,
-					 t.throughput.reads_per_s.node, t.freq.ppm.node, t.freq.err_ppm.node,
-					 t.cost_cycles.p50.node };
+	const struct lr_node *cols[] = {
+		t.cost_ns.p50.node,  t.cost_ns.min.node,    t.cost_ns.mean.node,           t.cost_ns.sd.node,
+		t.cost_ns.p99.node,  t.cost_ns.max.node,    t.throughput.reads_per_s.node, t.freq.ppm.node,
+		t.freq.err_ppm.node, t.cost_cycles.p50.node
+	};
 	ts_csv_cell(stdout, r->name);
 	printf(",%zu,", runno);
 	ts_csv_cell(stdout, ld_str_or(m.cpu_brand, NULL));

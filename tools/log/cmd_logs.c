@@ -109,7 +109,8 @@ static void series_tag(const struct lrun *r, char *out, size_t cap)
 	ld_decode_begin(lrun_first(r, "begin"), &b);
 	out[0] = 0;
 	if (b.series.id.state == LD_SET && lr_num(b.series.index.node, &i) && lr_num(b.series.of.node, &of))
-		snprintf(out, cap, "  series %s %u/%u", ts_str(id, sizeof id, b.series.id.s), (unsigned)i, (unsigned)of);
+		snprintf(out, cap, "  series %s %u/%u", ts_str(id, sizeof id, b.series.id.s), (unsigned)i,
+			 (unsigned)of);
 }
 
 static void one(const char *path, bool json, bool first, struct series_list *sl)

@@ -356,9 +356,14 @@ static void json_timer(const struct lr_node *n)
 		const char *name;
 		const struct lr_node *node;
 	} cols[] = {
-		{ "p50_ns", t.cost_ns.p50.node }, { "min_ns", t.cost_ns.min.node }, { "mean_ns", t.cost_ns.mean.node },
-		{ "sd_ns", t.cost_ns.sd.node }, { "p99_ns", t.cost_ns.p99.node }, { "max_ns", t.cost_ns.max.node },
-		{ "reads_per_s", t.throughput.reads_per_s.node }, { "freq_ppm", t.freq.ppm.node },
+		{ "p50_ns", t.cost_ns.p50.node },
+		{ "min_ns", t.cost_ns.min.node },
+		{ "mean_ns", t.cost_ns.mean.node },
+		{ "sd_ns", t.cost_ns.sd.node },
+		{ "p99_ns", t.cost_ns.p99.node },
+		{ "max_ns", t.cost_ns.max.node },
+		{ "reads_per_s", t.throughput.reads_per_s.node },
+		{ "freq_ppm", t.freq.ppm.node },
 		{ "freq_err_ppm", t.freq.err_ppm.node },
 	};
 	printf("{\"counter\":");

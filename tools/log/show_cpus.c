@@ -201,8 +201,9 @@ static void group_line(FILE *o, const struct ld_cpu_entry *first, const struct l
 		range_of(b[0], 48, first, end, offsetof(struct ld_cpu_entry, cpu)), (size_t)(end - first),
 		range_of(b[1], 48, first, end, offsetof(struct ld_cpu_entry, apic_id)),
 		range_of(b[2], 48, first, end, offsetof(struct ld_cpu_entry, package)),
-		shown_str(type, sizeof type, first->core_type.node, "-"), shown_str(state, sizeof state, first->state.node, "?"),
-		su, range_of(b[3], 48, first, end, offsetof(struct ld_cpu_entry, sipis)));
+		shown_str(type, sizeof type, first->core_type.node, "-"),
+		shown_str(state, sizeof state, first->state.node, "?"), su,
+		range_of(b[3], 48, first, end, offsetof(struct ld_cpu_entry, sipis)));
 	aside(o, first->why.node);
 	fputs("\n", o);
 }
@@ -264,9 +265,9 @@ static void team(FILE *o, const struct smp_view *v)
 		return;
 	ld_decode_team_check(v->team, &t);
 	fprintf(o, "team      %s of %s CPUs returned (then %s); shared counter %s (then %s); TSC_AUX named %s\n",
-		num(b[0], 32, t.returned.node, -1), num(b[1], 32, t.cpus.node, -1), num(b[2], 32, t.again_returned.node, -1),
-		num(b[3], 32, t.count.node, -1), num(b[4], 32, t.again_count.node, -1),
-		num(b[5], 32, t.tsc_aux_match.node, -1));
+		num(b[0], 32, t.returned.node, -1), num(b[1], 32, t.cpus.node, -1),
+		num(b[2], 32, t.again_returned.node, -1), num(b[3], 32, t.count.node, -1),
+		num(b[4], 32, t.again_count.node, -1), num(b[5], 32, t.tsc_aux_match.node, -1));
 	if (t.dropped.state == LD_SET && t.dropped.n) {
 		fprintf(o, "          dropped: CPU%s", t.dropped.n == 1 ? "" : "s");
 		for (size_t i = 0; i < t.dropped.n; i++)
@@ -363,16 +364,17 @@ static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
 		pair_text(o, sm.largest, hz);
 		fputs("\n", o);
 	}
-	fprintf(o, "          Linux %s", ld_true(s.linux_would_mark_unstable)
-						? "would mark the TSC unstable (a warp against CPU 0)"
-						: "would keep the TSC (no warp against CPU 0)");
+	fprintf(o, "          Linux %s",
+		ld_true(s.linux_would_mark_unstable) ? "would mark the TSC unstable (a warp against CPU 0)"
+						     : "would keep the TSC (no warp against CPU 0)");
 	if (sm.incomplete || sm.measured < sm.pairs)
 		fprintf(o, "; %zu pair%s not measured in full", sm.pairs - sm.measured + sm.incomplete,
 			sm.pairs - sm.measured + sm.incomplete == 1 ? "" : "s");
 	if (s.gone.state == LD_SET && s.gone.n) {
 		fprintf(o, "; gone: CPU%s", s.gone.n == 1 ? "" : "s");
 		for (size_t i = 0; i < s.gone.n; i++)
-			fprintf(o, " %s%s", num(b[0], 32, ld_tsc_sync_gone_at(&s, i).node, -1), i + 1 < s.gone.n ? "," : "");
+			fprintf(o, " %s%s", num(b[0], 32, ld_tsc_sync_gone_at(&s, i).node, -1),
+				i + 1 < s.gone.n ? "," : "");
 	}
 	if (sm.adjusted)
 		fprintf(o, "; %zu CPU%s with IA32_TSC_ADJUST not 0", sm.adjusted, sm.adjusted == 1 ? "" : "s");
@@ -400,7 +402,8 @@ static void percpu(FILE *o, const struct smp_view *v)
 	if (!v->percpu)
 		return;
 	ld_decode_percpu(v->percpu, &pc);
-	fprintf(o, "per-cpu   %s reads a counter on each CPU, one CPU at a time\n", num(b, sizeof b, pc.samples.node, -1));
+	fprintf(o, "per-cpu   %s reads a counter on each CPU, one CPU at a time\n",
+		num(b, sizeof b, pc.samples.node, -1));
 	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
 	for (size_t k = 0; k < n; k++) {
 		const char *u;
@@ -481,8 +484,9 @@ static void level_line(FILE *o, const char *name, const struct ld_contention_lev
 	if (e->p50_ns.state == LD_SET && p1 > 0 && n != 1)
 		snprintf(rel, sizeof rel, "x%.2f", e->p50_ns.v / p1);
 	fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", name, readers_label(b[6], 32, e),
-		num(b[1], 32, e->p50_ns.node, 1), num(b[2], 32, e->p99_ns.node, 1), num(b[3], 32, e->worst_p50_ns.node, 1),
-		num(b[4], 32, e->worst_p99_ns.node, 1), num(b[5], 32, e->reads_per_s.node, 0), rel);
+		num(b[1], 32, e->p50_ns.node, 1), num(b[2], 32, e->p99_ns.node, 1),
+		num(b[3], 32, e->worst_p50_ns.node, 1), num(b[4], 32, e->worst_p99_ns.node, 1),
+		num(b[5], 32, e->reads_per_s.node, 0), rel);
 	if (e->returned.state == LD_SET && e->returned.v < n)
 		fprintf(o, "  only %" PRIu64 " of %" PRIu64 " returned", e->returned.v, n);
 	if (overlap)
@@ -551,7 +555,7 @@ static void latency_row(FILE *o, const struct ld_latency *l, const char *label, 
 	ld_latency_bins_at(l, cpu, &bins);
 	/* the seven counts by their place: a CPU's bins are a list */
 	bool listed = bins.ld.state == LD_SET && bins.ld.node->kind == LR_ARR;
-	const struct ld_uint *count[] = { &bins.le_1us, &bins.le_10us, &bins.le_100us, &bins.le_1ms,
+	const struct ld_uint *count[] = { &bins.le_1us,  &bins.le_10us,  &bins.le_100us,  &bins.le_1ms,
 					  &bins.le_10ms, &bins.le_100ms, &bins.over_100ms };
 	fprintf(o, "  %5s", label);
 	for (size_t k = 0; k < sizeof count / sizeof count[0]; k++)

@@ -50,8 +50,7 @@ static void clocks(FILE *o, const struct ld_watch *w)
 		ld_watch_clocks_at(w, i, &c);
 		fprintf(o, "  %-14s %14s %10s %12s %10s %12s %10s %6s\n", str(name, sizeof name, c.name.node, "?"),
 			num(b[0], 32, c.rate_ppm.node, 3, true), num(b[1], 32, c.u_ppm.node, 4, false),
-			num(b[2], 32, c.window_u_ppm.node, 3, false),
-			num(b[3], 32, c.window_sd_ppm.node, 3, false),
+			num(b[2], 32, c.window_u_ppm.node, 3, false), num(b[3], 32, c.window_sd_ppm.node, 3, false),
 			num(b[4], 32, c.drift_ppm_per_h.node, 3, true),
 			num(b[6], 32, c.drift_u_ppm_per_h.node, 3, false), num(b[5], 32, c.steps.node, 0, false));
 	}
@@ -109,9 +108,9 @@ static void cpus(FILE *o, const struct ld_watch *w)
 	for (size_t i = 0; w->cpus.state == LD_SET && i < w->cpus.n; i++) {
 		struct ld_watch_cpu c;
 		ld_watch_cpus_at(w, i, &c);
-		fprintf(o, "  CPU %s: TSC offset %s to %s cycles, slope %s +/- %s cycles/h", num(b[0], 32, c.cpu.node, 0, false),
-			num(b[1], 32, c.offset_first.node, 0, true), num(b[2], 32, c.offset_last.node, 0, true),
-			num(b[3], 32, c.slope_cycles_per_h.node, 1, true),
+		fprintf(o, "  CPU %s: TSC offset %s to %s cycles, slope %s +/- %s cycles/h",
+			num(b[0], 32, c.cpu.node, 0, false), num(b[1], 32, c.offset_first.node, 0, true),
+			num(b[2], 32, c.offset_last.node, 0, true), num(b[3], 32, c.slope_cycles_per_h.node, 1, true),
 			num(b[5], 32, c.slope_u_cycles_per_h.node, 1, false));
 		if (is_num(c.offsets_loose.node) && c.offsets_loose.node->u)
 			fprintf(o, "; %s segment(s) too loosely bounded, left out",
@@ -139,8 +138,7 @@ static void show_event(FILE *o, const struct lr_node *node)
 		ld_watch_event_clocks_at(&e, i, &c);
 		fprintf(o, "      %-14s %16s %14s %14s%s\n", str(name, sizeof name, c.name.node, "?"),
 			num(b[0], 32, c.advance_s.node, 9, false), num(b[1], 32, c.jump_ns.node, 1, true),
-			num(b[2], 32, c.tolerance_ns.node, 1, false),
-			ld_true(c.backward) ? "  went back" : "");
+			num(b[2], 32, c.tolerance_ns.node, 1, false), ld_true(c.backward) ? "  went back" : "");
 	}
 	for (size_t i = 0; e.cpus.state == LD_SET && i < e.cpus.n; i++) {
 		struct ld_watch_event_cpu c;
