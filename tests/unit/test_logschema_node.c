@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The typed decoder (tools/lib/logschema.h) keeps each value's node, so a
  * printer can show a number exactly as the log wrote it: set, null, of
- * another type, absent; in a record, a list, a column and a row. */
+ * another type, absent; in a record, a list, a column and a row.  And a
+ * record's type, which no struct holds. */
 #include <string.h>
 #include "tests/unit/check.h"
 #include "tools/lib/logschema.h"
@@ -40,6 +41,8 @@ static void record_values(void)
 	check(t.idle.node && t.idle.node->kind == LR_STR, "a string keeps its node");
 	check(text_is(ld_team_check_dropped_at(&t, 1).node, "3.50"), "a list's item keeps its node, as written");
 	check(ld_team_check_dropped_at(&t, 2).node == NULL, "past a list's end: no node");
+	check(ld_record_type(root) && !strcmp(ld_record_type(root), "team_check"), "ld_record_type names the record");
+	check(ld_record_type(t.dropped.node) == NULL, "ld_record_type of no object: NULL");
 }
 
 static void column_values(void)
