@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/hist_decode.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/textbuf.h"
 
 /* ---- binding values straight from the parsed records --------------------- */
@@ -60,14 +61,14 @@ bool db_step(struct store *s, sqlite3_stmt *st, char *why, size_t cap)
 /* The histogram of a record as [[cycles,count],…] text, whichever form the
  * log wrote it in (probe/hist_codec.h); NULL when it has none or it does
  * not decode (the record passed its CRC, so that is a writer's bug). */
-static char *hist_pairs_text(const struct lr_node *rec)
+static char *hist_pairs_text(const struct lr_node *hist)
 {
 	struct hist_dec d;
 	struct text t = { 0 };
 	uint64_t v, n;
 	int rc;
 
-	if (hist_dec_init(&d, lr_get(rec, "hist")) < 0)
+	if (hist_dec_init(&d, hist) < 0)
 		return NULL;
 	text_putc(&t, '[');
 	while ((rc = hist_dec_next(&d, &v, &n)) > 0) {
@@ -97,17 +98,17 @@ static char *json_text(const struct lr_node *n)
 
 /* The per-round values exactly as the log wrote them ("10.22", not
  * 10.220000000000001), from either schema's form of `rounds`. */
-static char *rounds_text(const struct lr_node *timer, const char *metric)
+static char *rounds_text(const struct lr_node *rounds, const char *metric)
 {
 	const struct lr_node *v;
 	struct lr_rounds it;
 	struct text t = { 0 };
 	char b[64];
 
-	if (!lr_rounds_count(lr_get(timer, "rounds"), metric))
+	if (!lr_rounds_count(rounds, metric))
 		return NULL;
 	text_putc(&t, '[');
-	lr_rounds_init(&it, lr_get(timer, "rounds"), metric);
+	lr_rounds_init(&it, rounds, metric);
 	while (lr_rounds_next(&it, &v))
 		if (v && v->kind == LR_NUM) {
 			const char *num = fmt_num(b, sizeof b, v, -1);
@@ -119,33 +120,33 @@ static char *rounds_text(const struct lr_node *timer, const char *metric)
 	return t.s;
 }
 
-static bool put_timer(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *t, char *why, size_t cap)
+static bool put_timer(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
 	sqlite3_stmt *st = rs->counter;
-	static const char *const ns[] = { "p50", "min", "mean", "sd", "p99", "p999", "max" };
-	char path[32];
+	struct ld_timer t;
 
-	if (!lr_str(lr_get(t, "name")))
+	ld_decode_timer(n, &t);
+	const struct lr_node *ns[] = { t.cost_ns.p50.node, t.cost_ns.min.node,  t.cost_ns.mean.node, t.cost_ns.sd.node,
+				       t.cost_ns.p99.node, t.cost_ns.p999.node, t.cost_ns.max.node };
+	if (t.name.state != LD_SET)
 		return true;
 	sqlite3_bind_int64(st, 1, run);
-	db_bind_str(st, 2, lr_str(lr_get(t, "name")));
-	db_bind_str(st, 3, lr_str(lr_get(t, "clocksource")));
-	db_bind_str(st, 4, lr_str(lr_get(t, "call")));
-	db_bind_bool(st, 5, lr_get(t, "present"));
-	db_bind_bool(st, 6, lr_get(t, "healthy"));
-	db_bind_str(st, 7, lr_str(lr_get(t, "reason")));
-	db_bind_num(st, 8, lr_get(t, "samples"));
-	for (int i = 0; i < 7; i++) {
-		snprintf(path, sizeof path, "cost_ns.%s", ns[i]);
-		db_bind_num(st, 9 + i, lr_path(t, path));
-	}
-	db_bind_num(st, 16, lr_path(t, "cost_cycles.p50"));
-	db_bind_num(st, 17, lr_path(t, "cost_cycles.min"));
-	db_bind_num(st, 18, lr_path(t, "throughput.reads_per_s"));
-	db_bind_num(st, 19, lr_path(t, "freq.ppm"));
-	db_bind_owned(st, 20, rounds_text(t, "p50"));
-	db_bind_owned(st, 21, rounds_text(t, "mean"));
-	db_bind_owned(st, 22, hist_pairs_text(t));
+	db_bind_str(st, 2, t.name.s);
+	db_bind_str(st, 3, ld_str_or(t.clocksource, NULL));
+	db_bind_str(st, 4, ld_str_or(t.call, NULL));
+	db_bind_bool(st, 5, t.present.node);
+	db_bind_bool(st, 6, t.healthy.node);
+	db_bind_str(st, 7, ld_str_or(t.reason, NULL));
+	db_bind_num(st, 8, t.samples.node);
+	for (int i = 0; i < 7; i++)
+		db_bind_num(st, 9 + i, ns[i]);
+	db_bind_num(st, 16, t.cost_cycles.p50.node);
+	db_bind_num(st, 17, t.cost_cycles.min.node);
+	db_bind_num(st, 18, t.throughput.reads_per_s.node);
+	db_bind_num(st, 19, t.freq.ppm.node);
+	db_bind_owned(st, 20, rounds_text(t.rounds.node, "p50"));
+	db_bind_owned(st, 21, rounds_text(t.rounds.node, "mean"));
+	db_bind_owned(st, 22, hist_pairs_text(t.hist.node));
 	return db_step(rs->s, st, why, cap);
 }
 
@@ -155,16 +156,15 @@ static bool put_timer(struct record_statements *rs, sqlite3_int64 run, const str
 static bool put_absent(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *plan, char *why,
 		       size_t cap)
 {
-	const struct lr_node *a = lr_get(plan, "absent");
+	struct ld_plan p;
 
-	for (a = a && a->kind == LR_OBJ ? a->child : NULL; a; a = a->next) {
-		if (!a->key)
-			continue;
+	ld_decode_plan(plan, &p);
+	for (size_t i = 0; p.absent.state == LD_SET && i < p.absent.n; i++) {
 		sqlite3_bind_int64(rs->counter, 1, run);
-		db_bind_str(rs->counter, 2, a->key);
+		db_bind_str(rs->counter, 2, ld_plan_absent_name(&p, i));
 		sqlite3_bind_int(rs->counter, 5, 0);
 		sqlite3_bind_int(rs->counter, 6, 0);
-		db_bind_str(rs->counter, 7, lr_str(a));
+		db_bind_str(rs->counter, 7, ld_str_or(ld_plan_absent_at(&p, i), NULL));
 		sqlite3_bind_int(rs->counter, 8, 0);
 		if (!db_step(rs->s, rs->counter, why, cap))
 			return false;
@@ -172,39 +172,56 @@ static bool put_absent(struct record_statements *rs, sqlite3_int64 run, const st
 	return true;
 }
 
+/* The OS runs' records: their statement bound; false when the record has no name. */
+static bool bind_os(struct record_statements *rs, sqlite3_int64 run, const char *type, const struct lr_node *n,
+		    sqlite3_stmt **st)
+{
+	struct ld_rate r;
+	struct ld_gaps g;
+	struct ld_ctxsw c;
+
+	if (!strcmp(type, "rate")) {
+		ld_decode_rate(n, &r);
+		*st = rs->rate;
+		sqlite3_bind_int64(*st, 1, run);
+		db_bind_str(*st, 2, ld_str_or(r.name, NULL));
+		db_bind_str(*st, 3, ld_str_or(r.clocksource, NULL));
+		db_bind_str(*st, 4, ld_str_or(r.call, NULL));
+		db_bind_num(*st, 5, r.calls.node);
+		db_bind_num(*st, 6, r.calls_per_s.median.node);
+		db_bind_owned(*st, 7, json_text(r.runs.node));
+		return r.name.state == LD_SET;
+	}
+	if (!strcmp(type, "gaps")) {
+		ld_decode_gaps(n, &g);
+		*st = rs->gaps;
+		sqlite3_bind_int64(*st, 1, run);
+		db_bind_str(*st, 2, ld_str_or(g.name, NULL));
+		db_bind_str(*st, 3, ld_str_or(g.clocksource, NULL));
+		db_bind_str(*st, 4, ld_str_or(g.call, NULL));
+		db_bind_num(*st, 5, g.samples.node);
+		db_bind_num(*st, 6, g.gap_ns.p50.node);
+		db_bind_num(*st, 7, g.backwards.node);
+		db_bind_owned(*st, 8, json_text(g.modes.node));
+		db_bind_owned(*st, 9, hist_pairs_text(g.hist.node));
+		return g.name.state == LD_SET;
+	}
+	ld_decode_ctxsw(n, &c);
+	*st = rs->ctxsw;
+	sqlite3_bind_int64(*st, 1, run);
+	db_bind_str(*st, 2, ld_str_or(c.name, NULL));
+	db_bind_str(*st, 3, ld_str_or(c.clocksource, NULL));
+	db_bind_num(*st, 4, c.switches_per_s.median.node);
+	db_bind_owned(*st, 5, json_text(c.runs.node));
+	return c.name.state == LD_SET;
+}
+
 static bool put_os(struct record_statements *rs, sqlite3_int64 run, const char *type, const struct lr_node *n,
 		   char *why, size_t cap)
 {
 	sqlite3_stmt *st;
-	if (!strcmp(type, "rate")) {
-		st = rs->rate;
-		sqlite3_bind_int64(st, 1, run);
-		db_bind_str(st, 2, lr_str(lr_get(n, "name")));
-		db_bind_str(st, 3, lr_str(lr_get(n, "clocksource")));
-		db_bind_str(st, 4, lr_str(lr_get(n, "call")));
-		db_bind_num(st, 5, lr_get(n, "calls"));
-		db_bind_num(st, 6, lr_path(n, "calls_per_s.median"));
-		db_bind_owned(st, 7, json_text(lr_get(n, "runs")));
-	} else if (!strcmp(type, "gaps")) {
-		st = rs->gaps;
-		sqlite3_bind_int64(st, 1, run);
-		db_bind_str(st, 2, lr_str(lr_get(n, "name")));
-		db_bind_str(st, 3, lr_str(lr_get(n, "clocksource")));
-		db_bind_str(st, 4, lr_str(lr_get(n, "call")));
-		db_bind_num(st, 5, lr_get(n, "samples"));
-		db_bind_num(st, 6, lr_path(n, "gap_ns.p50"));
-		db_bind_num(st, 7, lr_get(n, "backwards"));
-		db_bind_owned(st, 8, json_text(lr_get(n, "modes")));
-		db_bind_owned(st, 9, hist_pairs_text(n));
-	} else {
-		st = rs->ctxsw;
-		sqlite3_bind_int64(st, 1, run);
-		db_bind_str(st, 2, lr_str(lr_get(n, "name")));
-		db_bind_str(st, 3, lr_str(lr_get(n, "clocksource")));
-		db_bind_num(st, 4, lr_path(n, "switches_per_s.median"));
-		db_bind_owned(st, 5, json_text(lr_get(n, "runs")));
-	}
-	if (!lr_str(lr_get(n, "name"))) {
+
+	if (!bind_os(rs, run, type, n, &st)) {
 		sqlite3_clear_bindings(st);
 		return true;
 	}
@@ -213,21 +230,26 @@ static bool put_os(struct record_statements *rs, sqlite3_int64 run, const char *
 
 static bool put_cpus(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
-	const struct lr_node *c = lr_get(n, "list");
-	int idx = 0;
-	for (c = c && c->kind == LR_ARR ? c->child : NULL; c; c = c->next, idx++) {
+	struct ld_cpus cpus;
+	size_t rows;
+
+	ld_decode_cpus(n, &cpus);
+	rows = cpus.list.state == LD_SET && cpus.list.node->kind == LR_ARR ? cpus.list.n : 0;
+	for (size_t idx = 0; idx < rows; idx++) {
 		sqlite3_stmt *st = rs->cpu;
+		struct ld_cpu_entry c;
+		ld_cpus_list_at(&cpus, idx, &c);
 		sqlite3_bind_int64(st, 1, run);
-		sqlite3_bind_int(st, 2, idx);
-		db_bind_num(st, 3, lr_get(c, "apic_id"));
-		db_bind_num(st, 4, lr_get(c, "package"));
-		db_bind_num(st, 5, lr_get(c, "core"));
-		db_bind_num(st, 6, lr_get(c, "thread"));
-		db_bind_str(st, 7, lr_str(lr_get(c, "core_type")));
-		db_bind_str(st, 8, lr_str(lr_get(c, "state")));
-		db_bind_num(st, 9, lr_get(c, "cpu"));
-		db_bind_num(st, 10, lr_get(c, "startup_us"));
-		db_bind_num(st, 11, lr_get(c, "sipis"));
+		sqlite3_bind_int(st, 2, (int)idx);
+		db_bind_num(st, 3, c.apic_id.node);
+		db_bind_num(st, 4, c.package.node);
+		db_bind_num(st, 5, c.core.node);
+		db_bind_num(st, 6, c.thread.node);
+		db_bind_str(st, 7, ld_str_or(c.core_type, NULL));
+		db_bind_str(st, 8, ld_str_or(c.state, NULL));
+		db_bind_num(st, 9, c.cpu.node);
+		db_bind_num(st, 10, c.startup_us.node);
+		db_bind_num(st, 11, c.sipis.node);
 		if (!db_step(rs->s, st, why, cap))
 			return false;
 	}
@@ -237,18 +259,22 @@ static bool put_cpus(struct record_statements *rs, sqlite3_int64 run, const stru
 /* The pairs of a tsc_sync record, or of a tsc_sync_pairs record: the
  * probe writes the first 512 pairs in the one and the rest, 512 a record, in
  * the others (a matrix of 33 CPUs has 528), and all go in one table. */
-static bool put_pairs(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
+static bool put_pairs(struct record_statements *rs, sqlite3_int64 run, const struct ld_list *pairs, char *why,
+		      size_t cap)
 {
-	const struct lr_node *p = lr_get(n, "pairs");
-	for (p = p && p->kind == LR_ARR ? p->child : NULL; p; p = p->next) {
+	size_t rows = pairs->state == LD_SET && pairs->node->kind == LR_ARR ? pairs->n : 0;
+
+	for (size_t i = 0; i < rows; i++) {
+		struct ld_tsc_pair p;
 		double ref = 0;
+		ld_row(pairs, i, &ld_shape_tsc_pair, &p);
 		sqlite3_bind_int64(rs->pair, 1, run);
-		db_bind_num(rs->pair, 2, lr_get(p, "cpu"));
-		if (!lr_num(lr_get(p, "ref"), &ref))
+		db_bind_num(rs->pair, 2, p.cpu.node);
+		if (!lr_num(p.ref.node, &ref))
 			ref = 0; /* against the boot CPU unless the pair names another */
 		sqlite3_bind_int64(rs->pair, 3, (sqlite3_int64)ref);
-		db_bind_num(rs->pair, 4, lr_get(p, "offset_cycles"));
-		db_bind_num(rs->pair, 5, lr_get(p, "uncertainty_cycles"));
+		db_bind_num(rs->pair, 4, p.offset_cycles.node);
+		db_bind_num(rs->pair, 5, p.uncertainty_cycles.node);
 		if (!db_step(rs->s, rs->pair, why, cap))
 			return false;
 	}
@@ -257,34 +283,41 @@ static bool put_pairs(struct record_statements *rs, sqlite3_int64 run, const str
 
 static bool put_sync(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
+	struct ld_tsc_sync sync;
+
+	ld_decode_tsc_sync(n, &sync);
 	sqlite3_bind_int64(rs->sync, 1, run);
-	db_bind_bool(rs->sync, 2, lr_get(n, "synchronized"));
-	db_bind_num(rs->sync, 3, lr_get(n, "warps"));
-	db_bind_num(rs->sync, 4, lr_get(n, "max_warp_cycles"));
+	db_bind_bool(rs->sync, 2, sync.synchronized.node);
+	db_bind_num(rs->sync, 3, sync.warps.node);
+	db_bind_num(rs->sync, 4, sync.max_warp_cycles.node);
 	if (!db_step(rs->s, rs->sync, why, cap))
 		return false;
-	return put_pairs(rs, run, n, why, cap);
+	return put_pairs(rs, run, &sync.pairs, why, cap);
 }
 
 static bool put_contention(struct record_statements *rs, sqlite3_int64 run, const struct lr_node *n, char *why, size_t cap)
 {
-	const struct lr_node *r = lr_get(n, "readers");
-	for (r = r && r->kind == LR_ARR ? r->child : NULL; r; r = r->next) {
+	struct ld_contention c;
+
+	ld_decode_contention(n, &c);
+	for (size_t i = 0; c.readers.state == LD_SET && i < c.readers.n; i++) {
 		sqlite3_stmt *st = rs->cont;
+		struct ld_contention_level r;
+		ld_contention_readers_at(&c, i, &r);
 		sqlite3_bind_int64(st, 1, run);
-		db_bind_str(st, 2, lr_str(lr_get(n, "counter")));
-		db_bind_num(st, 3, lr_get(r, "n"));
-		db_bind_num(st, 4, lr_get(r, "p50_ns"));
-		db_bind_num(st, 5, lr_get(r, "p99_ns"));
-		db_bind_num(st, 6, lr_get(r, "reads_per_s"));
+		db_bind_str(st, 2, ld_str_or(c.counter, NULL));
+		db_bind_num(st, 3, r.n.node);
+		db_bind_num(st, 4, r.p50_ns.node);
+		db_bind_num(st, 5, r.p99_ns.node);
+		db_bind_num(st, 6, r.reads_per_s.node);
 		/* The level's own count: the record's is the sum over its levels,
 		 * and repeated on every row it would be counted once a level. */
-		db_bind_num(st, 7, lr_get(r, "backwards"));
+		db_bind_num(st, 7, r.backwards.node);
 		/* A row per reader count (the table's key), so the spread level
 		 * of 2 and not the siblings' second level of 2: that one stays
 		 * in the run's stored log text, as do each level's cpus and
 		 * overlap, which the table has no column for. */
-		if (!lr_str(lr_get(n, "counter")) || !lr_get(r, "n") || lr_true(lr_get(r, "siblings"))) {
+		if (c.counter.state != LD_SET || !r.n.node || ld_true(r.siblings)) {
 			sqlite3_clear_bindings(st);
 			continue;
 		}
@@ -306,8 +339,11 @@ static bool typed(struct record_statements *rs, sqlite3_int64 run, const struct 
 		return put_cpus(rs, run, rec->root, why, cap);
 	if (!strcmp(type, "tsc_sync"))
 		return put_sync(rs, run, rec->root, why, cap);
-	if (!strcmp(type, "tsc_sync_pairs"))
-		return put_pairs(rs, run, rec->root, why, cap);
+	if (!strcmp(type, "tsc_sync_pairs")) {
+		struct ld_tsc_sync_pairs more;
+		ld_decode_tsc_sync_pairs(rec->root, &more);
+		return put_pairs(rs, run, &more.pairs, why, cap);
+	}
 	if (!strcmp(type, "contention"))
 		return put_contention(rs, run, rec->root, why, cap);
 	*done = false;

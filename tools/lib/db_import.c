@@ -14,6 +14,7 @@
 #include "lib/crc32.h"
 #include "tools/lib/exit_codes.h"
 #include "tools/lib/db_decode.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/textbuf.h"
 
 
@@ -62,9 +63,7 @@ void importer_free(struct importer *im)
 
 char *machine_key(const struct lrun *r, const char *name)
 {
-	static const char *const fields[] = { "cpu_vendor", "cpu_brand", "family", "model", "stepping",
-					      "microcode", "hypervisor", "cores" };
-	const struct lr_node *m = lrun_first(r, "machine");
+	struct ld_machine m;
 	struct text t = { 0 };
 	char b[64];
 	uint32_t crc;
@@ -73,13 +72,24 @@ char *machine_key(const struct lrun *r, const char *name)
 		text_printf(&t, "name:%s", name);
 		return t.s;
 	}
-	if (!m)
+	if (!lrun_first(r, "machine"))
 		return NULL;
+	ld_decode_machine(lrun_first(r, "machine"), &m);
 	/* The CPU as CPUID tells it, the same in the image and under Linux on
 	 * one machine; not the memory size, which the two paths count apart. */
+	const struct {
+		const char *name;
+		const struct lr_node *node;
+	} fields[] = {
+		{ "cpu_vendor", m.cpu_vendor.node }, { "cpu_brand", m.cpu_brand.node },
+		{ "family", m.family.node },         { "model", m.model.node },
+		{ "stepping", m.stepping.node },     { "microcode", m.microcode.node },
+		{ "hypervisor", m.hypervisor.node }, { "cores", m.cores.node },
+	};
 	for (size_t i = 0; i < sizeof fields / sizeof fields[0]; i++) {
-		const struct lr_node *n = lr_get(m, fields[i]);
-		text_printf(&t, "%s=%s;", fields[i], n && n->kind == LR_STR ? n->str : fmt_num(b, sizeof b, n, -1));
+		const struct lr_node *n = fields[i].node;
+		text_printf(&t, "%s=%s;", fields[i].name,
+			    n && n->kind == LR_STR ? n->str : fmt_num(b, sizeof b, n, -1));
 	}
 	crc = crc32_update(0, t.s, t.len);
 	/* Two CRCs over the text and its reverse: 64 bits against collisions
@@ -231,21 +241,24 @@ static void bind_log(sqlite3_stmt *st, int i, struct run_blob *b)
 static bool put_machine(struct importer *im, const struct lrun *r, const char *key, const char *name,
 			sqlite3_int64 *id, bool *is_new, char *why, size_t cap)
 {
-	const struct lr_node *m = lrun_first(r, "machine");
-	const char *fw = lr_str(lr_path(lrun_first(r, "acpi"), "fadt.oem_id"));
+	struct ld_machine m;
+	struct ld_acpi acpi;
 	sqlite3_stmt *st = im->machine_ins;
 
+	ld_decode_machine(lrun_first(r, "machine"), &m);
+	ld_decode_acpi(lrun_first(r, "acpi"), &acpi);
+	const char *fw = ld_str_or(acpi.fadt.oem_id, NULL);
 	db_bind_str(st, 1, key);
 	db_bind_str(st, 2, name);
-	db_bind_str(st, 3, lr_str(lr_get(m, "cpu_vendor")));
-	db_bind_str(st, 4, lr_str(lr_get(m, "cpu_brand")));
-	db_bind_num(st, 5, lr_get(m, "family"));
-	db_bind_num(st, 6, lr_get(m, "model"));
-	db_bind_num(st, 7, lr_get(m, "stepping"));
-	db_bind_num(st, 8, lr_get(m, "microcode"));
-	db_bind_str(st, 9, lr_str(lr_get(m, "hypervisor")));
-	db_bind_num(st, 10, lr_get(m, "cores"));
-	db_bind_num(st, 11, lr_get(m, "memory_mib"));
+	db_bind_str(st, 3, ld_str_or(m.cpu_vendor, NULL));
+	db_bind_str(st, 4, ld_str_or(m.cpu_brand, NULL));
+	db_bind_num(st, 5, m.family.node);
+	db_bind_num(st, 6, m.model.node);
+	db_bind_num(st, 7, m.stepping.node);
+	db_bind_num(st, 8, m.microcode.node);
+	db_bind_str(st, 9, ld_str_or(m.hypervisor, NULL));
+	db_bind_num(st, 10, m.cores.node);
+	db_bind_num(st, 11, m.memory_mib.node);
 	db_bind_str(st, 12, fw);
 	if (!db_step(im->s, st, why, cap))
 		return false;
@@ -270,7 +283,8 @@ static bool put_machine(struct importer *im, const struct lrun *r, const char *k
 int import_run_row(struct importer *im, const struct lrun *r, const char *name, uint32_t part_crc,
 		   struct run_blob *blob, sqlite3_int64 *run, struct import_totals *tot, char *why, size_t cap)
 {
-	const struct lr_node *begin = lrun_first(r, "begin"), *tsc = lrun_first(r, "tsc");
+	struct ld_begin begin;
+	struct ld_tsc tsc;
 	char *mkey = machine_key(r, name), *ckey;
 	sqlite3_int64 mid;
 	bool new_machine, known;
@@ -303,20 +317,22 @@ int import_run_row(struct importer *im, const struct lrun *r, const char *name, 
 		free(ckey);
 		return EXIT_UNREADABLE;
 	}
+	ld_decode_begin(lrun_first(r, "begin"), &begin);
+	ld_decode_tsc(lrun_first(r, "tsc"), &tsc);
 	db_bind_str(st, 1, ckey);
 	sqlite3_bind_int64(st, 2, mid);
 	db_bind_str(st, 3, r->name);
 	db_bind_str(st, 4, boot && !strcmp(boot, "linux") ? "os" : "bare");
 	db_bind_str(st, 5, boot);
-	db_bind_str(st, 6, lr_str(lr_get(begin, "version")));
+	db_bind_str(st, 6, ld_str_or(begin.version, NULL));
 	sqlite3_bind_int64(st, 7, (sqlite3_int64)r->info.schema);
-	db_bind_str(st, 8, lr_str(lr_path(begin, "options.preset")));
+	db_bind_str(st, 8, ld_str_or(begin.options.preset, NULL));
 	db_bind_str(st, 9, r->info.has_end ? r->info.status : NULL);
 	sqlite3_bind_int(st, 10, !lrun_damaged(r) && r->info.has_begin && r->info.has_end && r->info.end_ok);
 	sqlite3_bind_int64(st, 11, (sqlite3_int64)r->seen);
 	sqlite3_bind_int64(st, 12, (sqlite3_int64)r->info.excluded);
-	db_bind_num(st, 13, lr_get(tsc, "hz"));
-	db_bind_str(st, 14, lr_str(lr_get(begin, "current_clocksource")));
+	db_bind_num(st, 13, tsc.hz.node);
+	db_bind_str(st, 14, ld_str_or(begin.current_clocksource, NULL));
 	db_bind_str(st, 15, im->now);
 	bind_log(st, 16, blob);
 	free(mkey);

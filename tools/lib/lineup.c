@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/lib/lineup.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/stats.h"
 
 /* OS clocksource -> the hardware counter it reads.  Linux's "acpi_pm" reads
@@ -107,8 +108,10 @@ static void user_read(struct lineup_row *row, const struct lr_node *raw, const c
 	double *u = NULL;
 	struct stats su;
 	struct stats_diff d;
+	struct ld_timer t;
 
-	if (!raw || lr_str(lr_get(raw, "clocksource")))
+	ld_decode_timer(raw, &t);
+	if (!raw || t.clocksource.state == LD_SET)
 		return;
 	row->user_n = timer_rounds(raw, metric, &u);
 	if (row->user_n >= 2 && row->os_n >= 2) {
@@ -135,17 +138,19 @@ int lineup_build(const struct lrun *const *runs, size_t nruns, const char *metri
 		if (!lineup_is_os(runs[j]))
 			continue;
 		for (size_t i = 0; (t = lrun_timer_at(runs[j], i)); i++) {
-			const char *cs = lr_str(lr_get(t, "clocksource")), *counter = cs ? lineup_counter(cs) : NULL;
+			struct ld_timer timer;
+			ld_decode_timer(t, &timer);
+			const char *cs = ld_str_or(timer.clocksource, NULL), *counter = cs ? lineup_counter(cs) : NULL;
 			double *o = NULL;
 			struct stats so = { 0 };
 			struct lineup_row row;
 			int fail = 0;
 
-			if (!counter || reads_no_counter(lr_str(lr_get(t, "call"))))
+			if (!counter || reads_no_counter(ld_str_or(timer.call, NULL)))
 				continue;
 			memset(&row, 0, sizeof row);
 			row.clocksource = cs;
-			row.call = lr_str(lr_get(t, "call"));
+			row.call = ld_str_or(timer.call, NULL);
 			row.counter = counter;
 			row.os_log = j;
 			row.os_run = runs[j];
@@ -184,8 +189,11 @@ const struct lr_node *lineup_hw_contention(const struct lrun *r, const char *cou
 {
 	for (size_t i = 0; counter && i < r->nrecs; i++) {
 		const struct lrec *rec = &r->recs[i];
-		const char *c = lr_str(lr_get(rec->root, "counter"));
-		if (rec->type && !strcmp(rec->type, "contention") && c && !strcmp(c, counter))
+		struct ld_contention c;
+		if (!rec->type || strcmp(rec->type, "contention"))
+			continue;
+		ld_decode_contention(rec->root, &c);
+		if (c.counter.state == LD_SET && !strcmp(c.counter.s, counter))
 			return rec->root;
 	}
 	return NULL;
@@ -193,11 +201,15 @@ const struct lr_node *lineup_hw_contention(const struct lrun *r, const char *cou
 
 const struct lr_node *lineup_readers_n(const struct lr_node *rec, double n)
 {
-	const struct lr_node *arr = lr_get(rec, "readers");
-	for (const struct lr_node *m = arr && arr->kind == LR_ARR ? arr->child : NULL; m; m = m->next) {
+	struct ld_contention c;
+
+	ld_decode_contention(rec, &c);
+	for (size_t i = 0; c.readers.state == LD_SET && i < c.readers.n; i++) {
+		struct ld_contention_level m;
 		double k;
-		if (lr_num(lr_get(m, "n"), &k) && k == n)
-			return m;
+		ld_contention_readers_at(&c, i, &m);
+		if (lr_num(m.n.node, &k) && k == n) /* any number, as written */
+			return m.ld.node;
 	}
 	return NULL;
 }

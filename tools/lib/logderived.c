@@ -3,6 +3,7 @@
  * record, so the numbers carry their text as every other number does; the
  * ns figures take the 1 decimal the image wrote before it left them out. */
 #include "tools/lib/logderived.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/xalloc.h"
 #include "tools/lib/textbuf.h"
 #include "lib/json.h"
@@ -186,38 +187,39 @@ static void expand_columns(struct derived *d, struct lr_node *root, const char *
 
 void derived_add(struct derived *d, struct lr_node *root, double hz)
 {
-	const char *type = lr_str(lr_get(root, "type"));
-	const struct lr_node *cycles = lr_get(root, "cost_cycles");
-	struct lr_node *tp = (struct lr_node *)lr_get(root, "throughput");
+	const char *type = ld_record_type(root);
+	struct ld_timer timer;
+	struct lr_node *tp;
 	struct text t = { NULL, 0, 0 };
 	bool any = false, want_cost, want_rate = false;
 	double reads, cyc;
 	struct lr_doc doc;
 	const struct lr_node *parsed;
-	uint64_t samples = 0;
 
 	memset(d, 0, sizeof *d);
 	if (!type)
 		return;
+	ld_decode_timer(strcmp(type, "timer") ? NULL : root, &timer);
+	tp = (struct lr_node *)timer.throughput.ld.node; /* the record's own nodes */
 	expand_columns(d, root, type);
 	ch(&t, "{");
 	/* A measured counter was present and healthy. */
-	if (!strcmp(type, "timer") && !lr_get(root, "healthy") && lr_uint(lr_get(root, "samples"), &samples) &&
-	    samples > 0) {
+	if (!strcmp(type, "timer") && !timer.healthy.node && timer.samples.state == LD_SET && timer.samples.v > 0) {
 		ch(&t, "\"present\":true,\"healthy\":true");
 		any = true;
 	}
 	if (!(hz > 0)) {
 		/* no rate: no ns */
 	} else if (!strcmp(type, "timer")) {
-		want_cost = cycles && cycles->kind == LR_OBJ && !lr_get(root, "cost_ns");
+		want_cost = timer.cost_cycles.ld.state == LD_SET && !timer.cost_ns.ld.node;
 		if (want_cost) {
 			ch(&t, any ? "," : "");
-			cost_ns(&t, cycles, hz);
+			cost_ns(&t, timer.cost_cycles.ld.node, hz);
 			any = true;
 		}
-		want_rate = tp && tp->kind == LR_OBJ && !lr_get(tp, "reads_per_s") &&
-			    lr_num(lr_get(tp, "reads"), &reads) && lr_num(lr_get(tp, "cycles"), &cyc) && cyc > 0;
+		want_rate = timer.throughput.ld.state == LD_SET && !timer.throughput.reads_per_s.node &&
+			    lr_num(timer.throughput.reads.node, &reads) && lr_num(timer.throughput.cycles.node, &cyc) &&
+			    cyc > 0;
 		if (want_rate) {
 			text_printf(&t, any ? ",\"reads_per_s\":%.1f" : "\"reads_per_s\":%.1f", reads * hz / cyc);
 			any = true;

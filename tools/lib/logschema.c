@@ -60,6 +60,11 @@ const struct ld_shape *ld_record(const char *type)
 	return NULL;
 }
 
+const char *ld_record_type(const struct lr_node *record)
+{
+	return lr_str(lr_get(record, "type"));
+}
+
 /* ---- values ------------------------------------------------------------------ */
 
 static bool hex32(const char *s, uint64_t *v)
@@ -128,11 +133,31 @@ static size_t value_size(int t)
 	}
 }
 
+/* Where the value struct of type t keeps its node; NULL for a hist, whose
+ * node is its value (set only when it is one). */
+static const struct lr_node **node_of(void *out, int t)
+{
+	switch (t) {
+	case LD_T_U64:
+	case LD_T_HEX32: return &((struct ld_uint *)out)->node;
+	case LD_T_I64: return &((struct ld_int *)out)->node;
+	case LD_T_BOOL: return &((struct ld_bool *)out)->node;
+	case LD_T_STR: return &((struct ld_str *)out)->node;
+	case LD_T_HIST: return NULL;
+	case LD_T_PAIR: return &((struct ld_pair *)out)->node;
+	default: return &((struct ld_num *)out)->node;
+	}
+}
+
 void ld_value(const struct lr_node *n, int t, void *out)
 {
+	const struct lr_node **node = node_of(out, t);
+
 	memset(out, 0, value_size(t));
 	if (!n)
 		return;
+	if (node)
+		*node = n;
 	if (n->kind == LR_NULL) {
 		*(uint8_t *)out = LD_NULL;
 	} else if (!type_ok(n, t)) {

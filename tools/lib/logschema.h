@@ -44,25 +44,32 @@
 
 enum ld_state { LD_ABSENT, LD_NULL, LD_SET, LD_WRONG };
 
+/* Each value keeps its node (NULL: absent), for a printer that shows a
+ * number exactly as the log wrote it (fmt_num). */
 struct ld_uint {
 	uint8_t state;
 	uint64_t v;
+	const struct lr_node *node;
 };
 struct ld_int {
 	uint8_t state;
 	int64_t v;
+	const struct lr_node *node;
 };
 struct ld_num {
 	uint8_t state;
 	double v;
+	const struct lr_node *node;
 };
 struct ld_bool {
 	uint8_t state;
 	bool v;
+	const struct lr_node *node;
 };
 struct ld_str {
 	uint8_t state;
 	const char *s;
+	const struct lr_node *node;
 };
 struct ld_hist {
 	uint8_t state;
@@ -71,6 +78,7 @@ struct ld_hist {
 struct ld_pair {
 	uint8_t state;
 	uint64_t a, b;
+	const struct lr_node *node;
 };
 /* What every record's and shape's struct begins with, as member `ld`
  * (a name no member of the log has): its state and its node. */
@@ -116,6 +124,9 @@ struct ld_shape {
 extern const struct ld_shape *const ld_records[];
 extern const size_t ld_n_records;
 const struct ld_shape *ld_record(const char *type); /* NULL: no such record */
+/* A record's type ("timer"): the member every record begins with, which no
+ * record's struct holds; NULL when it has none. */
+const char *ld_record_type(const struct lr_node *record);
 
 /* What a decode or a check found against the schema. */
 struct ld_report {
@@ -149,6 +160,17 @@ const struct lr_node *ld_suffixed(const struct lr_node *obj, const char *name, c
  * writer `by` (LD_IMAGE or LD_OS) always writes that are missing.  Returns
  * how many problems there were. */
 unsigned ld_check(const struct lr_node *n, const struct ld_shape *s, int by, struct ld_report *rep);
+
+/* A string value, or `none` where it is no string (absent, null, another
+ * type); a bool value that is there and true. */
+static inline const char *ld_str_or(struct ld_str s, const char *none)
+{
+	return s.state == LD_SET ? s.s : none;
+}
+static inline bool ld_true(struct ld_bool b)
+{
+	return b.state == LD_SET && b.v;
+}
 
 /* ---- the structs, from the schema ----------------------------------------- */
 

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 #include "tools/lib/logset.h"
 #include "tools/lib/exit_codes.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/xalloc.h"
 #include "tools/lib/textsafe.h"
 #include "probe/log.h"
@@ -75,10 +76,14 @@ static bool rec_fill(struct lrec *rec, uint32_t line, const char *text, size_t l
 		lrec_free(rec);
 		return false;
 	}
-	rec->type = lr_str(lr_get(rec->root, "type"));
-	lr_uint(lr_get(rec->root, "seq"), &rec->seq);
-	if (rec->type && !strcmp(rec->type, "tsc"))
-		lr_num(lr_get(rec->root, "hz"), tsc_hz);
+	rec->type = ld_record_type(rec->root);
+	lr_uint(lr_get(rec->root, "seq"), &rec->seq); /* the reader's header, as type */
+	if (rec->type && !strcmp(rec->type, "tsc")) {
+		struct ld_tsc tsc;
+		ld_decode_tsc(rec->root, &tsc);
+		if (tsc.hz.state == LD_SET)
+			*tsc_hz = tsc.hz.v;
+	}
 	/* The nodes are this record's own (above), so the parse may grow. */
 	derived_add(&rec->derived, (struct lr_node *)rec->root, *tsc_hz);
 	return true;
@@ -455,30 +460,44 @@ const struct lr_node *lrun_first(const struct lrun *r, const char *type)
 	return NULL;
 }
 
+/* A timer record of the boot CPU: one without a `cpu` member. */
+static bool boot_cpu_timer(const struct lrec *rec)
+{
+	struct ld_timer t;
+
+	if (!rec->type || strcmp(rec->type, "timer"))
+		return false;
+	ld_decode_timer(rec->root, &t);
+	return !t.cpu.node;
+}
+
 const struct lr_node *lrun_timer_at(const struct lrun *r, size_t k)
 {
 	for (size_t i = 0; i < r->nrecs; i++)
-		if (r->recs[i].type && !strcmp(r->recs[i].type, "timer") && !lr_get(r->recs[i].root, "cpu") && !k--)
+		if (boot_cpu_timer(&r->recs[i]) && !k--)
 			return r->recs[i].root;
 	return NULL;
 }
 
 const struct lr_node *lrun_timer(const struct lrun *r, const char *name)
 {
-	const struct lr_node *t;
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		const char *n = lr_str(lr_get(t, "name"));
-		if (n && !strcmp(n, name))
-			return t;
+	const struct lr_node *node;
+	struct ld_timer t;
+
+	for (size_t i = 0; (node = lrun_timer_at(r, i)); i++) {
+		ld_decode_timer(node, &t);
+		if (t.name.state == LD_SET && !strcmp(t.name.s, name))
+			return node;
 	}
 	return NULL;
 }
 
 void lrun_timer_key(const struct lr_node *t, char *buf, size_t cap)
 {
-	const char *name = lr_str(lr_get(t, "name"));
+	struct ld_timer timer;
 
-	snprintf(buf, cap, "%s%s", lr_str(lr_get(t, "clocksource")) ? "os:" : "", name ? name : "?");
+	ld_decode_timer(t, &timer);
+	snprintf(buf, cap, "%s%s", timer.clocksource.state == LD_SET ? "os:" : "", ld_str_or(timer.name, "?"));
 }
 
 const struct lr_node *lrun_timer_by_key(const struct lrun *r, const char *key)
@@ -496,14 +515,21 @@ const struct lr_node *lrun_timer_by_key(const struct lrun *r, const char *key)
 
 const char *lrun_boot(const struct lrun *r)
 {
-	return lr_str(lr_get(lrun_first(r, "begin"), "boot"));
+	struct ld_begin b;
+
+	ld_decode_begin(lrun_first(r, "begin"), &b);
+	return ld_str_or(b.boot, NULL);
 }
 
 size_t timer_rounds(const struct lr_node *timer, const char *metric, double **out)
 {
-	const struct lr_node *rounds = lr_get(timer, "rounds"), *m;
-	size_t n = 0, max = lr_rounds_count(rounds, metric);
+	struct ld_timer t;
+	const struct lr_node *m;
 	struct lr_rounds it;
+
+	ld_decode_timer(timer, &t);
+	const struct lr_node *rounds = t.rounds.node;
+	size_t n = 0, max = lr_rounds_count(rounds, metric);
 	*out = NULL;
 	if (!max)
 		return 0;

@@ -6,6 +6,7 @@
 #include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
 #include "tools/lib/verdict.h"
+#include "tools/lib/logschema.h"
 
 #define LABEL_MAX 64 /* a label value from a log is cut here: a log is no one's to trust */
 
@@ -68,54 +69,66 @@ static void sample(FILE *o, const char *name, const struct metrics_run *run, con
 
 /* A summary's _sum and _count, from the reads measured: without them a
  * scraper reads a count of 0 beside the quantiles. */
-static void cost_total(FILE *o, const struct metrics_run *run, const struct lr_node *t)
+static void cost_total(FILE *o, const struct metrics_run *run, const struct ld_timer *t)
 {
-	const char *name = lr_str(lr_get(t, "name"));
-	double mean, samples;
+	const char *name = ld_str_or(t->name, NULL);
+	double samples;
 
-	if (!lr_num(lr_path(t, "cost_ns.mean"), &mean) || !lr_num(lr_get(t, "samples"), &samples))
+	/* samples: any number, as written */
+	if (t->cost_ns.mean.state != LD_SET || !lr_num(t->samples.node, &samples))
 		return;
-	sample(o, "tickprobe_read_cost_seconds_sum", run, "counter", name, NULL, NULL, mean * samples * 1e-9);
+	sample(o, "tickprobe_read_cost_seconds_sum", run, "counter", name, NULL, NULL,
+	       t->cost_ns.mean.v * samples * 1e-9);
 	sample(o, "tickprobe_read_cost_seconds_count", run, "counter", name, NULL, NULL, samples);
 }
 
 static void costs(FILE *o, const struct metrics_run *runs, size_t n, const struct metrics_opts *mo)
 {
-	const struct lr_node *t;
-	double p50, p99;
+	const struct lr_node *node;
+	struct ld_timer t;
 
 	family(o, "tickprobe_read_cost_seconds", "summary", "seconds",
 	       "What one read of a counter costs, the harness subtracted (quantile 0.5 and 0.99).", mo);
 	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; (t = lrun_timer_at(runs[k].r, i)); i++) {
-			const char *cs = lr_str(lr_get(t, "clocksource"));
-			if (cs || !lr_num(lr_path(t, "cost_ns.p50"), &p50))
+		for (size_t i = 0; (node = lrun_timer_at(runs[k].r, i)); i++) {
+			ld_decode_timer(node, &t);
+			if (t.clocksource.state == LD_SET || t.cost_ns.p50.state != LD_SET)
 				continue;
-			sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", lr_str(lr_get(t, "name")), "quantile",
-			       "0.5", p50 * 1e-9);
-			if (lr_num(lr_path(t, "cost_ns.p99"), &p99))
-				sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", lr_str(lr_get(t, "name")),
-				       "quantile", "0.99", p99 * 1e-9);
-			cost_total(o, &runs[k], t);
+			sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", ld_str_or(t.name, NULL),
+			       "quantile", "0.5", t.cost_ns.p50.v * 1e-9);
+			if (t.cost_ns.p99.state == LD_SET)
+				sample(o, "tickprobe_read_cost_seconds", &runs[k], "counter", ld_str_or(t.name, NULL),
+				       "quantile", "0.99", t.cost_ns.p99.v * 1e-9);
+			cost_total(o, &runs[k], &t);
 		}
 	family(o, "tickprobe_clock_healthy", "gauge", NULL,
 	       "1 when the counter is present and passed its checks, 0 when not.", mo);
 	for (size_t k = 0; k < n; k++)
-		for (size_t i = 0; (t = lrun_timer_at(runs[k].r, i)); i++)
-			if (!lr_str(lr_get(t, "clocksource")))
-				sample(o, "tickprobe_clock_healthy", &runs[k], "counter", lr_str(lr_get(t, "name")), NULL,
-				       NULL, lr_true(lr_get(t, "healthy")) ? 1 : 0);
+		for (size_t i = 0; (node = lrun_timer_at(runs[k].r, i)); i++) {
+			ld_decode_timer(node, &t);
+			if (t.clocksource.state != LD_SET)
+				sample(o, "tickprobe_clock_healthy", &runs[k], "counter", ld_str_or(t.name, NULL), NULL,
+				       NULL, ld_true(t.healthy) ? 1 : 0);
+		}
+}
+
+/* An OS log's clock_gettime(MONOTONIC) on a clocksource, with its p50. */
+static bool monotonic_cost(const struct ld_timer *t)
+{
+	const char *call = ld_str_or(t->call, NULL);
+
+	return t->clocksource.state == LD_SET && call && !strcmp(call, "clock_gettime(MONOTONIC)") &&
+	       t->cost_ns.p50.state == LD_SET;
 }
 
 static bool any_call(const struct lrun *r)
 {
-	const struct lr_node *t;
-	double p50;
+	const struct lr_node *node;
+	struct ld_timer t;
 
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		const char *call = lr_str(lr_get(t, "call"));
-		if (lr_str(lr_get(t, "clocksource")) && call && !strcmp(call, "clock_gettime(MONOTONIC)") &&
-		    lr_num(lr_path(t, "cost_ns.p50"), &p50))
+	for (size_t i = 0; (node = lrun_timer_at(r, i)); i++) {
+		ld_decode_timer(node, &t);
+		if (monotonic_cost(&t))
 			return true;
 	}
 	return false;
@@ -123,29 +136,33 @@ static bool any_call(const struct lrun *r)
 
 static void os_calls(FILE *o, const struct metrics_run *runs, size_t n, const struct metrics_opts *mo)
 {
-	const struct lr_node *t;
-	double p50;
+	const struct lr_node *node;
+	struct ld_timer t;
+	struct ld_begin b;
 	bool any = false, cs = false;
 
 	for (size_t k = 0; k < n; k++) {
 		any |= any_call(runs[k].r);
-		cs |= lr_str(lr_get(lrun_first(runs[k].r, "begin"), "current_clocksource")) != NULL;
+		ld_decode_begin(lrun_first(runs[k].r, "begin"), &b);
+		cs |= b.current_clocksource.state == LD_SET;
 	}
 	if (any)
 		family(o, "tickprobe_clock_gettime_seconds", "gauge", "seconds",
 		       "The p50 cost of clock_gettime(CLOCK_MONOTONIC) on each clocksource measured.", mo);
 	for (size_t k = 0; any && k < n; k++)
-		for (size_t i = 0; (t = lrun_timer_at(runs[k].r, i)); i++) {
-			const char *c = lr_str(lr_get(t, "clocksource")), *call = lr_str(lr_get(t, "call"));
-			if (c && call && !strcmp(call, "clock_gettime(MONOTONIC)") && lr_num(lr_path(t, "cost_ns.p50"), &p50))
-				sample(o, "tickprobe_clock_gettime_seconds", &runs[k], "clocksource", c, NULL, NULL, p50 * 1e-9);
+		for (size_t i = 0; (node = lrun_timer_at(runs[k].r, i)); i++) {
+			ld_decode_timer(node, &t);
+			if (monotonic_cost(&t))
+				sample(o, "tickprobe_clock_gettime_seconds", &runs[k], "clocksource", t.clocksource.s,
+				       NULL, NULL, t.cost_ns.p50.v * 1e-9);
 		}
 	if (cs)
 		family(o, "tickprobe_clocksource_info", "gauge", NULL, "The kernel's current clocksource.", mo);
 	for (size_t k = 0; cs && k < n; k++) {
-		const char *cur = lr_str(lr_get(lrun_first(runs[k].r, "begin"), "current_clocksource"));
-		if (cur)
-			sample(o, "tickprobe_clocksource_info", &runs[k], "clocksource", cur, NULL, NULL, 1);
+		ld_decode_begin(lrun_first(runs[k].r, "begin"), &b);
+		if (b.current_clocksource.state == LD_SET)
+			sample(o, "tickprobe_clocksource_info", &runs[k], "clocksource", b.current_clocksource.s, NULL,
+			       NULL, 1);
 	}
 }
 
@@ -153,18 +170,21 @@ static void tsc(FILE *o, const struct metrics_run *runs, size_t n, const struct 
 {
 	bool any_hz = false, any_bare = false;
 	struct bare_verdict v;
-	double hz;
+	struct ld_tsc t;
 
 	for (size_t k = 0; k < n; k++) {
 		const char *boot = lrun_boot(runs[k].r);
-		any_hz |= lr_num(lr_get(lrun_first(runs[k].r, "tsc"), "hz"), &hz);
+		ld_decode_tsc(lrun_first(runs[k].r, "tsc"), &t);
+		any_hz |= t.hz.state == LD_SET;
 		any_bare |= boot && strcmp(boot, "linux");
 	}
 	if (any_hz)
 		family(o, "tickprobe_tsc_frequency_hertz", "gauge", "hertz", "The TSC's calibrated frequency.", mo);
-	for (size_t k = 0; any_hz && k < n; k++)
-		if (lr_num(lr_get(lrun_first(runs[k].r, "tsc"), "hz"), &hz))
-			sample(o, "tickprobe_tsc_frequency_hertz", &runs[k], NULL, NULL, NULL, NULL, hz);
+	for (size_t k = 0; any_hz && k < n; k++) {
+		ld_decode_tsc(lrun_first(runs[k].r, "tsc"), &t);
+		if (t.hz.state == LD_SET)
+			sample(o, "tickprobe_tsc_frequency_hertz", &runs[k], NULL, NULL, NULL, NULL, t.hz.v);
+	}
 	if (!any_bare)
 		return;
 	family(o, "tickprobe_tsc_reliable", "gauge", NULL,
@@ -182,16 +202,18 @@ static void tsc(FILE *o, const struct metrics_run *runs, size_t n, const struct 
 static void watch(FILE *o, const struct metrics_run *runs, size_t n, const struct metrics_opts *mo)
 {
 	static const struct {
-		const char *name, *member, *help;
+		const char *name;
+		size_t member; /* a struct ld_num in struct ld_watch_clock */
+		const char *help;
 	} rates[] = {
-		{ "tickprobe_watch_rate_offset_ratio", "rate_ppm",
+		{ "tickprobe_watch_rate_offset_ratio", offsetof(struct ld_watch_clock, rate_ppm),
 		  "The watch: each counter's rate against the others' consensus (the TSC's against its calibration), "
 		  "as a ratio (1e-6 is 1 ppm)." },
-		{ "tickprobe_watch_drift_ratio_per_hour", "drift_ppm_per_h",
+		{ "tickprobe_watch_drift_ratio_per_hour", offsetof(struct ld_watch_clock, drift_ppm_per_h),
 		  "The watch: how fast each clock's rate changed, per hour, as a ratio." },
 	};
 	bool any = false;
-	double v;
+	struct ld_watch w;
 
 	for (size_t k = 0; k < n; k++)
 		any |= lrun_first(runs[k].r, "watch") != NULL;
@@ -200,19 +222,25 @@ static void watch(FILE *o, const struct metrics_run *runs, size_t n, const struc
 	for (size_t m = 0; m < sizeof rates / sizeof rates[0]; m++) {
 		family(o, rates[m].name, "gauge", NULL, rates[m].help, mo);
 		for (size_t k = 0; k < n; k++) {
-			const struct lr_node *c = lr_get(lrun_first(runs[k].r, "watch"), "clocks");
-			for (c = c && c->kind == LR_ARR ? c->child : NULL; c; c = c->next)
-				if (lr_num(lr_get(c, rates[m].member), &v))
-					sample(o, rates[m].name, &runs[k], "clock", lr_str(lr_get(c, "name")), NULL, NULL, v * 1e-6);
+			ld_decode_watch(lrun_first(runs[k].r, "watch"), &w);
+			for (size_t i = 0; w.clocks.state == LD_SET && i < w.clocks.n; i++) {
+				struct ld_watch_clock c;
+				ld_watch_clocks_at(&w, i, &c);
+				const struct ld_num *v = (const struct ld_num *)((const char *)&c + rates[m].member);
+				if (v->state == LD_SET)
+					sample(o, rates[m].name, &runs[k], "clock", ld_str_or(c.name, NULL), NULL, NULL,
+					       v->v * 1e-6);
+			}
 		}
 	}
 	family(o, "tickprobe_watch_odd_clock_info", "gauge", NULL,
 	       "The watch: the clock that disagrees with the rest (clock=\"none\" when none does).", mo);
 	for (size_t k = 0; k < n; k++) {
-		const struct lr_node *w = lrun_first(runs[k].r, "watch");
-		if (w)
-			sample(o, "tickprobe_watch_odd_clock_info", &runs[k], "clock",
-			       lr_str(lr_get(w, "odd")) ? lr_str(lr_get(w, "odd")) : "none", NULL, NULL, 1);
+		const struct lr_node *node = lrun_first(runs[k].r, "watch");
+		ld_decode_watch(node, &w);
+		if (node)
+			sample(o, "tickprobe_watch_odd_clock_info", &runs[k], "clock", ld_str_or(w.odd, "none"), NULL,
+			       NULL, 1);
 	}
 }
 

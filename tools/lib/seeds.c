@@ -8,6 +8,7 @@
 #include "tools/lib/lineup.h"
 #include "tools/lib/seeds.h"
 #include "tools/lib/ministat_print.h"
+#include "tools/lib/logschema.h"
 
 static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const struct lrun *run, const char *cs)
 {
@@ -29,6 +30,22 @@ static struct seed_row *row_for(struct seeds *s, size_t *cap, size_t log, const 
 	return &s->rows[s->n++];
 }
 
+/* The clocksource an OS record ran on: type t of seeds_build's types. */
+static const char *clocksource_of(const struct lr_node *rec, size_t t)
+{
+	struct ld_rate rate;
+	struct ld_gaps gaps;
+	struct ld_ctxsw ctxsw;
+	struct ld_os_contention con;
+
+	switch (t) {
+	case 0: ld_decode_rate(rec, &rate); return ld_str_or(rate.clocksource, NULL);
+	case 1: ld_decode_gaps(rec, &gaps); return ld_str_or(gaps.clocksource, NULL);
+	case 2: ld_decode_ctxsw(rec, &ctxsw); return ld_str_or(ctxsw.clocksource, NULL);
+	default: ld_decode_os_contention(rec, &con); return ld_str_or(con.clocksource, NULL);
+	}
+}
+
 int seeds_build(const struct lrun *const *runs, size_t nruns, struct seeds *out)
 {
 	static const char *const types[] = { "rate", "gaps", "ctxsw", "os_contention" };
@@ -41,12 +58,12 @@ int seeds_build(const struct lrun *const *runs, size_t nruns, struct seeds *out)
 			continue;
 		for (size_t i = 0; i < runs[j]->nrecs; i++) {
 			const struct lrec *rec = &runs[j]->recs[i];
-			const char *cs = lr_str(lr_get(rec->root, "clocksource"));
+			const char *cs;
 			size_t t = 0;
 			struct seed_row *row;
 			while (t < 4 && (!rec->type || strcmp(rec->type, types[t])))
 				t++;
-			if (t == 4 || !cs)
+			if (t == 4 || !(cs = clocksource_of(rec->root, t)))
 				continue;
 			if (!(row = row_for(out, &cap, j, runs[j], cs))) {
 				seeds_free(out);
@@ -125,11 +142,13 @@ static void print_rates(FILE *o, const struct seeds *s, double conf)
 	double calls = 0;
 
 	for (size_t i = 0; sets && vals && names && i < s->n; i++) {
-		size_t n = seeds_numbers(lr_get(s->rows[i].rate, "runs"), &vals[nsets]);
+		struct ld_rate rate;
+		ld_decode_rate(s->rows[i].rate, &rate);
+		size_t n = seeds_numbers(rate.runs.node, &vals[nsets]);
 		if (n < 1)
 			continue;
 		if (!calls)
-			lr_num(lr_get(s->rows[i].rate, "calls"), &calls);
+			lr_num(rate.calls.node, &calls);
 		seeds_label(s, i, names[nsets], sizeof names[0]);
 		sets[nsets].name = names[nsets];
 		sets[nsets].values = vals[nsets];
@@ -156,10 +175,11 @@ static void print_gaps(FILE *o, const struct seeds *s)
 	bool head = false;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct lr_node *modes = lr_get(s->rows[i].gaps, "modes"), *m;
+		struct ld_gaps g;
 		double samples = 0, back = 0;
 		char label[256];
-		if (!modes || modes->kind != LR_ARR)
+		ld_decode_gaps(s->rows[i].gaps, &g);
+		if (g.modes.state != LD_SET)
 			continue;
 		if (!head) {
 			fprintf(o, "\nGaps between successive clock_gettime(MONOTONIC) results, the five most common "
@@ -167,10 +187,10 @@ static void print_gaps(FILE *o, const struct seeds *s)
 			head = true;
 		}
 		shown_label(s, i, label, sizeof label);
-		lr_num(lr_get(s->rows[i].gaps, "samples"), &samples);
-		lr_num(lr_get(s->rows[i].gaps, "backwards"), &back);
+		lr_num(g.samples.node, &samples);
+		lr_num(g.backwards.node, &back);
 		fprintf(o, "  %-14s", label);
-		for (m = modes->child; m; m = m->next) {
+		for (const struct lr_node *m = g.modes.node->child; m; m = m->next) {
 			double v, c;
 			if (lr_num(lr_at(m, 0), &v) && lr_num(lr_at(m, 1), &c))
 				fprintf(o, " %8.0f x %-8.0f", v, c);
@@ -184,11 +204,12 @@ static void print_ctxsw(FILE *o, const struct seeds *s)
 	bool head = false;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct lr_node *c = s->rows[i].ctxsw, *sps = lr_get(c, "switches_per_s");
+		struct ld_ctxsw c;
 		double med, mean, sd, rounds = 0;
 		char label[256];
-		if (!c)
+		if (!s->rows[i].ctxsw)
 			continue;
+		ld_decode_ctxsw(s->rows[i].ctxsw, &c);
 		if (!head) {
 			fprintf(o, "\nContext switches, a one-byte pipe ping-pong between two processes on one CPU "
 				   "(switches per second over the rounds):\n");
@@ -197,17 +218,18 @@ static void print_ctxsw(FILE *o, const struct seeds *s)
 			head = true;
 		}
 		shown_label(s, i, label, sizeof label);
-		if (!lr_true(lr_get(c, "healthy")) || !lr_num(lr_get(sps, "median"), &med) ||
-		    !lr_num(lr_get(sps, "mean"), &mean)) {
-			const char *why = lr_str(lr_get(c, "reason"));
+		if (!ld_true(c.healthy) || c.switches_per_s.median.state != LD_SET ||
+		    c.switches_per_s.mean.state != LD_SET) {
+			const char *why = ld_str_or(c.reason, NULL);
 			fprintf(o, "  %-14s not measured: ", label);
 			ts_puts(o, why ? why : "no figures");
 			fputc('\n', o);
 			continue;
 		}
-		if (!lr_num(lr_get(sps, "sd"), &sd))
-			sd = 0;
-		rounds = (double)(lr_get(c, "runs") ? lr_get(c, "runs")->len : 0);
+		med = c.switches_per_s.median.v;
+		mean = c.switches_per_s.mean.v;
+		sd = c.switches_per_s.sd.state == LD_SET ? c.switches_per_s.sd.v : 0;
+		rounds = (double)(c.runs.node ? c.runs.node->len : 0);
 		fprintf(o, "  %-14s %12.0f %12.0f %10.0f %10.1f %7.0f\n", label, med, mean, sd, mean > 0 ? 1e9 / mean : 0,
 			rounds);
 	}

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/lib/logschema.h"
 
 static const char *const kind_names[SMP_KINDS + 1] = {
 	"cpus", "team_check", "tsc_sync", "tsc_sync_pairs", "percpu", "timer (another core type)",
@@ -30,8 +31,11 @@ static int kind_of(const struct lrec *rec)
 	const char *t = rec->type;
 	if (!t)
 		return BEFORE;
-	if (!strcmp(t, "timer"))
-		return lr_get(rec->root, "cpu") ? SMP_TIMER_ON : BEFORE;
+	if (!strcmp(t, "timer")) {
+		struct ld_timer timer;
+		ld_decode_timer(rec->root, &timer);
+		return timer.cpu.node ? SMP_TIMER_ON : BEFORE;
+	}
 	for (int k = 0; k <= SMP_END; k++)
 		if (k != SMP_TIMER_ON && !strcmp(t, kind_names[k]))
 			return k;
@@ -42,8 +46,11 @@ static int kind_of(const struct lrec *rec)
  * latency record belongs in the run.  Without a begin record, it may. */
 static bool latency_asked(const struct lrun *r)
 {
-	const char *s = lr_str(lr_get(lrun_first(r, "begin"), "cmdline"));
+	struct ld_begin begin;
 	bool asked = false;
+
+	ld_decode_begin(lrun_first(r, "begin"), &begin);
+	const char *s = ld_str_or(begin.cmdline, NULL);
 	if (!s)
 		return true;
 	for (const char *w = s; (w = strstr(w, "latency=")); w += 8)
@@ -55,28 +62,50 @@ static bool latency_asked(const struct lrun *r)
 /* Two CPUs or more with different, known core types. */
 static bool hybrid(const struct smp_view *v)
 {
-	const struct lr_node *e, *first = NULL;
-	const struct lr_node *list = lr_get(v->cpus, "list");
-	for (e = list && list->kind == LR_ARR ? list->child : NULL; e; e = e->next) {
-		const struct lr_node *t = lr_get(e, "core_type");
-		if (!lr_str(t))
+	struct ld_cpus cpus;
+	const char *first = NULL;
+
+	ld_decode_cpus(v->cpus, &cpus);
+	for (size_t i = 0; cpus.list.state == LD_SET && cpus.list.node->kind == LR_ARR && i < cpus.list.n; i++) {
+		struct ld_cpu_entry e;
+		ld_cpus_list_at(&cpus, i, &e);
+		if (e.core_type.state != LD_SET)
 			continue;
 		if (!first)
-			first = t;
-		else if (strcmp(lr_str(first), lr_str(t)))
+			first = e.core_type.s;
+		else if (strcmp(first, e.core_type.s))
 			return true;
 	}
 	return false;
 }
 
+/* The pairs of tsc_sync (r 0) or of the r-th tsc_sync_pairs record. */
+static struct ld_list pair_list(const struct smp_view *v, size_t r)
+{
+	struct ld_tsc_sync sync;
+	struct ld_tsc_sync_pairs more;
+
+	if (!r) {
+		ld_decode_tsc_sync(v->sync, &sync);
+		return sync.pairs;
+	}
+	ld_decode_tsc_sync_pairs(v->pair_recs[r - 1], &more);
+	return more.pairs;
+}
+
+/* How many pairs a list holds, as rows. */
+static size_t pair_rows(const struct ld_list *pairs)
+{
+	return pairs->state == LD_SET && pairs->node->kind == LR_ARR ? pairs->n : 0;
+}
+
 static size_t pairs_read(const struct smp_view *v)
 {
 	size_t n = 0;
-	const struct lr_node *p = lr_get(v->sync, "pairs");
-	n += p && p->kind == LR_ARR ? p->len : 0;
-	for (size_t i = 0; i < v->npair_recs; i++) {
-		p = lr_get(v->pair_recs[i], "pairs");
-		n += p && p->kind == LR_ARR ? p->len : 0;
+
+	for (size_t r = 0; r <= v->npair_recs; r++) {
+		struct ld_list pairs = pair_list(v, r);
+		n += pair_rows(&pairs);
 	}
 	return n;
 }
@@ -87,13 +116,15 @@ static size_t pairs_read(const struct smp_view *v)
 static unsigned candidates(const struct smp_view *v, const struct lrun *r, int p, int n, const bool *present)
 {
 	unsigned set = 0;
-	uint64_t total;
+	struct ld_tsc_sync sync;
+
+	ld_decode_tsc_sync(v->sync, &sync);
 	for (int k = SMP_CPUS; k < SMP_KINDS; k++) {
 		bool rep = (REPEATED & BIT(k)) != 0;
 		if (k < p || k > n || ((k == p || k == n) && !rep) || (!rep && present[k]))
 			continue;
-		if (k == SMP_SYNC_PAIRS && !(v->sync && lr_uint(lr_get(v->sync, "pairs_total"), &total) &&
-					     total > pairs_read(v)))
+		if (k == SMP_SYNC_PAIRS &&
+		    !(v->sync && sync.pairs_total.state == LD_SET && sync.pairs_total.v > pairs_read(v)))
 			continue;
 		if (k == SMP_TIMER_ON && !hybrid(v) && !v->ntimers_on)
 			continue;
@@ -155,7 +186,7 @@ static void find_left_out(struct smp_view *v, const struct lrun *r)
 
 bool smp_view_load(struct smp_view *v, const struct lrun *r)
 {
-	uint64_t u;
+	struct ld_cpus cpus;
 
 	memset(v, 0, sizeof *v);
 	v->started = v->count = -1;
@@ -182,10 +213,11 @@ bool smp_view_load(struct smp_view *v, const struct lrun *r)
 		default: break;
 		}
 	}
-	if (lr_uint(lr_get(v->cpus, "started"), &u))
-		v->started = (long)u;
-	if (lr_uint(lr_get(v->cpus, "count"), &u))
-		v->count = (long)u;
+	ld_decode_cpus(v->cpus, &cpus);
+	if (cpus.started.state == LD_SET)
+		v->started = (long)cpus.started.v;
+	if (cpus.count.state == LD_SET)
+		v->count = (long)cpus.count.v;
 	find_left_out(v, r);
 	return v->cpus || v->nleft_out || v->sync || v->ncontention;
 }
@@ -243,30 +275,31 @@ size_t smp_left_out_lines(const struct smp_view *v, enum smp_kind kind, char *bu
 
 const struct lr_node *smp_pair_at(const struct smp_view *v, size_t k)
 {
-	const struct lr_node *p = lr_get(v->sync, "pairs");
-	size_t n = p && p->kind == LR_ARR ? p->len : 0;
-	if (k < n)
-		return lr_at(p, k);
-	k -= n;
-	for (size_t i = 0; i < v->npair_recs; i++) {
-		p = lr_get(v->pair_recs[i], "pairs");
-		n = p && p->kind == LR_ARR ? p->len : 0;
+	for (size_t r = 0; r <= v->npair_recs; r++) {
+		struct ld_list pairs = pair_list(v, r);
+		size_t n = pair_rows(&pairs);
 		if (k < n)
-			return lr_at(p, k);
+			return lr_at(pairs.node, k);
 		k -= n;
 	}
 	return NULL;
 }
 
+static bool pair_offset(const struct ld_tsc_pair *p, int64_t *offset, uint64_t *uncertainty)
+{
+	if (p->offset_cycles.state != LD_SET || p->uncertainty_cycles.state != LD_SET)
+		return false;
+	*offset = p->offset_cycles.v;
+	*uncertainty = p->uncertainty_cycles.v;
+	return true;
+}
+
 bool smp_pair_offset(const struct lr_node *pair, int64_t *offset, uint64_t *uncertainty)
 {
-	const struct lr_node *o = lr_get(pair, "offset_cycles");
-	if (!o || o->kind != LR_NUM || !o->is_int || !lr_uint(lr_get(pair, "uncertainty_cycles"), uncertainty))
-		return false;
-	if (!o->neg && o->u > (uint64_t)INT64_MAX)
-		return false;
-	*offset = o->neg ? o->i : (int64_t)o->u;
-	return true;
+	struct ld_tsc_pair p;
+
+	ld_decode_tsc_pair(pair, &p);
+	return pair_offset(&p, offset, uncertainty);
 }
 
 static uint64_t mag(int64_t x)
@@ -274,71 +307,90 @@ static uint64_t mag(int64_t x)
 	return x < 0 ? (uint64_t)0 - (uint64_t)x : (uint64_t)x;
 }
 
-void smp_sync_summary(const struct smp_view *v, struct smp_sync_summary *s)
+/* One pair into the summary's counts. */
+static void count_pair(struct smp_sync_summary *s, const struct ld_tsc_pair *p, uint64_t *best, uint64_t *best_out)
 {
-	const struct lr_node *p, *sy = lr_get(v->sync, "synchronized");
-	uint64_t best = 0, best_out = 0, total, u, w;
+	const struct lr_node *a = p->tsc_adjust.node;
 	int64_t off;
-	const struct lr_node *a;
+	uint64_t u;
 
-	memset(s, 0, sizeof *s);
-	/* Walked array by array: smp_pair_at from 0 each time is quadratic. */
-	for (size_t r = 0; r <= v->npair_recs; r++) {
-		const struct lr_node *arr = lr_get(r ? v->pair_recs[r - 1] : v->sync, "pairs");
-		for (p = arr && arr->kind == LR_ARR ? arr->child : NULL; p; p = p->next) {
-			s->pairs++;
-			if (lr_get(p, "complete") && !lr_true(lr_get(p, "complete")))
-				s->incomplete++;
-			if (lr_uint(lr_get(p, "warps"), &w) && w)
-				s->warped++;
-			a = lr_get(p, "tsc_adjust");
-			if (a && a->kind == LR_NUM && a->is_int && (a->neg || a->u))
-				s->adjusted++;
-			if (!smp_pair_offset(p, &off, &u))
-				continue;
-			s->measured++;
-			if (!s->largest || mag(off) > best) {
-				best = mag(off);
-				s->largest = p;
-			}
-			if (mag(off) > u) {
-				s->outside++;
-				if (!s->worst_out || mag(off) - u > best_out) {
-					best_out = mag(off) - u;
-					s->worst_out = p;
-				}
-			}
+	s->pairs++;
+	if (p->complete.node && !ld_true(p->complete))
+		s->incomplete++;
+	if (p->warps.state == LD_SET && p->warps.v)
+		s->warped++;
+	if (a && a->kind == LR_NUM && a->is_int && (a->neg || a->u))
+		s->adjusted++;
+	if (!pair_offset(p, &off, &u))
+		return;
+	s->measured++;
+	if (!s->largest || mag(off) > *best) {
+		*best = mag(off);
+		s->largest = p->ld.node;
+	}
+	if (mag(off) > u) {
+		s->outside++;
+		if (!s->worst_out || mag(off) - u > *best_out) {
+			*best_out = mag(off) - u;
+			s->worst_out = p->ld.node;
 		}
 	}
-	s->pairs_short = lr_uint(lr_get(v->sync, "pairs_total"), &total) && total > s->pairs;
+}
+
+void smp_sync_summary(const struct smp_view *v, struct smp_sync_summary *s)
+{
+	struct ld_tsc_sync sync;
+	uint64_t best = 0, best_out = 0;
+
+	memset(s, 0, sizeof *s);
+	ld_decode_tsc_sync(v->sync, &sync);
+	/* Walked array by array: smp_pair_at from 0 each time is quadratic. */
+	for (size_t r = 0; r <= v->npair_recs; r++) {
+		struct ld_list pairs = pair_list(v, r);
+		size_t n = pair_rows(&pairs);
+		for (const struct lr_node *e = n ? pairs.node->child : NULL; e; e = e->next) {
+			struct ld_tsc_pair p;
+			ld_decode_tsc_pair(e, &p);
+			count_pair(s, &p, &best, &best_out);
+		}
+	}
+	s->pairs_short = sync.pairs_total.state == LD_SET && sync.pairs_total.v > s->pairs;
 	/* The rule (tsc_sync.rule): synchronized iff every pair was measured, none
 	 * warped, and every |offset| is within its uncertainty; null when a pair
 	 * could not be measured and none failed. */
 	if (s->outside || s->warped)
-		s->consistent = sy && sy->kind == LR_BOOL && !sy->b;
+		s->consistent = sync.synchronized.state == LD_SET && !sync.synchronized.v;
 	else if (s->pairs_short)
-		s->consistent = sy && (sy->kind == LR_NULL || sy->kind == LR_BOOL);
+		s->consistent = sync.synchronized.state == LD_NULL || sync.synchronized.state == LD_SET;
 	else if (s->incomplete || s->measured < s->pairs)
-		s->consistent = sy && sy->kind == LR_NULL;
+		s->consistent = sync.synchronized.state == LD_NULL;
 	else
-		s->consistent = lr_true(sy);
+		s->consistent = ld_true(sync.synchronized);
 }
 
 const char *smp_sync_word(const struct smp_view *v)
 {
-	const struct lr_node *sy = lr_get(v->sync, "synchronized");
+	struct ld_tsc_sync sync;
+
 	if (!v->sync)
 		return "no record";
-	if (sy && sy->kind == LR_BOOL)
-		return sy->b ? "synchronized" : "NOT synchronized";
+	ld_decode_tsc_sync(v->sync, &sync);
+	if (sync.synchronized.state == LD_SET)
+		return sync.synchronized.v ? "synchronized" : "NOT synchronized";
 	return "not known";
 }
 
 /* ---- percpu -------------------------------------------------------------- */
 
-bool smp_percpu_value(const struct smp_view *v, const char *key, size_t cpu, double *out)
+bool smp_percpu_ns(const struct smp_view *v, const char *counter, size_t cpu, double *out)
 {
-	return lr_num(lr_at(lr_get(v->percpu, key), cpu), out);
+	struct ld_percpu p;
+	struct ld_num x;
+
+	ld_decode_percpu(v->percpu, &p);
+	x = ld_percpu_p50_ns_at(&p, counter, cpu);
+	*out = x.v;
+	return x.state == LD_SET;
 }
 
 size_t smp_percpu_counters(const struct smp_view *v, char names[][32], size_t cap)
@@ -360,28 +412,28 @@ static int cmp_double(const void *a, const void *b)
 
 bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_spread *s)
 {
-	char key[64];
-	const struct lr_node *arr, *e;
+	struct ld_percpu p;
+	struct ld_list arr;
+	const struct lr_node *e;
 	double *vals, x;
 	size_t cpu = 0;
 
 	memset(s, 0, sizeof *s);
-	snprintf(key, sizeof key, "%s_p50_ns", prefix);
-	arr = lr_get(v->percpu, key);
+	ld_decode_percpu(v->percpu, &p);
+	arr = ld_percpu_p50_ns(&p, prefix);
 	s->ns = true;
-	for (e = arr && arr->kind == LR_ARR ? arr->child : NULL; e; e = e->next)
+	for (e = arr.state == LD_SET ? arr.node->child : NULL; e; e = e->next)
 		s->n += e->kind == LR_NUM;
 	if (!s->n) { /* no TSC rate: cycles */
-		snprintf(key, sizeof key, "%s_p50_cycles", prefix);
-		arr = lr_get(v->percpu, key);
+		arr = ld_percpu_p50_cycles(&p, prefix);
 		s->ns = false;
-		for (e = arr && arr->kind == LR_ARR ? arr->child : NULL; e; e = e->next)
+		for (e = arr.state == LD_SET ? arr.node->child : NULL; e; e = e->next)
 			s->n += e->kind == LR_NUM;
 	}
-	if (!s->n || !arr || !(vals = malloc(s->n * sizeof *vals)))
+	if (!s->n || !arr.node || !(vals = malloc(s->n * sizeof *vals)))
 		return false;
 	s->n = 0;
-	for (e = arr->child; e; e = e->next, cpu++) {
+	for (e = arr.node->child; e; e = e->next, cpu++) {
 		if (!lr_num(e, &x))
 			continue;
 		if (!s->n || x < s->min) {
@@ -404,11 +456,15 @@ bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_
 
 const struct lr_node *smp_cpu_entry(const struct smp_view *v, long cpu)
 {
-	const struct lr_node *list = lr_get(v->cpus, "list"), *e;
-	uint64_t c;
-	for (e = list && list->kind == LR_ARR ? list->child : NULL; e; e = e->next)
-		if (lr_uint(lr_get(e, "cpu"), &c) && (long)c == cpu)
-			return e;
+	struct ld_cpus cpus;
+
+	ld_decode_cpus(v->cpus, &cpus);
+	for (size_t i = 0; cpus.list.state == LD_SET && cpus.list.node->kind == LR_ARR && i < cpus.list.n; i++) {
+		struct ld_cpu_entry e;
+		ld_cpus_list_at(&cpus, i, &e);
+		if (e.cpu.state == LD_SET && (long)e.cpu.v == cpu)
+			return e.ld.node;
+	}
 	return NULL;
 }
 
@@ -417,7 +473,9 @@ const struct lr_node *smp_cpu_entry(const struct smp_view *v, long cpu)
 const struct lr_node *smp_contention(const struct smp_view *v, const char *counter)
 {
 	for (size_t i = 0; i < v->ncontention; i++) {
-		const char *c = lr_str(lr_get(v->contention[i], "counter"));
+		struct ld_contention con;
+		ld_decode_contention(v->contention[i], &con);
+		const char *c = ld_str_or(con.counter, NULL);
 		if (c && !strcmp(c, counter))
 			return v->contention[i];
 	}
@@ -426,32 +484,46 @@ const struct lr_node *smp_contention(const struct smp_view *v, const char *count
 
 const struct lr_node *smp_level(const struct lr_node *contention, uint64_t n)
 {
-	const struct lr_node *lv = lr_get(contention, "readers"), *e;
-	uint64_t k;
-	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-		if (lr_uint(lr_get(e, "n"), &k) && k == n && !smp_level_siblings(e))
-			return e;
+	struct ld_contention c;
+
+	ld_decode_contention(contention, &c);
+	for (size_t i = 0; c.readers.state == LD_SET && i < c.readers.n; i++) {
+		struct ld_contention_level e;
+		ld_contention_readers_at(&c, i, &e);
+		if (e.n.state == LD_SET && e.n.v == n && !ld_true(e.siblings))
+			return e.ld.node;
+	}
 	return NULL;
 }
 
 bool smp_level_siblings(const struct lr_node *level)
 {
-	return lr_true(lr_get(level, "siblings"));
+	struct ld_contention_level e;
+
+	ld_decode_contention_level(level, &e);
+	return ld_true(e.siblings);
 }
 
 int smp_level_concurrent(const struct lr_node *level)
 {
-	double o;
-	if (!lr_num(lr_get(level, "overlap"), &o))
+	struct ld_contention_level e;
+
+	ld_decode_contention_level(level, &e);
+	if (e.overlap.state != LD_SET)
 		return -1;
-	return o >= SMP_CONCURRENT;
+	return e.overlap.v >= SMP_CONCURRENT;
 }
 
 bool smp_has_overlap(const struct lr_node *contention)
 {
-	const struct lr_node *lv = lr_get(contention, "readers"), *e;
-	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-		if (lr_get(e, "overlap"))
+	struct ld_contention c;
+
+	ld_decode_contention(contention, &c);
+	for (size_t i = 0; c.readers.state == LD_SET && i < c.readers.n; i++) {
+		struct ld_contention_level e;
+		ld_contention_readers_at(&c, i, &e);
+		if (e.overlap.node)
 			return true;
+	}
 	return false;
 }

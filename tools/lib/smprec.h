@@ -119,8 +119,8 @@ bool smp_percpu_spread(const struct smp_view *v, const char *prefix, struct smp_
  * up to cap names; returns how many. */
 #define SMP_PERCPU_MAX 8
 size_t smp_percpu_counters(const struct smp_view *v, char names[][32], size_t cap);
-/* CPU i's value of percpu's array `key` (e.g. "tsc_p50_ns"). */
-bool smp_percpu_value(const struct smp_view *v, const char *key, size_t cpu, double *out);
+/* CPU cpu's p50 in ns of a counter ("tsc"): percpu's `<counter>_p50_ns`. */
+bool smp_percpu_ns(const struct smp_view *v, const char *counter, size_t cpu, double *out);
 
 /* ---- cpus ---------------------------------------------------------------- */
 

@@ -15,6 +15,7 @@
 #include "tools/lib/json_out.h"
 #include "tools/lib/verdict.h"
 #include "tools/lib/textsafe.h"
+#include "tools/lib/logschema.h"
 
 static const char *const verdict_names[] = { "unknown", "reliable", "unreliable" };
 
@@ -55,14 +56,16 @@ static bool num(const struct lr_node *n, double *out)
 
 static void read_invariant(const struct lrun *r, struct bare_verdict *v)
 {
-	const struct lr_node *m = lrun_first(r, "machine"), *t = lrun_first(r, "tsc"), *n;
-	const char *hv = lr_str(lr_get(m, "hypervisor"));
+	struct ld_machine m;
+	struct ld_tsc t;
+	struct ld_bool inv;
 
-	n = lr_get(m, "invariant_tsc");
-	if (!n || n->kind != LR_BOOL)
-		n = lr_get(t, "invariant");
-	v->invariant_known = n && n->kind == LR_BOOL;
-	v->invariant = v->invariant_known && n->b;
+	ld_decode_machine(lrun_first(r, "machine"), &m);
+	ld_decode_tsc(lrun_first(r, "tsc"), &t);
+	const char *hv = ld_str_or(m.hypervisor, NULL);
+	inv = m.invariant_tsc.state == LD_SET ? m.invariant_tsc : t.invariant;
+	v->invariant_known = inv.state == LD_SET;
+	v->invariant = v->invariant_known && inv.v;
 	snprintf(v->hypervisor, sizeof v->hypervisor, "%s", hv ? hv : "");
 	if (v->invariant_known && hv)
 		evidence(v, "CPUID.80000007H:EDX[8] (invariant TSC): %s (under the hypervisor %.*s).",
@@ -72,16 +75,18 @@ static void read_invariant(const struct lrun *r, struct bare_verdict *v)
 }
 
 /* The worst pair: a warp first, else the largest |offset| beyond its uncertainty. */
-static void worst_pair(const struct lr_node *pairs, struct bare_verdict *v)
+static void worst_pair(const struct ld_list *pairs, struct bare_verdict *v)
 {
 	double worst = -INFINITY;
 
-	for (const struct lr_node *p = pairs ? pairs->child : NULL; p; p = p->next) {
+	for (const struct lr_node *e = pairs->node ? pairs->node->child : NULL; e; e = e->next) {
+		struct ld_tsc_pair p;
 		double off = 0, unc = 0, w = 0, cpu = -1, ref = 0, score;
-		num(lr_get(p, "cpu"), &cpu);
-		num(lr_get(p, "ref"), &ref);
-		num(lr_get(p, "warps"), &w);
-		if (!num(lr_get(p, "offset_cycles"), &off) || !num(lr_get(p, "uncertainty_cycles"), &unc))
+		ld_decode_tsc_pair(e, &p);
+		num(p.cpu.node, &cpu);
+		num(p.ref.node, &ref);
+		num(p.warps.node, &w);
+		if (!num(p.offset_cycles.node, &off) || !num(p.uncertainty_cycles.node, &unc))
 			continue;
 		score = (w > 0 ? 1e30 : 0) + fabs(off) - unc;
 		if (score > worst) {
@@ -96,13 +101,17 @@ static void worst_pair(const struct lr_node *pairs, struct bare_verdict *v)
 
 static void read_sync(const struct lrun *r, struct bare_verdict *v)
 {
-	const struct lr_node *s = lrun_first(r, "tsc_sync"), *c = lrun_first(r, "cpus"), *n;
+	const struct lr_node *node = lrun_first(r, "tsc_sync"), *c = lrun_first(r, "cpus");
+	struct ld_tsc_sync s;
+	struct ld_cpus cpu_list;
 	double started = 1, cpus = 0, warps = 0;
 
-	num(lr_get(c, "started"), &started);
+	ld_decode_tsc_sync(node, &s);
+	ld_decode_cpus(c, &cpu_list);
+	num(cpu_list.started.node, &started); /* any number, as written */
 	v->cpus = (int)started;
 	v->sync = -1;
-	if (!s) {
+	if (!node) {
 		if (c && started <= 1) {
 			v->sync = 1;
 			v->cpus = 1;
@@ -112,20 +121,19 @@ static void read_sync(const struct lrun *r, struct bare_verdict *v)
 		}
 		return;
 	}
-	num(lr_get(s, "cpus"), &cpus);
-	num(lr_get(s, "warps"), &warps);
+	num(s.cpus.node, &cpus);
+	num(s.warps.node, &warps);
 	v->cpus = (int)cpus;
 	v->warps = (long)warps;
-	v->linux_marks_at_boot = lr_true(lr_get(s, "linux_would_mark_unstable"));
-	n = lr_get(s, "synchronized");
-	v->sync = n && n->kind == LR_BOOL ? n->b : -1;
-	worst_pair(lr_get(s, "pairs"), v);
+	v->linux_marks_at_boot = ld_true(s.linux_would_mark_unstable);
+	v->sync = s.synchronized.state == LD_SET ? s.synchronized.v : -1;
+	worst_pair(&s.pairs, v);
 	v->bad_offset_ns = v->tsc_hz > 0 ? v->bad_offset_cycles * 1e9 / v->tsc_hz : NAN;
 	if (v->sync == 1)
-		evidence(v, "All %d CPUs' TSCs synchronised (%s mode): every pair within its measured "
+		evidence(v,
+			 "All %d CPUs' TSCs synchronised (%s mode): every pair within its measured "
 			 "uncertainty, 0 warps; the largest offset %.0f ± %.0f cycles (CPU %d).",
-			 v->cpus, lr_str(lr_get(s, "mode")) ? lr_str(lr_get(s, "mode")) : "?",
-			 v->bad_offset_cycles, v->bad_uncertainty_cycles, v->bad_cpu);
+			 v->cpus, ld_str_or(s.mode, "?"), v->bad_offset_cycles, v->bad_uncertainty_cycles, v->bad_cpu);
 	else if (v->sync == 0)
 		evidence(v, "CPU %d's TSC is %.0f cycles (%.1f ns) off CPU %d's, uncertainty %.0f cycles; "
 			 "%ld warps%s.", v->bad_cpu, v->bad_offset_cycles, v->bad_offset_ns, v->bad_ref,
@@ -139,13 +147,14 @@ static void read_sync(const struct lrun *r, struct bare_verdict *v)
  * reference would see it drift. */
 static void read_rate(const struct lrun *r, struct bare_verdict *v)
 {
-	const struct lr_node *t = lrun_first(r, "tsc"), *src = lr_get(t, "sources");
+	struct ld_tsc t;
 	double hpet = 0, pm = 0, c15 = 0, ref, err = 0;
-	bool has_hpet = num(lr_get(src, "hpet"), &hpet) && hpet > 0;
-	bool has_pm = num(lr_get(src, "pm_timer"), &pm) && pm > 0;
 
-	num(lr_get(t, "hz"), &v->tsc_hz);
-	num(lr_get(t, "error_ppm"), &err);
+	ld_decode_tsc(lrun_first(r, "tsc"), &t);
+	bool has_hpet = num(ld_tsc_sources_get(&t, "hpet").node, &hpet) && hpet > 0;
+	bool has_pm = num(ld_tsc_sources_get(&t, "pm_timer").node, &pm) && pm > 0;
+	num(t.hz.node, &v->tsc_hz);
+	num(t.error_ppm.node, &err);
 	v->rate_err_ppm = err;
 	if (!has_hpet && !has_pm) {
 		evidence(v, "No HPET or PM timer calibrated the TSC: its rate against the watchdog's "
@@ -154,7 +163,7 @@ static void read_rate(const struct lrun *r, struct bare_verdict *v)
 	}
 	v->watchdog_ref = has_hpet ? "hpet" : "acpi_pm";
 	ref = has_hpet ? hpet : pm;
-	v->linux_hz = num(lr_get(src, "cpuid15"), &c15) && c15 > 0 ? c15 : ref;
+	v->linux_hz = num(ld_tsc_sources_get(&t, "cpuid15").node, &c15) && c15 > 0 ? c15 : ref;
 	v->rate_ppm = (v->linux_hz / ref - 1.0) * 1e6;
 	v->rate_known = true;
 	evidence(v, "The TSC runs at %.0f Hz against the %s (%.0f Hz %s): %+.1f ppm as the watchdog "
@@ -171,11 +180,13 @@ static void read_costs(const struct lrun *r, struct bare_verdict *v)
 	static const char *const names[4] = { "tsc", "hpet", "acpi-fast", "i8254" };
 
 	for (int i = 0; i < 4; i++) {
-		const struct lr_node *t = lrun_timer(r, names[i]);
+		const struct lr_node *node = lrun_timer(r, names[i]);
 		struct verdict_cost *c = &v->cost[i];
+		struct ld_timer t;
+		ld_decode_timer(node, &t);
 		c->name = names[i];
-		c->measured = t && num(lr_path(t, "cost_ns.p50"), &c->p50_ns);
-		c->healthy = c->measured && !(lr_get(t, "healthy") && !lr_true(lr_get(t, "healthy")));
+		c->measured = node && num(t.cost_ns.p50.node, &c->p50_ns);
+		c->healthy = c->measured && !(t.healthy.node && !ld_true(t.healthy));
 	}
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 #include "tools/commands.h"
 #include "tools/lib/args.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 
@@ -67,11 +68,15 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 		      size_t len, const struct lr_node *root)
 {
 	struct progress *p = ctx;
-	const char *type = lr_str(lr_get(root, "type")), *name = lr_str(lr_get(root, "name"));
+	const char *type = ld_record_type(root);
+	struct ld_timer t;
 	(void)run, (void)line, (void)text, (void)len;
 	p->records++;
-	if (type && !strcmp(type, "timer") && name)
-		snprintf(p->timer, sizeof p->timer, "%s done", name);
+	if (!type || strcmp(type, "timer"))
+		return;
+	ld_decode_timer(root, &t);
+	if (t.name.state == LD_SET)
+		snprintf(p->timer, sizeof p->timer, "%s done", t.name.s);
 }
 
 static void on_run_end(void *ctx, const struct lr_run *run)

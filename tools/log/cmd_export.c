@@ -16,6 +16,7 @@
 #include "tools/commands.h"
 #include "tools/lib/args.h"
 #include "tools/lib/logdir.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/logset.h"
 #include "tools/lib/metrics.h"
 #include "tools/lib/hist_decode.h"
@@ -94,14 +95,31 @@ static void csv_num(const struct lr_node *n)
 		fputs(fmt_num(b, sizeof b, n, -1), stdout);
 }
 
-static size_t export_raw(const struct lrun *r, const struct lr_node *t, const struct opts *o)
+/* The counter a timer or samples record is of, NULL when it names none. */
+static const char *counter_name(const struct lrec *rec)
 {
+	struct ld_timer t;
+	struct ld_samples s;
+
+	if (!strcmp(rec->type, "samples")) {
+		ld_decode_samples(rec->root, &s);
+		return ld_str_or(s.name, NULL);
+	}
+	ld_decode_timer(rec->root, &t);
+	return ld_str_or(t.name, NULL);
+}
+
+static size_t export_raw(const struct lrun *r, const struct lr_node *node, const struct opts *o)
+{
+	struct ld_timer t;
 	size_t n = 0;
+
+	ld_decode_timer(node, &t);
 	if (o->samples) {
 		struct hist_dec d;
 		uint64_t v, c;
 		int got;
-		hist_dec_init(&d, lr_get(t, "hist"));
+		hist_dec_init(&d, t.hist.node);
 		while ((got = hist_dec_next(&d, &v, &c)) == 1)
 			for (; c; c--, n++)
 				printf("%llu\n", (unsigned long long)v);
@@ -109,14 +127,13 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *t, const st
 			char name[2][160];
 			fprintf(stderr, "tickprobe export: %s: bad hist in %s (%s), the rest skipped\n",
 				ts_str(name[0], sizeof name[0], r->name),
-				lr_str(lr_get(t, "name")) ? ts_str(name[1], sizeof name[1], lr_str(lr_get(t, "name"))) : "?",
-				d.err);
+				t.name.state == LD_SET ? ts_str(name[1], sizeof name[1], t.name.s) : "?", d.err);
 		}
 		return n;
 	}
 	const struct lr_node *v;
 	struct lr_rounds it;
-	lr_rounds_init(&it, lr_get(t, "rounds"), o->metric);
+	lr_rounds_init(&it, t.rounds.node, o->metric);
 	while (lr_rounds_next(&it, &v)) {
 		char b[64];
 		if (v && v->kind == LR_NUM) {
@@ -127,25 +144,31 @@ static size_t export_raw(const struct lrun *r, const struct lr_node *t, const st
 	return n;
 }
 
-static void export_csv(const struct lrun *r, size_t runno, const struct lr_node *t)
+static void export_csv(const struct lrun *r, size_t runno, const struct lr_node *node)
 {
-	const struct lr_node *m = lrun_first(r, "machine");
-	static const char *const cols[] = { "cost_ns.p50", "cost_ns.min", "cost_ns.mean", "cost_ns.sd",
-					    "cost_ns.p99", "cost_ns.max", "throughput.reads_per_s",
-					    "freq.ppm", "freq.err_ppm", "cost_cycles.p50" };
+	struct ld_machine m;
+	struct ld_timer t;
+
+	ld_decode_machine(lrun_first(r, "machine"), &m);
+	ld_decode_timer(node, &t);
+	const struct lr_node *cols[] = {
+		t.cost_ns.p50.node,  t.cost_ns.min.node,    t.cost_ns.mean.node,           t.cost_ns.sd.node,
+		t.cost_ns.p99.node,  t.cost_ns.max.node,    t.throughput.reads_per_s.node, t.freq.ppm.node,
+		t.freq.err_ppm.node, t.cost_cycles.p50.node
+	};
 	ts_csv_cell(stdout, r->name);
 	printf(",%zu,", runno);
-	ts_csv_cell(stdout, lr_str(lr_get(m, "cpu_brand")));
+	ts_csv_cell(stdout, ld_str_or(m.cpu_brand, NULL));
 	putchar(',');
-	ts_csv_cell(stdout, lr_str(lr_get(m, "hypervisor")));
+	ts_csv_cell(stdout, ld_str_or(m.hypervisor, NULL));
 	putchar(',');
-	ts_csv_cell(stdout, lr_str(lr_get(t, "name")));
-	printf(",%s", lr_true(lr_get(t, "healthy")) ? "true" : "false");
-	csv_num(lr_get(t, "samples"));
+	ts_csv_cell(stdout, ld_str_or(t.name, NULL));
+	printf(",%s", ld_true(t.healthy) ? "true" : "false");
+	csv_num(t.samples.node);
 	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++)
-		csv_num(lr_path(t, cols[k]));
+		csv_num(cols[k]);
 	putchar(',');
-	ts_csv_cell(stdout, lr_str(lr_get(t, "reason")));
+	ts_csv_cell(stdout, ld_str_or(t.reason, NULL));
 	putchar('\n');
 }
 
@@ -217,8 +240,8 @@ int cmd_export(int argc, char **argv)
 				continue;
 			for (size_t j = 0; j < r->nrecs; j++) {
 				const struct lrec *rec = &r->recs[j];
-				const char *name = lr_str(lr_get(rec->root, "name"));
 				int counter_rec = rec->type && (!strcmp(rec->type, "timer") || !strcmp(rec->type, "samples"));
+				const char *name = counter_rec ? counter_name(rec) : NULL;
 				if (counter_rec && !wanted(&o, name))
 					continue;
 				if (!strcmp(o.format, "json")) {

@@ -14,6 +14,7 @@
 #include "tools/commands.h"
 #include "tools/lib/args.h"
 #include "tools/lib/logdir.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 
@@ -44,14 +45,13 @@ static const struct args_spec logs_spec = {
 };
 
 /* begin.series as {"id":…,"index":…,"of":…}. */
-static void jrecord_member(const struct lrun *r)
+static void jrecord_member(const struct ld_series *ser)
 {
-	const struct lr_node *ser = lr_get(lrun_first(r, "begin"), "series");
 	double i = 0, of = 0;
-	lr_num(lr_get(ser, "index"), &i);
-	lr_num(lr_get(ser, "of"), &of);
+	lr_num(ser->index.node, &i);
+	lr_num(ser->of.node, &of);
 	printf("{\"id\":");
-	json_out_str(stdout, lr_str(lr_get(ser, "id")));
+	json_out_str(stdout, ld_str_or(ser->id, NULL));
 	printf(",\"index\":%u,\"of\":%u}", (unsigned)i, (unsigned)of);
 }
 
@@ -71,14 +71,18 @@ struct series_list {
 
 static void note_series(struct series_list *sl, const struct lrun *r, const char *path)
 {
-	const struct lr_node *b = lrun_first(r, "begin"), *ser = lr_get(b, "series");
-	const char *id = lr_str(lr_get(ser, "id")), *state = lr_str(lr_get(lrun_first(r, "end"), "series"));
+	struct ld_begin b;
+	struct ld_end e;
 	const char *base = strrchr(path, '/');
 	double of = 0;
 	unsigned i;
 	size_t k;
 
-	if (!id || !lr_num(lr_get(ser, "of"), &of))
+	ld_decode_begin(lrun_first(r, "begin"), &b);
+	ld_decode_end(lrun_first(r, "end"), &e);
+	const char *id = ld_str_or(b.series.id, NULL);
+	const char *state = ld_str_or(e.series, NULL);
+	if (!id || !lr_num(b.series.of.node, &of)) /* of: any number, as written */
 		return;
 	for (i = 0; i < sl->n && strcmp(sl->s[i].id, id); i++)
 		;
@@ -98,13 +102,14 @@ static void note_series(struct series_list *sl, const struct lrun *r, const char
 /* " series ID i/N" for the line, or "". */
 static void series_tag(const struct lrun *r, char *out, size_t cap)
 {
-	const struct lr_node *ser = lr_get(lrun_first(r, "begin"), "series");
+	struct ld_begin b;
 	double i = 0, of = 0;
 	char id[64];
 
+	ld_decode_begin(lrun_first(r, "begin"), &b);
 	out[0] = 0;
-	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of))
-		snprintf(out, cap, "  series %s %u/%u", ts_str(id, sizeof id, lr_str(lr_get(ser, "id"))), (unsigned)i,
+	if (b.series.id.state == LD_SET && lr_num(b.series.index.node, &i) && lr_num(b.series.of.node, &of))
+		snprintf(out, cap, "  series %s %u/%u", ts_str(id, sizeof id, b.series.id.s), (unsigned)i,
 			 (unsigned)of);
 }
 
@@ -128,7 +133,9 @@ static void one(const char *path, bool json, bool first, struct series_list *sl)
 	logfile_load(&f, path);
 	if (f.nruns) {
 		const struct lrun *r = &f.runs[f.nruns - 1]; /* the last boot in the file */
-		machine = lr_str(lr_get(lrun_first(r, "machine"), "cpu_brand"));
+		struct ld_machine m;
+		ld_decode_machine(lrun_first(r, "machine"), &m);
+		machine = ld_str_or(m.cpu_brand, NULL);
 		boot = lrun_boot(r);
 		status = r->info.has_end ? r->info.status : NULL;
 		lrun_state(r, state, sizeof state);
@@ -155,8 +162,10 @@ static void one(const char *path, bool json, bool first, struct series_list *sl)
 		printf(",\"runs\":%zu,\"integrity\":", f.nruns);
 		json_out_str(stdout, state);
 		printf(",\"clean\":%s,\"series\":", f.status == EXIT_CLEAN && f.nruns ? "true" : "false");
-		if (f.nruns && lr_str(lr_get(lr_get(lrun_first(&f.runs[f.nruns - 1], "begin"), "series"), "id")))
-			jrecord_member(&f.runs[f.nruns - 1]);
+		struct ld_begin last;
+		ld_decode_begin(f.nruns ? lrun_first(&f.runs[f.nruns - 1], "begin") : NULL, &last);
+		if (last.series.id.state == LD_SET)
+			jrecord_member(&last.series);
 		else
 			printf("null");
 		printf("}");

@@ -13,6 +13,7 @@
 #include "tools/commands.h"
 #include "tools/lib/args.h"
 #include "tools/lib/logdir.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/logset.h"
 #include "tools/log/show_cpus.h"
 #include "tools/log/show_watch.h"
@@ -67,12 +68,11 @@ static void jrecord(FILE *o, const struct lrun *r, const char *type)
 	fputs("null", o);
 }
 
-static const char *ns(char *b, size_t cap, const struct lr_node *t, const char *path)
+static const char *ns(char *b, size_t cap, struct ld_num v)
 {
-	double v;
-	if (!lr_num(lr_path(t, path), &v))
+	if (v.state != LD_SET)
 		return "-";
-	snprintf(b, cap, "%.1f", v);
+	snprintf(b, cap, "%.1f", v.v);
 	return b;
 }
 
@@ -86,66 +86,81 @@ static void put_str(const struct lr_node *n, const char *none)
 }
 
 /* A timer's name as shown (escaped), "?" when it has none. */
-static const char *timer_name(char *buf, size_t cap, const struct lr_node *t)
+static const char *timer_name(char *buf, size_t cap, const struct ld_timer *t)
 {
-	const char *name = ts_str(buf, cap, lr_str(lr_get(t, "name")));
+	const char *name = ts_str(buf, cap, ld_str_or(t->name, NULL));
 	return name ? name : "?";
+}
+
+/* The frequency error column of a timer. */
+static void freq_error(char *fr, size_t cap, const struct ld_freq *f)
+{
+	if (ld_true(f->reference)) {
+		snprintf(fr, cap, "reference");
+	} else if (f->ppm.state == LD_SET) {
+		if (f->err_ppm.state == LD_SET)
+			snprintf(fr, cap, "%+.2f +/- %.2f", f->ppm.v, f->err_ppm.v);
+		else
+			snprintf(fr, cap, "%+.2f", f->ppm.v);
+	} else if (f->measured_hz.state == LD_SET && f->measured_hz.v >= 1e3) {
+		/* No nominal rate to be off from (the APIC timer's bus clock,
+		 * which no CPUID leaf states): the measured rate instead. */
+		snprintf(fr, cap, "%.6g MHz", f->measured_hz.v / 1e6);
+	} else {
+		snprintf(fr, cap, "-");
+	}
+}
+
+static void timer_line(const struct ld_timer *t, int w)
+{
+	char b[6][32], fr[48], rps[32], name[160];
+
+	freq_error(fr, sizeof fr, &t->freq);
+	if (t->throughput.reads_per_s.state == LD_SET)
+		snprintf(rps, sizeof rps, "%.0f", t->throughput.reads_per_s.v);
+	else
+		snprintf(rps, sizeof rps, "-");
+	printf("%-*s %9s %9s %9s %9s %9s %13s %18s  ", w, timer_name(name, sizeof name, t),
+	       ns(b[0], 32, t->cost_ns.p50), ns(b[1], 32, t->cost_ns.min), ns(b[2], 32, t->cost_ns.mean),
+	       ns(b[3], 32, t->cost_ns.sd), ns(b[4], 32, t->cost_ns.p99), rps, fr);
+	if (ld_true(t->healthy))
+		fputs("ok", stdout);
+	else
+		put_str(t->reason.node, "not healthy");
+	if (t->note.state == LD_SET) {
+		printf("\n%-*s note: ", w, "");
+		put_str(t->note.node, "");
+	}
+	putchar('\n');
 }
 
 static void show_timers(const struct lrun *r)
 {
-	const struct lr_node *t;
-	char b[6][32], fr[48], rps[32], name[160];
-	double v, e;
+	const struct lr_node *n;
+	struct ld_timer t;
+	struct ld_plan plan;
+	char name[160];
 	int w = 14; /* the name column fits the longest name (OS logs: "gettimeofday@tsc") */
 
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++)
-		if ((int)strlen(timer_name(name, sizeof name, t)) > w)
+	for (size_t i = 0; (n = lrun_timer_at(r, i)); i++) {
+		ld_decode_timer(n, &t);
+		if ((int)strlen(timer_name(name, sizeof name, &t)) > w)
 			w = (int)strlen(name);
+	}
 	printf("%-*s %9s %9s %9s %9s %9s %13s %18s  %s\n", w, "counter", "p50 ns", "min ns", "mean ns",
 	       "sd ns", "p99 ns", "reads/s", "freq error ppm", "health");
-	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		if (lr_true(lr_path(t, "freq.reference"))) {
-			snprintf(fr, sizeof fr, "reference");
-		} else if (lr_num(lr_path(t, "freq.ppm"), &v)) {
-			if (lr_num(lr_path(t, "freq.err_ppm"), &e))
-				snprintf(fr, sizeof fr, "%+.2f +/- %.2f", v, e);
-			else
-				snprintf(fr, sizeof fr, "%+.2f", v);
-		} else if (lr_num(lr_path(t, "freq.measured_hz"), &v) && v >= 1e3) {
-			/* No nominal rate to be off from (the APIC timer's bus clock,
-			 * which no CPUID leaf states): the measured rate instead. */
-			snprintf(fr, sizeof fr, "%.6g MHz", v / 1e6);
-		} else {
-			snprintf(fr, sizeof fr, "-");
-		}
-		if (lr_num(lr_path(t, "throughput.reads_per_s"), &v))
-			snprintf(rps, sizeof rps, "%.0f", v);
-		else
-			snprintf(rps, sizeof rps, "-");
-		printf("%-*s %9s %9s %9s %9s %9s %13s %18s  ", w, timer_name(name, sizeof name, t),
-		       ns(b[0], 32, t, "cost_ns.p50"), ns(b[1], 32, t, "cost_ns.min"),
-		       ns(b[2], 32, t, "cost_ns.mean"), ns(b[3], 32, t, "cost_ns.sd"),
-		       ns(b[4], 32, t, "cost_ns.p99"), rps, fr);
-		if (lr_true(lr_get(t, "healthy")))
-			fputs("ok", stdout);
-		else
-			put_str(lr_get(t, "reason"), "not healthy");
-		if (lr_str(lr_get(t, "note"))) {
-			printf("\n%-*s note: ", w, "");
-			put_str(lr_get(t, "note"), "");
-		}
-		putchar('\n');
+	for (size_t i = 0; (n = lrun_timer_at(r, i)); i++) {
+		ld_decode_timer(n, &t);
+		timer_line(&t, w);
 	}
 	/* Schema 2: counters this machine lacks by design have no timer
 	 * record unless counters= named them, only their reason in plan.absent. */
-	t = lr_get(lrun_first(r, "plan"), "absent");
-	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next)
-		if (t->key) {
-			printf("%-*s absent by design: ", w, ts_str(name, sizeof name, t->key));
-			put_str(t, "?");
-			putchar('\n');
-		}
+	ld_decode_plan(lrun_first(r, "plan"), &plan);
+	for (size_t i = 0; plan.absent.state == LD_SET && i < plan.absent.n; i++) {
+		printf("%-*s absent by design: ", w, ts_str(name, sizeof name, ld_plan_absent_name(&plan, i)));
+		put_str(ld_plan_absent_at(&plan, i).node, "?");
+		putchar('\n');
+	}
 }
 
 /* A member as text to show: a string escaped, a bool, a number as written. */
@@ -161,110 +176,129 @@ static const char *txt(const struct lr_node *n, char *b, size_t cap)
 	return "unknown";
 }
 
+static void show_machine(const struct ld_machine *m)
+{
+	char b[8][256];
+
+	printf("\nmachine   %s \"%s\"\n", txt(m->cpu_vendor.node, b[0], 256), txt(m->cpu_brand.node, b[1], 256));
+	printf("          family %s model %s stepping %s microcode ", txt(m->family.node, b[2], 256),
+	       txt(m->model.node, b[3], 256), txt(m->stepping.node, b[4], 256));
+	if (m->microcode.state == LD_SET)
+		printf("0x%llx\n", (unsigned long long)m->microcode.v);
+	else
+		printf("unknown\n");
+	printf("          hypervisor %s, invariant TSC %s, cores %s\n",
+	       m->hypervisor.state == LD_SET ? txt(m->hypervisor.node, b[7], 256) : "none",
+	       txt(m->invariant_tsc.node, b[5], 256), txt(m->cores.node, b[6], 256));
+}
+
+static void show_tsc(const struct ld_tsc *t)
+{
+	char b[3][256];
+
+	printf("tsc       ");
+	if (t->hz.state == LD_SET)
+		printf("%.6f MHz", t->hz.v / 1e6);
+	else
+		printf("frequency unknown");
+	printf(" from %s", txt(t->source.node, b[0], 256));
+	if (t->error_ppm.state == LD_SET)
+		printf(" (+/- %.1f ppm)", t->error_ppm.v);
+	printf("\n");
+	for (size_t i = 0; t->sources.state == LD_SET && i < t->sources.n; i++)
+		printf("          %-10s %s Hz\n", ts_str(b[2], 256, ld_tsc_sources_name(t, i)),
+		       txt(ld_tsc_sources_at(t, i).node, b[1], 256));
+}
+
+static void show_acpi(const struct ld_acpi *a)
+{
+	char b[4][256];
+
+	printf("acpi      root %s; PM timer ", txt(a->root.node, b[0], 256));
+	if (a->pm_timer.ld.state == LD_SET && a->pm_timer.address.state == LD_SET)
+		printf("%s 0x%llx, %s-bit", txt(a->pm_timer.space.node, b[1], 256),
+		       (unsigned long long)a->pm_timer.address.v, txt(a->pm_timer.bits.node, b[2], 256));
+	else
+		printf("none");
+	printf("; HPET ");
+	if (a->hpet.ld.state == LD_SET && a->hpet.address.state == LD_SET) {
+		printf("0x%llx", (unsigned long long)a->hpet.address.v);
+		if (a->hpet.block_id.state == LD_SET)
+			printf(" (block id 0x%08llx, %s table(s))", (unsigned long long)a->hpet.block_id.v,
+			       txt(a->hpet.tables.node, b[3], 256));
+	} else {
+		printf("none");
+	}
+	printf("\n");
+	for (size_t i = 0; a->problems.state == LD_SET && i < a->problems.n; i++) {
+		fputs("          problem: ", stdout);
+		put_str(ld_acpi_problems_at(a, i).node, "?");
+		putchar('\n');
+	}
+}
+
 static void show_rest(const struct lrun *r)
 {
 	const struct lr_node *m = lrun_first(r, "machine"), *t = lrun_first(r, "tsc");
-	const struct lr_node *o = lrun_first(r, "overhead"), *a = lrun_first(r, "acpi"), *x;
-	char b[8][256];
-	uint64_t u;
-	double v;
+	const struct lr_node *o = lrun_first(r, "overhead"), *a = lrun_first(r, "acpi");
+	struct ld_machine machine;
+	struct ld_tsc tsc;
+	struct ld_overhead ov;
+	struct ld_acpi acpi;
+	char b[6][256];
 
-	if (m) {
-		printf("\nmachine   %s \"%s\"\n", txt(lr_get(m, "cpu_vendor"), b[0], 256),
-		       txt(lr_get(m, "cpu_brand"), b[1], 256));
-		printf("          family %s model %s stepping %s microcode ", txt(lr_get(m, "family"), b[2], 256),
-		       txt(lr_get(m, "model"), b[3], 256), txt(lr_get(m, "stepping"), b[4], 256));
-		if (lr_uint(lr_get(m, "microcode"), &u))
-			printf("0x%llx\n", (unsigned long long)u);
-		else
-			printf("unknown\n");
-		x = lr_get(m, "hypervisor");
-		printf("          hypervisor %s, invariant TSC %s, cores %s\n",
-		       lr_str(x) ? txt(x, b[7], 256) : "none", txt(lr_get(m, "invariant_tsc"), b[5], 256),
-		       txt(lr_get(m, "cores"), b[6], 256));
-	}
-	if (t) {
-		printf("tsc       ");
-		if (lr_num(lr_get(t, "hz"), &v))
-			printf("%.6f MHz", v / 1e6);
-		else
-			printf("frequency unknown");
-		printf(" from %s", txt(lr_get(t, "source"), b[0], 256));
-		if (lr_num(lr_get(t, "error_ppm"), &v))
-			printf(" (+/- %.1f ppm)", v);
-		printf("\n");
-		x = lr_get(t, "sources");
-		for (x = x && x->kind == LR_OBJ ? x->child : NULL; x; x = x->next)
-			printf("          %-10s %s Hz\n", ts_str(b[2], 256, x->key), txt(x, b[1], 256));
-	}
+	ld_decode_machine(m, &machine);
+	ld_decode_tsc(t, &tsc);
+	ld_decode_overhead(o, &ov);
+	ld_decode_acpi(a, &acpi);
+	if (m)
+		show_machine(&machine);
+	if (t)
+		show_tsc(&tsc);
 	if (o) {
 		printf("overhead  %s: p50 %s cycles, min %s, mean %s, %s samples, %s subtracted\n",
-		       txt(lr_get(o, "sequence"), b[0], 256), txt(lr_path(o, "cycles.p50"), b[1], 256),
-		       txt(lr_path(o, "cycles.min"), b[2], 256), txt(lr_path(o, "cycles.mean"), b[3], 256),
-		       txt(lr_get(o, "samples"), b[4], 256), txt(lr_get(o, "subtracted"), b[5], 256));
+		       txt(ov.sequence.node, b[0], 256), txt(ov.cycles.p50.node, b[1], 256),
+		       txt(ov.cycles.min.node, b[2], 256), txt(ov.cycles.mean.node, b[3], 256),
+		       txt(ov.samples.node, b[4], 256), txt(ov.subtracted.node, b[5], 256));
 	}
-	if (a) {
-		x = lr_get(a, "pm_timer");
-		printf("acpi      root %s; PM timer ", txt(lr_get(a, "root"), b[0], 256));
-		if (x && x->kind == LR_OBJ && lr_uint(lr_get(x, "address"), &u))
-			printf("%s 0x%llx, %s-bit", txt(lr_get(x, "space"), b[1], 256), (unsigned long long)u,
-			       txt(lr_get(x, "bits"), b[2], 256));
-		else
-			printf("none");
-		x = lr_get(a, "hpet");
-		printf("; HPET ");
-		if (x && x->kind == LR_OBJ && lr_uint(lr_get(x, "address"), &u)) {
-			printf("0x%llx", (unsigned long long)u);
-			if (lr_uint(lr_get(x, "block_id"), &u))
-				printf(" (block id 0x%08llx, %s table(s))", (unsigned long long)u,
-				       txt(lr_get(x, "tables"), b[3], 256));
-		} else {
-			printf("none");
-		}
-		printf("\n");
-		x = lr_get(a, "problems");
-		for (x = x && x->kind == LR_ARR ? x->child : NULL; x; x = x->next) {
-			fputs("          problem: ", stdout);
-			put_str(x, "?");
-			putchar('\n');
-		}
-	}
+	if (a)
+		show_acpi(&acpi);
 }
 
 /* What followed the run (end.after, docs/log-format.md), and the series of
  * boots it is one of; nothing for logs that do not say. */
-static void show_after(const struct lr_node *b, const struct lr_node *e)
+static void show_after(const struct ld_begin *b, const struct ld_end *e)
 {
-	const struct lr_node *ser = lr_get(b, "series");
-	const struct lr_node *via = lr_get(e, "after_via");
+	const struct ld_series *ser = &b->series;
 	double i = 0, of = 0;
 
-	if (lr_str(lr_get(e, "after"))) {
+	if (e->after.state == LD_SET) {
 		fputs(", then ", stdout);
-		put_str(lr_get(e, "after"), "");
-		if (lr_str(via)) {
+		put_str(e->after.node, "");
+		if (e->after_via.state == LD_SET) {
 			fputs(" (", stdout);
-			put_str(via, "");
+			put_str(e->after_via.node, "");
 			fputs(")", stdout);
 		}
 	}
-	if (lr_true(lr_get(e, "after_cancelled")))
+	if (ld_true(e->after_cancelled))
 		printf(" (a key cancelled the countdown)");
-	if (lr_str(lr_get(e, "after_problem"))) {
+	if (e->after_problem.state == LD_SET) {
 		fputs("\n  ", stdout);
-		put_str(lr_get(e, "after_problem"), "");
+		put_str(e->after_problem.node, "");
 	}
-	if (lr_str(lr_get(ser, "id")) && lr_num(lr_get(ser, "index"), &i) && lr_num(lr_get(ser, "of"), &of)) {
+	/* index and of as any number, as before the schema said integers */
+	if (ser->id.state == LD_SET && lr_num(ser->index.node, &i) && lr_num(ser->of.node, &of)) {
 		fputs("\nseries ", stdout);
-		put_str(lr_get(ser, "id"), "");
+		put_str(ser->id.node, "");
 		printf(": boot %u of %u", (unsigned)i, (unsigned)of);
-		if (lr_str(lr_get(e, "series"))) {
+		if (e->series.state == LD_SET) {
 			fputs(", ", stdout);
-			put_str(lr_get(e, "series"), "");
+			put_str(e->series.node, "");
 		}
-		if (lr_str(lr_get(e, "series_stopped"))) {
+		if (e->series_stopped.state == LD_SET) {
 			fputs(": ", stdout);
-			put_str(lr_get(e, "series_stopped"), "");
+			put_str(e->series_stopped.node, "");
 		}
 	}
 }
@@ -285,21 +319,25 @@ static void show_verdicts(const struct lrun *r)
 
 static void show_text(const struct lrun *r)
 {
-	const struct lr_node *b = lrun_first(r, "begin"), *e = lrun_first(r, "end");
+	struct ld_begin b;
+	struct ld_end e;
 	char st[160];
+
+	ld_decode_begin(lrun_first(r, "begin"), &b);
+	ld_decode_end(lrun_first(r, "end"), &e);
 	ts_puts(stdout, r->name);
 	printf(": %s", lrun_state(r, st, sizeof st));
-	if (b) {
+	if (b.ld.node) {
 		fputs(", tickprobe ", stdout);
-		put_str(lr_get(b, "version"), "?");
+		put_str(b.version.node, "?");
 		fputs(", boot ", stdout);
-		put_str(lr_get(b, "boot"), "?");
+		put_str(b.boot.node, "?");
 	}
-	if (lr_str(lr_get(e, "status"))) {
+	if (e.status.state == LD_SET) {
 		fputs(", status ", stdout);
-		put_str(lr_get(e, "status"), "");
+		put_str(e.status.node, "");
 	}
-	show_after(b, e);
+	show_after(&b, &e);
 	printf("\n\n");
 	show_timers(r);
 	show_rest(r);
@@ -308,16 +346,42 @@ static void show_text(const struct lrun *r)
 	show_verdicts(r);
 }
 
+/* A timer's line of --json: its figures, numbers as written. */
+static void json_timer(const struct lr_node *n)
+{
+	struct ld_timer t;
+
+	ld_decode_timer(n, &t);
+	const struct {
+		const char *name;
+		const struct lr_node *node;
+	} cols[] = {
+		{ "p50_ns", t.cost_ns.p50.node },
+		{ "min_ns", t.cost_ns.min.node },
+		{ "mean_ns", t.cost_ns.mean.node },
+		{ "sd_ns", t.cost_ns.sd.node },
+		{ "p99_ns", t.cost_ns.p99.node },
+		{ "max_ns", t.cost_ns.max.node },
+		{ "reads_per_s", t.throughput.reads_per_s.node },
+		{ "freq_ppm", t.freq.ppm.node },
+		{ "freq_err_ppm", t.freq.err_ppm.node },
+	};
+	printf("{\"counter\":");
+	json_out_str(stdout, ld_str_or(t.name, NULL));
+	printf(",\"healthy\":%s,\"reason\":", ld_true(t.healthy) ? "true" : "false");
+	json_out_str(stdout, ld_str_or(t.reason, NULL));
+	for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
+		printf(",\"%s\":", cols[k].name);
+		jnum(stdout, cols[k].node);
+	}
+	printf("}");
+}
+
 static void show_json(const struct lrun *r, int first)
 {
 	const struct lr_node *t;
+	struct ld_plan plan;
 	char st[160];
-	static const char *const cols[][2] = {
-		{ "p50_ns", "cost_ns.p50" }, { "min_ns", "cost_ns.min" }, { "mean_ns", "cost_ns.mean" },
-		{ "sd_ns", "cost_ns.sd" }, { "p99_ns", "cost_ns.p99" }, { "max_ns", "cost_ns.max" },
-		{ "reads_per_s", "throughput.reads_per_s" }, { "freq_ppm", "freq.ppm" },
-		{ "freq_err_ppm", "freq.err_ppm" },
-	};
 
 	printf("%s{\"log\":", first ? "" : ",\n");
 	json_out_str(stdout, r->name);
@@ -332,25 +396,18 @@ static void show_json(const struct lrun *r, int first)
 	}
 	printf("],\n\"timers\":[");
 	for (size_t i = 0; (t = lrun_timer_at(r, i)); i++) {
-		printf("%s\n{\"counter\":", i ? "," : "");
-		json_out_str(stdout, lr_str(lr_get(t, "name")));
-		printf(",\"healthy\":%s,\"reason\":", lr_true(lr_get(t, "healthy")) ? "true" : "false");
-		json_out_str(stdout, lr_str(lr_get(t, "reason")));
-		for (size_t k = 0; k < sizeof cols / sizeof cols[0]; k++) {
-			printf(",\"%s\":", cols[k][0]);
-			jnum(stdout, lr_path(t, cols[k][1]));
-		}
-		printf("}");
+		printf("%s\n", i ? "," : "");
+		json_timer(t);
 	}
 	/* Counters absent by design, from plan.absent: name -> reason ({} in
 	 * schema-1 logs, whose timer records carry them). */
 	printf("],\n\"absent\":{");
-	t = lr_get(lrun_first(r, "plan"), "absent");
-	for (t = t && t->kind == LR_OBJ ? t->child : NULL; t; t = t->next) {
-		printf("%s", t == lr_get(lrun_first(r, "plan"), "absent")->child ? "" : ",");
-		json_out_str(stdout, t->key);
+	ld_decode_plan(lrun_first(r, "plan"), &plan);
+	for (size_t i = 0; plan.absent.state == LD_SET && i < plan.absent.n; i++) {
+		printf("%s", i ? "," : "");
+		json_out_str(stdout, ld_plan_absent_name(&plan, i));
 		printf(":");
-		json_out_str(stdout, lr_str(t));
+		json_out_str(stdout, ld_str_or(ld_plan_absent_at(&plan, i), NULL));
 	}
 	printf("},\n\"begin\":");
 	jrecord(stdout, r, "begin");

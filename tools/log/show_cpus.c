@@ -10,6 +10,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/lib/logschema.h"
 #include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
@@ -20,12 +21,6 @@
 static const char *num(char *b, size_t cap, const struct lr_node *n, int decimals)
 {
 	return fmt_num(b, cap, n, decimals);
-}
-
-/* The string, for comparing; `none` when n is not a string. */
-static const char *str_or(const struct lr_node *n, const char *none)
-{
-	return lr_str(n) ? lr_str(n) : none;
 }
 
 /* The string as shown (escaped into b), or `none`. */
@@ -56,29 +51,44 @@ static void left_out(FILE *o, const struct smp_view *v, enum smp_kind k, const c
 
 /* ---- the CPU list --------------------------------------------------------- */
 
-static void topology_line(FILE *o, const struct smp_view *v)
+/* cpus.list's entries, decoded (calloc'd; NULL and *n 0 when it is no list
+ * of rows). */
+static struct ld_cpu_entry *cpu_rows(const struct ld_cpus *c, size_t *n)
 {
-	const struct lr_node *list = lr_get(v->cpus, "list"), *e, *f;
+	struct ld_cpu_entry *rows;
+
+	*n = c->list.state == LD_SET && c->list.node->kind == LR_ARR ? c->list.n : 0;
+	rows = *n ? calloc(*n, sizeof *rows) : NULL;
+	if (!rows)
+		*n = 0;
+	for (size_t i = 0; i < *n; i++)
+		ld_cpus_list_at(c, i, &rows[i]);
+	return rows;
+}
+
+static void topology_line(FILE *o, const struct ld_cpu_entry *rows, size_t n)
+{
 	size_t packages = 0, cores = 0, threads = 0, hybrid_types = 0;
 	const char *types[8];
 	size_t type_n[8] = { 0 };
-	uint64_t pk, co, th, pk2, co2;
 
-	for (e = list && list->kind == LR_ARR ? list->child : NULL; e; e = e->next) {
+	for (size_t i = 0; i < n; i++) {
+		const struct ld_cpu_entry *e = &rows[i];
 		bool new_pkg = true, new_core = true;
-		const char *ct = lr_str(lr_get(e, "core_type"));
-		if (!lr_uint(lr_get(e, "package"), &pk) || !lr_uint(lr_get(e, "core"), &co))
+		const char *ct = ld_str_or(e->core_type, NULL);
+		if (e->package.state != LD_SET || e->core.state != LD_SET)
 			continue;
-		for (f = list->child; f != e; f = f->next) {
-			if (!lr_uint(lr_get(f, "package"), &pk2) || !lr_uint(lr_get(f, "core"), &co2))
+		for (size_t k = 0; k < i; k++) {
+			const struct ld_cpu_entry *f = &rows[k];
+			if (f->package.state != LD_SET || f->core.state != LD_SET)
 				continue;
-			new_pkg &= pk2 != pk;
-			new_core &= !(pk2 == pk && co2 == co);
+			new_pkg &= f->package.v != e->package.v;
+			new_core &= !(f->package.v == e->package.v && f->core.v == e->core.v);
 		}
 		packages += new_pkg;
 		cores += new_core;
-		if (lr_uint(lr_get(e, "thread"), &th) && th + 1 > threads)
-			threads = th + 1;
+		if (e->thread.state == LD_SET && e->thread.v + 1 > threads)
+			threads = e->thread.v + 1;
 		if (ct) {
 			size_t t;
 			for (t = 0; t < hybrid_types && strcmp(types[t], ct); t++)
@@ -101,66 +111,69 @@ static void topology_line(FILE *o, const struct smp_view *v)
 	fputs("\n", o);
 }
 
-static void cpu_line(FILE *o, const struct smp_view *v, const struct lr_node *e)
+static void cpu_line(FILE *o, const struct smp_view *v, const struct ld_cpu_entry *e, const struct ld_latency *l)
 {
 	char b[6][40], type[64], state[64];
-	uint64_t cpu;
+	uint64_t cpu = e->cpu.v;
 	double x;
-	bool has_cpu = lr_uint(lr_get(e, "cpu"), &cpu);
+	bool has_cpu = e->cpu.state == LD_SET;
 
-	snprintf(b[0], sizeof b[0], "%s/%s/%s", num(b[1], 12, lr_get(e, "package"), -1),
-		 num(b[2], 12, lr_get(e, "core"), -1), num(b[3], 12, lr_get(e, "thread"), -1));
-	fprintf(o, "  %4s %6s  %-13s %-9s %-12s %11s %5s", has_cpu ? num(b[4], 40, lr_get(e, "cpu"), -1) : "-",
-		num(b[5], 40, lr_get(e, "apic_id"), -1), b[0], shown_str(type, sizeof type, lr_get(e, "core_type"), "-"),
-		shown_str(state, sizeof state, lr_get(e, "state"), "?"), num(b[1], 40, lr_get(e, "startup_us"), -1),
-		num(b[2], 40, lr_get(e, "sipis"), -1));
+	snprintf(b[0], sizeof b[0], "%s/%s/%s", num(b[1], 12, e->package.node, -1), num(b[2], 12, e->core.node, -1),
+		 num(b[3], 12, e->thread.node, -1));
+	fprintf(o, "  %4s %6s  %-13s %-9s %-12s %11s %5s", has_cpu ? num(b[4], 40, e->cpu.node, -1) : "-",
+		num(b[5], 40, e->apic_id.node, -1), b[0], shown_str(type, sizeof type, e->core_type.node, "-"),
+		shown_str(state, sizeof state, e->state.node, "?"), num(b[1], 40, e->startup_us.node, -1),
+		num(b[2], 40, e->sipis.node, -1));
 	if (v->percpu) {
-		bool ns = smp_percpu_value(v, "tsc_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
+		bool ns = smp_percpu_ns(v, "tsc", has_cpu ? cpu : (size_t)-1, &x);
 		if (has_cpu && ns)
 			snprintf(b[3], 40, "%.1f", x);
 		fprintf(o, " %10s", has_cpu && ns ? b[3] : "-");
-		ns = smp_percpu_value(v, "rdtscp_p50_ns", has_cpu ? cpu : (size_t)-1, &x);
+		ns = smp_percpu_ns(v, "rdtscp", has_cpu ? cpu : (size_t)-1, &x);
 		if (has_cpu && ns)
 			snprintf(b[4], 40, "%.1f", x);
 		fprintf(o, " %13s", has_cpu && ns ? b[4] : "-");
 	}
 	if (v->latency) {
-		const struct lr_node *vd = has_cpu ? lr_at(lr_get(v->latency, "verdict"), cpu) : NULL;
+		const struct lr_node *vd = has_cpu ? ld_latency_verdict_at(l, cpu).node : NULL;
 		fprintf(o, "  %s", shown_str(state, sizeof state, vd, "-"));
 	}
-	aside(o, lr_get(e, "why"));
+	aside(o, e->why.node);
 	fputs("\n", o);
 }
 
-static bool same_group(const struct lr_node *a, const struct lr_node *b)
+/* Alike neighbours: the same state, package, core type and reason. */
+static bool same_group(const struct ld_cpu_entry *a, const struct ld_cpu_entry *b)
 {
-	static const char *const keys[] = { "state", "package", "core_type", "why" };
+	const struct lr_node *p[] = { a->state.node, a->package.node, a->core_type.node, a->why.node };
+	const struct lr_node *q[] = { b->state.node, b->package.node, b->core_type.node, b->why.node };
 	char x[64], y[64];
-	for (size_t k = 0; k < sizeof keys / sizeof keys[0]; k++) {
-		const struct lr_node *p = lr_get(a, keys[k]), *q = lr_get(b, keys[k]);
-		const char *s = lr_str(p) ? lr_str(p) : num(x, sizeof x, p, -1);
-		const char *t = lr_str(q) ? lr_str(q) : num(y, sizeof y, q, -1);
+	for (size_t k = 0; k < sizeof p / sizeof p[0]; k++) {
+		const char *s = lr_str(p[k]) ? lr_str(p[k]) : num(x, sizeof x, p[k], -1);
+		const char *t = lr_str(q[k]) ? lr_str(q[k]) : num(y, sizeof y, q[k], -1);
 		if (strcmp(s, t))
 			return false;
 	}
 	return true;
 }
 
-/* "a-b" of a member over entries [first, end), or one value, or "a..b" when
- * they are not consecutive. */
-static const char *range_of(char *buf, size_t cap, const struct lr_node *first, const struct lr_node *end,
-			    const char *key)
+/* "a-b" of a member (at `offset` in struct ld_cpu_entry, a struct ld_uint)
+ * over entries [first, end), or one value, or "a..b" when they are not
+ * consecutive. */
+static const char *range_of(char *buf, size_t cap, const struct ld_cpu_entry *first, const struct ld_cpu_entry *end,
+			    size_t offset)
 {
-	uint64_t lo = UINT64_MAX, hi = 0, u, prev = 0;
+	uint64_t lo = UINT64_MAX, hi = 0, prev = 0;
 	bool step1 = true, any = false;
-	for (const struct lr_node *e = first; e != end; e = e->next) {
-		if (!lr_uint(lr_get(e, key), &u))
+	for (const struct ld_cpu_entry *e = first; e != end; e++) {
+		const struct ld_uint *m = (const struct ld_uint *)((const char *)e + offset);
+		if (m->state != LD_SET)
 			continue;
-		step1 &= !any || u == prev + 1;
-		prev = u;
+		step1 &= !any || m->v == prev + 1;
+		prev = m->v;
 		any = true;
-		lo = u < lo ? u : lo;
-		hi = u > hi ? u : hi;
+		lo = m->v < lo ? m->v : lo;
+		hi = m->v > hi ? m->v : hi;
 	}
 	if (!any)
 		snprintf(buf, cap, "-");
@@ -171,80 +184,95 @@ static const char *range_of(char *buf, size_t cap, const struct lr_node *first, 
 	return buf;
 }
 
-static void group_line(FILE *o, const struct lr_node *first, const struct lr_node *end, size_t n)
+static void group_line(FILE *o, const struct ld_cpu_entry *first, const struct ld_cpu_entry *end)
 {
 	char b[4][48], su[64], type[64], state[64];
-	double lo = INFINITY, hi = -INFINITY, x;
-	for (const struct lr_node *e = first; e != end; e = e->next)
-		if (lr_num(lr_get(e, "startup_us"), &x)) {
-			lo = x < lo ? x : lo;
-			hi = x > hi ? x : hi;
+	double lo = INFINITY, hi = -INFINITY;
+	for (const struct ld_cpu_entry *e = first; e != end; e++)
+		if (e->startup_us.state == LD_SET) {
+			lo = e->startup_us.v < lo ? e->startup_us.v : lo;
+			hi = e->startup_us.v > hi ? e->startup_us.v : hi;
 		}
 	if (lo <= hi)
 		snprintf(su, sizeof su, lo == hi ? "%.1f" : "%.1f..%.1f", lo, hi);
 	else
 		snprintf(su, sizeof su, "-");
-	fprintf(o, "  %-9s %5zu  %-11s %-7s %-9s %-12s %-21s %s", range_of(b[0], 48, first, end, "cpu"), n,
-		range_of(b[1], 48, first, end, "apic_id"), range_of(b[2], 48, first, end, "package"),
-		shown_str(type, sizeof type, lr_get(first, "core_type"), "-"),
-		shown_str(state, sizeof state, lr_get(first, "state"), "?"), su, range_of(b[3], 48, first, end, "sipis"));
-	aside(o, lr_get(first, "why"));
+	fprintf(o, "  %-9s %5zu  %-11s %-7s %-9s %-12s %-21s %s",
+		range_of(b[0], 48, first, end, offsetof(struct ld_cpu_entry, cpu)), (size_t)(end - first),
+		range_of(b[1], 48, first, end, offsetof(struct ld_cpu_entry, apic_id)),
+		range_of(b[2], 48, first, end, offsetof(struct ld_cpu_entry, package)),
+		shown_str(type, sizeof type, first->core_type.node, "-"),
+		shown_str(state, sizeof state, first->state.node, "?"), su,
+		range_of(b[3], 48, first, end, offsetof(struct ld_cpu_entry, sipis)));
+	aside(o, first->why.node);
 	fputs("\n", o);
 }
 
-static void cpu_list(FILE *o, const struct smp_view *v)
+/* The list's lines: one a CPU, or one a group of alike neighbours. */
+static void cpu_lines(FILE *o, const struct smp_view *v, const struct ld_cpu_entry *rows, size_t n)
 {
-	const struct lr_node *list = lr_get(v->cpus, "list"), *e, *g;
-	size_t n = list && list->kind == LR_ARR ? list->len : 0;
-	char b[3][32], apic[64];
+	struct ld_latency l;
 
-	fprintf(o, "cpus      %s listed, %s running (%s)", num(b[0], 32, lr_get(v->cpus, "count"), -1),
-		num(b[1], 32, lr_get(v->cpus, "started"), -1),
-		shown_str(apic, sizeof apic, lr_get(v->cpus, "apic"), "APIC mode unknown"));
-	if (lr_str(lr_get(v->cpus, "problem"))) {
-		fputs("; no other CPU started: ", o);
-		ts_puts(o, lr_str(lr_get(v->cpus, "problem")));
-	}
-	fputs("\n", o);
-	topology_line(o, v);
-	if (!n)
-		return;
+	ld_decode_latency(v->latency, &l);
 	if (n <= LIST_EACH_MAX) {
 		fprintf(o, "  %4s %6s  %-13s %-9s %-12s %11s %5s", "cpu", "apic", "pkg/core/thr", "core type", "state",
 			"start-up us", "SIPIs");
 		if (v->percpu)
 			fprintf(o, " %10s %13s", "tsc p50 ns", "rdtscp p50 ns");
 		fputs(v->latency ? "  latency\n" : "\n", o);
-		for (e = list->child; e; e = e->next)
-			cpu_line(o, v, e);
+		for (size_t i = 0; i < n; i++)
+			cpu_line(o, v, &rows[i], &l);
 		return;
 	}
 	fprintf(o, "  %-9s %5s  %-11s %-7s %-9s %-12s %-21s %s\n", "cpus", "count", "apic IDs", "package",
 		"core type", "state", "start-up us", "SIPIs");
-	for (e = list->child; e; e = g) {
-		size_t k = 0;
-		for (g = e; g && same_group(e, g); g = g->next)
-			k++;
-		group_line(o, e, g, k);
+	for (const struct ld_cpu_entry *e = rows, *g; e != rows + n; e = g) {
+		for (g = e; g != rows + n && same_group(e, g); g++)
+			;
+		group_line(o, e, g);
 	}
+}
+
+static void cpu_list(FILE *o, const struct smp_view *v)
+{
+	struct ld_cpus c;
+	struct ld_cpu_entry *rows;
+	size_t n;
+	char b[3][32], apic[64];
+
+	ld_decode_cpus(v->cpus, &c);
+	fprintf(o, "cpus      %s listed, %s running (%s)", num(b[0], 32, c.count.node, -1),
+		num(b[1], 32, c.started.node, -1), shown_str(apic, sizeof apic, c.apic.node, "APIC mode unknown"));
+	if (c.problem.state == LD_SET) {
+		fputs("; no other CPU started: ", o);
+		ts_puts(o, c.problem.s);
+	}
+	fputs("\n", o);
+	rows = cpu_rows(&c, &n);
+	topology_line(o, rows, n);
+	if (n)
+		cpu_lines(o, v, rows, n);
+	free(rows);
 }
 
 /* ---- team check, TSC sync, per-CPU cost ------------------------------------ */
 
 static void team(FILE *o, const struct smp_view *v)
 {
-	const struct lr_node *t = v->team, *d = lr_get(t, "dropped");
+	struct ld_team_check t;
 	char b[6][32];
-	if (!t)
+	if (!v->team)
 		return;
+	ld_decode_team_check(v->team, &t);
 	fprintf(o, "team      %s of %s CPUs returned (then %s); shared counter %s (then %s); TSC_AUX named %s\n",
-		num(b[0], 32, lr_get(t, "returned"), -1), num(b[1], 32, lr_get(t, "cpus"), -1),
-		num(b[2], 32, lr_get(t, "again_returned"), -1), num(b[3], 32, lr_get(t, "count"), -1),
-		num(b[4], 32, lr_get(t, "again_count"), -1), num(b[5], 32, lr_get(t, "tsc_aux_match"), -1));
-	if (d && d->kind == LR_ARR && d->len) {
-		fprintf(o, "          dropped: CPU%s", d->len == 1 ? "" : "s");
-		for (d = d->child; d; d = d->next)
-			fprintf(o, " %s%s", num(b[0], 32, d, -1), d->next ? "," : "");
+		num(b[0], 32, t.returned.node, -1), num(b[1], 32, t.cpus.node, -1),
+		num(b[2], 32, t.again_returned.node, -1), num(b[3], 32, t.count.node, -1),
+		num(b[4], 32, t.again_count.node, -1), num(b[5], 32, t.tsc_aux_match.node, -1));
+	if (t.dropped.state == LD_SET && t.dropped.n) {
+		fprintf(o, "          dropped: CPU%s", t.dropped.n == 1 ? "" : "s");
+		for (size_t i = 0; i < t.dropped.n; i++)
+			fprintf(o, " %s%s", num(b[0], 32, ld_team_check_dropped_at(&t, i).node, -1),
+				i + 1 < t.dropped.n ? "," : "");
 		fputs("\n", o);
 	}
 }
@@ -266,12 +294,14 @@ static const char *as_time(char *b, size_t cap, double cycles, double hz)
 
 static void pair_text(FILE *o, const struct lr_node *p, double hz)
 {
+	struct ld_tsc_pair pair;
 	int64_t off;
 	uint64_t u;
 	char t1[40], t2[40], b[32];
-	fprintf(o, "CPU %s", num(b, sizeof b, lr_get(p, "cpu"), -1));
-	if (lr_get(p, "ref"))
-		fprintf(o, " vs CPU %s", num(b, sizeof b, lr_get(p, "ref"), -1));
+	ld_decode_tsc_pair(p, &pair);
+	fprintf(o, "CPU %s", num(b, sizeof b, pair.cpu.node, -1));
+	if (pair.ref.node)
+		fprintf(o, " vs CPU %s", num(b, sizeof b, pair.ref.node, -1));
 	if (smp_pair_offset(p, &off, &u) && hz > 0)
 		fprintf(o, ": %+" PRId64 " +/- %" PRIu64 " cycles (%s +/- %s)", off, u, as_time(t1, 40, (double)off, hz),
 			as_time(t2, 40, (double)u, hz));
@@ -281,85 +311,99 @@ static void pair_text(FILE *o, const struct lr_node *p, double hz)
 		fputs(": offset not measured", o);
 }
 
-static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
+/* The pairs that make it NOT synchronized, by name. */
+static void broken_pairs(FILE *o, const struct smp_view *v, const struct smp_sync_summary *sm, double hz)
 {
-	const struct lr_node *s = v->sync, *p;
-	struct smp_sync_summary sm;
-	char b[4][32];
+	const struct lr_node *p;
 	size_t shown = 0;
-	uint64_t w;
+	char b[32];
 
-	left_out(o, v, SMP_SYNC, "tsc sync");
-	left_out(o, v, SMP_SYNC_PAIRS, "tsc sync");
-	if (!s) {
-		fprintf(o, "tsc sync  no good tsc_sync record: no verdict\n");
-		return;
-	}
-	smp_sync_summary(v, &sm);
-	fprintf(o, "tsc sync  %s: %s, %zu pair%s, %s warp%s (largest %s cycles)\n", smp_sync_word(v),
-		!strcmp(str_or(lr_get(s, "mode"), ""), "matrix") ? "every pair" : "each CPU against CPU 0",
-		sm.pairs, sm.pairs == 1 ? "" : "s", num(b[0], 32, lr_get(s, "warps"), -1),
-		lr_uint(lr_get(s, "warps"), &w) && w == 1 ? "" : "s", num(b[1], 32, lr_get(s, "max_warp_cycles"), -1));
-	if (sm.largest) {
-		fputs("          largest |offset|: ", o);
-		pair_text(o, sm.largest, hz);
-		fputs("\n", o);
-	}
-	fprintf(o, "          Linux %s", lr_true(lr_get(s, "linux_would_mark_unstable"))
-						? "would mark the TSC unstable (a warp against CPU 0)"
-						: "would keep the TSC (no warp against CPU 0)");
-	if (sm.incomplete || sm.measured < sm.pairs)
-		fprintf(o, "; %zu pair%s not measured in full", sm.pairs - sm.measured + sm.incomplete,
-			sm.pairs - sm.measured + sm.incomplete == 1 ? "" : "s");
-	p = lr_get(s, "gone");
-	if (p && p->kind == LR_ARR && p->len) {
-		fprintf(o, "; gone: CPU%s", p->len == 1 ? "" : "s");
-		for (p = p->child; p; p = p->next)
-			fprintf(o, " %s%s", num(b[0], 32, p, -1), p->next ? "," : "");
-	}
-	if (sm.adjusted)
-		fprintf(o, "; %zu CPU%s with IA32_TSC_ADJUST not 0", sm.adjusted, sm.adjusted == 1 ? "" : "s");
-	fputs("\n", o);
-	if (sm.pairs_short)
-		fprintf(o, "          only %zu of %s pairs in the log (tsc_sync_pairs records missing)\n", sm.pairs,
-			num(b[0], 32, lr_get(s, "pairs_total"), -1));
-	if (!sm.consistent) {
-		fputs("          the record's verdict disagrees with its pairs under its rule: ", o);
-		ts_puts(o, str_or(lr_get(s, "rule"), "(no rule given)"));
-		fputs("\n", o);
-	}
-	/* The pairs that make it NOT synchronized, by name. */
-	for (size_t k = 0; (p = smp_pair_at(v, k)) && shown < PAIRS_SHOWN && (sm.outside || sm.warped); k++) {
+	for (size_t k = 0; (p = smp_pair_at(v, k)) && shown < PAIRS_SHOWN; k++) {
+		struct ld_tsc_pair pair;
 		int64_t off;
 		uint64_t u;
-		w = 0;
+		ld_decode_tsc_pair(p, &pair);
 		bool out = smp_pair_offset(p, &off, &u) && (off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off) > u;
-		bool warp = lr_uint(lr_get(p, "warps"), &w) && w;
+		bool warp = pair.warps.state == LD_SET && pair.warps.v;
+		uint64_t w = pair.warps.v;
 		if (!out && !warp)
 			continue;
 		fputs(out ? "          outside its uncertainty: " : "          warped: ", o);
 		pair_text(o, p, hz);
 		if (warp)
 			fprintf(o, ", %" PRIu64 " warp%s (largest %s cycles)", w, w == 1 ? "" : "s",
-				num(b[0], 32, lr_get(p, "max_warp_cycles"), -1));
+				num(b, sizeof b, pair.max_warp_cycles.node, -1));
 		fputs("\n", o);
 		shown++;
 	}
-	if (shown == PAIRS_SHOWN && sm.outside + sm.warped > shown)
-		fprintf(o, "          ... and more: %zu pairs outside their uncertainty, %zu warped\n", sm.outside, sm.warped);
+	if (shown == PAIRS_SHOWN && sm->outside + sm->warped > shown)
+		fprintf(o, "          ... and more: %zu pairs outside their uncertainty, %zu warped\n", sm->outside,
+			sm->warped);
+}
+
+static void tsc_sync(FILE *o, const struct smp_view *v, double hz)
+{
+	struct ld_tsc_sync s;
+	struct smp_sync_summary sm;
+	char b[4][32];
+
+	left_out(o, v, SMP_SYNC, "tsc sync");
+	left_out(o, v, SMP_SYNC_PAIRS, "tsc sync");
+	if (!v->sync) {
+		fprintf(o, "tsc sync  no good tsc_sync record: no verdict\n");
+		return;
+	}
+	ld_decode_tsc_sync(v->sync, &s);
+	smp_sync_summary(v, &sm);
+	fprintf(o, "tsc sync  %s: %s, %zu pair%s, %s warp%s (largest %s cycles)\n", smp_sync_word(v),
+		!strcmp(ld_str_or(s.mode, ""), "matrix") ? "every pair" : "each CPU against CPU 0", sm.pairs,
+		sm.pairs == 1 ? "" : "s", num(b[0], 32, s.warps.node, -1),
+		s.warps.state == LD_SET && s.warps.v == 1 ? "" : "s", num(b[1], 32, s.max_warp_cycles.node, -1));
+	if (sm.largest) {
+		fputs("          largest |offset|: ", o);
+		pair_text(o, sm.largest, hz);
+		fputs("\n", o);
+	}
+	fprintf(o, "          Linux %s",
+		ld_true(s.linux_would_mark_unstable) ? "would mark the TSC unstable (a warp against CPU 0)"
+						     : "would keep the TSC (no warp against CPU 0)");
+	if (sm.incomplete || sm.measured < sm.pairs)
+		fprintf(o, "; %zu pair%s not measured in full", sm.pairs - sm.measured + sm.incomplete,
+			sm.pairs - sm.measured + sm.incomplete == 1 ? "" : "s");
+	if (s.gone.state == LD_SET && s.gone.n) {
+		fprintf(o, "; gone: CPU%s", s.gone.n == 1 ? "" : "s");
+		for (size_t i = 0; i < s.gone.n; i++)
+			fprintf(o, " %s%s", num(b[0], 32, ld_tsc_sync_gone_at(&s, i).node, -1),
+				i + 1 < s.gone.n ? "," : "");
+	}
+	if (sm.adjusted)
+		fprintf(o, "; %zu CPU%s with IA32_TSC_ADJUST not 0", sm.adjusted, sm.adjusted == 1 ? "" : "s");
+	fputs("\n", o);
+	if (sm.pairs_short)
+		fprintf(o, "          only %zu of %s pairs in the log (tsc_sync_pairs records missing)\n", sm.pairs,
+			num(b[0], 32, s.pairs_total.node, -1));
+	if (!sm.consistent) {
+		fputs("          the record's verdict disagrees with its pairs under its rule: ", o);
+		ts_puts(o, ld_str_or(s.rule, "(no rule given)"));
+		fputs("\n", o);
+	}
+	if (sm.outside || sm.warped)
+		broken_pairs(o, v, &sm, hz);
 }
 
 static void percpu(FILE *o, const struct smp_view *v)
 {
 	char pre[SMP_PERCPU_MAX][32];
 	struct smp_spread sp;
+	struct ld_percpu pc;
 	char b[32];
 	size_t n;
 	left_out(o, v, SMP_PERCPU, "per-cpu");
 	if (!v->percpu)
 		return;
+	ld_decode_percpu(v->percpu, &pc);
 	fprintf(o, "per-cpu   %s reads a counter on each CPU, one CPU at a time\n",
-		num(b, sizeof b, lr_get(v->percpu, "samples"), -1));
+		num(b, sizeof b, pc.samples.node, -1));
 	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
 	for (size_t k = 0; k < n; k++) {
 		const char *u;
@@ -384,19 +428,17 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 	fputs("core types: the counters again on the first CPU of each other core type, p50 ns\n", o);
 	fprintf(o, "  %-14s %16s %16s %10s\n", "counter", "CPU 0", "on", "p50 ns");
 	for (size_t i = 0; i < v->ntimers_on; i++) {
-		const struct lr_node *t = v->timers_on[i], *name = lr_get(t, "name");
-		const struct lr_node *cpu = lr_get(t, "cpu"), *boot = lr_str(name) ? lrun_timer(r, lr_str(name)) : NULL;
-		const struct lr_node *ent = NULL;
+		struct ld_timer t, boot;
+		struct ld_cpu_entry ent;
 		char on[128], type[64], shown_name[64];
-		uint64_t c;
-		if (lr_uint(cpu, &c))
-			ent = smp_cpu_entry(v, (long)c);
-		snprintf(on, sizeof on, "CPU %s (%s)", num(b[0], 32, cpu, -1),
-			 shown_str(type, sizeof type, lr_get(ent, "core_type"), "?"));
-		fprintf(o, "  %-14s %16s %16s %10s%s\n", shown_str(shown_name, sizeof shown_name, name, "?"),
-			num(b[1], 32, lr_path(boot, "cost_ns.p50"), 1),
-			on, num(b[0], 32, lr_path(t, "cost_ns.p50"), 1),
-			lr_true(lr_get(t, "healthy")) ? "" : "  not healthy");
+		ld_decode_timer(v->timers_on[i], &t);
+		ld_decode_timer(t.name.state == LD_SET ? lrun_timer(r, t.name.s) : NULL, &boot);
+		ld_decode_cpu_entry(t.cpu.state == LD_SET ? smp_cpu_entry(v, (long)t.cpu.v) : NULL, &ent);
+		snprintf(on, sizeof on, "CPU %s (%s)", num(b[0], 32, t.cpu.node, -1),
+			 shown_str(type, sizeof type, ent.core_type.node, "?"));
+		fprintf(o, "  %-14s %16s %16s %10s%s\n", shown_str(shown_name, sizeof shown_name, t.name.node, "?"),
+			num(b[1], 32, boot.cost_ns.p50.node, 1), on, num(b[0], 32, t.cost_ns.p50.node, 1),
+			ld_true(t.healthy) ? "" : "  not healthy");
 	}
 }
 
@@ -404,39 +446,87 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 
 /* After a level's figures: its readers (up to 8 named), and a level whose
  * readers did not read at the same time said to be no contention. */
-static void level_notes(FILE *o, const struct lr_node *e)
+static void level_notes(FILE *o, const struct ld_contention_level *e)
 {
-	const struct lr_node *cpus = lr_get(e, "cpus"), *c;
-	size_t k = 0;
-
-	if (smp_level_concurrent(e) == 0)
+	if (smp_level_concurrent(e->ld.node) == 0)
 		fputs("  not concurrent", o);
-	if (!cpus || cpus->kind != LR_ARR)
+	if (e->cpus.state != LD_SET)
 		return;
-	fputs(cpus->len > 8 ? "  CPUs" : "  CPU", o);
-	for (c = cpus->child; c && k < 8; c = c->next, k++) {
-		uint64_t n;
+	fputs(e->cpus.n > 8 ? "  CPUs" : "  CPU", o);
+	for (size_t k = 0; k < e->cpus.n && k < 8; k++) {
+		struct ld_uint c = ld_contention_level_cpus_at(e, k);
 		fprintf(o, "%s", k ? "," : " ");
-		if (lr_uint(c, &n))
-			fprintf(o, "%" PRIu64, n);
+		if (c.state == LD_SET)
+			fprintf(o, "%" PRIu64, c.v);
 		else
 			fputs("?", o);
 	}
-	if (cpus->len > 8)
-		fprintf(o, ",... (%zu)", cpus->len);
+	if (e->cpus.n > 8)
+		fprintf(o, ",... (%zu)", e->cpus.n);
 }
 
 /* The readers column: n, or "2 SMT" for the level of two siblings. */
-static const char *readers_label(char *buf, size_t cap, const struct lr_node *e)
+static const char *readers_label(char *buf, size_t cap, const struct ld_contention_level *e)
 {
 	char b[32];
-	snprintf(buf, cap, "%s%s", num(b, 32, lr_get(e, "n"), -1), smp_level_siblings(e) ? " SMT" : "");
+	snprintf(buf, cap, "%s%s", num(b, 32, e->n.node, -1), smp_level_siblings(e->ld.node) ? " SMT" : "");
 	return buf;
+}
+
+/* One level's line: p1 the p50 of one reader, 0 when not known. */
+static void level_line(FILE *o, const char *name, const struct ld_contention_level *e, double p1, bool overlap)
+{
+	char b[8][32];
+	char rel[32] = "";
+	uint64_t n = e->n.state == LD_SET ? e->n.v : 0;
+	double x;
+
+	if (e->p50_ns.state == LD_SET && p1 > 0 && n != 1)
+		snprintf(rel, sizeof rel, "x%.2f", e->p50_ns.v / p1);
+	fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", name, readers_label(b[6], 32, e),
+		num(b[1], 32, e->p50_ns.node, 1), num(b[2], 32, e->p99_ns.node, 1),
+		num(b[3], 32, e->worst_p50_ns.node, 1), num(b[4], 32, e->worst_p99_ns.node, 1),
+		num(b[5], 32, e->reads_per_s.node, 0), rel);
+	if (e->returned.state == LD_SET && e->returned.v < n)
+		fprintf(o, "  only %" PRIu64 " of %" PRIu64 " returned", e->returned.v, n);
+	if (overlap)
+		fprintf(o, " %7s", num(b[7], 32, e->overlap.node, 3));
+	if (lr_num(e->backwards.node, &x) && x > 0) /* any number, as written */
+		fprintf(o, "  %.0f backwards", x);
+	level_notes(o, e);
+	fputs("\n", o);
+}
+
+static void contention_counter(FILE *o, const struct lr_node *node, bool overlap)
+{
+	struct ld_contention c;
+	struct ld_contention_level one;
+	char b[4][32], shown_name[64];
+	const char *name;
+	double p1;
+
+	ld_decode_contention(node, &c);
+	name = shown_str(shown_name, sizeof shown_name, c.counter.node, "?");
+	if (c.refused.state == LD_SET) {
+		fprintf(o, "  %-10s refused: ", name);
+		ts_puts(o, c.refused.s);
+		fputs("\n", o);
+		return;
+	}
+	ld_decode_contention_level(smp_level(node, 1), &one);
+	p1 = one.p50_ns.state == LD_SET ? one.p50_ns.v : 0;
+	for (size_t k = 0; c.readers.state == LD_SET && k < c.readers.n; k++) {
+		struct ld_contention_level e;
+		ld_contention_readers_at(&c, k, &e);
+		level_line(o, k ? "" : name, &e, p1, overlap);
+	}
+	fprintf(o, "  %-10s backwards: %s of %s ordered pairs across CPUs (largest %s ticks), %s on one CPU\n", "",
+		num(b[0], 32, c.backwards.node, -1), num(b[1], 32, c.ordered.node, -1),
+		num(b[2], 32, c.max_backward_ticks.node, -1), num(b[3], 32, c.same_cpu_backwards.node, -1));
 }
 
 static void contention(FILE *o, const struct smp_view *v)
 {
-	char b[8][32];
 	bool overlap = false;
 	left_out(o, v, SMP_CONTENTION, "contention");
 	if (!v->ncontention)
@@ -451,101 +541,73 @@ static void contention(FILE *o, const struct smp_view *v)
 	fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", "counter", "readers", "p50 ns", "p99 ns", "worst p50",
 		"worst p99", "reads/s", "p50 vs 1");
 	fputs(overlap ? " overlap\n" : "\n", o);
-	for (size_t i = 0; i < v->ncontention; i++) {
-		const struct lr_node *c = v->contention[i], *lv = lr_get(c, "readers"), *e;
-		char shown_name[64];
-		const char *name = shown_str(shown_name, sizeof shown_name, lr_get(c, "counter"), "?");
-		double p1 = 0, p, x;
-		bool first = true;
-		if (lr_str(lr_get(c, "refused"))) {
-			fprintf(o, "  %-10s refused: ", name);
-			ts_puts(o, lr_str(lr_get(c, "refused")));
-			fputs("\n", o);
-			continue;
-		}
-		if (!lr_num(lr_get(smp_level(c, 1), "p50_ns"), &p1))
-			p1 = 0;
-		for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next, first = false) {
-			uint64_t n = 0, ret = 0;
-			char rel[32] = "";
-			lr_uint(lr_get(e, "n"), &n);
-			if (lr_num(lr_get(e, "p50_ns"), &p) && p1 > 0 && n != 1)
-				snprintf(rel, sizeof rel, "x%.2f", p / p1);
-			fprintf(o, "  %-10s %7s %9s %9s %10s %10s %12s %9s", first ? name : "", readers_label(b[6], 32, e),
-				num(b[1], 32, lr_get(e, "p50_ns"), 1), num(b[2], 32, lr_get(e, "p99_ns"), 1),
-				num(b[3], 32, lr_get(e, "worst_p50_ns"), 1), num(b[4], 32, lr_get(e, "worst_p99_ns"), 1),
-				num(b[5], 32, lr_get(e, "reads_per_s"), 0), rel);
-			if (lr_uint(lr_get(e, "returned"), &ret) && ret < n)
-				fprintf(o, "  only %" PRIu64 " of %" PRIu64 " returned", ret, n);
-			if (overlap)
-				fprintf(o, " %7s", num(b[7], 32, lr_get(e, "overlap"), 3));
-			if (lr_num(lr_get(e, "backwards"), &x) && x > 0)
-				fprintf(o, "  %.0f backwards", x);
-			level_notes(o, e);
-			fputs("\n", o);
-		}
-		fprintf(o, "  %-10s backwards: %s of %s ordered pairs across CPUs (largest %s ticks), %s on one CPU\n",
-			"", num(b[0], 32, lr_get(c, "backwards"), -1), num(b[1], 32, lr_get(c, "ordered"), -1),
-			num(b[2], 32, lr_get(c, "max_backward_ticks"), -1), num(b[3], 32, lr_get(c, "same_cpu_backwards"), -1));
-	}
+	for (size_t i = 0; i < v->ncontention; i++)
+		contention_counter(o, v->contention[i], overlap);
 }
 
-static void latency_row(FILE *o, const struct lr_node *l, const char *label, size_t cpu)
+static void latency_row(FILE *o, const struct ld_latency *l, const char *label, size_t cpu)
 {
-	const struct lr_node *bins = lr_at(lr_get(l, "bins"), cpu);
+	struct ld_gap_bins bins;
 	char b[4][32], verdict[64];
-	double g, at;
+	struct ld_num g = ld_latency_max_gap_ns_at(l, cpu);
+	struct ld_num at = ld_latency_max_gap_at_ns_at(l, cpu);
+
+	ld_latency_bins_at(l, cpu, &bins);
+	/* the seven counts by their place: a CPU's bins are a list */
+	bool listed = bins.ld.state == LD_SET && bins.ld.node->kind == LR_ARR;
+	const struct ld_uint *count[] = { &bins.le_1us,  &bins.le_10us,  &bins.le_100us,  &bins.le_1ms,
+					  &bins.le_10ms, &bins.le_100ms, &bins.over_100ms };
 	fprintf(o, "  %5s", label);
-	for (size_t k = 0; k < 7; k++)
-		fprintf(o, " %9s", num(b[0], 32, lr_at(bins, k), -1));
-	if (lr_num(lr_at(lr_get(l, "max_gap_ns"), cpu), &g))
-		snprintf(b[1], 32, "%.1f", g / 1e3);
+	for (size_t k = 0; k < sizeof count / sizeof count[0]; k++)
+		fprintf(o, " %9s", num(b[0], 32, listed ? count[k]->node : NULL, -1));
+	if (g.state == LD_SET)
+		snprintf(b[1], 32, "%.1f", g.v / 1e3);
 	else
 		snprintf(b[1], 32, "-");
 	fprintf(o, " %12s", b[1]);
-	if (lr_num(lr_at(lr_get(l, "max_gap_at_ns"), cpu), &at))
-		snprintf(b[2], 32, "%.3f", at / 1e6);
+	if (at.state == LD_SET)
+		snprintf(b[2], 32, "%.3f", at.v / 1e6);
 	else
 		snprintf(b[2], 32, "-");
 	fprintf(o, " %10s", b[2]);
-	fprintf(o, " %5s  %s\n", num(b[3], 32, lr_at(lr_get(l, "smi_delta"), cpu), -1),
-		shown_str(verdict, sizeof verdict, lr_at(lr_get(l, "verdict"), cpu), "-"));
+	fprintf(o, " %5s  %s\n", num(b[3], 32, ld_latency_smi_delta_at(l, cpu).node, -1),
+		shown_str(verdict, sizeof verdict, ld_latency_verdict_at(l, cpu).node, "-"));
 }
 
 static void latency(FILE *o, const struct smp_view *v)
 {
-	const struct lr_node *l = v->latency, *vd;
+	struct ld_latency l;
+	struct ld_num g;
 	char b[6][32];
 	size_t n, rows = 0, failed = 0;
-	uint64_t worst;
-	double g;
 
 	left_out(o, v, SMP_LATENCY, "latency");
-	if (!l)
+	if (!v->latency)
 		return;
-	if (lr_str(lr_get(l, "refused"))) {
+	ld_decode_latency(v->latency, &l);
+	if (l.refused.state == LD_SET) {
 		fputs("latency   refused: ", o);
-		ts_puts(o, lr_str(lr_get(l, "refused")));
+		ts_puts(o, l.refused.s);
 		fputs("\n", o);
 		return;
 	}
-	vd = lr_get(l, "verdict");
-	n = vd && vd->kind == LR_ARR ? vd->len : 0;
-	fprintf(o, "latency   %s s on %s CPUs, gaps between TSC reads (limit %s ns): %s failed", num(b[0], 32, lr_get(l, "seconds"), -1),
-		num(b[1], 32, lr_get(l, "cpus"), -1), num(b[2], 32, lr_get(l, "limit_ns"), -1),
-		num(b[3], 32, lr_get(l, "failed"), -1));
-	if (lr_uint(lr_get(l, "worst_cpu"), &worst) && lr_num(lr_at(lr_get(l, "max_gap_ns"), worst), &g))
-		fprintf(o, ", worst CPU %s (%.1f us)", num(b[4], 32, lr_get(l, "worst_cpu"), -1), g / 1e3);
-	fprintf(o, "; %s TSC steps back\n", num(b[5], 32, lr_get(l, "backwards"), -1));
+	n = l.verdict.state == LD_SET ? l.verdict.n : 0;
+	fprintf(o, "latency   %s s on %s CPUs, gaps between TSC reads (limit %s ns): %s failed",
+		num(b[0], 32, l.seconds.node, -1), num(b[1], 32, l.cpus.node, -1), num(b[2], 32, l.limit_ns.node, -1),
+		num(b[3], 32, l.failed.node, -1));
+	g = ld_latency_max_gap_ns_at(&l, l.worst_cpu.v);
+	if (l.worst_cpu.state == LD_SET && g.state == LD_SET)
+		fprintf(o, ", worst CPU %s (%.1f us)", num(b[4], 32, l.worst_cpu.node, -1), g.v / 1e3);
+	fprintf(o, "; %s TSC steps back\n", num(b[5], 32, l.backwards.node, -1));
 	fprintf(o, "  %5s %9s %9s %9s %9s %9s %9s %9s %12s %10s %5s  %s\n", "cpu", "<=1us", "<=10us", "<=100us",
 		"<=1ms", "<=10ms", "<=100ms", ">100ms", "max gap us", "at ms", "SMIs", "verdict");
 	for (size_t c = 0; c < n; c++)
-		failed += !strcmp(str_or(lr_at(vd, c), ""), "fail");
+		failed += !strcmp(ld_str_or(ld_latency_verdict_at(&l, c), ""), "fail");
 	for (size_t c = 0; c < n && rows < LATENCY_ROWS; c++) {
-		if (n > LATENCY_ROWS && strcmp(str_or(lr_at(vd, c), ""), "fail"))
+		if (n > LATENCY_ROWS && strcmp(ld_str_or(ld_latency_verdict_at(&l, c), ""), "fail"))
 			continue; /* many CPUs: the failed ones */
 		snprintf(b[0], 32, "%zu", c);
-		latency_row(o, l, b[0], c);
+		latency_row(o, &l, b[0], c);
 		rows++;
 	}
 	if (n > rows)
@@ -556,8 +618,9 @@ static void latency(FILE *o, const struct smp_view *v)
 void show_cpus_text(FILE *o, const struct lrun *r)
 {
 	struct smp_view *v = calloc(1, sizeof *v);
-	const struct lr_node *t = lrun_first(r, "tsc");
-	double hz = 0;
+	struct ld_tsc t;
+	struct ld_cpus c;
+	double hz;
 	char b[64];
 
 	if (!v)
@@ -566,12 +629,13 @@ void show_cpus_text(FILE *o, const struct lrun *r)
 		free(v);
 		return;
 	}
-	if (!lr_num(lr_get(t, "hz"), &hz))
-		hz = 0;
+	ld_decode_tsc(lrun_first(r, "tsc"), &t);
+	hz = t.hz.state == LD_SET ? t.hz.v : 0;
+	ld_decode_cpus(v->cpus, &c);
 	fputs("\n", o);
 	left_out(o, v, SMP_CPUS, "cpus");
 	if (v->cpus && !smp_multi(v) && v->count == 1)
-		fprintf(o, "cpus      1 CPU (%s)\n", shown_str(b, sizeof b, lr_get(v->cpus, "apic"), "APIC mode unknown"));
+		fprintf(o, "cpus      1 CPU (%s)\n", shown_str(b, sizeof b, c.apic.node, "APIC mode unknown"));
 	else if (v->cpus)
 		cpu_list(o, v);
 	if (!smp_multi(v)) { /* one CPU, or no record says more: only what was left out */

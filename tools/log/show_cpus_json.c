@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "tools/log/show_cpus.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
@@ -11,13 +12,22 @@
  * JSON escapes: tools/lib/textsafe.h): the first one, or with
  * `many` all in an array; on_cpu 0/1 keeps only those without/with a `cpu`
  * member, -1 all. */
+/* 1 when a timer record has a `cpu` member, whatever its value; else 0. */
+static int timer_on_cpu(const struct lr_node *record)
+{
+	struct ld_timer t;
+
+	ld_decode_timer(record, &t);
+	return t.cpu.node != NULL;
+}
+
 static void embed(FILE *o, const struct lrun *r, const char *key, const char *type, int many, int on_cpu)
 {
 	int n = 0;
 	fprintf(o, ",\"%s\":%s", key, many ? "[" : "");
 	for (size_t i = 0; i < r->nrecs; i++) {
 		const struct lrec *rec = &r->recs[i];
-		if (!rec->type || strcmp(rec->type, type) || (on_cpu >= 0 && !!lr_get(rec->root, "cpu") != on_cpu))
+		if (!rec->type || strcmp(rec->type, type) || (on_cpu >= 0 && timer_on_cpu(rec->root) != on_cpu))
 			continue;
 		if (n++ && !many)
 			break;
