@@ -63,9 +63,29 @@ static void column_values(void)
 	check(e.package.node == NULL, "a column that is not there: no node");
 }
 
+/* Columns of different lengths (a damaged record): as many rows as the
+ * longest, the shorter ones' cells absent past their end. */
+static void ragged_columns(void)
+{
+	struct lr_doc d;
+	const struct lr_node *root = parse(&d, "{\"type\":\"cpus\",\"seq\":2,\"count\":3,\"started\":3,"
+					       "\"list\":{\"apic_id\":[0],\"startup_us\":[1.5,2.5,3.5]}}");
+	struct ld_cpus c;
+	struct ld_cpu_entry e;
+
+	ld_decode_cpus(root, &c);
+	check(ld_cpus_list_count(&c) == 3, "ragged columns: as many rows as the longest column (%zu)",
+	      ld_cpus_list_count(&c));
+	ld_cpus_list_at(&c, 2, &e);
+	check(COND(e.startup_us.state == LD_SET) && COND(e.startup_us.v == 3.5),
+	      "ragged columns: the last row's value");
+	check(e.apic_id.state == LD_ABSENT, "ragged columns: a short column's cell past its end is absent");
+}
+
 int main(void)
 {
 	record_values();
 	column_values();
+	ragged_columns();
 	return check_done();
 }

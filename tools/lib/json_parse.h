@@ -3,8 +3,9 @@
  * document into a node pool the caller lends, with decoded strings in a
  * buffer the caller lends too (never more bytes than the input), so that a
  * hostile line costs no allocation.  Host side only: the image writes
- * records and never parses one.  tools/lib/logread.c feeds
- * it one record line at a time; the tools walk the nodes with lr_get/lr_path.
+ * records and never parses one.  tools/lib/logread.c feeds it one record
+ * line at a time; the tools read records through the typed decoder
+ * (tools/lib/logschema.h), which walks the nodes with lr_get/lr_path.
  *
  * Numbers keep their text (LR_NUM str/len) so a record can be copied out
  * exactly, and carry the value as double and, when integral, as int64/uint64:

@@ -284,10 +284,13 @@ size_t ld_rows(const struct ld_list *rows)
 		return 0;
 	if (n->kind == LR_ARR)
 		return n->len;
-	for (const struct lr_node *c = n->child; c; c = c->next) /* the longest column */
-		if (c->kind == LR_ARR && c->len)
-			return c->len;
-	return 0;
+	/* The longest column: a damaged or cut record's shorter columns leave
+	 * their cells absent in the rows past their end, not the rows unseen. */
+	size_t longest = 0;
+	for (const struct lr_node *c = n->child; c; c = c->next)
+		if (c->kind == LR_ARR && c->len > longest)
+			longest = c->len;
+	return longest;
 }
 
 void ld_row(const struct ld_list *rows, size_t i, const struct ld_shape *s, void *out)
