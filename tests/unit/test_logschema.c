@@ -287,6 +287,8 @@ static void test_decode_timer(void)
 		      t.cost_cycles.max.v == 400,
 	      "timer: cost_cycles.p50, .mean and .max as written");
 	check(t.hist.state == LD_SET && t.hist.node && t.hist.node->kind == LR_STR, "timer: hist kept as its node");
+	check(t.name.node == lr_get(root, "name"), "timer: name's node is the member's own");
+	check(t.clamped.node == NULL, "timer: an absent member has no node");
 	check(t.throughput.reads.v == 10000 && t.throughput.cycles.v == 1000000 &&
 		      t.throughput.reads_per_s.state == LD_ABSENT,
 	      "timer: throughput as written, its derived reads_per_s absent");
@@ -295,6 +297,7 @@ static void test_decode_timer(void)
 	check(r.p50.state == LD_SET && r.p50.v == 101.0 && r.mean.v == 101.5, "timer: round 1 from the columns");
 	ld_timer_rounds_at(&t, 2, &r);
 	check(r.p50.state == LD_NULL && r.mean.v == 102.5, "timer: round 2's null p50 is null");
+	check(r.p50.node && r.p50.node->kind == LR_NULL, "timer: round 2's p50 keeps its null node");
 	check(t.delta.ld.state == LD_SET && t.delta.min.v == 1 && t.delta.mode.v == 7 && t.delta.mode_count.v == 9000 &&
 		      t.delta.wraps.v == 0,
 	      "timer: delta's positional items by name");

@@ -133,6 +133,7 @@ void ld_value(const struct lr_node *n, int t, void *out)
 	memset(out, 0, value_size(t));
 	if (!n)
 		return;
+	((struct ld_head *)out)->node = n; /* each value struct begins as struct ld_head does */
 	if (n->kind == LR_NULL) {
 		*(uint8_t *)out = LD_NULL;
 	} else if (!type_ok(n, t)) {

@@ -7,7 +7,8 @@
  * named as the member: a value (struct ld_uint, ld_int, ld_num, ld_bool,
  * ld_str, ld_hist), an embedded struct for an object, or a struct ld_list
  * for a list, a map or columns.  Every one has a state: LD_ABSENT, LD_NULL,
- * LD_SET, or LD_WRONG (there, but not of the schema's JSON type).  For the
+ * LD_SET, or LD_WRONG (there, but not of the schema's JSON type), and its
+ * node (NULL when absent): a page shows a value as the log wrote it.  For the
  * record `timer` (t.ld.state and t.ld.node are the record's own):
  *
  *   struct ld_timer t;
@@ -46,22 +47,27 @@ enum ld_state { LD_ABSENT, LD_NULL, LD_SET, LD_WRONG };
 
 struct ld_uint {
 	uint8_t state;
+	const struct lr_node *node;
 	uint64_t v;
 };
 struct ld_int {
 	uint8_t state;
+	const struct lr_node *node;
 	int64_t v;
 };
 struct ld_num {
 	uint8_t state;
+	const struct lr_node *node;
 	double v;
 };
 struct ld_bool {
 	uint8_t state;
+	const struct lr_node *node;
 	bool v;
 };
 struct ld_str {
 	uint8_t state;
+	const struct lr_node *node;
 	const char *s;
 };
 struct ld_hist {
@@ -70,6 +76,7 @@ struct ld_hist {
 };
 struct ld_pair {
 	uint8_t state;
+	const struct lr_node *node;
 	uint64_t a, b;
 };
 /* What every record's and shape's struct begins with, as member `ld`
