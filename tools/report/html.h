@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "tools/lib/logset.h"
+#include "tools/lib/logschema.h"
 
 #define RP_MAX_LOGS 64
 #define RP_MAX_KEYS 128
@@ -57,6 +58,8 @@ void rp_value(FILE *o, const struct lr_node *n, const char *none);
 void rp_num(FILE *o, const struct lr_node *n, int decimals);
 /* An unsigned integer in hex ("0x608"), or `none`. */
 void rp_hex(FILE *o, const struct lr_node *n, const char *none);
+/* A decoded bool member that is there and true. */
+int rp_true(const struct ld_bool *b);
 
 /* An axis label: "2.5k", "-3M", "0.01" (cpus_svg.c). */
 void rp_tick_text(char *b, size_t cap, double v);
