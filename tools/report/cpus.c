@@ -76,7 +76,8 @@ static const struct lr_node *pair_with_boot_cpu(const struct smp_view *v, uint64
 	for (size_t i = 0; (q = smp_pair_at(v, i)); i++) {
 		struct ld_tsc_pair p;
 		ld_decode_tsc_pair(q, &p);
-		if (p.cpu.state == LD_SET && p.cpu.v == cpu && (p.ref.state == LD_ABSENT || (p.ref.state == LD_SET && !p.ref.v)))
+		if (p.cpu.state == LD_SET && p.cpu.v == cpu &&
+		    (p.ref.state == LD_ABSENT || (p.ref.state == LD_SET && !p.ref.v)))
 			return q;
 	}
 	return NULL;
@@ -242,7 +243,8 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 			sm.outside == 1 ? "" : "s", sm.outside == 1 ? "its" : "their");
 	fputs(rp_true(&s.linux_would_mark_unstable)
 		      ? ". Linux <b class=\"bad\">would mark the TSC unstable</b> (a warp against CPU 0)."
-		      : ". Linux <b>would keep the TSC</b> (no warp against CPU 0).", o);
+		      : ". Linux <b>would keep the TSC</b> (no warp against CPU 0).",
+	      o);
 	if (s.gone.state == LD_SET && s.gone.n) {
 		fputs(" CPUs gone: ", o);
 		rp_value(o, s.gone.node, "");
@@ -432,7 +434,9 @@ static void contention(FILE *o, const struct smp_view *v, size_t log)
 		struct ld_contention c;
 		ld_decode_contention(v->contention[i], &c);
 		if (contention_rows(o, &c, placed) && n < SMP_MAX_CONTENTION)
-			cv[n++] = (struct rp_curve){ .rec = c.ld.node, .colour = rp_colour(log), .label = NULL, .log = log };
+			cv[n++] = (struct rp_curve){
+				.rec = c.ld.node, .colour = rp_colour(log), .label = NULL, .log = log
+			};
 	}
 	contention_backwards(o, v);
 	if (n)

@@ -199,8 +199,10 @@ void rp_cpus_page(const struct rp_ctx *c)
 			struct ld_contention rec;
 			ld_decode_contention(smp_contention(&v[j], counters[k]), &rec);
 			if (rec.ld.state != LD_ABSENT && rec.refused.state == LD_ABSENT)
-				cv[n++] = (struct rp_curve){ .rec = rec.ld.node, .colour = rp_colour(j),
-							     .label = labels[j] ? labels[j] : "?", .log = j };
+				cv[n++] = (struct rp_curve){ .rec = rec.ld.node,
+							     .colour = rp_colour(j),
+							     .label = labels[j] ? labels[j] : "?",
+							     .log = j };
 		}
 		snprintf(title, sizeof title, "%s read by many CPUs at once", counters[k]);
 		fputs("<h3>", o);

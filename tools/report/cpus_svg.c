@@ -152,8 +152,8 @@ void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 			continue;
 		cx = ML + ((double)k + 0.5) * pw / (double)n;
 		if (k % (size_t)step == 0)
-			fprintf(o, "<text x=\"%.1f\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\">%s</text>", cx, a.base + 16,
-				fmt_num(lab, sizeof lab, pair.cpu.node, -1));
+			fprintf(o, "<text x=\"%.1f\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\">%s</text>", cx,
+				a.base + 16, fmt_num(lab, sizeof lab, pair.cpu.node, -1));
 		k++;
 		if (!smp_pair_offset(p, &off, &u)) {
 			yc = ymap(&a, 0);

@@ -217,7 +217,7 @@ static void tsc(FILE *o, const struct lrun *r)
 /* One row of the overhead's costs. */
 static void overhead_row(FILE *o, const char *unit, const struct ld_cost *c, int decimals)
 {
-	const struct lr_node *cells[] = { c->min.node, c->p50.node, c->mean.node, c->sd.node,
+	const struct lr_node *cells[] = { c->min.node, c->p50.node,  c->mean.node, c->sd.node,
 					  c->p99.node, c->p999.node, c->max.node };
 
 	fprintf(o, "<tr><td>%s</td>", unit);
@@ -231,12 +231,14 @@ static void overhead_candidates(FILE *o, const struct ld_overhead *h)
 	if (h->candidates.state != LD_SET || !h->candidates.n)
 		return;
 	fputs("<table><tr><th>candidate bracket</th><th class=\"n\">min</th><th class=\"n\">p50</th>"
-	      "<th class=\"n\">round min spread</th><th>in use</th></tr>\n", o);
+	      "<th class=\"n\">round min spread</th><th>in use</th></tr>\n",
+	      o);
 	for (size_t i = 0; i < h->candidates.n; i++) {
 		struct ld_bracket_candidate c;
 		int in_use;
 		ld_overhead_candidates_at(h, i, &c);
-		in_use = c.sequence.state == LD_SET && h->sequence.state == LD_SET && !strcmp(c.sequence.s, h->sequence.s);
+		in_use = c.sequence.state == LD_SET && h->sequence.state == LD_SET &&
+			 !strcmp(c.sequence.s, h->sequence.s);
 		fputs("<tr><td>", o);
 		rp_value(o, c.sequence.node, "?");
 		fputs("</td>", o);
@@ -275,7 +277,8 @@ static void overhead(FILE *o, const struct lrun *r)
 	}
 	fputs("</p>\n<table><tr><th>unit</th>", o);
 	fputs("<th class=\"n\">min</th><th class=\"n\">p50</th><th class=\"n\">mean</th><th class=\"n\">sd</th>"
-	      "<th class=\"n\">p99</th><th class=\"n\">p999</th><th class=\"n\">max</th>", o);
+	      "<th class=\"n\">p99</th><th class=\"n\">p999</th><th class=\"n\">max</th>",
+	      o);
 	fputs("</tr>\n", o);
 	overhead_row(o, "cycles", &h.cycles, -1);
 	/* Schema 1 wrote the costs in ns too, under a member the schema no

@@ -180,7 +180,8 @@ static void load(struct plot *p, const struct lrun *r, int offsets)
 		p->t[p->n] = seg.t_s.v;
 		v = offsets ? &seg.offset : &seg.ppm;
 		for (size_t k = 0; v->state == LD_SET && k < v->n; k++) {
-			struct ld_num y = offsets ? ld_watch_segment_offset_at(&seg, k) : ld_watch_segment_ppm_at(&seg, k);
+			struct ld_num y =
+				offsets ? ld_watch_segment_offset_at(&seg, k) : ld_watch_segment_ppm_at(&seg, k);
 			if (k >= MAX_LINES) {
 				p->more = k + 1 - MAX_LINES > p->more ? k + 1 - MAX_LINES : p->more;
 				continue;
