@@ -2,8 +2,9 @@
 /* `tickprobe report`: one self-contained HTML page from one or more logs.
  *
  * The page is built in parts, one file each: the frame, header and escaping
- * (html.c), one section per run (machine.c), the histograms as inline
- * SVG (svg.c), the ministat-style comparisons (compare.c) and the kernel's
+ * (html.c), one section per run (machine.c, its OS records machine_os.c),
+ * the histograms as inline SVG (svg.c), the ministat-style comparisons
+ * (compare.c) and the kernel's
  * clock calls over the bare hardware reads (lineup.c, its rows from
  * tools/lib/lineup.h), all in tools/report/.  Everything
  * printed from a log goes through rp_esc*: logs come from machines we do

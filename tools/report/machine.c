@@ -8,6 +8,7 @@
 #include "tools/report/cpus.h"
 #include "tools/report/watch.h"
 #include "tools/report/html.h"
+#include "tools/report/machine.h"
 #include "tools/report/verdicts.h"
 
 /* Raw record text shown for an unknown record: enough to recognise it, short
@@ -24,7 +25,7 @@ static void kv_end(FILE *o)
 	fputs("</td></tr>\n", o);
 }
 
-static void td(FILE *o, const struct lr_node *n, int decimals)
+void rp_td(FILE *o, const struct lr_node *n, int decimals)
 {
 	fputs("<td class=\"n\">", o);
 	rp_num(o, n, decimals);
@@ -165,7 +166,7 @@ static void tsc_sources(FILE *o, const struct ld_tsc *t, double hz)
 		fputs("<tr><td>", o);
 		rp_esc(o, ld_tsc_sources_name(t, i));
 		fputs("</td>", o);
-		td(o, v.node, -1);
+		rp_td(o, v.node, -1);
 		if (hz > 0 && v.state == LD_SET)
 			fprintf(o, "<td class=\"n\">%+.2f</td></tr>\n", (v.v - hz) / hz * 1e6);
 		else
@@ -222,7 +223,7 @@ static void overhead_row(FILE *o, const char *unit, const struct ld_cost *c, int
 
 	fprintf(o, "<tr><td>%s</td>", unit);
 	for (size_t k = 0; k < sizeof cells / sizeof cells[0]; k++)
-		td(o, cells[k], decimals);
+		rp_td(o, cells[k], decimals);
 	fputs("</tr>\n", o);
 }
 
@@ -242,9 +243,9 @@ static void overhead_candidates(FILE *o, const struct ld_overhead *h)
 		fputs("<tr><td>", o);
 		rp_value(o, c.sequence.node, "?");
 		fputs("</td>", o);
-		td(o, c.min.node, -1);
-		td(o, c.p50.node, -1);
-		td(o, c.round_min_spread.node, -1);
+		rp_td(o, c.min.node, -1);
+		rp_td(o, c.p50.node, -1);
+		rp_td(o, c.round_min_spread.node, -1);
 		fprintf(o, "<td>%s</td></tr>\n", in_use ? "yes" : "");
 	}
 	fputs("</table>\n", o);
@@ -386,8 +387,7 @@ static void acpi(FILE *o, const struct lrun *r)
 	fputs("</table>\n", o);
 }
 
-/* A timer's or ctxsw's health; present is NULL for a record without it. */
-static void health(FILE *o, const struct ld_bool *healthy, const struct ld_bool *present, const struct ld_str *reason)
+void rp_health(FILE *o, const struct ld_bool *healthy, const struct ld_bool *present, const struct ld_str *reason)
 {
 	if (rp_true(healthy)) {
 		fputs("<td class=\"ok\">ok</td>", o);
@@ -400,18 +400,18 @@ static void health(FILE *o, const struct ld_bool *healthy, const struct ld_bool 
 	fputs("</td>", o);
 }
 
-static void cost_cells(FILE *o, const struct ld_timer *t, int sd)
+void rp_cost_cells(FILE *o, const struct ld_timer *t, int sd)
 {
 	const struct ld_cost_ns *c = &t->cost_ns;
 
-	td(o, c->p50.node, 1);
-	td(o, c->min.node, 1);
-	td(o, c->mean.node, 1);
+	rp_td(o, c->p50.node, 1);
+	rp_td(o, c->min.node, 1);
+	rp_td(o, c->mean.node, 1);
 	if (sd)
-		td(o, c->sd.node, 1);
-	td(o, c->p99.node, 1);
-	td(o, c->max.node, 1);
-	td(o, t->throughput.reads_per_s.node, 0);
+		rp_td(o, c->sd.node, 1);
+	rp_td(o, c->p99.node, 1);
+	rp_td(o, c->max.node, 1);
+	rp_td(o, t->throughput.reads_per_s.node, 0);
 }
 
 static void freq_cell(FILE *o, const struct ld_freq *f)
@@ -433,10 +433,10 @@ static void result_row(FILE *o, const struct ld_timer *t)
 	fputs("<tr><td><b>", o);
 	rp_value(o, t->name.node, "?");
 	fputs("</b></td>", o);
-	health(o, &t->healthy, &t->present, &t->reason);
-	cost_cells(o, t, 1);
+	rp_health(o, &t->healthy, &t->present, &t->reason);
+	rp_cost_cells(o, t, 1);
 	freq_cell(o, &t->freq);
-	td(o, t->samples.node, -1);
+	rp_td(o, t->samples.node, -1);
 	fputs("<td><span class=\"dim\">", o);
 	rp_value(o, t->method.node, "");
 	fputs("</span>", o);
@@ -493,159 +493,6 @@ static void results(FILE *o, const struct lrun *r)
 	absent_by_design(o, r);
 }
 
-static void os_call_row(FILE *o, const struct ld_timer *t)
-{
-	fputs("<tr><td><b>", o);
-	rp_value(o, t->call.node, "?");
-	fputs("</b></td><td>", o);
-	rp_value(o, t->clocksource.node, "?");
-	fputs("</td><td>", o);
-	rp_value(o, t->vdso.node, "unknown");
-	if (t->vdso_evidence.ld.state == LD_SET) {
-		fputs(" <span class=\"dim\">(", o);
-		rp_value(o, t->vdso_evidence.method.node, "?");
-		fputs(": ", o);
-		rp_value(o, t->vdso_evidence.syscalls_per_call.node, "&ndash;");
-		fputs(" syscalls/call)</span>", o);
-	}
-	fputs("</td>", o);
-	health(o, &t->healthy, &t->present, &t->reason);
-	cost_cells(o, t, 0);
-	fputs("</tr>\n", o);
-}
-
-static void os_calls(FILE *o, const struct lrun *r)
-{
-	const struct lr_node *n;
-	int any = 0;
-
-	for (size_t i = 0; (n = lrun_timer_at(r, i)); i++) {
-		struct ld_timer t;
-		ld_decode_timer(n, &t);
-		if (t.clocksource.state != LD_SET)
-			continue;
-		if (!any++)
-			fputs("<h3>OS clock calls</h3>\n<table><tr><th>call</th><th>clocksource</th><th>vDSO</th>"
-			      "<th>health / reason</th><th class=\"n\">p50 ns</th><th class=\"n\">min ns</th>"
-			      "<th class=\"n\">mean ns</th><th class=\"n\">p99 ns</th><th class=\"n\">max ns</th>"
-			      "<th class=\"n\">calls/s</th></tr>\n", o);
-		os_call_row(o, &t);
-	}
-	if (any)
-		fputs("</table>\n", o);
-}
-
-static void spread_cells(FILE *o, const struct ld_spread *s, int sd)
-{
-	td(o, s->min.node, 0);
-	td(o, s->median.node, 0);
-	td(o, s->mean.node, 0);
-	if (sd)
-		td(o, s->sd.node, 0);
-	td(o, s->max.node, 0);
-}
-
-static void rate_row(FILE *o, const struct lr_node *n)
-{
-	struct ld_rate t;
-
-	ld_decode_rate(n, &t);
-	rp_value(o, t.name.node, "?");
-	fputs("</td>", o);
-	td(o, t.calls.node, -1);
-	fprintf(o, "<td class=\"n\">%zu</td>", t.runs.node ? t.runs.node->len : 0);
-	spread_cells(o, &t.calls_per_s, 1);
-}
-
-static void gaps_row(FILE *o, const struct lr_node *n)
-{
-	struct ld_gaps t;
-
-	ld_decode_gaps(n, &t);
-	rp_value(o, t.name.node, "?");
-	fputs("</td>", o);
-	td(o, t.samples.node, -1);
-	td(o, t.gap_ns.min.node, -1);
-	td(o, t.gap_ns.p50.node, -1);
-	td(o, t.gap_ns.mean.node, -1);
-	td(o, t.gap_ns.sd.node, -1);
-	td(o, t.gap_ns.max.node, -1);
-	td(o, t.backwards.node, -1);
-	fputs("<td class=\"mono\">", o);
-	rp_value(o, t.modes.node, "");
-	fputs("</td>", o);
-}
-
-static void ctxsw_row(FILE *o, const struct lr_node *n)
-{
-	struct ld_ctxsw t;
-
-	ld_decode_ctxsw(n, &t);
-	rp_value(o, t.name.node, "?");
-	fputs("</td>", o);
-	health(o, &t.healthy, NULL, &t.reason);
-	td(o, t.cpu.node, -1);
-	td(o, t.switches.node, -1);
-	spread_cells(o, &t.switches_per_s, 0);
-}
-
-/* One table per kind; with --switch the kinds repeat per clocksource. */
-static void os_loops(FILE *o, const struct lrun *r)
-{
-	static const struct {
-		const char *type, *head;
-		void (*row)(FILE *o, const struct lr_node *n);
-	} kinds[] = {
-		{ "rate",
-		  "<h3>Clock call loops</h3>\n<table><tr><th>loop</th><th class=\"n\">calls per run</th>"
-		  "<th class=\"n\">runs</th><th class=\"n\">min calls/s</th><th class=\"n\">median</th>"
-		  "<th class=\"n\">mean</th><th class=\"n\">sd</th><th class=\"n\">max</th></tr>\n",
-		  rate_row },
-		{ "gaps",
-		  "<h3>Gaps between successive results</h3>\n<table><tr><th>series</th><th class=\"n\">samples"
-		  "</th><th class=\"n\">min ns</th><th class=\"n\">p50</th><th class=\"n\">mean</th>"
-		  "<th class=\"n\">sd</th><th class=\"n\">max</th><th class=\"n\">backwards</th>"
-		  "<th>most common [ns, count]</th></tr>\n",
-		  gaps_row },
-		{ "ctxsw",
-		  "<h3>Context switches</h3>\n<table><tr><th>series</th><th>health / reason</th>"
-		  "<th class=\"n\">CPU</th><th class=\"n\">switches</th><th class=\"n\">min /s</th>"
-		  "<th class=\"n\">median /s</th><th class=\"n\">mean /s</th><th class=\"n\">max /s</th></tr>\n",
-		  ctxsw_row },
-	};
-
-	for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
-		int rows = 0;
-		for (size_t i = 0; i < r->nrecs; i++) {
-			if (!r->recs[i].type || strcmp(r->recs[i].type, kinds[k].type))
-				continue;
-			if (!rows++)
-				fputs(kinds[k].head, o);
-			fputs("<tr><td>", o);
-			kinds[k].row(o, r->recs[i].root);
-			fputs("</tr>\n", o);
-		}
-		if (rows)
-			fputs("</table>\n", o);
-	}
-}
-
-/* The `tickprobe os` records: clock calls, loop rates, gaps, context switches. */
-static void os_records(FILE *o, const struct lrun *r)
-{
-	struct ld_restore t;
-
-	os_calls(o, r);
-	os_loops(o, r);
-	ld_decode_restore(lrun_first(r, "restore"), &t);
-	if (t.ld.state == LD_ABSENT)
-		return;
-	fprintf(o, "<p class=\"%s\">Clocksource restored to ", rp_true(&t.ok) ? "ok" : "bad");
-	rp_value(o, t.clocksource.node, "?");
-	fputs(": ", o);
-	fputs(rp_true(&t.ok) ? "done.</p>\n" : "FAILED.</p>\n", o);
-}
-
 static int known_type(const char *ty)
 {
 	static const char *const known[] = { "begin", "machine", "acpi", "tsc", "overhead", "plan",
@@ -700,7 +547,7 @@ void rp_machine(const struct rp_ctx *c, size_t i)
 	results(o, r);
 	rp_cpus(c, i);
 	rp_verdicts(o, r);
-	os_records(o, r);
+	rp_os_records(o, r);
 	other_records(o, r);
 	fputs("</section>\n", o);
 }
