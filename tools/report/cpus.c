@@ -4,9 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const latency_bins[7] = { "&le;1 &micro;s", "&le;10 &micro;s", "&le;100 &micro;s", "&le;1 ms",
-					      "&le;10 ms", "&le;100 ms", "&gt;100 ms" };
+#include "tools/report/machine.h"
 
 int rp_cpus_type(const char *type)
 {
@@ -29,15 +27,7 @@ static struct smp_view *load(const struct lrun *r)
 	return v;
 }
 
-static void td(FILE *o, const struct lr_node *n, int decimals)
-{
-	fputs("<td class=\"n\">", o);
-	rp_num(o, n, decimals);
-	fputs("</td>", o);
-}
-
-/* A paragraph naming the damaged lines where a record of `kind` belongs. */
-static void left_out(FILE *o, const struct smp_view *v, enum smp_kind kind)
+void rp_cpus_left_out(FILE *o, const struct smp_view *v, enum smp_kind kind)
 {
 	char what[160];
 	for (size_t i = 0; i < v->nleft_out; i++) {
@@ -65,7 +55,7 @@ static void percpu_cells(FILE *o, const struct smp_view *v, const struct ld_uint
 		cells[3] = ld_percpu_min_ns_at(&p, "rdtscp", cpu->v).node;
 	}
 	for (int k = 0; k < 4; k++)
-		td(o, cells[k], 1);
+		rp_td(o, cells[k], 1);
 }
 
 /* The pair of CPU cpu against CPU 0, or NULL. */
@@ -126,8 +116,8 @@ static void cpu_row(FILE *o, const struct smp_view *v, const struct ld_cpu_entry
 	const char *st = e->state.state == LD_SET ? e->state.s : NULL;
 
 	fprintf(o, "<tr%s>", st && strcmp(st, "bsp") && strcmp(st, "running") ? " class=\"dim\"" : "");
-	td(o, e->cpu.node, -1);
-	td(o, e->apic_id.node, -1);
+	rp_td(o, e->cpu.node, -1);
+	rp_td(o, e->apic_id.node, -1);
 	fputs("<td>", o);
 	rp_value(o, e->package.node, "&ndash;");
 	fputs(" / ", o);
@@ -144,8 +134,8 @@ static void cpu_row(FILE *o, const struct smp_view *v, const struct ld_cpu_entry
 		fputs(")</span>", o);
 	}
 	fputs("</td>", o);
-	td(o, e->startup_us.node, -1);
-	td(o, e->sipis.node, -1);
+	rp_td(o, e->startup_us.node, -1);
+	rp_td(o, e->sipis.node, -1);
 	if (v->percpu)
 		percpu_cells(o, v, &e->cpu);
 	if (v->sync)
@@ -159,7 +149,7 @@ static void cpu_table(FILE *o, const struct smp_view *v)
 {
 	struct ld_cpus c;
 
-	left_out(o, v, SMP_CPUS);
+	rp_cpus_left_out(o, v, SMP_CPUS);
 	if (!v->cpus)
 		return;
 	ld_decode_cpus(v->cpus, &c);
@@ -222,8 +212,8 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 	const char *w = smp_sync_word(v);
 	int matrix;
 
-	left_out(o, v, SMP_SYNC);
-	left_out(o, v, SMP_SYNC_PAIRS);
+	rp_cpus_left_out(o, v, SMP_SYNC);
+	rp_cpus_left_out(o, v, SMP_SYNC_PAIRS);
 	if (!v->sync)
 		return;
 	ld_decode_tsc_sync(v->sync, &s);
@@ -265,7 +255,7 @@ static void percpu_spread(FILE *o, const struct smp_view *v)
 	char pre[SMP_PERCPU_MAX][32];
 	struct smp_spread sp;
 	size_t n;
-	left_out(o, v, SMP_PERCPU);
+	rp_cpus_left_out(o, v, SMP_PERCPU);
 	if (!v->percpu)
 		return;
 	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
@@ -298,15 +288,15 @@ static void timer_on_row(FILE *o, const struct smp_view *v, const struct lrun *r
 	fputs("<tr><td>", o);
 	rp_value(o, t->name.node, "?");
 	fputs("</td>", o);
-	td(o, on_boot_cpu.cost_ns.p50.node, 1);
+	rp_td(o, on_boot_cpu.cost_ns.p50.node, 1);
 	fputs("<td>CPU ", o);
 	rp_value(o, t->cpu.node, "?");
 	fputs(" (", o);
 	rp_value(o, ent.core_type.node, "?");
 	fputs(")</td>", o);
-	td(o, t->cost_ns.p50.node, 1);
-	td(o, t->cost_ns.min.node, 1);
-	td(o, t->cost_ns.p99.node, 1);
+	rp_td(o, t->cost_ns.p50.node, 1);
+	rp_td(o, t->cost_ns.min.node, 1);
+	rp_td(o, t->cost_ns.p99.node, 1);
 	fprintf(o, "<td class=\"%s\">", rp_true(&t->healthy) ? "ok" : "bad");
 	rp_value(o, t->reason.node, rp_true(&t->healthy) ? "ok" : "not healthy");
 	fputs("</td></tr>\n", o);
@@ -314,7 +304,7 @@ static void timer_on_row(FILE *o, const struct smp_view *v, const struct lrun *r
 
 static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 {
-	left_out(o, v, SMP_TIMER_ON);
+	rp_cpus_left_out(o, v, SMP_TIMER_ON);
 	if (!v->ntimers_on)
 		return;
 	fputs("<h4>The counters on other core types</h4>\n<table><tr><th>counter</th><th class=\"n\">CPU 0 p50 ns</th>"
@@ -325,187 +315,6 @@ static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 		ld_decode_timer(v->timers_on[i], &t);
 		timer_on_row(o, v, r, &t);
 	}
-	fputs("</table>\n", o);
-}
-
-/* ---- contention and latency --------------------------------------------------- */
-
-/* A level's overlap and readers, for a log that has them: a level whose
- * readers did not read at the same time is marked, not shown as contention. */
-static void level_placement(FILE *o, const struct ld_contention_level *e)
-{
-	int concurrent = smp_level_concurrent(e->ld.node);
-
-	fprintf(o, "<td class=\"n%s\">", concurrent == 0 ? " bad" : "");
-	rp_num(o, e->overlap.node, 3);
-	fputs("</td><td>", o);
-	if (smp_level_siblings(e->ld.node))
-		fputs("SMT siblings: ", o);
-	for (size_t i = 0; e->cpus.state == LD_SET && i < e->cpus.n; i++) {
-		rp_value(o, ld_contention_level_cpus_at(e, i).node, "?");
-		fputs(i + 1 < e->cpus.n ? "," : "", o);
-	}
-	if (concurrent == 0)
-		fputs(" <span class=\"bad\">not concurrent: the readers hardly overlapped</span>", o);
-	fputs("</td>", o);
-}
-
-static void level_row(FILE *o, const struct ld_contention_level *e, bool placed)
-{
-	uint64_t asked = e->n.state == LD_SET ? e->n.v : 0;
-	uint64_t ret = e->returned.state == LD_SET ? e->returned.v : 0;
-
-	td(o, e->n.node, -1);
-	fprintf(o, "<td class=\"n%s\">", ret < asked ? " bad" : "");
-	rp_num(o, e->returned.node, -1);
-	fputs("</td>", o);
-	td(o, e->p50_ns.node, 1);
-	td(o, e->p99_ns.node, 1);
-	td(o, e->worst_p50_ns.node, 1);
-	td(o, e->worst_p99_ns.node, 1);
-	td(o, e->reads_per_s.node, 0);
-	td(o, e->backwards.node, -1);
-	if (placed)
-		level_placement(o, e);
-	fputs("</tr>\n", o);
-}
-
-/* One counter's rows; whether it has levels to plot. */
-static bool contention_rows(FILE *o, const struct ld_contention *c, bool placed)
-{
-	size_t rows = c->readers.state == LD_SET ? c->readers.n : 0;
-
-	fprintf(o, "<tr><td rowspan=\"%zu\"><b>", rows ? rows : 1);
-	rp_value(o, c->counter.node, "?");
-	fputs("</b></td>", o);
-	if (c->refused.state != LD_ABSENT) {
-		fputs("<td colspan=\"8\" class=\"bad\">refused: ", o);
-		rp_value(o, c->refused.node, "");
-		fputs("</td></tr>\n", o);
-		return false;
-	}
-	if (!rows)
-		fputs("<td colspan=\"8\" class=\"dim\">no levels</td></tr>\n", o);
-	for (size_t i = 0; i < rows; i++) {
-		struct ld_contention_level e;
-		ld_contention_readers_at(c, i, &e);
-		if (i)
-			fputs("<tr>", o);
-		level_row(o, &e, placed);
-	}
-	return rows;
-}
-
-static void contention_backwards(FILE *o, const struct smp_view *v)
-{
-	fputs("</table>\n<p class=\"dim\">Backward steps across CPUs, counted where the order is proven: ", o);
-	for (size_t i = 0; i < v->ncontention; i++) {
-		struct ld_contention c;
-		ld_decode_contention(v->contention[i], &c);
-		if (c.refused.state != LD_ABSENT)
-			continue;
-		rp_value(o, c.counter.node, "?");
-		fputs(" ", o);
-		rp_value(o, c.backwards.node, "?");
-		fputs(" of ", o);
-		rp_value(o, c.ordered.node, "?");
-		fputs(i + 1 < v->ncontention ? "; " : ".", o);
-	}
-	fputs("</p>\n", o);
-}
-
-static void contention(FILE *o, const struct smp_view *v, size_t log)
-{
-	struct rp_curve cv[SMP_MAX_CONTENTION];
-	size_t n = 0;
-	bool placed = false;
-
-	for (size_t i = 0; i < v->ncontention; i++)
-		placed |= smp_has_overlap(v->contention[i]);
-
-	left_out(o, v, SMP_CONTENTION);
-	if (!v->ncontention)
-		return;
-	fputs("<h4>Contention</h4>\n<table><tr><th>counter</th><th class=\"n\">readers</th><th class=\"n\">returned</th>"
-	      "<th class=\"n\">p50 ns</th><th class=\"n\">p99 ns</th><th class=\"n\">worst p50</th>"
-	      "<th class=\"n\">worst p99</th><th class=\"n\">reads/s</th><th class=\"n\">backwards</th>", o);
-	fputs(placed ? "<th class=\"n\">overlap</th><th>CPUs</th></tr>\n" : "</tr>\n", o);
-	for (size_t i = 0; i < v->ncontention; i++) {
-		struct ld_contention c;
-		ld_decode_contention(v->contention[i], &c);
-		if (contention_rows(o, &c, placed) && n < SMP_MAX_CONTENTION)
-			cv[n++] = (struct rp_curve){
-				.rec = c.ld.node, .colour = rp_colour(log), .label = NULL, .log = log
-			};
-	}
-	contention_backwards(o, v);
-	if (n)
-		rp_svg_contention(o, cv, n, "Contention: cost per read against readers");
-}
-
-static void latency_row(FILE *o, const struct ld_latency *l, size_t c)
-{
-	struct ld_gap_bins b;
-	struct ld_str w = ld_latency_verdict_at(l, c);
-	struct ld_num gap = ld_latency_max_gap_ns_at(l, c);
-	struct ld_num at = ld_latency_max_gap_at_ns_at(l, c);
-
-	ld_latency_bins_at(l, c, &b);
-	fprintf(o, "<tr><td class=\"n\">%zu</td>", c);
-	td(o, b.le_1us.node, -1);
-	td(o, b.le_10us.node, -1);
-	td(o, b.le_100us.node, -1);
-	td(o, b.le_1ms.node, -1);
-	td(o, b.le_10ms.node, -1);
-	td(o, b.le_100ms.node, -1);
-	td(o, b.over_100ms.node, -1);
-	fputs("<td class=\"n\">", o);
-	if (gap.state == LD_SET)
-		fprintf(o, "%.1f", gap.v / 1e3);
-	else
-		fputs("&ndash;", o);
-	fputs("</td><td class=\"n\">", o);
-	if (at.state == LD_SET)
-		fprintf(o, "%.3f", at.v / 1e6);
-	else
-		fputs("&ndash;", o);
-	fputs("</td>", o);
-	td(o, ld_latency_smi_delta_at(l, c).node, -1);
-	fprintf(o, "<td class=\"%s\">", w.state == LD_SET && !strcmp(w.s, "pass") ? "ok" : "bad");
-	rp_esc(o, w.state == LD_SET ? w.s : "?");
-	fputs("</td></tr>\n", o);
-}
-
-static void latency(FILE *o, const struct smp_view *v)
-{
-	struct ld_latency l;
-
-	left_out(o, v, SMP_LATENCY);
-	if (!v->latency)
-		return;
-	ld_decode_latency(v->latency, &l);
-	fputs("<h4>Latency (gaps between TSC reads)</h4>\n", o);
-	if (l.refused.state != LD_ABSENT) {
-		fputs("<p class=\"bad\">Refused: ", o);
-		rp_value(o, l.refused.node, "");
-		fputs("</p>\n", o);
-		return;
-	}
-	fputs("<p>Each CPU spun reading the TSC for ", o);
-	rp_value(o, l.seconds.node, "?");
-	fputs(" s; a CPU fails when its largest gap exceeds ", o);
-	rp_value(o, l.limit_ns.node, "?");
-	fputs(" ns. ", o);
-	rp_value(o, l.failed.node, "?");
-	fputs(" failed; TSC steps back: ", o);
-	rp_value(o, l.backwards.node, "?");
-	fputs(".</p>\n<table><tr><th class=\"n\">CPU</th>", o);
-	for (int k = 0; k < 7; k++)
-		fprintf(o, "<th class=\"n\">%s</th>", latency_bins[k]);
-	fputs("<th class=\"n\">largest gap &micro;s</th><th class=\"n\">at ms</th><th class=\"n\">SMIs</th>"
-	      "<th>verdict</th></tr>\n", o);
-	for (size_t c = 0; l.verdict.state == LD_SET && c < l.verdict.n; c++)
-		latency_row(o, &l, c);
 	fputs("</table>\n", o);
 }
 
@@ -526,18 +335,18 @@ void rp_cpus(const struct rp_ctx *c, size_t i)
 		fputs("<p>1 CPU (", o);
 		rp_value(o, cpus.apic.node, "APIC mode unknown");
 		fputs("): no multi-CPU measurements.</p>\n", o);
-		left_out(o, v, SMP_CPUS);
+		rp_cpus_left_out(o, v, SMP_CPUS);
 		free(v);
 		return;
 	}
 	cpu_table(o, v);
 	if (smp_multi(v) || v->nleft_out) {
-		left_out(o, v, SMP_TEAM);
+		rp_cpus_left_out(o, v, SMP_TEAM);
 		sync_verdict(o, v, rp_colour(i));
 		percpu_spread(o, v);
 		timers_on(o, v, r);
-		contention(o, v, i);
-		latency(o, v);
+		rp_cpus_contention(o, v, i);
+		rp_cpus_latency(o, v);
 	}
 	free(v);
 }
