@@ -276,11 +276,9 @@ static void overhead(FILE *o, const struct lrun *r)
 		rp_value(o, p.total_s.node, "?");
 		fputs(" s.", o);
 	}
-	fputs("</p>\n<table><tr><th>unit</th>", o);
-	fputs("<th class=\"n\">min</th><th class=\"n\">p50</th><th class=\"n\">mean</th><th class=\"n\">sd</th>"
-	      "<th class=\"n\">p99</th><th class=\"n\">p999</th><th class=\"n\">max</th>",
+	fputs("</p>\n<table><tr><th>unit</th><th class=\"n\">min</th><th class=\"n\">p50</th><th class=\"n\">mean</th>"
+	      "<th class=\"n\">sd</th><th class=\"n\">p99</th><th class=\"n\">p999</th><th class=\"n\">max</th></tr>\n",
 	      o);
-	fputs("</tr>\n", o);
 	overhead_row(o, "cycles", &h.cycles, -1);
 	/* Schema 1 wrote the costs in ns too, under a member the schema no
 	 * longer has: read as a cost in whatever type it holds. */
