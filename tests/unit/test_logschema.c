@@ -292,6 +292,8 @@ static void test_decode_timer(void)
 	      "timer: cost_cycles.p50, .mean and .max as written");
 	check(COND(t.hist.state == LD_SET) && COND(t.hist.node) && COND(t.hist.node->kind == LR_STR),
 	      "timer: hist kept as its node");
+	check(t.name.node == lr_get(root, "name"), "timer: name's node is the member's own");
+	check(t.clamped.node == NULL, "timer: an absent member has no node");
 	check(COND(t.throughput.reads.v == 10000) && COND(t.throughput.cycles.v == 1000000) &&
 		      COND(t.throughput.reads_per_s.state == LD_ABSENT),
 	      "timer: throughput as written, its derived reads_per_s absent");
@@ -301,6 +303,7 @@ static void test_decode_timer(void)
 	      "timer: round 1 from the columns");
 	ld_timer_rounds_at(&t, 2, &r);
 	check(COND(r.p50.state == LD_NULL) && COND(r.mean.v == 102.5), "timer: round 2's null p50 is null");
+	check(COND(r.p50.node) && COND(r.p50.node->kind == LR_NULL), "timer: round 2's p50 keeps its null node");
 	check(COND(t.delta.ld.state == LD_SET) && COND(t.delta.min.v == 1) && COND(t.delta.mode.v == 7) &&
 		      COND(t.delta.mode_count.v == 9000) && COND(t.delta.wraps.v == 0),
 	      "timer: delta's positional items by name");

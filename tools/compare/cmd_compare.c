@@ -23,6 +23,7 @@
 #include "tools/lib/seeds.h"
 #include "tools/compare/split.h"
 #include "tools/lib/logdir.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/logset.h"
 #include "tools/lib/textsafe.h"
 #include "tools/lib/ministat_print.h"
@@ -348,18 +349,22 @@ static void compare_key(size_t i, const char *key, const struct lrun **logs, siz
 	for (size_t j = 0; j < nlogs; j++) {
 		const struct lr_node *t = lrun_timer_by_key(logs[j], key);
 		struct cell *c = &cells[j];
+		struct ld_timer timer;
 		size_t n;
 		if (!t)
 			continue;
+		ld_decode_timer(t, &timer);
 		c->present = 1;
-		c->has_p50 = lr_num(lr_path(t, "cost_ns.p50"), &c->p50);
+		c->has_p50 = timer.cost_ns.p50.state == LD_SET;
+		if (c->has_p50)
+			c->p50 = timer.cost_ns.p50.v;
 		n = timer_rounds(t, co->metric, &vals[nsets]);
 		if (n < 2) {
 			printf("%s: %zu round value(s): fewer than 2, no test\n", ts_str(shown[1], SHOWN_LEN, logs[j]->name),
 			       n);
-			if (!lr_true(lr_get(t, "healthy")) && lr_str(lr_get(t, "reason"))) {
+			if (!(timer.healthy.state == LD_SET && timer.healthy.v) && timer.reason.state == LD_SET) {
 				fputs("  (not healthy: ", stdout);
-				ts_puts(stdout, lr_str(lr_get(t, "reason")));
+				ts_puts(stdout, timer.reason.s);
 				fputs(")\n", stdout);
 			}
 			free(vals[nsets]);

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "tools/lib/logschema.h"
 #include "tools/lib/smprec.h"
 #include "tools/lib/textsafe.h"
 
@@ -37,12 +38,13 @@ static void collect(struct table *t, const struct smp_view *v, size_t nlogs)
 {
 	for (size_t j = 0; j < nlogs; j++)
 		for (size_t i = 0; i < v[j].ncontention; i++) {
-			const struct lr_node *c = v[j].contention[i], *e, *lv = lr_get(c, "readers");
-			const char *name = lr_str(lr_get(c, "counter"));
+			struct ld_contention c;
+			const char *name;
 			size_t k;
-			uint64_t n;
-			if (!name)
+			ld_decode_contention(v[j].contention[i], &c);
+			if (c.counter.state != LD_SET)
 				continue;
+			name = c.counter.s;
 			for (k = 0; k < t->ncounters && strcmp(t->counters[k], name); k++)
 				;
 			if (k == t->ncounters) {
@@ -51,9 +53,12 @@ static void collect(struct table *t, const struct smp_view *v, size_t nlogs)
 				t->counters[t->ncounters++] = name;
 			}
 			/* spread levels only: smp_level never finds the siblings' level */
-			for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-				if (!smp_level_siblings(e) && lr_uint(lr_get(e, "n"), &n))
-					add_level(t, k, n);
+			for (size_t l = 0; c.readers.state == LD_SET && l < c.readers.n; l++) {
+				struct ld_contention_level e;
+				ld_contention_readers_at(&c, l, &e);
+				if (!smp_level_siblings(e.ld.node) && e.n.state == LD_SET)
+					add_level(t, k, e.n.v);
+			}
 		}
 }
 
@@ -84,13 +89,18 @@ static void sync_line(const struct smp_view *v, size_t j, double hz)
 	if (smp_left_out_lines(v, SMP_SYNC, b, sizeof b))
 		printf(" (%s damaged, left out)", b);
 	if (v->sync) {
+		struct ld_tsc_sync s;
+		struct ld_tsc_pair largest;
+		bool unstable;
+		ld_decode_tsc_sync(v->sync, &s);
+		unstable = s.linux_would_mark_unstable.state == LD_SET && s.linux_would_mark_unstable.v;
 		smp_sync_summary(v, &sm);
-		printf(": %zu pairs, %s warps, Linux %s", sm.pairs, fmt_num(b, sizeof b, lr_get(v->sync, "warps"), -1),
-		       lr_true(lr_get(v->sync, "linux_would_mark_unstable")) ? "would mark the TSC unstable"
-									 : "would keep the TSC");
+		printf(": %zu pairs, %s warps, Linux %s", sm.pairs, fmt_num(b, sizeof b, s.warps.node, -1),
+		       unstable ? "would mark the TSC unstable" : "would keep the TSC");
 		if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
+			ld_decode_tsc_pair(sm.largest, &largest);
 			printf("\n      largest |offset| CPU %s: %+" PRId64 " +/- %" PRIu64 " cycles",
-			       fmt_num(b, sizeof b, lr_get(sm.largest, "cpu"), -1), off, u);
+			       fmt_num(b, sizeof b, largest.cpu.node, -1), off, u);
 			if (hz > 0)
 				printf(" (%+.3f +/- %.3f ms)", (double)off / hz * 1e3, (double)u / hz * 1e3);
 		}
@@ -107,8 +117,11 @@ static void sync_line(const struct smp_view *v, size_t j, double hz)
 /* One level's p50 and reads/s, "-" where the log has no such level. */
 static void figures(const struct lr_node *lv, char *p50, char *rps, size_t cap)
 {
-	fmt_num(p50, cap, lr_get(lv, "p50_ns"), 1);
-	fmt_num(rps, cap, lr_get(lv, "reads_per_s"), 0);
+	struct ld_contention_level e;
+
+	ld_decode_contention_level(lv, &e);
+	fmt_num(p50, cap, e.p50_ns.node, 1);
+	fmt_num(rps, cap, e.reads_per_s.node, 0);
 }
 
 /* Reader counts as rows, logs as columns. */
@@ -183,11 +196,16 @@ static void short_levels(const struct table *t, size_t c, const struct smp_view 
 {
 	size_t said = 0;
 	for (size_t j = 0; j < nlogs; j++) {
-		const struct lr_node *rec = smp_contention(&v[j], t->counters[c]), *lv = lr_get(rec, "readers"), *e;
-		for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next) {
+		struct ld_contention rec;
+		ld_decode_contention(smp_contention(&v[j], t->counters[c]), &rec);
+		for (size_t l = 0; rec.readers.state == LD_SET && l < rec.readers.n; l++) {
+			struct ld_contention_level e;
 			uint64_t n, ret;
-			if (!lr_uint(lr_get(e, "n"), &n) || !lr_uint(lr_get(e, "returned"), &ret) || ret >= n)
+			ld_contention_readers_at(&rec, l, &e);
+			if (e.n.state != LD_SET || e.returned.state != LD_SET || e.returned.v >= e.n.v)
 				continue;
+			n = e.n.v;
+			ret = e.returned.v;
 			printf("%s [%zu] at %" PRIu64 ": %" PRIu64 " of %" PRIu64, said++ ? "," : "fewer readers returned than asked:",
 			       j + 1, n, ret, n);
 		}
@@ -220,10 +238,9 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 	}
 	printf("\n== CPUs: TSC synchronisation and per-CPU cost ==\n");
 	for (size_t j = 0; j < nlogs; j++) {
-		double hz = 0;
-		if (!lr_num(lr_get(lrun_first(logs[j], "tsc"), "hz"), &hz))
-			hz = 0;
-		sync_line(&v[j], j, hz);
+		struct ld_tsc tsc;
+		ld_decode_tsc(lrun_first(logs[j], "tsc"), &tsc);
+		sync_line(&v[j], j, tsc.hz.state == LD_SET ? tsc.hz.v : 0);
 	}
 	collect(t, v, nlogs);
 	for (size_t c = 0; c < t->ncounters; c++) {
@@ -233,12 +250,13 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 		printf("p50: the median over the readers of each reader's p50; reads/s: all readers together.\n"
 		       "No test: a level has one p50 and one rate, no rounds to test a difference on.\n");
 		for (size_t j = 0; j < nlogs; j++) {
-			const struct lr_node *rec = smp_contention(&v[j], t->counters[c]);
-			if (lr_str(lr_get(rec, "refused"))) {
+			struct ld_contention rec;
+			ld_decode_contention(smp_contention(&v[j], t->counters[c]), &rec);
+			if (rec.refused.state == LD_SET) {
 				printf("  [%zu] refused: ", j + 1);
-				ts_puts(stdout, lr_str(lr_get(rec, "refused")));
+				ts_puts(stdout, rec.refused.s);
 				putchar('\n');
-			} else if (!rec && smp_multi(&v[j]))
+			} else if (rec.ld.state == LD_ABSENT && smp_multi(&v[j]))
 				printf("  [%zu] no contention record for %s%s%s\n", j + 1, name,
 				       smp_left_out_lines(&v[j], SMP_CONTENTION, b, sizeof b) ? "; damaged, left out: " : "", b);
 		}
@@ -249,11 +267,12 @@ void compare_cpus(const struct lrun *const *logs, size_t nlogs, int width)
 		short_levels(t, c, v, nlogs);
 		printf("backward steps across CPUs, of the ordered pairs:");
 		for (size_t j = 0; j < nlogs; j++) {
-			const struct lr_node *rec = smp_contention(&v[j], t->counters[c]);
+			struct ld_contention rec;
 			char o[32];
-			if (rec && !lr_str(lr_get(rec, "refused")))
-				printf(" [%zu] %s of %s", j + 1, fmt_num(b, sizeof b, lr_get(rec, "backwards"), -1),
-				       fmt_num(o, sizeof o, lr_get(rec, "ordered"), -1));
+			ld_decode_contention(smp_contention(&v[j], t->counters[c]), &rec);
+			if (rec.ld.state != LD_ABSENT && rec.refused.state != LD_SET)
+				printf(" [%zu] %s of %s", j + 1, fmt_num(b, sizeof b, rec.backwards.node, -1),
+				       fmt_num(o, sizeof o, rec.ordered.node, -1));
 		}
 		printf("\n");
 	}

@@ -2,6 +2,7 @@
 /* Hardware, user space and the kernel, side by side (split.h). */
 #include <string.h>
 #include "tools/compare/split.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/textsafe.h"
 
 /* " (OS vs HW)": the two runs' names, escaped. */
@@ -85,11 +86,10 @@ void split_print(FILE *o, const struct lineup *lu, const char *metric, double co
 	}
 }
 
-static void cell(FILE *o, const struct lr_node *reader, const char *key, int width, int decimals)
+static void cell(FILE *o, const struct ld_num *v, int width, int decimals)
 {
-	double v;
-	if (lr_num(lr_get(reader, key), &v))
-		fprintf(o, " %*.*f", width, decimals, v);
+	if (v->state == LD_SET)
+		fprintf(o, " %*.*f", width, decimals, v->v);
 	else
 		fprintf(o, " %*s", width, "-");
 }
@@ -100,11 +100,13 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 
 	for (size_t i = 0; i < s->n; i++) {
 		const struct seed_row *row = &s->rows[i];
-		const struct lr_node *arr = lr_get(row->contention, "readers"), *hw = NULL, *m;
+		struct ld_os_contention oc;
+		const struct lr_node *hw = NULL;
 		const char *counter = lineup_counter(row->clocksource);
 		const struct lrun *hw_run = NULL;
 		char cs[64];
-		if (!arr || arr->kind != LR_ARR)
+		ld_decode_os_contention(row->contention, &oc);
+		if (oc.readers.state != LD_SET)
 			continue;
 		ts_str(cs, sizeof cs, row->clocksource ? row->clocksource : "?");
 		for (size_t h = 0; h < nruns && !hw; h++)
@@ -118,19 +120,21 @@ void contention_print(FILE *o, const struct lrun *const *runs, size_t nruns, con
 				"os p99", "os calls/s", "hw p50", "hw p99", "hw reads/s");
 			head = true;
 		}
-		for (m = arr->child; m; m = m->next) {
+		for (size_t k = 0; k < oc.readers.n; k++) {
+			struct ld_os_level m;
+			struct ld_contention_level hr;
 			double n;
-			const struct lr_node *hr;
-			if (!lr_num(lr_get(m, "n"), &n))
+			ld_os_contention_readers_at(&oc, k, &m);
+			if (!lr_num(m.n.node, &n))
 				continue;
-			hr = lineup_readers_n(hw, n);
+			ld_decode_contention_level(lineup_readers_n(hw, n), &hr);
 			fprintf(o, "%-10s %-10s %3.0f", cs, counter ? counter : "-", n);
-			cell(o, m, "p50_ns", 10, 1);
-			cell(o, m, "p99_ns", 10, 1);
-			cell(o, m, "reads_per_s", 14, 0);
-			cell(o, hr, "p50_ns", 10, 1);
-			cell(o, hr, "p99_ns", 10, 1);
-			cell(o, hr, "reads_per_s", 14, 0);
+			cell(o, &m.p50_ns, 10, 1);
+			cell(o, &m.p99_ns, 10, 1);
+			cell(o, &m.reads_per_s, 14, 0);
+			cell(o, &hr.p50_ns, 10, 1);
+			cell(o, &hr.p99_ns, 10, 1);
+			cell(o, &hr.reads_per_s, 14, 0);
 			fputc('\n', o);
 		}
 		if (!hw)

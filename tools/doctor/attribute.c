@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "tools/doctor/attribute.h"
+#include "tools/lib/logschema.h"
 
 struct source_kind {
 	const char *key;     /* in the `tsc` record's `sources` */
@@ -40,18 +41,18 @@ static bool agree(const struct attr_clock *x, const struct attr_clock *y)
 
 static void read_clocks(const struct lrun *r, struct clock_attribution *a, double *window_ms)
 {
-	const struct lr_node *t = lrun_first(r, "tsc");
-	const struct lr_node *src = lr_get(t, "sources");
-	double err = 0;
+	struct ld_tsc t;
+	double err;
 
+	ld_decode_tsc(lrun_first(r, "tsc"), &t);
 	*window_ms = 0;
-	lr_num(lr_get(t, "window_ms"), window_ms);
-	if (!lr_num(lr_get(t, "error_ppm"), &err))
-		err = 0;
+	lr_num(t.window_ms.node, window_ms);
+	err = t.error_ppm.state == LD_SET ? t.error_ppm.v : 0;
 	for (size_t i = 0; i < sizeof kinds / sizeof kinds[0] && a->nclocks < ATTR_CLOCKS; i++) {
 		struct attr_clock *c = &a->clocks[a->nclocks];
-		double hz = 0;
-		if (!lr_num(lr_get(src, kinds[i].key), &hz) || !(hz > 0) || (kinds[i].tick_ns > 0 && !(*window_ms > 0)))
+		struct ld_num source = ld_tsc_sources_get(&t, kinds[i].key);
+		double hz = source.state == LD_SET ? source.v : 0;
+		if (!(hz > 0) || (kinds[i].tick_ns > 0 && !(*window_ms > 0)))
 			continue;
 		snprintf(c->name, sizeof c->name, "%s", kinds[i].name);
 		snprintf(c->label, sizeof c->label, "%s", kinds[i].label);

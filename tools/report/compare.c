@@ -82,19 +82,20 @@ void rp_summary(const struct rp_ctx *c)
 		fputs("</td>", o);
 		for (size_t j = 0; j < c->nlogs; j++) {
 			const struct cell *x = &cells[j];
-			double p50;
+			struct ld_timer t;
 			int sig = x->tested && x->d.significant;
 			if (!x->timer) {
 				fputs("<td class=\"n dim\">&ndash;</td>", o);
 				continue;
 			}
+			ld_decode_timer(x->timer, &t);
 			fprintf(o, "<td class=\"n%s\">", sig ? (x->d.diff > 0 ? " sig slower" : " sig faster") : "");
-			if (!lr_true(lr_get(x->timer, "healthy"))) {
+			if (!rp_true(&t.healthy)) {
 				fputs("<span class=\"bad\" title=\"", o);
-				rp_value(o, lr_get(x->timer, "reason"), "not healthy");
+				rp_value(o, t.reason.node, "not healthy");
 				fputs("\">unhealthy</span>", o);
-			} else if (lr_num(lr_path(x->timer, "cost_ns.p50"), &p50)) {
-				fprintf(o, "%.1f", p50);
+			} else if (t.cost_ns.p50.state == LD_SET) {
+				fprintf(o, "%.1f", t.cost_ns.p50.v);
 			} else {
 				fputs("&ndash;", o);
 			}
@@ -167,10 +168,12 @@ void rp_compare(const struct rp_ctx *c)
 			if (x->base) {
 				fputs("<td class=\"dim\">base</td>", o);
 			} else if (x->n < 2) {
+				struct ld_timer t;
+				ld_decode_timer(x->timer, &t);
 				fputs("<td class=\"dim\">fewer than 2 rounds: no test", o);
-				if (!lr_true(lr_get(x->timer, "healthy"))) {
+				if (!rp_true(&t.healthy)) {
 					fputs(" (not healthy: ", o);
-					rp_value(o, lr_get(x->timer, "reason"), "no reason given");
+					rp_value(o, t.reason.node, "no reason given");
 					fputs(")", o);
 				}
 				fputs("</td>", o);

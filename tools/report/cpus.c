@@ -4,9 +4,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-static const char *const latency_bins[7] = { "&le;1 &micro;s", "&le;10 &micro;s", "&le;100 &micro;s", "&le;1 ms",
-					      "&le;10 ms", "&le;100 ms", "&gt;100 ms" };
+#include "tools/report/machine.h"
 
 int rp_cpus_type(const char *type)
 {
@@ -29,15 +27,7 @@ static struct smp_view *load(const struct lrun *r)
 	return v;
 }
 
-static void td(FILE *o, const struct lr_node *n, int decimals)
-{
-	fputs("<td class=\"n\">", o);
-	rp_num(o, n, decimals);
-	fputs("</td>", o);
-}
-
-/* A paragraph naming the damaged lines where a record of `kind` belongs. */
-static void left_out(FILE *o, const struct smp_view *v, enum smp_kind kind)
+void rp_cpus_left_out(FILE *o, const struct smp_view *v, enum smp_kind kind)
 {
 	char what[160];
 	for (size_t i = 0; i < v->nleft_out; i++) {
@@ -52,94 +42,133 @@ static void left_out(FILE *o, const struct smp_view *v, enum smp_kind kind)
 
 /* ---- the CPU table ---------------------------------------------------------- */
 
-static void cpu_row(FILE *o, const struct smp_view *v, const struct lr_node *e)
+static void percpu_cells(FILE *o, const struct smp_view *v, const struct ld_uint *cpu)
 {
-	uint64_t cpu;
-	bool has = lr_uint(lr_get(e, "cpu"), &cpu);
-	const struct lr_node *p = NULL, *q;
-	const char *st = lr_str(lr_get(e, "state"));
+	struct ld_percpu p;
+	const struct lr_node *cells[4] = { NULL, NULL, NULL, NULL };
+
+	ld_decode_percpu(v->percpu, &p);
+	if (cpu->state == LD_SET) {
+		cells[0] = ld_percpu_p50_ns_at(&p, "tsc", cpu->v).node;
+		cells[1] = ld_percpu_min_ns_at(&p, "tsc", cpu->v).node;
+		cells[2] = ld_percpu_p50_ns_at(&p, "rdtscp", cpu->v).node;
+		cells[3] = ld_percpu_min_ns_at(&p, "rdtscp", cpu->v).node;
+	}
+	for (int k = 0; k < 4; k++)
+		rp_td(o, cells[k], 1);
+}
+
+/* The pair of CPU cpu against CPU 0, or NULL. */
+static const struct lr_node *pair_with_boot_cpu(const struct smp_view *v, uint64_t cpu)
+{
+	const struct lr_node *q;
+
+	for (size_t i = 0; (q = smp_pair_at(v, i)); i++) {
+		struct ld_tsc_pair p;
+		ld_decode_tsc_pair(q, &p);
+		if (p.cpu.state == LD_SET && p.cpu.v == cpu &&
+		    (p.ref.state == LD_ABSENT || (p.ref.state == LD_SET && !p.ref.v)))
+			return q;
+	}
+	return NULL;
+}
+
+static void sync_cell(FILE *o, const struct smp_view *v, const struct ld_uint *cpu)
+{
+	const struct lr_node *p = cpu->state == LD_SET && cpu->v ? pair_with_boot_cpu(v, cpu->v) : NULL;
 	int64_t off;
 	uint64_t u;
 
+	fputs("<td class=\"n\">", o);
+	if (cpu->state == LD_SET && !cpu->v)
+		fputs("reference", o);
+	else if (p && smp_pair_offset(p, &off, &u))
+		fprintf(o, "<span class=\"%s\">%+" PRId64 " &plusmn; %" PRIu64 "</span>",
+			(off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off) > u ? "bad" : "", off, u);
+	else
+		fputs(p ? "not measured" : "&ndash;", o);
+	fputs("</td>", o);
+}
+
+static void latency_cells(FILE *o, const struct smp_view *v, const struct ld_uint *cpu)
+{
+	struct ld_latency l;
+	struct ld_str vd = { 0 };
+	struct ld_num gap = { 0 };
+
+	ld_decode_latency(v->latency, &l);
+	if (cpu->state == LD_SET) {
+		vd = ld_latency_verdict_at(&l, cpu->v);
+		gap = ld_latency_max_gap_ns_at(&l, cpu->v);
+	}
+	fputs("<td class=\"n\">", o);
+	if (gap.state == LD_SET)
+		fprintf(o, "%.1f", gap.v / 1e3);
+	else
+		fputs("&ndash;", o);
+	fprintf(o, "</td><td class=\"%s\">", vd.state != LD_SET ? "" : !strcmp(vd.s, "pass") ? "ok" : "bad");
+	rp_esc(o, vd.state == LD_SET ? vd.s : "");
+	fputs("</td>", o);
+}
+
+static void cpu_row(FILE *o, const struct smp_view *v, const struct ld_cpu_entry *e)
+{
+	const char *st = e->state.state == LD_SET ? e->state.s : NULL;
+
 	fprintf(o, "<tr%s>", st && strcmp(st, "bsp") && strcmp(st, "running") ? " class=\"dim\"" : "");
-	td(o, lr_get(e, "cpu"), -1);
-	td(o, lr_get(e, "apic_id"), -1);
+	rp_td(o, e->cpu.node, -1);
+	rp_td(o, e->apic_id.node, -1);
 	fputs("<td>", o);
-	rp_value(o, lr_get(e, "package"), "&ndash;");
+	rp_value(o, e->package.node, "&ndash;");
 	fputs(" / ", o);
-	rp_value(o, lr_get(e, "core"), "&ndash;");
+	rp_value(o, e->core.node, "&ndash;");
 	fputs(" / ", o);
-	rp_value(o, lr_get(e, "thread"), "&ndash;");
+	rp_value(o, e->thread.node, "&ndash;");
 	fputs("</td><td>", o);
-	rp_value(o, lr_get(e, "core_type"), "&ndash;");
+	rp_value(o, e->core_type.node, "&ndash;");
 	fputs("</td><td>", o);
-	rp_value(o, lr_get(e, "state"), "?");
-	if ((q = lr_get(e, "why"))) {
+	rp_value(o, e->state.node, "?");
+	if (e->why.state != LD_ABSENT) {
 		fputs(" <span class=\"dim\">(", o);
-		rp_value(o, q, "");
+		rp_value(o, e->why.node, "");
 		fputs(")</span>", o);
 	}
 	fputs("</td>", o);
-	td(o, lr_get(e, "startup_us"), -1);
-	td(o, lr_get(e, "sipis"), -1);
-	if (v->percpu) {
-		static const char *const keys[4] = { "tsc_p50_ns", "tsc_min_ns", "rdtscp_p50_ns", "rdtscp_min_ns" };
-		for (int k = 0; k < 4; k++)
-			td(o, has ? lr_at(lr_get(v->percpu, keys[k]), cpu) : NULL, 1);
-	}
-	if (v->sync) {
-		for (size_t i = 0; has && cpu && (q = smp_pair_at(v, i)); i++)
-			if (lr_uint(lr_get(q, "cpu"), &u) && u == cpu &&
-			    (!lr_get(q, "ref") || (lr_uint(lr_get(q, "ref"), &u) && u == 0))) {
-				p = q;
-				break;
-			}
-		fputs("<td class=\"n\">", o);
-		if (has && !cpu)
-			fputs("reference", o);
-		else if (p && smp_pair_offset(p, &off, &u))
-			fprintf(o, "<span class=\"%s\">%+" PRId64 " &plusmn; %" PRIu64 "</span>",
-				(off < 0 ? (uint64_t)0 - (uint64_t)off : (uint64_t)off) > u ? "bad" : "", off, u);
-		else
-			fputs(p ? "not measured" : "&ndash;", o);
-		fputs("</td>", o);
-	}
-	if (v->latency) {
-		double g;
-		const char *vd = has ? lr_str(lr_at(lr_get(v->latency, "verdict"), cpu)) : NULL;
-		fputs("<td class=\"n\">", o);
-		if (has && lr_num(lr_at(lr_get(v->latency, "max_gap_ns"), cpu), &g))
-			fprintf(o, "%.1f", g / 1e3);
-		else
-			fputs("&ndash;", o);
-		fprintf(o, "</td><td class=\"%s\">", vd && !strcmp(vd, "pass") ? "ok" : vd ? "bad" : "");
-		rp_esc(o, vd ? vd : "");
-		fputs("</td>", o);
-	}
+	rp_td(o, e->startup_us.node, -1);
+	rp_td(o, e->sipis.node, -1);
+	if (v->percpu)
+		percpu_cells(o, v, &e->cpu);
+	if (v->sync)
+		sync_cell(o, v, &e->cpu);
+	if (v->latency)
+		latency_cells(o, v, &e->cpu);
 	fputs("</tr>\n", o);
 }
 
 static void cpu_table(FILE *o, const struct smp_view *v)
 {
-	const struct lr_node *list = lr_get(v->cpus, "list"), *e;
+	struct ld_cpus c;
 
-	left_out(o, v, SMP_CPUS);
+	rp_cpus_left_out(o, v, SMP_CPUS);
 	if (!v->cpus)
 		return;
+	ld_decode_cpus(v->cpus, &c);
 	fputs("<p>", o);
-	rp_value(o, lr_get(v->cpus, "count"), "?");
+	rp_value(o, c.count.node, "?");
 	fputs(" CPUs listed, ", o);
-	rp_value(o, lr_get(v->cpus, "started"), "?");
+	rp_value(o, c.started.node, "?");
 	fputs(" running (", o);
-	rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown");
+	rp_value(o, c.apic.node, "APIC mode unknown");
 	fputs(").", o);
-	if ((e = lr_get(v->cpus, "problem")) && e->kind != LR_NULL) {
+	if (c.problem.state != LD_ABSENT && c.problem.state != LD_NULL) {
 		fputs(" <span class=\"bad\">No other CPU started: ", o);
-		rp_value(o, e, "");
+		rp_value(o, c.problem.node, "");
 		fputs("</span>", o);
 	}
 	fputs("</p>\n", o);
-	if (!list || list->kind != LR_ARR || !list->len)
+	/* logderived turns the columns into a list of rows; left as columns, the
+	 * record was too damaged for that. */
+	if (c.list.state != LD_SET || c.list.node->kind != LR_ARR || !c.list.n)
 		return;
 	fputs("<table class=\"cpus\"><tr><th class=\"n\">CPU</th><th class=\"n\">APIC ID</th>"
 	      "<th>package / core / thread</th><th>core type</th><th>state</th><th class=\"n\">start-up &micro;s</th>"
@@ -152,49 +181,63 @@ static void cpu_table(FILE *o, const struct smp_view *v)
 	if (v->latency)
 		fputs("<th class=\"n\">largest gap &micro;s</th><th>latency</th>", o);
 	fputs("</tr>\n", o);
-	for (e = list->child; e; e = e->next)
-		cpu_row(o, v, e);
+	for (size_t i = 0; i < c.list.n; i++) {
+		struct ld_cpu_entry e;
+		ld_cpus_list_at(&c, i, &e);
+		cpu_row(o, v, &e);
+	}
 	fputs("</table>\n", o);
 }
 
 /* ---- TSC sync, per-CPU spread ----------------------------------------------- */
 
-static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
+static void sync_largest(FILE *o, const struct smp_sync_summary *sm)
 {
-	struct smp_sync_summary sm;
-	const struct lr_node *s = v->sync, *p;
-	const char *w = smp_sync_word(v);
+	struct ld_tsc_pair p;
 	int64_t off;
 	uint64_t u;
 
-	left_out(o, v, SMP_SYNC);
-	left_out(o, v, SMP_SYNC_PAIRS);
-	if (!s)
+	if (!sm->largest || !smp_pair_offset(sm->largest, &off, &u))
 		return;
+	ld_decode_tsc_pair(sm->largest, &p);
+	fputs("; the largest |offset| is CPU ", o);
+	rp_value(o, p.cpu.node, "?");
+	fprintf(o, "'s, %+" PRId64 " &plusmn; %" PRIu64 " cycles", off, u);
+}
+
+static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
+{
+	struct smp_sync_summary sm;
+	struct ld_tsc_sync s;
+	const char *w = smp_sync_word(v);
+	int matrix;
+
+	rp_cpus_left_out(o, v, SMP_SYNC);
+	rp_cpus_left_out(o, v, SMP_SYNC_PAIRS);
+	if (!v->sync)
+		return;
+	ld_decode_tsc_sync(v->sync, &s);
 	smp_sync_summary(v, &sm);
+	matrix = s.mode.state == LD_SET && !strcmp(s.mode.s, "matrix");
 	fprintf(o, "<h4>TSC synchronisation</h4>\n<p class=\"verdict\">TSC <b class=\"%s\">%s</b> (",
 		!strcmp(w, "synchronized") ? "ok" : "bad", w);
-	rp_esc(o, !strcmp(lr_str(lr_get(s, "mode")) ? lr_str(lr_get(s, "mode")) : "", "matrix") ? "every pair"
-											   : "each CPU against CPU 0");
+	rp_esc(o, matrix ? "every pair" : "each CPU against CPU 0");
 	fprintf(o, ", %zu pair%s): ", sm.pairs, sm.pairs == 1 ? "" : "s");
-	rp_value(o, lr_get(s, "warps"), "?");
-	fputs(lr_uint(lr_get(s, "warps"), &u) && u == 1 ? " warp (largest " : " warps (largest ", o);
-	rp_value(o, lr_get(s, "max_warp_cycles"), "?");
+	rp_value(o, s.warps.node, "?");
+	fputs(s.warps.state == LD_SET && s.warps.v == 1 ? " warp (largest " : " warps (largest ", o);
+	rp_value(o, s.max_warp_cycles.node, "?");
 	fputs(" cycles)", o);
-	if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
-		fputs("; the largest |offset| is CPU ", o);
-		rp_value(o, lr_get(sm.largest, "cpu"), "?");
-		fprintf(o, "'s, %+" PRId64 " &plusmn; %" PRIu64 " cycles", off, u);
-	}
+	sync_largest(o, &sm);
 	if (sm.outside)
 		fprintf(o, "; <span class=\"bad\">%zu pair%s outside %s uncertainty</span>", sm.outside,
 			sm.outside == 1 ? "" : "s", sm.outside == 1 ? "its" : "their");
-	fputs(lr_true(lr_get(s, "linux_would_mark_unstable"))
+	fputs(rp_true(&s.linux_would_mark_unstable)
 		      ? ". Linux <b class=\"bad\">would mark the TSC unstable</b> (a warp against CPU 0)."
-		      : ". Linux <b>would keep the TSC</b> (no warp against CPU 0).", o);
-	if ((p = lr_get(s, "gone")) && p->kind == LR_ARR && p->len) {
+		      : ". Linux <b>would keep the TSC</b> (no warp against CPU 0).",
+	      o);
+	if (s.gone.state == LD_SET && s.gone.n) {
 		fputs(" CPUs gone: ", o);
-		rp_value(o, p, "");
+		rp_value(o, s.gone.node, "");
 		fputs(".", o);
 	}
 	if (sm.pairs_short)
@@ -202,7 +245,7 @@ static void sync_verdict(FILE *o, const struct smp_view *v, const char *colour)
 	if (!sm.consistent)
 		fputs(" <span class=\"bad\">The record's verdict disagrees with its pairs under its rule.</span>", o);
 	fputs("</p>\n<p class=\"dim\">Rule: ", o);
-	rp_value(o, lr_get(s, "rule"), "not given");
+	rp_value(o, s.rule.node, "not given");
 	fputs(".</p>\n", o);
 	rp_svg_offsets(o, v, colour);
 }
@@ -212,7 +255,7 @@ static void percpu_spread(FILE *o, const struct smp_view *v)
 	char pre[SMP_PERCPU_MAX][32];
 	struct smp_spread sp;
 	size_t n;
-	left_out(o, v, SMP_PERCPU);
+	rp_cpus_left_out(o, v, SMP_PERCPU);
 	if (!v->percpu)
 		return;
 	n = smp_percpu_counters(v, pre, SMP_PERCPU_MAX);
@@ -235,183 +278,42 @@ static void percpu_spread(FILE *o, const struct smp_view *v)
 
 /* ---- the counters on other core types ---------------------------------------- */
 
+static void timer_on_row(FILE *o, const struct smp_view *v, const struct lrun *r, const struct ld_timer *t)
+{
+	struct ld_timer on_boot_cpu;
+	struct ld_cpu_entry ent;
+
+	ld_decode_timer(t->name.state == LD_SET ? lrun_timer(r, t->name.s) : NULL, &on_boot_cpu);
+	ld_decode_cpu_entry(t->cpu.state == LD_SET ? smp_cpu_entry(v, (long)t->cpu.v) : NULL, &ent);
+	fputs("<tr><td>", o);
+	rp_value(o, t->name.node, "?");
+	fputs("</td>", o);
+	rp_td(o, on_boot_cpu.cost_ns.p50.node, 1);
+	fputs("<td>CPU ", o);
+	rp_value(o, t->cpu.node, "?");
+	fputs(" (", o);
+	rp_value(o, ent.core_type.node, "?");
+	fputs(")</td>", o);
+	rp_td(o, t->cost_ns.p50.node, 1);
+	rp_td(o, t->cost_ns.min.node, 1);
+	rp_td(o, t->cost_ns.p99.node, 1);
+	fprintf(o, "<td class=\"%s\">", rp_true(&t->healthy) ? "ok" : "bad");
+	rp_value(o, t->reason.node, rp_true(&t->healthy) ? "ok" : "not healthy");
+	fputs("</td></tr>\n", o);
+}
+
 static void timers_on(FILE *o, const struct smp_view *v, const struct lrun *r)
 {
-	left_out(o, v, SMP_TIMER_ON);
+	rp_cpus_left_out(o, v, SMP_TIMER_ON);
 	if (!v->ntimers_on)
 		return;
 	fputs("<h4>The counters on other core types</h4>\n<table><tr><th>counter</th><th class=\"n\">CPU 0 p50 ns</th>"
 	      "<th>measured on</th><th class=\"n\">p50 ns</th><th class=\"n\">min ns</th><th class=\"n\">p99 ns</th>"
 	      "<th>health</th></tr>\n", o);
 	for (size_t i = 0; i < v->ntimers_on; i++) {
-		const struct lr_node *t = v->timers_on[i], *name = lr_get(t, "name"), *ent = NULL;
-		uint64_t cpu;
-		if (lr_uint(lr_get(t, "cpu"), &cpu))
-			ent = smp_cpu_entry(v, (long)cpu);
-		fputs("<tr><td>", o);
-		rp_value(o, name, "?");
-		fputs("</td>", o);
-		td(o, lr_str(name) ? lr_path(lrun_timer(r, lr_str(name)), "cost_ns.p50") : NULL, 1);
-		fputs("<td>CPU ", o);
-		rp_value(o, lr_get(t, "cpu"), "?");
-		fputs(" (", o);
-		rp_value(o, lr_get(ent, "core_type"), "?");
-		fputs(")</td>", o);
-		td(o, lr_path(t, "cost_ns.p50"), 1);
-		td(o, lr_path(t, "cost_ns.min"), 1);
-		td(o, lr_path(t, "cost_ns.p99"), 1);
-		fprintf(o, "<td class=\"%s\">", lr_true(lr_get(t, "healthy")) ? "ok" : "bad");
-		rp_value(o, lr_get(t, "reason"), lr_true(lr_get(t, "healthy")) ? "ok" : "not healthy");
-		fputs("</td></tr>\n", o);
-	}
-	fputs("</table>\n", o);
-}
-
-/* ---- contention and latency --------------------------------------------------- */
-
-/* A level's overlap and readers, for a log that has them: a level whose
- * readers did not read at the same time is marked, not shown as contention. */
-static void level_placement(FILE *o, const struct lr_node *e)
-{
-	const struct lr_node *cpus = lr_get(e, "cpus"), *c;
-	int concurrent = smp_level_concurrent(e);
-
-	fprintf(o, "<td class=\"n%s\">", concurrent == 0 ? " bad" : "");
-	rp_num(o, lr_get(e, "overlap"), 3);
-	fputs("</td><td>", o);
-	if (smp_level_siblings(e))
-		fputs("SMT siblings: ", o);
-	for (c = cpus && cpus->kind == LR_ARR ? cpus->child : NULL; c; c = c->next) {
-		rp_value(o, c, "?");
-		fputs(c->next ? "," : "", o);
-	}
-	if (concurrent == 0)
-		fputs(" <span class=\"bad\">not concurrent: the readers hardly overlapped</span>", o);
-	fputs("</td>", o);
-}
-
-static void contention(FILE *o, const struct smp_view *v, size_t log)
-{
-	struct rp_curve cv[SMP_MAX_CONTENTION];
-	size_t n = 0;
-	bool placed = false;
-
-	for (size_t i = 0; i < v->ncontention; i++)
-		placed |= smp_has_overlap(v->contention[i]);
-
-	left_out(o, v, SMP_CONTENTION);
-	if (!v->ncontention)
-		return;
-	fputs("<h4>Contention</h4>\n<table><tr><th>counter</th><th class=\"n\">readers</th><th class=\"n\">returned</th>"
-	      "<th class=\"n\">p50 ns</th><th class=\"n\">p99 ns</th><th class=\"n\">worst p50</th>"
-	      "<th class=\"n\">worst p99</th><th class=\"n\">reads/s</th><th class=\"n\">backwards</th>", o);
-	fputs(placed ? "<th class=\"n\">overlap</th><th>CPUs</th></tr>\n" : "</tr>\n", o);
-	for (size_t i = 0; i < v->ncontention; i++) {
-		const struct lr_node *c = v->contention[i], *lv = lr_get(c, "readers"), *e;
-		size_t rows = lv && lv->kind == LR_ARR ? lv->len : 0;
-		fprintf(o, "<tr><td rowspan=\"%zu\"><b>", rows ? rows : 1);
-		rp_value(o, lr_get(c, "counter"), "?");
-		fputs("</b></td>", o);
-		if (lr_get(c, "refused")) {
-			fputs("<td colspan=\"8\" class=\"bad\">refused: ", o);
-			rp_value(o, lr_get(c, "refused"), "");
-			fputs("</td></tr>\n", o);
-			continue;
-		}
-		if (!rows)
-			fputs("<td colspan=\"8\" class=\"dim\">no levels</td></tr>\n", o);
-		for (e = rows ? lv->child : NULL; e; e = e->next) {
-			uint64_t asked = 0, ret = 0;
-			lr_uint(lr_get(e, "n"), &asked);
-			lr_uint(lr_get(e, "returned"), &ret);
-			if (e != lv->child)
-				fputs("<tr>", o);
-			td(o, lr_get(e, "n"), -1);
-			fprintf(o, "<td class=\"n%s\">", ret < asked ? " bad" : "");
-			rp_num(o, lr_get(e, "returned"), -1);
-			fputs("</td>", o);
-			td(o, lr_get(e, "p50_ns"), 1);
-			td(o, lr_get(e, "p99_ns"), 1);
-			td(o, lr_get(e, "worst_p50_ns"), 1);
-			td(o, lr_get(e, "worst_p99_ns"), 1);
-			td(o, lr_get(e, "reads_per_s"), 0);
-			td(o, lr_get(e, "backwards"), -1);
-			if (placed)
-				level_placement(o, e);
-			fputs("</tr>\n", o);
-		}
-		if (n < SMP_MAX_CONTENTION && rows)
-			cv[n++] = (struct rp_curve){ .rec = c, .colour = rp_colour(log), .label = NULL, .log = log };
-	}
-	fputs("</table>\n<p class=\"dim\">Backward steps across CPUs, counted where the order is proven: ", o);
-	for (size_t i = 0; i < v->ncontention; i++) {
-		const struct lr_node *c = v->contention[i];
-		if (lr_get(c, "refused"))
-			continue;
-		rp_value(o, lr_get(c, "counter"), "?");
-		fputs(" ", o);
-		rp_value(o, lr_get(c, "backwards"), "?");
-		fputs(" of ", o);
-		rp_value(o, lr_get(c, "ordered"), "?");
-		fputs(i + 1 < v->ncontention ? "; " : ".", o);
-	}
-	fputs("</p>\n", o);
-	if (n)
-		rp_svg_contention(o, cv, n, "Contention: cost per read against readers");
-}
-
-static void latency(FILE *o, const struct smp_view *v)
-{
-	const struct lr_node *l = v->latency, *vd;
-	size_t n;
-
-	left_out(o, v, SMP_LATENCY);
-	if (!l)
-		return;
-	fputs("<h4>Latency (gaps between TSC reads)</h4>\n", o);
-	if (lr_get(l, "refused")) {
-		fputs("<p class=\"bad\">Refused: ", o);
-		rp_value(o, lr_get(l, "refused"), "");
-		fputs("</p>\n", o);
-		return;
-	}
-	fputs("<p>Each CPU spun reading the TSC for ", o);
-	rp_value(o, lr_get(l, "seconds"), "?");
-	fputs(" s; a CPU fails when its largest gap exceeds ", o);
-	rp_value(o, lr_get(l, "limit_ns"), "?");
-	fputs(" ns. ", o);
-	rp_value(o, lr_get(l, "failed"), "?");
-	fputs(" failed; TSC steps back: ", o);
-	rp_value(o, lr_get(l, "backwards"), "?");
-	fputs(".</p>\n<table><tr><th class=\"n\">CPU</th>", o);
-	for (int k = 0; k < 7; k++)
-		fprintf(o, "<th class=\"n\">%s</th>", latency_bins[k]);
-	fputs("<th class=\"n\">largest gap &micro;s</th><th class=\"n\">at ms</th><th class=\"n\">SMIs</th>"
-	      "<th>verdict</th></tr>\n", o);
-	vd = lr_get(l, "verdict");
-	n = vd && vd->kind == LR_ARR ? vd->len : 0;
-	for (size_t c = 0; c < n; c++) {
-		const struct lr_node *bins = lr_at(lr_get(l, "bins"), c);
-		const char *w = lr_str(lr_at(vd, c));
-		double g;
-		fprintf(o, "<tr><td class=\"n\">%zu</td>", c);
-		for (size_t k = 0; k < 7; k++)
-			td(o, lr_at(bins, k), -1);
-		fputs("<td class=\"n\">", o);
-		if (lr_num(lr_at(lr_get(l, "max_gap_ns"), c), &g))
-			fprintf(o, "%.1f", g / 1e3);
-		else
-			fputs("&ndash;", o);
-		fputs("</td><td class=\"n\">", o);
-		if (lr_num(lr_at(lr_get(l, "max_gap_at_ns"), c), &g))
-			fprintf(o, "%.3f", g / 1e6);
-		else
-			fputs("&ndash;", o);
-		fputs("</td>", o);
-		td(o, lr_at(lr_get(l, "smi_delta"), c), -1);
-		fprintf(o, "<td class=\"%s\">", w && !strcmp(w, "pass") ? "ok" : "bad");
-		rp_esc(o, w ? w : "?");
-		fputs("</td></tr>\n", o);
+		struct ld_timer t;
+		ld_decode_timer(v->timers_on[i], &t);
+		timer_on_row(o, v, r, &t);
 	}
 	fputs("</table>\n", o);
 }
@@ -428,21 +330,23 @@ void rp_cpus(const struct rp_ctx *c, size_t i)
 	}
 	fprintf(o, "<h3 id=\"run%zu-cpus\">CPUs</h3>\n", i + 1);
 	if (v->cpus && !smp_multi(v) && v->count == 1) {
+		struct ld_cpus cpus;
+		ld_decode_cpus(v->cpus, &cpus);
 		fputs("<p>1 CPU (", o);
-		rp_value(o, lr_get(v->cpus, "apic"), "APIC mode unknown");
+		rp_value(o, cpus.apic.node, "APIC mode unknown");
 		fputs("): no multi-CPU measurements.</p>\n", o);
-		left_out(o, v, SMP_CPUS);
+		rp_cpus_left_out(o, v, SMP_CPUS);
 		free(v);
 		return;
 	}
 	cpu_table(o, v);
 	if (smp_multi(v) || v->nleft_out) {
-		left_out(o, v, SMP_TEAM);
+		rp_cpus_left_out(o, v, SMP_TEAM);
 		sync_verdict(o, v, rp_colour(i));
 		percpu_spread(o, v);
 		timers_on(o, v, r);
-		contention(o, v, i);
-		latency(o, v);
+		rp_cpus_contention(o, v, i);
+		rp_cpus_latency(o, v);
 	}
 	free(v);
 }

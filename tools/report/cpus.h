@@ -3,8 +3,8 @@
  *
  * In each machine's section (cpus.c): the CPU table with each CPU's own read
  * cost, TSC offset and latency verdict; the TSC sync verdict with the offset
- * plot; the contention curves; the latency bins; the counters again on other
- * core types.  With two or more multi-CPU logs, a page section (id "cpus")
+ * plot; the contention curves and the latency bins (cpus_levels.c); the
+ * counters again on other core types.  With two or more multi-CPU logs, a page section (id "cpus")
  * sets their sync verdicts side by side and overlays their contention
  * curves, one colour per log.  The SVGs are drawn in cpus_svg.c. */
 #ifndef TOOLS_REPORT_CPUS_H
@@ -23,6 +23,11 @@ void rp_cpus(const struct rp_ctx *c, size_t i);
  * there when two or more do. */
 size_t rp_cpus_multi(const struct rp_ctx *c);
 void rp_cpus_page(const struct rp_ctx *c);
+/* A paragraph naming the damaged lines where a record of `kind` belongs. */
+void rp_cpus_left_out(FILE *o, const struct smp_view *v, enum smp_kind kind);
+/* The contention table and curves, and the latency bins (cpus_levels.c). */
+void rp_cpus_contention(FILE *o, const struct smp_view *v, size_t log);
+void rp_cpus_latency(FILE *o, const struct smp_view *v);
 
 /* ---- the SVGs (cpus_svg.c) ---- */
 

@@ -12,21 +12,45 @@
 
 #define NAME_SHOW 60 /* bytes of a log's name in a legend */
 
-static void sync_row(FILE *o, size_t j, const struct smp_view *v)
+/* The sync record's cells: pairs, warps, the largest offset, Linux's view. */
+static void sync_cells(FILE *o, const struct smp_view *v)
 {
 	struct smp_sync_summary sm;
-	struct smp_spread sp;
-	const char *w = smp_sync_word(v);
+	struct ld_tsc_sync s;
+	struct ld_tsc_pair largest;
 	int64_t off;
 	uint64_t u;
+
+	ld_decode_tsc_sync(v->sync, &s);
+	smp_sync_summary(v, &sm);
+	fprintf(o, "<td class=\"n\">%zu</td><td class=\"n\">", sm.pairs);
+	rp_num(o, s.warps.node, -1);
+	fputs("</td><td class=\"n\">", o);
+	if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
+		ld_decode_tsc_pair(sm.largest, &largest);
+		fprintf(o, "%+" PRId64 " &plusmn; %" PRIu64 " (CPU ", off, u);
+		rp_value(o, largest.cpu.node, "?");
+		fputs(")", o);
+	} else {
+		fputs("&ndash;", o);
+	}
+	fprintf(o, "</td><td>%s</td>", rp_true(&s.linux_would_mark_unstable) ? "marks it unstable" : "keeps it");
+}
+
+static void sync_row(FILE *o, size_t j, const struct smp_view *v)
+{
+	struct smp_spread sp;
+	struct ld_cpus cpus;
+	const char *w = smp_sync_word(v);
 	char lines[160];
 
+	ld_decode_cpus(v->cpus, &cpus);
 	fputs("<tr><td>", o);
 	rp_swatch(o, j);
 	fputs("</td><td>", o);
-	rp_value(o, lr_get(v->cpus, "started"), "?");
+	rp_value(o, cpus.started.node, "?");
 	fputs(" of ", o);
-	rp_value(o, lr_get(v->cpus, "count"), "?");
+	rp_value(o, cpus.count.node, "?");
 	fprintf(o, "</td><td class=\"%s\">%s", !strcmp(w, "synchronized") ? "ok" : "bad", w);
 	if (smp_left_out_lines(v, SMP_SYNC, lines, sizeof lines)) {
 		fputs(" (", o);
@@ -34,23 +58,10 @@ static void sync_row(FILE *o, size_t j, const struct smp_view *v)
 		fputs(" damaged, left out)", o);
 	}
 	fputs("</td>", o);
-	if (!v->sync) {
+	if (!v->sync)
 		fputs("<td colspan=\"4\"></td>", o);
-	} else {
-		smp_sync_summary(v, &sm);
-		fprintf(o, "<td class=\"n\">%zu</td><td class=\"n\">", sm.pairs);
-		rp_num(o, lr_get(v->sync, "warps"), -1);
-		fputs("</td><td class=\"n\">", o);
-		if (sm.largest && smp_pair_offset(sm.largest, &off, &u)) {
-			fprintf(o, "%+" PRId64 " &plusmn; %" PRIu64 " (CPU ", off, u);
-			rp_value(o, lr_get(sm.largest, "cpu"), "?");
-			fputs(")", o);
-		} else {
-			fputs("&ndash;", o);
-		}
-		fprintf(o, "</td><td>%s</td>", lr_true(lr_get(v->sync, "linux_would_mark_unstable")) ? "marks it unstable"
-												   : "keeps it");
-	}
+	else
+		sync_cells(o, v);
 	if (smp_percpu_spread(v, "tsc", &sp))
 		fprintf(o, "<td class=\"n\">%.1f / %.1f / %.1f %s</td>", sp.min, sp.median, sp.max, sp.ns ? "ns" : "cycles");
 	else
@@ -63,12 +74,16 @@ static size_t levels_of(const struct smp_view *v, size_t nlogs, const char *coun
 {
 	size_t n = 0;
 	for (size_t j = 0; j < nlogs; j++) {
-		const struct lr_node *lv = lr_get(smp_contention(&v[j], counter), "readers"), *e;
-		for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next) {
+		struct ld_contention c;
+		ld_decode_contention(smp_contention(&v[j], counter), &c);
+		for (size_t l = 0; c.readers.state == LD_SET && l < c.readers.n; l++) {
+			struct ld_contention_level e;
 			uint64_t k;
 			size_t i;
-			if (!lr_uint(lr_get(e, "n"), &k))
+			ld_contention_readers_at(&c, l, &e);
+			if (e.n.state != LD_SET)
 				continue;
+			k = e.n.v;
 			for (i = 0; i < n && out[i] < k; i++)
 				;
 			if ((i < n && out[i] == k) || n == cap)
@@ -97,13 +112,15 @@ static void counter_figures(FILE *o, const struct rp_ctx *c, const struct smp_vi
 	for (size_t l = 0; l < nl; l++) {
 		fprintf(o, "<tr><td class=\"n\">%" PRIu64 "</td>", lv[l]);
 		for (size_t j = 0; j < c->nlogs; j++) {
-			const struct lr_node *rec = smp_contention(&v[j], counter), *e = smp_level(rec, lv[l]);
+			const struct lr_node *rec = smp_contention(&v[j], counter);
+			struct ld_contention_level e;
 			if (!rec)
 				continue;
+			ld_decode_contention_level(smp_level(rec, lv[l]), &e);
 			fputs("<td class=\"n\">", o);
-			rp_num(o, lr_get(e, "p50_ns"), 1);
+			rp_num(o, e.p50_ns.node, 1);
 			fputs("</td><td class=\"n\">", o);
-			rp_num(o, lr_get(e, "reads_per_s"), 0);
+			rp_num(o, e.reads_per_s.node, 0);
 			fputs("</td>", o);
 		}
 		fputs("</tr>\n", o);
@@ -117,10 +134,13 @@ static size_t counters_of(const struct smp_view *v, size_t nlogs, const char **o
 	size_t n = 0;
 	for (size_t j = 0; j < nlogs; j++)
 		for (size_t i = 0; i < v[j].ncontention; i++) {
-			const char *name = lr_str(lr_get(v[j].contention[i], "counter"));
+			struct ld_contention rec;
+			const char *name;
 			size_t k;
-			if (!name || lr_get(v[j].contention[i], "refused"))
+			ld_decode_contention(v[j].contention[i], &rec);
+			if (rec.counter.state != LD_SET || rec.refused.state != LD_ABSENT)
 				continue;
+			name = rec.counter.s;
 			for (k = 0; k < n && strcmp(out[k], name); k++)
 				;
 			if (k == n && n < cap)
@@ -176,10 +196,13 @@ void rp_cpus_page(const struct rp_ctx *c)
 		size_t n = 0;
 		char title[128];
 		for (size_t j = 0; j < c->nlogs; j++) {
-			const struct lr_node *rec = smp_contention(&v[j], counters[k]);
-			if (rec && !lr_get(rec, "refused"))
-				cv[n++] = (struct rp_curve){ .rec = rec, .colour = rp_colour(j),
-							     .label = labels[j] ? labels[j] : "?", .log = j };
+			struct ld_contention rec;
+			ld_decode_contention(smp_contention(&v[j], counters[k]), &rec);
+			if (rec.ld.state != LD_ABSENT && rec.refused.state == LD_ABSENT)
+				cv[n++] = (struct rp_curve){ .rec = rec.ld.node,
+							     .colour = rp_colour(j),
+							     .label = labels[j] ? labels[j] : "?",
+							     .log = j };
 		}
 		snprintf(title, sizeof title, "%s read by many CPUs at once", counters[k]);
 		fputs("<h3>", o);

@@ -56,35 +56,52 @@ static double ymap(const struct yaxis *a, double v)
 }
 
 /* Pairs against CPU 0 (all of them in boot mode; ref 0 in matrix mode). */
-static int against_boot(const struct lr_node *p)
+static int against_boot(const struct ld_tsc_pair *p)
 {
-	uint64_t ref;
-	return !lr_get(p, "ref") || (lr_uint(lr_get(p, "ref"), &ref) && ref == 0);
+	return p->ref.state == LD_ABSENT || (p->ref.state == LD_SET && !p->ref.v);
+}
+
+/* The pairs against CPU 0, and the range of their offsets: *hi the largest
+ * |offset| + uncertainty, *lo the smallest non-zero max(|offset|, uncertainty). */
+static size_t offsets_range(const struct smp_view *v, double *lo, double *hi)
+{
+	const struct lr_node *p;
+	size_t n = 0;
+	double x;
+	int64_t off;
+	uint64_t u;
+
+	*lo = INFINITY;
+	*hi = 0;
+	for (size_t i = 0; (p = smp_pair_at(v, i)); i++) {
+		struct ld_tsc_pair pair;
+		ld_decode_tsc_pair(p, &pair);
+		if (!against_boot(&pair))
+			continue;
+		n++;
+		if (!smp_pair_offset(p, &off, &u))
+			continue;
+		x = fabs((double)off) + (double)u;
+		*hi = x > *hi ? x : *hi;
+		x = fabs((double)off) > (double)u ? fabs((double)off) : (double)u;
+		if (x > 0)
+			*lo = x < *lo ? x : *lo;
+	}
+	return n;
 }
 
 void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 {
 	const struct lr_node *p;
-	size_t n = 0, k = 0;
-	double lo = INFINITY, hi = 0, x;
+	size_t n, k = 0;
+	double lo, hi;
 	int64_t off;
 	uint64_t u;
 	struct yaxis a = { .top = MT + 6, .base = MT + 6 + PH };
 	int pw = W - ML - 24, h = MT + 6 + PH + MB, step;
 	char lab[32];
 
-	for (size_t i = 0; (p = smp_pair_at(v, i)); i++) {
-		if (!against_boot(p))
-			continue;
-		n++;
-		if (!smp_pair_offset(p, &off, &u))
-			continue;
-		x = fabs((double)off) + (double)u;
-		hi = x > hi ? x : hi;
-		x = fabs((double)off) > (double)u ? fabs((double)off) : (double)u;
-		if (x > 0)
-			lo = x < lo ? x : lo;
-	}
+	n = offsets_range(v, &lo, &hi);
 	if (!n)
 		return;
 	if (!(hi > 0))
@@ -129,12 +146,14 @@ void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 		double cx, y0, y1, yc;
 		int outside;
 		const char *col;
-		if (!against_boot(p))
+		struct ld_tsc_pair pair;
+		ld_decode_tsc_pair(p, &pair);
+		if (!against_boot(&pair))
 			continue;
 		cx = ML + ((double)k + 0.5) * pw / (double)n;
 		if (k % (size_t)step == 0)
-			fprintf(o, "<text x=\"%.1f\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\">%s</text>", cx, a.base + 16,
-				fmt_num(lab, sizeof lab, lr_get(p, "cpu"), -1));
+			fprintf(o, "<text x=\"%.1f\" y=\"%d\" fill=\"#444\" text-anchor=\"middle\">%s</text>", cx,
+				a.base + 16, fmt_num(lab, sizeof lab, pair.cpu.node, -1));
 		k++;
 		if (!smp_pair_offset(p, &off, &u)) {
 			yc = ymap(&a, 0);
@@ -147,7 +166,7 @@ void rp_svg_offsets(FILE *o, const struct smp_view *v, const char *colour)
 		y0 = ymap(&a, (double)off - (double)u);
 		y1 = ymap(&a, (double)off + (double)u);
 		yc = ymap(&a, (double)off);
-		fmt_num(lab, sizeof lab, lr_get(p, "cpu"), -1);
+		fmt_num(lab, sizeof lab, pair.cpu.node, -1);
 		fprintf(o, "<g class=\"pair\" data-cpu=\"%s\" data-outside=\"%d\"><title>CPU %s: %+" PRId64 " &#177; %" PRIu64
 			   " cycles%s</title>", lab, outside, lab, off, u, outside ? ", outside its uncertainty" : "");
 		fprintf(o, "<line class=\"err\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"1.5\"/>",
@@ -193,43 +212,66 @@ static void marker(FILE *o, int shape, double x, double y, const char *fill, con
 			marker_paths[shape % 3], fill, stroke);
 }
 
-static void curve(FILE *o, const struct plot *p, const struct rp_curve *cv, int shape, int which)
+/* A level's point on the p50 (which 0) or p99 line: the spread levels
+ * only, the siblings' level being a second point at 2. */
+static bool level_point(const struct ld_contention_level *e, int which, double *n, double *y)
 {
-	const struct lr_node *lv = lr_get(cv->rec, "readers"), *e;
-	const char *key = which ? "p99_ns" : "p50_ns";
-	double n, y, lastx = 0, lasty = 0;
+	const struct ld_num *v = which ? &e->p99_ns : &e->p50_ns;
+
+	if (smp_level_siblings(e->ld.node) || !lr_num(e->n.node, n) || *n < 1 || v->state != LD_SET || !(v->v > 0))
+		return false;
+	*y = v->v;
+	return true;
+}
+
+static void level_marker(FILE *o, const struct rp_curve *cv, const struct ld_contention *c,
+			 const struct ld_contention_level *e, int shape, double x, double y)
+{
+	char a[32], b[32];
 	uint64_t nn;
 
+	lr_uint(e->n.node, &nn);
+	fputs("<g><title>", o);
+	rp_esc(o, c->counter.state == LD_SET ? c->counter.s : NULL);
+	fprintf(o, ", %" PRIu64 " reader%s: p50 %s ns, p99 %s ns</title>", nn, nn == 1 ? "" : "s",
+		fmt_num(a, sizeof a, e->p50_ns.node, 1), fmt_num(b, sizeof b, e->p99_ns.node, 1));
+	marker(o, shape, x, y, cv->colour, cv->colour);
+	fputs("</g>", o);
+}
+
+static void curve(FILE *o, const struct plot *p, const struct rp_curve *cv, int shape, int which)
+{
+	struct ld_contention c;
+	struct ld_contention_level e;
+	size_t levels;
+	double n, y, lastx = 0, lasty = 0;
+
+	ld_decode_contention(cv->rec, &c);
+	levels = c.readers.state == LD_SET ? c.readers.n : 0;
 	fprintf(o, "<polyline class=\"%s\" data-counter=\"", which ? "p99" : "p50");
-	rp_esc(o, lr_str(lr_get(cv->rec, "counter")));
+	rp_esc(o, c.counter.state == LD_SET ? c.counter.s : NULL);
 	fprintf(o, "\" data-log=\"%zu\" fill=\"none\" stroke=\"%s\" stroke-width=\"%s\"%s points=\"", cv->log + 1,
 		cv->colour, which ? "1.2" : "2", which ? " stroke-dasharray=\"5 3\"" : "");
-	/* the spread levels only: the siblings' level is a second point at 2 */
-	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next)
-		if (!smp_level_siblings(e) && lr_num(lr_get(e, "n"), &n) && n >= 1 && lr_num(lr_get(e, key), &y) && y > 0)
+	for (size_t i = 0; i < levels; i++) {
+		ld_contention_readers_at(&c, i, &e);
+		if (level_point(&e, which, &n, &y))
 			fprintf(o, "%.1f,%.1f ", px(p, n), py(p, y));
+	}
 	fputs("\"/>\n", o);
-	for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next) {
-		char a[32], b[32];
-		if (smp_level_siblings(e) || !lr_num(lr_get(e, "n"), &n) || n < 1 || !lr_num(lr_get(e, key), &y) || !(y > 0))
+	for (size_t i = 0; i < levels; i++) {
+		ld_contention_readers_at(&c, i, &e);
+		if (!level_point(&e, which, &n, &y))
 			continue;
 		lastx = px(p, n);
 		lasty = py(p, y);
-		if (which) { /* p99: the same marker, hollow, so each dashed line shows its counter */
+		if (which) /* p99: the same marker, hollow, so each dashed line shows its counter */
 			marker(o, shape, lastx, lasty, "#fff", cv->colour);
-			continue;
-		}
-		lr_uint(lr_get(e, "n"), &nn);
-		fputs("<g><title>", o);
-		rp_esc(o, lr_str(lr_get(cv->rec, "counter")));
-		fprintf(o, ", %" PRIu64 " reader%s: p50 %s ns, p99 %s ns</title>", nn, nn == 1 ? "" : "s",
-			fmt_num(a, sizeof a, lr_get(e, "p50_ns"), 1), fmt_num(b, sizeof b, lr_get(e, "p99_ns"), 1));
-		marker(o, shape, lastx, lasty, cv->colour, cv->colour);
-		fputs("</g>", o);
+		else
+			level_marker(o, cv, &c, &e, shape, lastx, lasty);
 	}
 	if (!which && !cv->label && lastx > 0) {
 		fprintf(o, "\n<text x=\"%.1f\" y=\"%.1f\" fill=\"%s\">", lastx + 8, lasty + 4, cv->colour);
-		rp_esc(o, lr_str(lr_get(cv->rec, "counter")));
+		rp_esc(o, c.counter.state == LD_SET ? c.counter.s : NULL);
 		fputs("</text>", o);
 	}
 	fputs("\n", o);
@@ -237,18 +279,23 @@ static void curve(FILE *o, const struct plot *p, const struct rp_curve *cv, int 
 
 static void scan(struct plot *p, const struct rp_curve *curves, size_t n)
 {
-	double lo = INFINITY, hi = 0, x, v;
+	double lo = INFINITY, hi = 0, x;
 	p->nmax = 1;
 	for (size_t i = 0; i < n; i++) {
-		const struct lr_node *lv = lr_get(curves[i].rec, "readers"), *e;
-		for (e = lv && lv->kind == LR_ARR ? lv->child : NULL; e; e = e->next) {
-			if (lr_num(lr_get(e, "n"), &x) && x > p->nmax)
+		struct ld_contention c;
+		ld_decode_contention(curves[i].rec, &c);
+		for (size_t k = 0; c.readers.state == LD_SET && k < c.readers.n; k++) {
+			struct ld_contention_level e;
+			ld_contention_readers_at(&c, k, &e);
+			if (lr_num(e.n.node, &x) && x > p->nmax)
 				p->nmax = x;
-			for (int k = 0; k < 2; k++)
-				if (lr_num(lr_get(e, k ? "p99_ns" : "p50_ns"), &v) && v > 0) {
-					lo = v < lo ? v : lo;
-					hi = v > hi ? v : hi;
+			for (int w = 0; w < 2; w++) {
+				const struct ld_num *v = w ? &e.p99_ns : &e.p50_ns;
+				if (v->state == LD_SET && v->v > 0) {
+					lo = v->v < lo ? v->v : lo;
+					hi = v->v > hi ? v->v : hi;
 				}
+			}
 		}
 	}
 	if (!(hi > 0)) {

@@ -123,6 +123,11 @@ void rp_hex(FILE *o, const struct lr_node *n, const char *none)
 		fputs(none, o);
 }
 
+int rp_true(const struct ld_bool *b)
+{
+	return b->state == LD_SET && b->v;
+}
+
 /* Eight colours that stay apart for the common kinds of colour blindness
  * (Okabe and Ito's set, with black swapped for a dark grey-blue). */
 const char *rp_colour(size_t i)

@@ -2,8 +2,9 @@
 /* `tickprobe report`: one self-contained HTML page from one or more logs.
  *
  * The page is built in parts, one file each: the frame, header and escaping
- * (html.c), one section per run (machine.c), the histograms as inline
- * SVG (svg.c), the ministat-style comparisons (compare.c) and the kernel's
+ * (html.c), one section per run (machine.c, its OS records machine_os.c),
+ * the histograms as inline SVG (svg.c), the ministat-style comparisons
+ * (compare.c) and the kernel's
  * clock calls over the bare hardware reads (lineup.c, its rows from
  * tools/lib/lineup.h), all in tools/report/.  Everything
  * printed from a log goes through rp_esc*: logs come from machines we do
@@ -14,6 +15,7 @@
 #include <stdio.h>
 #include <stddef.h>
 #include "tools/lib/logset.h"
+#include "tools/lib/logschema.h"
 
 #define RP_MAX_LOGS 64
 #define RP_MAX_KEYS 128
@@ -57,6 +59,8 @@ void rp_value(FILE *o, const struct lr_node *n, const char *none);
 void rp_num(FILE *o, const struct lr_node *n, int decimals);
 /* An unsigned integer in hex ("0x608"), or `none`. */
 void rp_hex(FILE *o, const struct lr_node *n, const char *none);
+/* A decoded bool member that is there and true. */
+int rp_true(const struct ld_bool *b);
 
 /* An axis label: "2.5k", "-3M", "0.01" (cpus_svg.c). */
 void rp_tick_text(char *b, size_t cap, double v);

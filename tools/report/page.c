@@ -64,20 +64,24 @@ static void run_row(const struct rp_ctx *c, size_t i)
 {
 	FILE *o = c->out;
 	const struct lrun *r = c->logs[i].run;
-	const struct lr_node *b = lrun_first(r, "begin"), *e = lrun_first(r, "end");
+	struct ld_begin b;
+	struct ld_end e;
 	char st[200];
 	size_t k;
+
+	ld_decode_begin(lrun_first(r, "begin"), &b);
+	ld_decode_end(lrun_first(r, "end"), &e);
 
 	fprintf(o, "<tr><td>");
 	rp_swatch(o, i);
 	fprintf(o, "</td><td><a href=\"#run%zu\">", i + 1);
 	rp_esc(o, r->name);
 	fprintf(o, "</a></td><td>");
-	rp_value(o, lr_get(b, "boot"), "?");
+	rp_value(o, b.boot.node, "?");
 	fprintf(o, "</td><td>");
-	rp_value(o, lr_get(b, "version"), "?");
+	rp_value(o, b.version.node, "?");
 	fprintf(o, "</td><td>");
-	rp_value(o, lr_get(e, "status"), "(no end record)");
+	rp_value(o, e.status.node, "(no end record)");
 	fprintf(o, "</td><td class=\"%s\">", lrun_damaged(r) ? "bad" : "ok");
 	rp_esc(o, lrun_state(r, st, sizeof st));
 	fprintf(o, "</td><td class=\"n\">%llu / %llu</td><td>", (unsigned long long)r->info.good,
@@ -251,10 +255,11 @@ static void collect(struct rp_ctx *c, struct logfile *files, size_t nfiles)
 	c->nlogs = lineup_runs(files, nfiles, runs, RP_MAX_LOGS);
 	for (size_t j = 0; j < c->nlogs; j++) {
 		struct rp_log *l = &c->logs[j];
+		struct ld_tsc tsc;
 		l->run = runs[j];
 		l->os = lineup_is_os(runs[j]);
-		if (!lr_num(lr_get(lrun_first(runs[j], "tsc"), "hz"), &l->hz) || !(l->hz > 0))
-			l->hz = 0;
+		ld_decode_tsc(lrun_first(runs[j], "tsc"), &tsc);
+		l->hz = tsc.hz.state == LD_SET && tsc.hz.v > 0 ? tsc.hz.v : 0;
 	}
 	/* Counters in order of first appearance, keyed as compare keys them. */
 	for (size_t j = 0; j < c->nlogs; j++) {

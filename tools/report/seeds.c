@@ -78,16 +78,34 @@ static void split_table(const struct rp_ctx *c, const struct lrun *const *runs)
 	lineup_free(&lu);
 }
 
+/* One level's row: the OS threads' figures against the bare-metal readers'. */
+static void contention_row(FILE *o, const struct ld_os_level *m, double n, const struct lr_node *hw_level)
+{
+	struct ld_contention_level hr;
+
+	ld_decode_contention_level(hw_level, &hr);
+	fprintf(o, "</td><td class=\"n\">%.0f</td>", n);
+	num_td(o, m->p50_ns.node, 1);
+	num_td(o, m->p99_ns.node, 1);
+	num_td(o, m->reads_per_s.node, 0);
+	num_td(o, hr.p50_ns.node, 1);
+	num_td(o, hr.p99_ns.node, 1);
+	num_td(o, hr.reads_per_s.node, 0);
+	fputs("</tr>\n", o);
+}
+
 static void contention_table(const struct rp_ctx *c, const struct lrun *const *runs, const struct seeds *s)
 {
 	FILE *o = c->out;
 	bool head = false;
 
 	for (size_t i = 0; i < s->n; i++) {
-		const struct lr_node *arr = lr_get(s->rows[i].contention, "readers"), *hw = NULL;
+		struct ld_os_contention oc;
+		const struct lr_node *hw = NULL;
 		const char *counter = lineup_counter(s->rows[i].clocksource);
 		char label[160];
-		if (!arr || arr->kind != LR_ARR)
+		ld_decode_os_contention(s->rows[i].contention, &oc);
+		if (oc.readers.state != LD_SET)
 			continue;
 		for (size_t h = 0; h < c->nlogs && !hw; h++)
 			if (!lineup_is_os(runs[h]))
@@ -103,26 +121,19 @@ static void contention_table(const struct rp_ctx *c, const struct lrun *const *r
 			head = true;
 		}
 		seeds_label(s, i, label, sizeof label);
-		for (const struct lr_node *m = arr->child; m; m = m->next) {
-			const struct lr_node *hr = NULL;
+		for (size_t k = 0; k < oc.readers.n; k++) {
+			struct ld_os_level m;
 			double n;
-			if (!lr_num(lr_get(m, "n"), &n))
+			ld_os_contention_readers_at(&oc, k, &m);
+			if (!lr_num(m.n.node, &n))
 				continue;
-			hr = lineup_readers_n(hw, n);
 			fputs("<tr data-contention=\"", o);
 			rp_esc(o, s->rows[i].clocksource);
 			fputs("\"><td>", o);
 			rp_esc(o, label);
 			fputs("</td><td>", o);
 			rp_esc(o, counter ? counter : "-");
-			fprintf(o, "</td><td class=\"n\">%.0f</td>", n);
-			num_td(o, lr_get(m, "p50_ns"), 1);
-			num_td(o, lr_get(m, "p99_ns"), 1);
-			num_td(o, lr_get(m, "reads_per_s"), 0);
-			num_td(o, lr_get(hr, "p50_ns"), 1);
-			num_td(o, lr_get(hr, "p99_ns"), 1);
-			num_td(o, lr_get(hr, "reads_per_s"), 0);
-			fputs("</tr>\n", o);
+			contention_row(o, &m, n, lineup_readers_n(hw, n));
 		}
 	}
 	if (head)

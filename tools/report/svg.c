@@ -55,22 +55,33 @@ static void short_name(FILE *o, const char *s)
 	rp_esc(o, s);
 }
 
+/* A timer's p50 in ns or in cycles, as the log has it. */
+static bool timer_p50(const struct lr_node *timer, int ns, double *v)
+{
+	struct ld_timer t;
+
+	ld_decode_timer(timer, &t);
+	return lr_num(ns ? t.cost_ns.p50.node : t.cost_cycles.p50.node, v);
+}
+
 static void legend_row(FILE *o, const struct rp_ctx *c, const struct series *s, int y, int ns)
 {
-	const struct lr_node *t = s->timer;
+	struct ld_timer t;
 	double v;
+
+	ld_decode_timer(s->timer, &t);
 
 	fprintf(o, "<rect x=\"%d\" y=\"%d\" width=\"12\" height=\"12\" fill=\"%s\"/>", ML, y - 10,
 		rp_colour(s->log));
 	fprintf(o, "<text x=\"%d\" y=\"%d\">[%zu] ", ML + 18, y, s->log + 1);
 	short_name(o, c->logs[s->log].run->name);
-	if (!lr_true(lr_get(t, "healthy"))) {
+	if (!rp_true(&t.healthy)) {
 		fputs(" &#8212; not healthy: ", o);
-		rp_value(o, lr_get(t, "reason"), "no reason given");
+		rp_value(o, t.reason.node, "no reason given");
 	}
-	if (lr_num(lr_path(t, ns ? "cost_ns.p50" : "cost_cycles.p50"), &v))
+	if (timer_p50(s->timer, ns, &v))
 		fprintf(o, " &#8212; p50 %.1f %s", v, ns ? "ns" : "cycles");
-	if (lr_num(lr_get(t, "samples"), &v))
+	if (lr_num(t.samples.node, &v))
 		fprintf(o, ", %.0f reads", v);
 	if (!s->hist)
 		fputs(" (no histogram)", o);
@@ -120,9 +131,11 @@ static void gather(const struct rp_ctx *c, const char *key, struct plot *p)
 	for (size_t j = 0; j < c->nlogs; j++) {
 		const struct lr_node *t = lrun_timer_by_key(c->logs[j].run, key), *hs;
 		struct series *sr = &p->s[p->ns];
+		struct ld_timer timer;
 		if (!t)
 			continue;
-		hs = lr_get(t, "hist");
+		ld_decode_timer(t, &timer);
+		hs = timer.hist.node;
 		sr->log = j;
 		sr->timer = t;
 		sr->cols = NULL;
@@ -268,7 +281,7 @@ static void p50_lines(FILE *o, const struct plot *p)
 	for (size_t k = 0; k < p->ns; k++) {
 		double v, f;
 		int x;
-		if (!lr_num(lr_path(p->s[k].timer, p->unit_ns ? "cost_ns.p50" : "cost_cycles.p50"), &v) || !p->s[k].hist)
+		if (!timer_p50(p->s[k].timer, p->unit_ns, &v) || !p->s[k].hist)
 			continue;
 		f = v > 0 ? (log10(v) - p->l0) / p->lspan : 0;
 		if (v <= 0)

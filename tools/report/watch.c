@@ -164,20 +164,24 @@ static void draw(FILE *o, const struct plot *p, const char *cls, const char *tit
 	fputs("</svg>\n", o);
 }
 
-/* The segments' times and each clock's rates (which: "ppm") or each CPU's
- * offsets ("offset"), from the watch_segment records. */
-static void load(struct plot *p, const struct lrun *r, const char *which)
+/* The segments' times and each clock's rates (offsets 0) or each CPU's
+ * offsets (1), from the watch_segment records. */
+static void load(struct plot *p, const struct lrun *r, int offsets)
 {
 	memset(p, 0, sizeof *p);
 	for (size_t i = 0; i < r->nrecs && p->n < SEGMENTS; i++) {
-		const struct lr_node *v, *e;
-		size_t k = 0;
+		struct ld_watch_segment seg;
+		const struct ld_list *v;
 		if (strcmp(r->recs[i].type, "watch_segment"))
 			continue;
-		if (!lr_num(lr_get(r->recs[i].root, "t_s"), &p->t[p->n]))
+		ld_decode_watch_segment(r->recs[i].root, &seg);
+		if (seg.t_s.state != LD_SET)
 			continue;
-		v = lr_get(r->recs[i].root, which);
-		for (e = v && v->kind == LR_ARR ? v->child : NULL; e; e = e->next, k++) {
+		p->t[p->n] = seg.t_s.v;
+		v = offsets ? &seg.offset : &seg.ppm;
+		for (size_t k = 0; v->state == LD_SET && k < v->n; k++) {
+			struct ld_num y =
+				offsets ? ld_watch_segment_offset_at(&seg, k) : ld_watch_segment_ppm_at(&seg, k);
 			if (k >= MAX_LINES) {
 				p->more = k + 1 - MAX_LINES > p->more ? k + 1 - MAX_LINES : p->more;
 				continue;
@@ -186,49 +190,63 @@ static void load(struct plot *p, const struct lrun *r, const char *which)
 				for (size_t j = 0; j < SEGMENTS; j++)
 					p->lines[s].y[j] = NAN;
 			p->nlines = k + 1 > p->nlines ? k + 1 : p->nlines;
-			if (!lr_num(e, &p->lines[k].y[p->n]))
-				p->lines[k].y[p->n] = NAN;
+			p->lines[k].y[p->n] = y.state == LD_SET ? y.v : NAN;
 		}
 		p->n++;
 	}
 }
 
-/* Line k's name: the clock's, or "CPU N". */
-static void names(struct plot *p, const struct lr_node *list, const char *key, const char *prefix)
+/* Line k's name: the clock's (a string), or "CPU N" (a number), from n. */
+static void name_line(struct plot *p, size_t k, const struct lr_node *n, const char *prefix)
 {
-	const struct lr_node *e = list && list->kind == LR_ARR ? list->child : NULL;
+	const char *s = lr_str(n);
+	double cpu;
 
-	for (size_t k = 0; k < p->nlines; k++, e = e ? e->next : NULL) {
-		const char *s = e ? lr_str(lr_get(e, key)) : NULL;
-		double cpu;
-		if (s)
-			snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s", s);
-		else if (e && lr_num(lr_get(e, key), &cpu))
-			snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s%.0f", prefix, cpu);
-		else
-			snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s?", prefix);
+	if (s)
+		snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s", s);
+	else if (lr_num(n, &cpu))
+		snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s%.0f", prefix, cpu);
+	else
+		snprintf(p->lines[k].name, sizeof p->lines[k].name, "%s?", prefix);
+}
+
+static void clock_names(struct plot *p, const struct ld_watch_begin *b)
+{
+	for (size_t k = 0; k < p->nlines; k++) {
+		struct ld_watch_clock_def d;
+		ld_watch_begin_clocks_at(b, k, &d);
+		name_line(p, k, d.name.node, "");
 	}
 }
 
-static void clock_table(FILE *o, const struct lr_node *w)
+static void cpu_names(struct plot *p, const struct ld_watch *w)
 {
-	const struct lr_node *c = lr_get(w, "clocks");
+	for (size_t k = 0; k < p->nlines; k++) {
+		struct ld_watch_cpu c;
+		ld_watch_cpus_at(w, k, &c);
+		name_line(p, k, c.cpu.node, "CPU ");
+	}
+}
 
+static void clock_table(FILE *o, const struct ld_watch *w)
+{
 	fputs("<table><tr><th>clock</th><th class=\"n\">rate, ppm</th><th class=\"n\">&#177; ppm</th>"
 	      "<th class=\"n\">drift, ppm/h</th><th class=\"n\">&#177; ppm/h</th><th class=\"n\">steps</th></tr>\n", o);
-	for (c = c && c->kind == LR_ARR ? c->child : NULL; c; c = c->next) {
+	for (size_t i = 0; w->clocks.state == LD_SET && i < w->clocks.n; i++) {
+		struct ld_watch_clock c;
+		ld_watch_clocks_at(w, i, &c);
 		fputs("<tr><td>", o);
-		rp_value(o, lr_get(c, "name"), "?");
+		rp_value(o, c.name.node, "?");
 		fputs("</td><td class=\"n\">", o);
-		rp_num(o, lr_get(c, "rate_ppm"), 3);
+		rp_num(o, c.rate_ppm.node, 3);
 		fputs("</td><td class=\"n\">", o);
-		rp_num(o, lr_get(c, "u_ppm"), 4);
+		rp_num(o, c.u_ppm.node, 4);
 		fputs("</td><td class=\"n\">", o);
-		rp_num(o, lr_get(c, "drift_ppm_per_h"), 3);
+		rp_num(o, c.drift_ppm_per_h.node, 3);
 		fputs("</td><td class=\"n\">", o);
-		rp_num(o, lr_get(c, "drift_u_ppm_per_h"), 3);
+		rp_num(o, c.drift_u_ppm_per_h.node, 3);
 		fputs("</td><td class=\"n\">", o);
-		rp_num(o, lr_get(c, "steps"), 0);
+		rp_num(o, c.steps.node, 0);
 		fputs("</td></tr>\n", o);
 	}
 	fputs("</table>\n<p class=\"dim\">The TSC against its boot calibration; each counter against the "
@@ -240,15 +258,14 @@ static void events(FILE *o, const struct lrun *r)
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->nrecs; i++) {
-		const struct lr_node *e = r->recs[i].root;
+		struct ld_watch_event e;
 		if (strcmp(r->recs[i].type, "watch_event"))
 			continue;
 		if (!n++)
 			fputs("<h4>VM events</h4>\n<ul class=\"events\">\n", o);
-		uint64_t moved = 0;
-		lr_uint(lr_get(e, "moved"), &moved);
-		fprintf(o, "<li class=\"%s\">", moved ? "bad" : "ok");
-		rp_value(o, lr_get(e, "verdict"), "no verdict");
+		ld_decode_watch_event(r->recs[i].root, &e);
+		fprintf(o, "<li class=\"%s\">", e.moved.state == LD_SET && e.moved.v ? "bad" : "ok");
+		rp_value(o, e.verdict.node, "no verdict");
 		fputs("</li>\n", o);
 	}
 	if (n)
@@ -259,34 +276,37 @@ static void one(const struct rp_ctx *c, size_t i, struct plot *p)
 {
 	FILE *o = c->out;
 	const struct lrun *r = c->logs[i].run;
-	const struct lr_node *b = lrun_first(r, "watch_begin"), *w = lrun_first(r, "watch");
+	struct ld_watch_begin b;
+	struct ld_watch w;
 
+	ld_decode_watch_begin(lrun_first(r, "watch_begin"), &b);
+	ld_decode_watch(lrun_first(r, "watch"), &w);
 	fprintf(o, "<h3>");
 	rp_swatch(o, i);
 	fputc(' ', o);
 	rp_esc(o, r->name);
 	fputs("</h3>\n", o);
-	if (lr_str(lr_get(b, "skipped"))) {
+	if (b.skipped.state == LD_SET) {
 		fputs("<p>Not run: ", o);
-		rp_value(o, lr_get(b, "skipped"), "");
+		rp_value(o, b.skipped.node, "");
 		fputs("</p>\n", o);
 		return;
 	}
 	fputs("<p>", o);
-	rp_value(o, lr_get(w, "verdict"), "No watch record: the run ended before the watch did.");
+	rp_value(o, w.verdict.node, "No watch record: the run ended before the watch did.");
 	fputs("</p>\n", o);
-	if (w)
-		clock_table(o, w);
-	load(p, r, "ppm");
-	names(p, lr_get(b, "clocks"), "name", "");
+	if (w.ld.state != LD_ABSENT)
+		clock_table(o, &w);
+	load(p, r, 0);
+	clock_names(p, &b);
 	scale(p);
 	if (p->n)
 		draw(o, p, "watch-rates", "each clock's rate over the watch, ppm", "rate, ppm");
 	if (p->n)
 		fputs("<figcaption>Each segment's rate: the TSC against its boot calibration, each counter against "
 		      "the consensus.</figcaption>\n</figure>\n", o);
-	load(p, r, "offset");
-	names(p, lr_get(w, "cpus"), "cpu", "CPU ");
+	load(p, r, 1);
+	cpu_names(p, &w);
 	scale(p);
 	if (p->n && p->nlines) {
 		draw(o, p, "watch-offsets", "each CPU's TSC offset from the boot CPU's over the watch", "offset, cycles");
