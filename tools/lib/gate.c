@@ -7,6 +7,7 @@
 #include "tools/lib/exit_codes.h"
 #include "tools/lib/xalloc.h"
 #include "tools/lib/gate_check.h"
+#include "tools/lib/logschema.h"
 #include "tools/lib/stats.h"
 
 bool gate_parse_threshold(const char *s, struct gate_threshold *t)
@@ -147,6 +148,7 @@ static void check_key(const char *key, const struct lr_node *bt, const struct lr
 {
 	const struct lr_node *nt = lrun_timer_by_key(nr, key);
 	const struct gate_threshold *t = threshold_for(o, key);
+	struct ld_timer now;
 	bool over;
 
 	memset(c, 0, sizeof *c);
@@ -158,10 +160,11 @@ static void check_key(const char *key, const struct lr_node *bt, const struct lr
 		snprintf(c->detail, sizeof c->detail, "healthy in the baseline, absent here");
 		return;
 	}
-	if (!lr_true(lr_get(nt, "healthy"))) {
+	ld_decode_timer(nt, &now);
+	if (!ld_true(now.healthy)) {
 		c->verdict = GV_UNHEALTHY;
 		snprintf(c->detail, sizeof c->detail, "healthy in the baseline, not here: %s",
-			 lr_str(lr_get(nt, "reason")) ? lr_str(lr_get(nt, "reason")) : "no reason given");
+			 ld_str_or(now.reason, "no reason given"));
 		return;
 	}
 	if (!compare_rounds(bt, nt, o, c)) {
@@ -194,11 +197,13 @@ static struct gate_check *all_checks(const struct lrun *base, const struct lrun 
 	struct gate_check *checks = NULL;
 	size_t cap = 0, k = 0;
 	const struct lr_node *t;
+	struct ld_timer was;
 	char key[GATE_KEY];
 
 	for (size_t j = 0; j < n; j++) {
 		for (size_t i = 0; (t = lrun_timer_at(base, i)); i++) {
-			if (!lr_true(lr_get(t, "healthy")))
+			ld_decode_timer(t, &was);
+			if (!ld_true(was.healthy))
 				continue;
 			lrun_timer_key(t, key, sizeof key);
 			check_key(key, t, news[j], o, next_check(&checks, &cap, k));

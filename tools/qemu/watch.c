@@ -42,7 +42,7 @@ static void take_line(struct boot_watch *w)
 		return;
 	lr_doc_init(&doc, w->nodes, sizeof w->nodes / sizeof w->nodes[0], w->strs, sizeof w->strs);
 	root = lr_parse(&doc, at, w->len - (size_t)(at - w->line));
-	if (!root || !(type = lr_str(lr_get(root, "type"))))
+	if (!root || !(type = ld_record_type(root)))
 		return;
 	if (!strcmp(type, "plan")) {
 		take_plan(w, root);
