@@ -227,13 +227,13 @@ static bool level_point(const struct ld_contention_level *e, int which, double *
 static void level_marker(FILE *o, const struct rp_curve *cv, const struct ld_contention *c,
 			 const struct ld_contention_level *e, int shape, double x, double y)
 {
-	char a[32], b[32];
-	uint64_t nn;
+	char a[32], b[32], readers[32];
+	/* As written: level_point takes any number for n, not only a count. */
+	const char *count = fmt_num(readers, sizeof readers, e->n.node, -1);
 
-	lr_uint(e->n.node, &nn);
 	fputs("<g><title>", o);
 	rp_esc(o, c->counter.state == LD_SET ? c->counter.s : NULL);
-	fprintf(o, ", %" PRIu64 " reader%s: p50 %s ns, p99 %s ns</title>", nn, nn == 1 ? "" : "s",
+	fprintf(o, ", %s reader%s: p50 %s ns, p99 %s ns</title>", count, strcmp(count, "1") ? "s" : "",
 		fmt_num(a, sizeof a, e->p50_ns.node, 1), fmt_num(b, sizeof b, e->p99_ns.node, 1));
 	marker(o, shape, x, y, cv->colour, cv->colour);
 	fputs("</g>", o);
