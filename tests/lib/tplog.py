@@ -19,6 +19,8 @@ reader leaves it out and counts it in `bad`.
     crc_check(line)      -> (good, why): one record line (bytes) held to its crc
     clean_lines(data)    -> the lines of a capture (bytes), CR and ANSI escapes gone
     record_lines(src)    -> every record line of a log, crc unchecked, as bytes
+    parse(line)          -> the record of one record line as a dict, or None when
+                            its crc does not hold or it is no record
     read(src)            -> Log: the records whose crc holds, in order and by type,
                             and the count of those that did not
     ok(cond, msg, detail=None)
@@ -124,18 +126,26 @@ class Log:
         return self.by_type.get(rtype, [])
 
 
+def parse(line):
+    """The record of one record line (bytes, no line end) as a dict, or None
+    when its crc does not hold or it is not a JSON object with a "type"."""
+    if not crc_good(line):
+        return None
+    try:
+        rec = json.loads(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        return None
+    return rec
+
+
 def read(src, clean=False):
     """The Log of a path or of a log's bytes: every record whose crc holds."""
     items, bad = [], 0
     for line in record_lines(src, clean):
-        if not crc_good(line):
-            bad += 1
-            continue
-        try:
-            rec = json.loads(line.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            rec = None
-        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        rec = parse(line)
+        if rec is None:
             bad += 1
             continue
         items.append((line, rec))
