@@ -21,6 +21,9 @@ import random
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read  # noqa: E402
+
 VENDORS = ["GenuineIntel", "AuthenticAMD"]
 FIRMWARE = ["ALASKA", "DELL", "LENOVO", "HPQOEM", "INSYDE", "BOCHS"]
 SCALED = ("min", "p50", "mean", "sd", "p99", "p999", "max")
@@ -37,19 +40,15 @@ def cost_p50_ns(timer, hz):
 
 
 def read_runs(path):
-    """The records of each run in a capture, as parsed objects (noise skipped)."""
+    """The records of each run in a capture, as parsed objects (noise and
+    records whose crc does not hold skipped)."""
     runs, cur = [], None
-    with open(path, "rb") as f:
-        for raw in f:
-            line = raw.decode("utf-8", "replace").strip()
-            if not line.startswith("{"):
-                continue
-            rec = json.loads(line)
-            if rec.get("type") == "begin":
-                cur = []
-                runs.append(cur)
-            if cur is not None:
-                cur.append(rec)
+    for rec in read(path).records:
+        if rec["type"] == "begin":
+            cur = []
+            runs.append(cur)
+        if cur is not None:
+            cur.append(rec)
     return runs
 
 
