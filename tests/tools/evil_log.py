@@ -109,6 +109,7 @@ def main():
             out.append(line)
             continue
         body = line[:line.rindex(',"crc":"')] + "}"
+        # Every record as written, numbers' text kept (Raw): the hostile copy is sealed anew.
         rec = json.loads(body, parse_float=Raw, parse_int=Raw)
         if rec["type"] == "begin":
             run, timers = 0, []
