@@ -27,7 +27,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "boot"))
 from checklog import columns as to_columns, rows as to_rows  # noqa: E402  per-CPU lists, written as columns
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tplog import ok, parse, read  # noqa: E402
+from tplog import ok, parse, read, sealed  # noqa: E402
 
 def first(path, typ):
     return read(path).first(typ)
@@ -55,7 +55,7 @@ def seal(lines):
             body = re.sub(r'"records":\d+', '"records":%d' % seq, body)
             body = re.sub(r'"crc32":"[0-9a-f]{8}"', '"crc32":"%08x"' % run, body)
             body = re.sub(r'"bytes":\d+', '"bytes":%d' % nbytes, body)
-        line = body + ',"crc":"%08x"}' % (zlib.crc32(body.encode("latin-1")) & 0xffffffff)
+        line = sealed(body.encode("latin-1")).decode("latin-1")
         run = zlib.crc32((line + "\n").encode("latin-1"), run)
         nbytes += len(line) + 1
         seq += 1
