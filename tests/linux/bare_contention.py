@@ -6,7 +6,7 @@ Run by tests/linux/test_linux.sh from the top of the tree.  Arguments: LOG OUT_L
 """
 import json, os, sys, zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
-from tplog import read  # noqa: E402
+from tplog import read, sealed  # noqa: E402
 log = read(sys.argv[1])
 if log.bad or not log.records or log.records[-1]['type'] != 'end':
     sys.exit('%s: not a whole log (%d damaged records, or no end record)' % (sys.argv[1], log.bad))
@@ -23,7 +23,7 @@ def emit(r):
     body = {'type': r.pop('type'), 'seq': len(out)}
     body.update((k, v) for k, v in r.items() if k not in ('seq', 'crc'))
     t = json.dumps(body, separators=(',', ':')).encode()[:-1]
-    line = t + b',"crc":"%08x"}' % zlib.crc32(t)
+    line = sealed(t)
     crc_all = zlib.crc32(line + b'\n', crc_all)
     out.append(line)
 for r in recs:
