@@ -22,7 +22,7 @@ import sys
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tplog import read  # noqa: E402
+from tplog import read, sealed  # noqa: E402
 
 VENDORS = ["GenuineIntel", "AuthenticAMD"]
 FIRMWARE = ["ALASKA", "DELL", "LENOVO", "HPQOEM", "INSYDE", "BOCHS"]
@@ -66,13 +66,13 @@ def write_run(records, out):
         text = json.dumps(ordered, separators=(",", ":"))
         assert text.endswith("}")
         head = text[:-1]
-        line = '%s,"crc":"%08x"}\n' % (head, zlib.crc32(head.encode()))
+        line = sealed(head.encode()).decode() + "\n"
         crc_all = zlib.crc32(line.encode(), crc_all)
         lines.append(line)
     nbytes = sum(len(l) for l in lines)
     end = '{"type":"end","seq":%d,"records":%d,"crc32":"%08x","status":"%s","bytes":%d' % (
         len(body), len(body), crc_all, status, nbytes)
-    lines.append('%s,"crc":"%08x"}\n' % (end, zlib.crc32(end.encode())))
+    lines.append(sealed(end.encode()).decode() + "\n")
     out.write("".join(lines))
 
 
