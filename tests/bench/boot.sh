@@ -14,19 +14,14 @@ mkdir -p "$OUT"
 
 summary() { # log -> "record_bytes samples samples_per_wall_s samples_per_read_s plan_s"
 	python3 - "$1" "$2" <<'PY'
-import json, re, sys
+import sys
+sys.path.insert(0, "tests/lib")
+from tplog import read  # the records whose crc holds
 log, wall_ms = sys.argv[1], int(sys.argv[2])
 def ns(cycles, hz):  # the log has cycles; ns at the run's tsc.hz
     return cycles * 1e9 / hz if hz else 0
 samples, read_ns, plan, records, hz = 0, 0.0, None, None, None
-for raw in open(log, "rb"):
-    line = re.sub(rb"\x1b\[[0-9;?=]*[A-Za-z]", b"", raw).strip()
-    if not line.startswith(b"{"):
-        continue
-    try:
-        o = json.loads(line)
-    except ValueError:
-        continue
+for o in read(log, clean=True).records:
     if o.get("type") == "tsc":
         hz = o.get("hz")
     elif o.get("type") == "timer" and o.get("samples"):

@@ -160,6 +160,7 @@ def split_runs(lines):
     for line in lines:
         s = line.lstrip()
         if s.startswith(b"{"):
+            # Every record line, not tplog.read's good ones: check_run names each bad one.
             try:
                 obj = json.loads(s.decode("utf-8"))
             except (ValueError, UnicodeDecodeError):

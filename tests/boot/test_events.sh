@@ -50,17 +50,13 @@ cleaned() {
 # LOG LABEL: one run, its records all there in sequence, ended ok.
 log_whole() {
 	"$PYTHON3" - "$1" "$2" <<'PY'
-import json, sys
+import sys
+sys.path.insert(0, "tests/lib")
+from tplog import read  # the records whose crc holds; a bad one fails the run
 path, label = sys.argv[1:3]
-recs = []
-for raw in open(path, "rb"):
-    i = raw.find(b'{"type":')
-    if i >= 0:
-        try:
-            recs.append(json.loads(raw[i:].rstrip(b"\r\n")))
-        except ValueError:
-            recs.append(None)
-good = bool(recs) and None not in recs
+log = read(path)
+recs = log.records
+good = bool(recs) and log.bad == 0
 seqs = [r["seq"] for r in recs] if good else []
 good = good and seqs == list(range(len(recs))) and [r["type"] for r in recs].count("begin") == 1
 good = good and recs[-1]["type"] == "end" and recs[-1]["status"] == "ok" and recs[-1]["records"] == len(recs) - 1

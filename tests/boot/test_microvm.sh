@@ -22,19 +22,17 @@ while read -r combo source absent; do
 	rc=$?
 	check "microvm${combo:+,$combo}: the run ends ok-absent (exit 10)" "[ $rc = 10 ]" "exit $rc: $(tail -n 2 "$OUT/$name.out")"
 	"$PYTHON3" - "$OUT/$name.log" "microvm${combo:+,$combo}" "$source" "$absent" <<'PY'
-import json, sys
+import sys
+sys.path.insert(0, "tests/lib")
+import tplog
 path, label, source, absent = sys.argv[1:5]
-recs = {}
-text = []
-for line in open(path, "rb"):
-    line = line.rstrip(b"\r\n")
-    if line.startswith(b"{"):
-        r = json.loads(line)
-        recs.setdefault(r["type"], []).append(r)
-    else:
-        text.append(line.decode("utf-8", "replace"))
+log = tplog.read(path)
+recs = log.by_type
+text = [line.decode("utf-8", "replace") for line in open(path, "rb") if not line.startswith(b"{")]
 def ok(c, m):
-    print(("PASS: " if c else "FAIL: ") + "%s: %s" % (label, m))
+    tplog.ok(c, "%s: %s" % (label, m))
+if log.bad:  # a damaged record is no evidence: the run fails
+    ok(False, "%d records with a bad crc" % log.bad)
 tsc = recs.get("tsc", [{}])[0]
 ok(tsc.get("source") == source, "the TSC timed from %s (%s)" % (source, tsc.get("source")))
 if source == "none":

@@ -8,7 +8,7 @@ sys.path.insert(0, os.path.join(os.getcwd(), "tests", "boot"))
 from checklog import hist_pairs
 good = bad = refused = 0
 wrong = []
-for line in open(sys.argv[1]):
+for line in open(sys.argv[1]):  # the C encoder's vectors, one JSON a line: no log, no crc
     v = json.loads(line)
     try:
         got = [list(p) for p in hist_pairs(v["hist"])]

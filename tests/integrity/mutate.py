@@ -87,7 +87,7 @@ class Source:
             ok, why = crc_check(line)
             if not ok:
                 raise SystemExit(f"FAIL: setup: {path} line {i + 1} is damaged already: {why}")
-            self.records[line] = json.loads(line)
+            self.records[line] = json.loads(line)  # its crc held just above
         hz = next((o["hz"] for o in self.records.values() if o["type"] == "tsc"), None)
         self.timers = [with_derived(o, hz) for o in self.records.values() if o["type"] == "timer"]
 
@@ -289,7 +289,7 @@ def variants(srcs, rng, nflips):
         # bit flips inside record lines
         for i in s.rec_idx:
             line = L[i]
-            rtype = json.loads(line)["type"]
+            rtype = json.loads(line)["type"]  # an undamaged source (Source checked each crc)
             crc_at = line.rfind(b',"crc":"') + 8
             digits = [k for k in range(crc_at - 8) if 0x30 <= line[k] <= 0x39]
             pos = [(0, rng.randrange(7)), (line.find(b'"type":"') + 9, rng.randrange(7)),

@@ -17,8 +17,12 @@ or that is not a JSON object with a "type", is no evidence of anything: the
 reader leaves it out and counts it in `bad`.
 
     crc_check(line)      -> (good, why): one record line (bytes) held to its crc
+    sealed(body)         -> the record line of a body (bytes, up to its crc member),
+                            its crc member after it: what the log editors write
     clean_lines(data)    -> the lines of a capture (bytes), CR and ANSI escapes gone
     record_lines(src)    -> every record line of a log, crc unchecked, as bytes
+    parse(line)          -> the record of one record line as a dict, or None when
+                            its crc does not hold or it is no record
     read(src)            -> Log: the records whose crc holds, in order and by type,
                             and the count of those that did not
     ok(cond, msg, detail=None)
@@ -52,13 +56,23 @@ def ok(cond, msg, detail=None):
     return cond
 
 
+def crc_of(body):
+    """The crc member's value for a record's body (bytes, up to its crc member)."""
+    return "%08x" % (zlib.crc32(body) & 0xFFFFFFFF)
+
+
+def sealed(body):
+    """The record line of a body (bytes, up to its crc member): body, crc, "}"."""
+    return body + CRC_MEMBER + crc_of(body).encode("ascii") + b'"}'
+
+
 def crc_check(line):
     """(good, why) for one record line, bytes without its line end."""
     i = line.rfind(CRC_MEMBER)
     if i < 0 or not line.endswith(b'"}'):
         return False, "no crc member at the end"
     want = line[i + len(CRC_MEMBER):-2].decode("ascii", "replace")
-    got = "%08x" % (zlib.crc32(line[:i]) & 0xFFFFFFFF)
+    got = crc_of(line[:i])
     return want == got, f"crc {want}, computed {got}"
 
 
@@ -124,18 +138,26 @@ class Log:
         return self.by_type.get(rtype, [])
 
 
+def parse(line):
+    """The record of one record line (bytes, no line end) as a dict, or None
+    when its crc does not hold or it is not a JSON object with a "type"."""
+    if not crc_good(line):
+        return None
+    try:
+        rec = json.loads(line.decode("utf-8"))
+    except (ValueError, UnicodeDecodeError):
+        return None
+    if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        return None
+    return rec
+
+
 def read(src, clean=False):
     """The Log of a path or of a log's bytes: every record whose crc holds."""
     items, bad = [], 0
     for line in record_lines(src, clean):
-        if not crc_good(line):
-            bad += 1
-            continue
-        try:
-            rec = json.loads(line.decode("utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            rec = None
-        if not isinstance(rec, dict) or not isinstance(rec.get("type"), str):
+        rec = parse(line)
+        if rec is None:
             bad += 1
             continue
         items.append((line, rec))

@@ -4,9 +4,13 @@ sealed again.
 
 Run by tests/linux/test_linux.sh from the top of the tree.  Arguments: LOG OUT_LOG.
 """
-import json, sys, zlib
-lines = [l for l in open(sys.argv[1], 'rb').read().split(b'\n') if l.startswith(b'{')]
-recs = [json.loads(l) for l in lines][:-1]            # without the end record
+import json, os, sys, zlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
+from tplog import read, sealed  # noqa: E402
+log = read(sys.argv[1])
+if log.bad or not log.records or log.records[-1]['type'] != 'end':
+    sys.exit('%s: not a whole log (%d damaged records, or no end record)' % (sys.argv[1], log.bad))
+recs = log.records[:-1]                                # without the end record
 recs = [r for r in recs if r['type'] != 'contention']  # the probe's own: replaced by known figures
 for k, counter in enumerate(('hpet', 'acpi-fast', 'tsc')):
     recs.append({'type': 'contention', 'counter': counter,
@@ -19,11 +23,11 @@ def emit(r):
     body = {'type': r.pop('type'), 'seq': len(out)}
     body.update((k, v) for k, v in r.items() if k not in ('seq', 'crc'))
     t = json.dumps(body, separators=(',', ':')).encode()[:-1]
-    line = t + b',"crc":"%08x"}' % zlib.crc32(t)
+    line = sealed(t)
     crc_all = zlib.crc32(line + b'\n', crc_all)
     out.append(line)
 for r in recs:
     emit(r)
-end = json.loads(lines[-1])
+end = log.records[-1]
 emit({'type': 'end', 'records': len(out), 'crc32': '%08x' % crc_all, 'status': end['status'], 'bytes': 0})
 open(sys.argv[2], 'wb').write(b'\n'.join(out) + b'\n')

@@ -22,7 +22,7 @@ import time
 import zlib
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tplog import ok, read  # noqa: E402
+from tplog import ok, read, sealed  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 LOGS = os.path.join(HERE, "..", "data", "logs", "schema1")
@@ -51,11 +51,6 @@ def records(name):
     return read(os.path.join(LOGS, name)).lines
 
 
-def with_crc(body):
-    """body: a record without its crc member and closing brace."""
-    return body + b',"crc":"%08x"}' % (zlib.crc32(body) & 0xFFFFFFFF)
-
-
 def retag(recs, tag, samples=0):
     """The log with `tag` in the begin record's cmdline and, before its end,
     `samples` more records as a verbose run writes them; every crc, and the
@@ -66,13 +61,13 @@ def retag(recs, tag, samples=0):
     for k in range(samples):
         bodies.append(b'{"type":"samples","seq":%d,"name":"tsc","offset":%d,"values":[%d,%d,%d,%d]'
                       % (len(bodies), 4 * k, 20 + k % 7, 21, 20, 22 + k % 3))
-    out = [with_crc(b) for b in bodies]
+    out = [sealed(b) for b in bodies]
     crc = 0
     for r in out:
         crc = zlib.crc32(r + b"\n", crc)
     end = recs[-1][:-CRC_TAIL]
     rest = end[end.index(b'"crc32":"') + len(b'"crc32":"') + 8:]
-    out.append(with_crc(b'{"type":"end","seq":%d,"records":%d,"crc32":"%08x' % (len(out), len(out), crc) + rest))
+    out.append(sealed(b'{"type":"end","seq":%d,"records":%d,"crc32":"%08x' % (len(out), len(out), crc) + rest))
     return out
 
 
@@ -290,8 +285,8 @@ def garbage(p, d, args):
     s = Sender(p["http"], machine, boot_of(machine, 9))
     ok(s.post(b"hello, collector") == 400, "garbage: a body that is not JSON is 400")
     ok(s.post(flipped) == 400, "garbage: a record with a flipped byte (bad CRC) is 400")
-    ok(s.post(with_crc(b'{"seq":0,"type":"begin"')) == 400, "garbage: a good CRC over what is not a record is 400")
-    ok(s.post(with_crc(b'{"type":"begin","seq":0,[')) == 400, "garbage: a good CRC over broken JSON is 400")
+    ok(s.post(sealed(b'{"seq":0,"type":"begin"')) == 400, "garbage: a good CRC over what is not a record is 400")
+    ok(s.post(sealed(b'{"type":"begin","seq":0,[')) == 400, "garbage: a good CRC over broken JSON is 400")
     ok(s.post(b"") == 400, "garbage: no body is 400")
     s.close()
     c = http.client.HTTPConnection(*p["http"], timeout=10)

@@ -155,12 +155,11 @@ if cat probe/options*.c | grep -q '"net_token'; then
 	! grep -q "unknown option 'net" "$OUT/bios-pxe.log"
 	ok "bios-pxe: net=auto is a known option" $?
 	"$PYTHON3" - "$OUT/bios-pxe.log" <<'PY'
-import json, sys
-begin = None
-for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
-    i = line.find('{"type":"begin"')
-    if i >= 0:
-        begin = json.loads(line[i:].strip())
+import sys
+sys.path.insert(0, "tests/lib")
+from tplog import read  # the serial capture's records whose crc holds
+begins = read(sys.argv[1], clean=True).of("begin")
+begin = begins[-1] if begins else None
 why = (begin or {}).get("net_problem") or ""
 if begin and "net" in begin and begin["net"] is None and "serial" in why.lower():
     print("PASS: bios-pxe: the begin record says the log goes to the serial line: " + why)

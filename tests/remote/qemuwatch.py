@@ -52,7 +52,7 @@ def qmp_lines(buf):
     while b"\n" in buf:
         line, buf = buf.split(b"\n", 1)
         try:
-            yield json.loads(line), None
+            yield json.loads(line), None  # QMP's messages, not a log's records
         except ValueError:
             pass
     yield None, buf

@@ -32,20 +32,22 @@ watch() {
 	echo "boot $name: $(tr '\n' ' ' <"$OUT/$name.watch")in $(( $(now_ms) - t0 )) ms"
 }
 
-# begin_series FILE: begin.series of a log file, as compact JSON.
+# begin_series FILE: begin.series of a log file, as compact JSON; end_of FILE:
+# its end record's status, after, series and series_stopped.  The records
+# whose crc holds (tests/lib/tplog.py).
 begin_series() {
 	python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if r["type"] == "begin":
-        print(json.dumps(r.get("series"), separators=(",", ":")))' "$1"
+sys.path.insert(0, "tests/lib")
+from tplog import read
+for r in read(sys.argv[1]).of("begin"):
+    print(json.dumps(r.get("series"), separators=(",", ":")))' "$1"
 }
 end_of() {
-	python3 -c 'import json,sys
-for l in open(sys.argv[1]):
-    r = json.loads(l)
-    if r["type"] == "end":
-        print(r["status"], r.get("after"), r.get("series"), r.get("series_stopped", ""))' "$1"
+	python3 -c 'import sys
+sys.path.insert(0, "tests/lib")
+from tplog import read
+for r in read(sys.argv[1]).of("end"):
+    print(r["status"], r.get("after"), r.get("series"), r.get("series_stopped", ""))' "$1"
 }
 
 # --- runs=3: three boots in one QEMU, then power off ------------------------------

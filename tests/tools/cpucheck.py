@@ -27,7 +27,7 @@ import zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "boot"))
 from checklog import columns as to_columns, rows as to_rows  # noqa: E402  per-CPU lists, written as columns
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from tplog import ok, read  # noqa: E402
+from tplog import ok, parse, read, sealed  # noqa: E402
 
 def first(path, typ):
     return read(path).first(typ)
@@ -55,12 +55,20 @@ def seal(lines):
             body = re.sub(r'"records":\d+', '"records":%d' % seq, body)
             body = re.sub(r'"crc32":"[0-9a-f]{8}"', '"crc32":"%08x"' % run, body)
             body = re.sub(r'"bytes":\d+', '"bytes":%d' % nbytes, body)
-        line = body + ',"crc":"%08x"}' % (zlib.crc32(body.encode("latin-1")) & 0xffffffff)
+        line = sealed(body.encode("latin-1")).decode("latin-1")
         run = zlib.crc32((line + "\n").encode("latin-1"), run)
         nbytes += len(line) + 1
         seq += 1
         out.append(line)
     return out
+
+def record(line):
+    """The record of a line to edit, held to its crc: an edit starts from what
+    the probe wrote, never from a damaged record that seal would make whole."""
+    rec = parse(line.encode("latin-1"))
+    if rec is None:
+        sys.exit("damaged record in the log to edit: " + line[:60])
+    return rec
 
 def read_lines(path):
     return [l.rstrip("\r\n") for l in open(path, encoding="latin-1")]
@@ -87,7 +95,7 @@ def cmd_hybrid(src, dst):
     timers = [l for l in lines if l.startswith('{"type":"timer"')]
     for l in lines:
         if l.startswith('{"type":"cpus"'):
-            r = json.loads(l)
+            r = record(l)
             lst = to_rows(r["list"])
             for e in lst:
                 e["core_type"] = "P-core" if e["cpu"] in (0, 1) else "E-core"
@@ -107,7 +115,7 @@ def cmd_wide(src, dst, n):
     lines = read_lines(src)
     for i, l in enumerate(lines):
         if l.startswith('{"type":"cpus"'):
-            r = json.loads(l)
+            r = record(l)
             bsp, run = to_rows(r["list"])[0], to_rows(r["list"])[1]
             lst = [bsp]
             for c in range(1, n):

@@ -19,7 +19,9 @@ Any log will do (a fixture, a real boot, a multi-CPU one).  In OUT_LOG:
 Records are re-serialised with their numbers exactly as written, then sealed:
 each record's crc and the end record's crc32 (docs/log-format.md, "Integrity").
 """
-import json, sys, zlib
+import json, os, sys, zlib
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import sealed  # noqa: E402
 
 # The payload as JSON text inside a string's quotes: escapes and raw bytes
 # (the file is written as latin-1, so each character below is one byte).
@@ -109,6 +111,7 @@ def main():
             out.append(line)
             continue
         body = line[:line.rindex(',"crc":"')] + "}"
+        # Every record as written, numbers' text kept (Raw): the hostile copy is sealed anew.
         rec = json.loads(body, parse_float=Raw, parse_int=Raw)
         if rec["type"] == "begin":
             run, timers = 0, []
@@ -116,7 +119,7 @@ def main():
         if rec["type"] == "end":
             rec["crc32"] = "%08x" % run
         text = dump(rec)[:-1]
-        line = text + ',"crc":"%08x"}' % (zlib.crc32(text.encode("latin-1")) & 0xffffffff)
+        line = sealed(text.encode("latin-1")).decode("latin-1")
         if rec["type"] != "end":
             run = zlib.crc32((line + "\n").encode("latin-1"), run)
         out.append(line)

@@ -69,7 +69,7 @@ def strings(v):
 def json_checks(what, text, marks, whole):
     """JSON keeps the exact characters, each control written as an escape."""
     try:
-        docs = [json.loads(text)]
+        docs = [json.loads(text)]  # a command's JSON output, not a log
     except ValueError:
         try:
             docs = [json.loads(l) for l in text.splitlines() if l.strip()]

@@ -21,6 +21,9 @@ import random
 import sys
 import zlib
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from tplog import read, sealed  # noqa: E402
+
 VENDORS = ["GenuineIntel", "AuthenticAMD"]
 FIRMWARE = ["ALASKA", "DELL", "LENOVO", "HPQOEM", "INSYDE", "BOCHS"]
 SCALED = ("min", "p50", "mean", "sd", "p99", "p999", "max")
@@ -37,19 +40,15 @@ def cost_p50_ns(timer, hz):
 
 
 def read_runs(path):
-    """The records of each run in a capture, as parsed objects (noise skipped)."""
+    """The records of each run in a capture, as parsed objects (noise and
+    records whose crc does not hold skipped)."""
     runs, cur = [], None
-    with open(path, "rb") as f:
-        for raw in f:
-            line = raw.decode("utf-8", "replace").strip()
-            if not line.startswith("{"):
-                continue
-            rec = json.loads(line)
-            if rec.get("type") == "begin":
-                cur = []
-                runs.append(cur)
-            if cur is not None:
-                cur.append(rec)
+    for rec in read(path).records:
+        if rec["type"] == "begin":
+            cur = []
+            runs.append(cur)
+        if cur is not None:
+            cur.append(rec)
     return runs
 
 
@@ -67,13 +66,13 @@ def write_run(records, out):
         text = json.dumps(ordered, separators=(",", ":"))
         assert text.endswith("}")
         head = text[:-1]
-        line = '%s,"crc":"%08x"}\n' % (head, zlib.crc32(head.encode()))
+        line = sealed(head.encode()).decode() + "\n"
         crc_all = zlib.crc32(line.encode(), crc_all)
         lines.append(line)
     nbytes = sum(len(l) for l in lines)
     end = '{"type":"end","seq":%d,"records":%d,"crc32":"%08x","status":"%s","bytes":%d' % (
         len(body), len(body), crc_all, status, nbytes)
-    lines.append('%s,"crc":"%08x"}\n' % (end, zlib.crc32(end.encode())))
+    lines.append(sealed(end.encode()).decode() + "\n")
     out.write("".join(lines))
 
 

@@ -4,15 +4,15 @@ end record's count and crc32, unique names.  Prints "ok" or what is wrong.
 
 Arguments: LOG [partial].
 """
-import json, os, sys, zlib
+import os, sys, zlib
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'lib'))
-from tplog import crc_good, record_lines  # noqa: E402
+from tplog import parse, record_lines  # noqa: E402
 def check(path, want_end=True):
     recs, crc_all = [], 0
-    for raw in record_lines(path):
-        if not crc_good(raw):
-            return 'bad crc in record %d' % len(recs)
-        r = json.loads(raw)
+    for raw in record_lines(path):  # every record line: a bad one is named, not skipped
+        r = parse(raw)
+        if r is None:
+            return 'bad crc, or not a record, in record %d' % len(recs)
         if r['seq'] != len(recs):
             return 'seq %d at position %d' % (r['seq'], len(recs))
         if r['type'] == 'end' and (r['records'] != len(recs) or int(r['crc32'], 16) != crc_all):
