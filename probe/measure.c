@@ -85,8 +85,42 @@ struct endpoint {
 
 /* The tightest of ENDPOINT_TRIES bracketed reads: its midpoint is the time of
  * the value within half the bracket. */
-static void endpoint(const struct counter *c, const struct probe_clock *pc, struct endpoint *e,
-		     uint64_t *ticks)
+/* The widest gap between two reads of a window, and the ticks counted
+ * across it. */
+struct gaps {
+	uint64_t first, last; /* TSC after the first and the last read */
+	uint64_t widest, widest_ticks;
+};
+
+static void gap_note(struct gaps *g, uint64_t now, uint64_t step)
+{
+	if (!g->first)
+		g->first = now;
+	else if (now - g->last > g->widest) {
+		g->widest = now - g->last;
+		g->widest_ticks = step;
+	}
+	g->last = now;
+}
+
+/* Whether the widest gap may have hidden whole wraps: at the rate the rest
+ * of the window shows, the counter moved half its range or more in it.  A
+ * 16-bit PIT wraps every 55 ms, and a vCPU descheduled that long on a busy
+ * host (seen under TCG: the PIT measured at 183,864 Hz, and at 378,838 Hz,
+ * for its 1,193,182) loses whole wraps with no sign in the values.  Judged
+ * once the window is over, so that a gap in either endpoint counts too. */
+static bool held_off(const struct counter *c, const struct gaps *g, uint64_t ticks)
+{
+	uint64_t rest_ticks = ticks - g->widest_ticks;
+	uint64_t rest_cycles = g->last - g->first - g->widest;
+
+	if (rest_ticks < 16 || !rest_cycles)
+		return false;
+	return (double)g->widest * (double)rest_ticks / (double)rest_cycles >= (double)(c->mask / 2);
+}
+
+static void endpoint(const struct counter *c, const struct probe_clock *pc, struct endpoint *e, uint64_t *ticks,
+		     struct gaps *g)
 {
 	e->width = ~0ull;
 	for (int i = 0; i < ENDPOINT_TRIES; i++) {
@@ -96,10 +130,12 @@ static void endpoint(const struct counter *c, const struct probe_clock *pc, stru
 		uint64_t d = (v - e->prev) & c->mask;
 		/* A read that comes back behind the last one is not a step: keep
 		 * the last value, or the lag would be counted twice. */
-		if (d <= c->mask / 2) {
-			*ticks += d;
+		if (d > c->mask / 2)
+			d = 0;
+		else
 			e->prev = v;
-		}
+		*ticks += d;
+		gap_note(g, t1, d);
 		if (t1 - t0 < e->width) {
 			e->width = t1 - t0;
 			e->at = t0 + (t1 - t0) / 2;
@@ -109,45 +145,43 @@ static void endpoint(const struct counter *c, const struct probe_clock *pc, stru
 }
 
 /* One try at the window; false with *lost set when the reader was held off
- * too long to count every wrap: the rate so far, times the TSC gap between
- * two reads, came to half the counter's range or more.  A 16-bit PIT wraps
- * every 55 ms, and a vCPU descheduled that long on a busy host (seen under
- * TCG: the PIT measured at 183,864 Hz for its 1,193,182) would lose whole
- * wraps with no sign in the values. */
+ * too long to count every wrap (held_off). */
 static bool rate_once(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
 		      struct rate *r, char *why, unsigned why_len, bool *lost)
 {
 	struct endpoint a, b;
-	uint64_t ticks = 0, start, loops, last;
+	struct gaps g = { 0 };
+	uint64_t ticks = 0, start, loops;
 
 	*lost = false;
 	tp_memset(r, 0, sizeof *r);
 	a.prev = c->read(c) & c->mask;
-	endpoint(c, pc, &a, &ticks);
+	gap_note(&g, pc->tsc(), 0);
+	endpoint(c, pc, &a, &ticks, &g);
 	b.prev = a.prev;
-	start = last = pc->tsc();
+	start = pc->tsc();
 	for (loops = 0; ticks - a.ticks < window_ticks; loops++) {
 		uint64_t v = c->read(c) & c->mask;
 		uint64_t now = pc->tsc(), d = (v - b.prev) & c->mask;
-		if (d <= c->mask / 2) {
-			ticks += d;
+		if (d > c->mask / 2)
+			d = 0;
+		else
 			b.prev = v;
-		}
-		if (ticks - a.ticks >= 16 && now - a.at > 0 &&
-		    (double)(now - last) * (double)(ticks - a.ticks) / (double)(now - a.at) >= (double)c->mask / 2) {
-			*lost = true;
-			tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
-				    c->desc->name);
-			return false;
-		}
-		last = now;
+		ticks += d;
+		gap_note(&g, now, d);
 		if (loops >= pc->max_wait_loops || now - start >= pc->max_wait_cycles) {
 			tp_snprintf(why, why_len, "%s: only %llu of %llu ticks within the wait bound", c->desc->name,
 				    (unsigned long long)(ticks - a.ticks), (unsigned long long)window_ticks);
 			return false;
 		}
 	}
-	endpoint(c, pc, &b, &ticks);
+	endpoint(c, pc, &b, &ticks, &g);
+	if (held_off(c, &g, ticks)) {
+		*lost = true;
+		tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
+			    c->desc->name);
+		return false;
+	}
 	r->ticks = b.ticks - a.ticks;
 	r->cycles = b.at - a.at;
 	if (!r->ticks || !r->cycles) {
