@@ -288,7 +288,12 @@ mem_ok() {
 		MEM=$2 TMO=$HANG_S kboot "mem-$2" pc ""
 	else
 		t0=$(now_ms)
-		"$TP" qemu --preset quick --memory "$2" --timeout "$HANG_S" -o "$OUT/mem-$2.log" \
+		# Three times the hang bound: through the firmware and GRUB a boot
+		# takes several times a -kernel boot's time, more on a loaded host,
+		# and one cut short would bisect wrongly; a boot that fails for want
+		# of memory fails at once or says so (below), and never waits this
+		# long.
+		"$TP" qemu --preset quick --memory "$2" --timeout $((3 * HANG_S)) -o "$OUT/mem-$2.log" \
 			>"$OUT/mem-$2.err" 2>&1 &
 		qpid=$!
 		# GRUB that runs out of memory says so on the serial line, then
