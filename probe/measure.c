@@ -116,7 +116,7 @@ static bool held_off(const struct counter *c, const struct gaps *g, uint64_t tic
 
 	if (rest_ticks < 16 || !rest_cycles)
 		return false;
-	return (double)g->widest * (double)rest_ticks / (double)rest_cycles >= (double)(c->mask / 2);
+	return (double)g->widest * (double)rest_ticks / (double)rest_cycles >= (double)c->mask / 2;
 }
 
 static void endpoint(const struct counter *c, const struct probe_clock *pc, struct endpoint *e, uint64_t *ticks,
