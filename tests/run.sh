@@ -178,6 +178,14 @@ if [ -s "$STATE/order" ]; then
 	fi
 	mv "$STATE/seconds" "$LOGDIR/seconds"
 fi
+# The failures once more at the end, where a log's tail shows them.
+cat "$STATE"/tally.* 2>/dev/null | grep '^  \[' >"$STATE/failures"
+if [ -s "$STATE/failures" ]; then
+	echo "failures:"
+	head -n 40 "$STATE/failures"
+	n=$(wc -l <"$STATE/failures")
+	[ "$n" -gt 40 ] && echo "  ... and $((n - 40)) more (each test's log is in $LOGDIR)"
+fi
 awk '{ p += $2; f += $3; if ($4 != "-") s += $4; if ($5 != "-") c += $5; if ($3 > 0) broken = broken " " $1 }
 	END {
 		if (broken != "") print "failing:" broken
