@@ -242,9 +242,16 @@ unit: unit-build
 # a plain `make check` would otherwise spend the whole build on one core.
 CHECK_BUILD = $(MAKE) --no-print-directory $(if $(filter -j%,$(MAKEFLAGS)),,-j$(shell nproc 2>/dev/null || echo 2)) \
 	all unit-build
+# A whole check also makes here what only some tests use (the sanitizers'
+# build, the fuzz harnesses where clang is, the soak's sender): in the same
+# make as the rest, every CPU stays busy, and no test waits on the lock of
+# another's build (tests/fuzz/test_*.sh and test_collect_soak.sh then find
+# theirs made).  When that build fails, the main build runs again alone, and
+# the test that needs the broken part says why.
+CHECK_EXTRA = sanitize $(BUILD)/bench/collect_send $(if $(shell command -v $(FUZZ_CC) 2>/dev/null),$(FUZZ_BINS))
 
 check: deps
-	$(CHECK_BUILD)
+	$(if $(TEST_GROUPS),$(CHECK_BUILD),$(CHECK_BUILD) -k $(CHECK_EXTRA) || $(CHECK_BUILD))
 	TEST_GROUPS="$(TEST_GROUPS)" sh tests/run.sh $(BUILD)
 
 check-fast:
