@@ -24,7 +24,7 @@ fi
 pass "setup: the ESP's presets.cfg edited in a copy of the image ($quick: samples=5000; line $verbose_line without ':')"
 
 # No menu (tp_timeout 0): the problems go to ConOut, so to the serial log.
-boot edited-quick 0 --image "$OUT/edited.img" --firmware uefi --machine pc --preset quick
+boot edited-quick 0 --image "$OUT/edited.img" --firmware uefi --machine q35 --preset quick
 checklog edited-quick --expect-status ok --expect-boot uefi \
 	--expect begin.cmdline='"samples=5000 rounds=10 calib_ms=20"' --expect begin.options.samples=5000 \
 	--expect begin.option_problems='[]'
@@ -35,13 +35,13 @@ else
 fi
 
 # The presets the edit left alone still boot as preset=NAME.
-boot edited-default 0 --image "$OUT/edited.img" --firmware uefi --machine pc --preset default
+boot edited-default 0 --image "$OUT/edited.img" --firmware uefi --machine q35 --preset default
 checklog edited-default --expect-status ok --expect-boot uefi --expect begin.cmdline='"preset=default"' \
 	--expect begin.options.preset='"default"'
 
 # The menu itself, headless (no VGA: the menu goes to ConOut and the serial
 # line), with a 1 s countdown: the problem is listed under the presets.
-boot edited-menu 0 --image "$OUT/edited.img" --firmware uefi --machine pc --preset quick --menu-timeout 1 \
+boot edited-menu 0 --image "$OUT/edited.img" --firmware uefi --machine q35 --preset quick --menu-timeout 1 \
 	-- -vga none
 checklog edited-menu --expect-status ok --expect-boot uefi --expect begin.cmdline='"samples=5000 rounds=10 calib_ms=20"'
 if tr -d '\r' <"$OUT/edited-menu.log" | grep -qaF "choose a preset" &&

@@ -10,7 +10,7 @@
 NC="python3 tests/nocable/nocable.py"
 IMG=$BUILD/tickprobe.img
 OVMF=/usr/share/ovmf/OVMF.fd
-QEMU="qemu-system-x86_64 -machine pc -accel tcg -cpu max -m 256 -device $QEMU_EXIT_DEVICE
+QEMU="qemu-system-x86_64 -machine q35 -accel tcg -cpu max -m 256 -device $QEMU_EXIT_DEVICE
  -no-reboot -nic none -monitor none -display none"
 # The exit device's statuses: (code << 1) | 1 with probe/exit_status.h's codes.
 QEMU_OK=33
