@@ -209,6 +209,26 @@ bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_
 	return false;
 }
 
+uint64_t counter_ticks_in(const struct counter *c, const struct probe_clock *pc, uint64_t cycles)
+{
+	/* Each end's TSC is read after its counter read: a read held off then
+	 * counts in the cycles as well as in the ticks. */
+	uint64_t v0 = c->read(c) & c->mask;
+	uint64_t t0 = pc->tsc();
+	uint64_t now = t0;
+	uint64_t loops = 0;
+	uint64_t ticks, t1, scaled;
+
+	while (now - t0 < cycles && loops++ < pc->max_wait_loops)
+		now = pc->tsc();
+	ticks = (c->read(c) - v0) & c->mask;
+	t1 = pc->tsc();
+	if (!ticks || t1 <= t0)
+		return ticks;
+	scaled = (uint64_t)((double)ticks * (double)cycles / (double)(t1 - t0));
+	return scaled ? scaled : 1;
+}
+
 void measure_deltas(const struct counter *c, uint64_t *values, uint32_t n, struct hist *scratch,
 		    struct delta_summary *d)
 {

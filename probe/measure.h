@@ -75,6 +75,12 @@ struct rate {
 bool counter_rate(const struct counter *c, const struct probe_clock *pc, uint64_t window_ticks,
 		  struct rate *r, char *why, unsigned why_len);
 
+/* A first look at a rate nobody states: the counter's ticks over about
+ * `cycles` TSC cycles, scaled to exactly that many (at least 1 when it
+ * moved; 0 when it did not).  A read held off (a descheduled vCPU) makes the
+ * look longer, not the answer larger. */
+uint64_t counter_ticks_in(const struct counter *c, const struct probe_clock *pc, uint64_t cycles);
+
 /* samples reads in rounds; cost (all rounds) into *cost, one round at a time
  * through *round.  raw (may be NULL) keeps the first raw_cap costs. */
 void measure_counter(const struct counter *c, const struct probe_clock *pc, uint64_t subtract,

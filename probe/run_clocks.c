@@ -96,16 +96,13 @@ static bool edge_rate(const struct counter *c, const struct probe_clock *pc, dou
 }
 
 /* Without a nominal rate the window in ticks comes from a first look of
- * about a millisecond. */
+ * about a millisecond (counter_ticks_in). */
 static bool ticks_per_ms(const struct counter *c, const struct probe_clock *pc, double tsc_hz, uint64_t *ticks,
 			 char *why, unsigned cap)
 {
 	uint64_t ms = (uint64_t)((tsc_hz > 0 ? tsc_hz : ASSUMED_MAX_HZ) / 1000.0);
-	uint64_t v0 = c->read(c) & c->mask, t0 = pc->tsc(), now = t0, loops = 0;
 
-	while (now - t0 < ms && loops++ < pc->max_wait_loops)
-		now = pc->tsc();
-	*ticks = (c->read(c) - v0) & c->mask;
+	*ticks = counter_ticks_in(c, pc, ms);
 	if (!*ticks)
 		tp_snprintf(why, cap, "%s did not move in %llu TSC cycles", c->desc->name, (unsigned long long)ms);
 	return *ticks != 0;

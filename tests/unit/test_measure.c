@@ -446,10 +446,40 @@ static void test_deltas(void)
 	free(scratch);
 }
 
+/* The first look at a rate nobody states (counter_ticks_in), over 1 ms of
+ * TSC: a read held off 100 ms at either end, as a descheduled vCPU is, must
+ * not make the answer 100 times too large (the window sized from it then
+ * cannot end within its bound). */
+static void first_look(const char *what, uint64_t stall_read, enum sim_kind kind, uint64_t hz, uint64_t want,
+		       uint64_t tolerance)
+{
+	struct probe_clock pc;
+	struct sim_counter s;
+	uint64_t got;
+
+	sim_clock(&pc);
+	sim_counter_init(&s, "apic", kind, 32, hz);
+	s.stall_read = stall_read;
+	s.stall_cost = SIM_TSC_HZ / 10;
+	got = counter_ticks_in(&s.c, &pc, SIM_TSC_HZ / 1000);
+	check(got + tolerance >= want && got <= want + tolerance, "first look: %s: %llu ticks in 1 ms, want %llu",
+	      what, (unsigned long long)got, (unsigned long long)want);
+}
+
+static void test_first_look(void)
+{
+	first_look("25 MHz", 0, SIM_RATE, 25000000, 25000, 250);
+	first_look("25 MHz, the closing read held off 100 ms", 2, SIM_RATE, 25000000, 25000, 250);
+	first_look("25 MHz, the opening read held off 100 ms", 1, SIM_RATE, 25000000, 25000, 250);
+	first_look("a counter that does not move", 0, SIM_CONST, 0, 0, 0);
+	first_look("1 kHz: one tick or none in the look, never 0 once it moved", 2, SIM_RATE, 1000, 1, 0);
+}
+
 int main(void)
 {
 	test_check();
 	test_rate();
+	test_first_look();
 	test_measure_counter();
 	test_measure_bounds();
 	test_deltas();
