@@ -53,4 +53,8 @@ if __name__ == "__main__":
     capture = json.load(open(sys.argv[2]))
     if sys.argv[1] == "tty":
         sys.exit(tty(capture))
-    sys.exit(0 if CHECKS[sys.argv[1]](capture) else 1)
+    if CHECKS[sys.argv[1]](capture):
+        sys.exit(0)
+    # What was seen, for the FAIL line the shell prints next.
+    print("%s: rc %s, stderr %r" % (sys.argv[1], capture["rc"], capture["stderr"][-300:]), file=sys.stderr)
+    sys.exit(1)

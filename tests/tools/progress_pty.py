@@ -13,6 +13,18 @@ import sys
 import time
 
 
+def read_some(master, wait):
+    """What the terminal holds within WAIT seconds: b"" when nothing came,
+    None once the child's side is closed."""
+    r, _, _ = select.select([master], [], [], wait)
+    if not r:
+        return b""
+    try:
+        return os.read(master, 65536) or None
+    except OSError:  # EIO: the child side closed
+        return None
+
+
 def main(argv):
     timeout = float(argv[1])
     master, slave = pty.openpty()
@@ -21,16 +33,14 @@ def main(argv):
     err = b""
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        r, _, _ = select.select([master], [], [], 0.2)
-        if r:
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child side closed
-                chunk = b""
-            if not chunk:
-                break
-            err += chunk
-        elif p.poll() is not None:
+        exited = p.poll() is not None
+        chunk = read_some(master, 0.2)
+        if chunk is None:
+            break
+        err += chunk
+        # The child may write its last line and exit between two looks:
+        # only once it has exited and the terminal is empty is all read.
+        if exited and not chunk:
             break
     if p.poll() is None:
         p.kill()
