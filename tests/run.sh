@@ -4,8 +4,8 @@
 # tests/*/ named test_*.sh.  Every test prints "PASS: …" or "FAIL: …" lines;
 # this counts them (a Python traceback counts as a failure), prints one
 # "name: N passed, N failed" line per test and ends with every failure
-# again and one "N passed, N failed" line; it exits 1 when any test failed.  Each test's
-# whole output is in BUILD/test-logs/NAME.log.
+# again and one "N passed, N failed" line; it exits 1 when any test failed.
+# Each test's whole output is in BUILD/test-logs/NAME.log.
 #
 #   run.sh [BUILD [unit|fast]]    unit: the host unit tests only (make unit)
 #                                 fast: the unit tests, tests/lint/ (the lint

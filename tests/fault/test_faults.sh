@@ -285,13 +285,13 @@ matrix_check madt-second acpi.problems --status ok --expect acpi.madt.oem_id='"B
 # mem_boot BOOT M BOUND: one boot with -m M, ended after BOUND seconds.
 # Sets $rc and $ms, and $timed_out to yes when the bound ended it.
 mem_boot() {
-	t0=$(now_ms)
 	timed_out=no
 	if [ "$1" = kernel ]; then
 		MEM=$2 TMO=$3 kboot "mem-$2" pc ""
 		[ "$rc" -eq 124 ] && timed_out=yes
 		return
 	fi
+	t0=$(now_ms)
 	"$TP" qemu --preset quick --memory "$2" --timeout "$3" -o "$OUT/mem-$2.log" \
 		>"$OUT/mem-$2.err" 2>&1 &
 	qpid=$!
