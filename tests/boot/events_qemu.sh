@@ -30,6 +30,14 @@ if [ -z "$sock" ]; then
 fi
 python3 "$here/events_guest.py" "$sock" "$mode" "${EVENTS_LOG:-}" "${EVENTS_RECORD:-/dev/null}" &
 guest=$!
+# QEMU makes its socket before it runs; so must the played guest, or a
+# loaded host lets tickprobe find the new QEMU running and its channel not
+# there yet.  Bounded: 10 s.
+i=0
+while [ ! -S "$sock" ] && [ $i -lt 200 ] && kill -0 "$guest" 2>/dev/null; do
+	sleep 0.05
+	i=$((i + 1))
+done
 if [ "$mode" = silent ]; then
 	qemu-system-x86_64 "$@" -S &
 	qemu=$!
