@@ -434,6 +434,21 @@ static int wants_exactly(const struct options *o, const char *set)
 	return 1;
 }
 
+/* cpus= lines and the CPU indices each must leave wanted, no problem said. */
+struct cpus_case {
+	const char *cmdline, *want, *says;
+};
+static const struct cpus_case cpus_cases[] = {
+	{ "cpus=2", "0-1", "cpus=2 is CPUs 0 and 1" },
+	{ "cpus=256", "0-255", "cpus=256 is every CPU" },
+	{ "cpus=1", "0", "cpus=1 is the boot CPU only" },
+	{ "cpus=0,2-4,7", "0,2-4,7", "cpus=0,2-4,7 lists those indices" },
+	{ "cpus=5-5", "5", "cpus=5-5 is index 5 alone (a single number is a count)" },
+	{ "cpus=255,0-1", "0-1,255", "cpus=255,0-1, out of order" },
+	{ "cpus=0,2 cpus=all", "0-255", "a later cpus=all replaces a list" },
+	{ "cpus=3 cpus=1,1", "1", "a later list replaces a count; repeats are harmless" },
+};
+
 static void test_smp_options(void)
 {
 	struct options def, o;
@@ -447,24 +462,11 @@ static void test_smp_options(void)
 	check(COND(o.smp_off) && COND(!o.n_problems), "options: smp=off");
 	options_parse(&o, "smp=off smp=on");
 	check(COND(!o.smp_off) && COND(!o.n_problems), "options: a later smp=on undoes smp=off");
-	options_parse(&o, "cpus=2");
-	check(COND(wants_exactly(&o, "0-1")) && COND(!o.n_problems), "options: cpus=2 is CPUs 0 and 1");
-	options_parse(&o, "cpus=256");
-	check(COND(wants_exactly(&o, "0-255")) && COND(!o.n_problems), "options: cpus=256 is every CPU");
-	options_parse(&o, "cpus=1");
-	check(COND(wants_exactly(&o, "0")) && COND(!o.n_problems), "options: cpus=1 is the boot CPU only");
-	options_parse(&o, "cpus=0,2-4,7");
-	check(COND(wants_exactly(&o, "0,2-4,7")) && COND(!o.n_problems), "options: cpus=0,2-4,7 lists those indices");
-	options_parse(&o, "cpus=5-5");
-	check(COND(wants_exactly(&o, "5")) && COND(!o.n_problems),
-	      "options: cpus=5-5 is index 5 alone (a single number is a count)");
-	options_parse(&o, "cpus=255,0-1");
-	check(COND(wants_exactly(&o, "0-1,255")) && COND(!o.n_problems), "options: cpus=255,0-1, out of order");
-	options_parse(&o, "cpus=0,2 cpus=all");
-	check(COND(wants_exactly(&o, "0-255")) && COND(!o.n_problems), "options: a later cpus=all replaces a list");
-	options_parse(&o, "cpus=3 cpus=1,1");
-	check(COND(wants_exactly(&o, "1")) && COND(!o.n_problems),
-	      "options: a later list replaces a count; repeats are harmless");
+	for (unsigned i = 0; i < sizeof cpus_cases / sizeof cpus_cases[0]; i++) {
+		const struct cpus_case *k = &cpus_cases[i];
+		options_parse(&o, k->cmdline);
+		check(COND(wants_exactly(&o, k->want)) && COND(!o.n_problems), "options: %s", k->says);
+	}
 	options_parse(&o, "ghost_cpu=77");
 	check(COND(o.ghost_cpu_set) && COND(o.ghost_cpu == 77) && COND(!o.n_problems), "options: ghost_cpu=77");
 	options_parse(&o, "ghost_cpu=0xfffffffe");
