@@ -142,8 +142,11 @@ static void test_synthetic_walk(void)
 	put32(p + 16, 0x3000);
 	put32(p + 20, 36);
 	put64(p + 24, 0x4000);
-	for (int i = 0, s = 0; i < 2; i++, s = 0) {
-		int n = i ? 36 : 20, at = i ? 32 : 8;
+	/* The checksum of the first 20 bytes (at 8), then of all 36 (at 32). */
+	for (int i = 0; i < 2; i++) {
+		int n = i ? 36 : 20;
+		int at = i ? 32 : 8;
+		int s = 0;
 		for (int k = 0; k < n; k++)
 			s += p[k];
 		p[at] = -s;
