@@ -17,6 +17,7 @@
 #include "probe/counter.h"
 #include "probe/hist.h"
 #include "probe/measure.h"
+#include "tests/unit/xorshift.h"
 
 #define SIM_TSC_HZ 1000000000ull
 #define SIM_MAX_GLITCHES 4096
@@ -71,8 +72,7 @@ static inline uint64_t sim_read(const struct counter *cc)
 	if (s->reads == s->stall_read)
 		sim_now += s->stall_cost;
 	if (s->jitter) {
-		s->rng ^= s->rng << 13, s->rng ^= s->rng >> 7, s->rng ^= s->rng << 17;
-		sim_now += s->rng % s->jitter;
+		sim_now += xorshift64(&s->rng) % s->jitter;
 	}
 	switch (s->kind) {
 	case SIM_RATE: {
@@ -183,9 +183,7 @@ static inline struct hist *sim_hist(void)
 static uint64_t sim_rand_state = 88172645463325252ull;
 static inline uint64_t sim_rand(void)
 {
-	sim_rand_state ^= sim_rand_state << 13, sim_rand_state ^= sim_rand_state >> 7,
-		sim_rand_state ^= sim_rand_state << 17;
-	return sim_rand_state;
+	return xorshift64(&sim_rand_state);
 }
 
 static inline void sim_clock(struct probe_clock *pc)

@@ -35,6 +35,7 @@
 #include <time.h>
 #include "probe/smp_env.h"
 #include "probe/team.h"
+#include "tests/unit/xorshift.h"
 
 #define SIM_CPUS 16
 #define SIM_PLANTS 8
@@ -147,8 +148,7 @@ static inline void sim_pass(int from)
 		}
 	} else if (count) {
 		int pick;
-		sim.rng ^= sim.rng << 13, sim.rng ^= sim.rng >> 7, sim.rng ^= sim.rng << 17;
-		pick = (int)(sim.rng % (uint64_t)count);
+		pick = (int)(xorshift64(&sim.rng) % (uint64_t)count);
 		for (unsigned c = 0; c < sim.n && next < 0; c++)
 			if (sim.active[c] && pick-- == 0)
 				next = (int)c;

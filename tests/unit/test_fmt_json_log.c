@@ -14,6 +14,7 @@
 #include "probe/log.h"
 #include "lib/crc32.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 /* ---- an independent CRC-32: zlib's --------------------------------------- */
 
@@ -228,7 +229,7 @@ static void test_fmt_fixed(void)
 	for (int t = 0; t < 20000; t++) {
 		int d = t % 10;
 		double mag, v;
-		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		xorshift64(&rng);
 		mag = pow(10, (double)(rng % 13) - (double)d);
 		v = (double)(rng >> 11) / 9007199254740992.0 * mag * ((rng >> 3) & 1 ? -1 : 1);
 		if (near_half(v, d, 1e-3))

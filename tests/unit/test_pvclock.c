@@ -9,12 +9,12 @@
 #include <string.h>
 #include "tests/unit/check.h"
 #include "probe/pvclock.h"
+#include "tests/unit/xorshift.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 static uint64_t next(void)
 {
-	rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-	return rng;
+	return xorshift64(&rng);
 }
 
 /* ---- the arithmetic ------------------------------------------------------ */

@@ -12,13 +12,13 @@
 #include <sys/stat.h>
 #include "tools/stat/input.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next(void) /* xorshift64*: reproducible runs */
 {
-	rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
+	return xorshift64_star(&rng);
 }
 
 static int same_double(double a, double b)

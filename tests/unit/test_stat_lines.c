@@ -18,13 +18,13 @@
 #include <unistd.h>
 #include "tools/stat/input.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 static uint64_t rng = 0x2545f4914f6cdd1dull;
 
 static uint64_t next(void) /* xorshift64*: reproducible runs */
 {
-	rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
+	return xorshift64_star(&rng);
 }
 
 struct got {

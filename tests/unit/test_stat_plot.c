@@ -13,13 +13,13 @@
 #include "tools/lib/stats.h"
 #include "tools/lib/ministat_print.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 static uint64_t rng = 0x6a09e667f3bcc908ull;
 
 static uint64_t next(void) /* xorshift64*: reproducible runs */
 {
-	rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
+	return xorshift64_star(&rng);
 }
 
 /* ---- the grid, as ministat draws it ---- */

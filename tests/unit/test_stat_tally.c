@@ -14,13 +14,13 @@
 #include "tools/stat/keysort.h"
 #include "tools/stat/tally.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 static uint64_t rng = 0x853c49e6748fea9bull;
 
 static uint64_t next(void) /* xorshift64*: reproducible runs */
 {
-	rng ^= rng >> 12, rng ^= rng << 25, rng ^= rng >> 27;
-	return rng * 2685821657736338717ull;
+	return xorshift64_star(&rng);
 }
 
 static int cmp_u64(const void *a, const void *b)

@@ -7,6 +7,7 @@
 #include <math.h>
 #include "tools/lib/stats.h"
 #include "tests/unit/check.h"
+#include "tests/unit/xorshift.h"
 
 static int same_g(double v, const char *want) /* printed as ministat prints it */
 {
@@ -146,12 +147,12 @@ static void test_sort(void)
 				       "organ pipe" };
 	size_t n = 1000000, i;
 	double *v = malloc(n * sizeof *v), *w = malloc(n * sizeof *w);
-	unsigned long long r = 88172645463325252ull;
+	uint64_t r = 88172645463325252ull;
 	int kind;
 
 	for (kind = 0; kind < 6; kind++) {
 		for (i = 0; i < n; i++) {
-			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			xorshift64(&r);
 			switch (kind) {
 			case 0: v[i] = (double)(r % 1000000007) / 7; break;
 			case 1: v[i] = (double)i; break;
@@ -172,7 +173,7 @@ static void test_sort(void)
 		double *x = malloc(n * sizeof *x), *scratch = malloc(n * sizeof *x);
 		struct stats s1, s2;
 		for (i = 0; i < n; i++) {
-			r ^= r << 13, r ^= r >> 7, r ^= r << 17;
+			xorshift64(&r);
 			v[i] = (double)(long long)(r % 2000001) - 1000000.0;
 			if (i % 7 == 0)
 				v[i] *= 1e-300;
