@@ -14,7 +14,8 @@
 static bool plan(void *ctx, enum options_after what, const struct acpi_info *acpi, char *via, size_t vcap,
 		 char *why, size_t wcap)
 {
-	(void)ctx, (void)acpi;
+	(void)ctx;
+	(void)acpi;
 	if (wcap)
 		why[0] = 0; /* ResetSystem can always be asked */
 	tp_snprintf(via, vcap, what == OPT_AFTER_REBOOT ? "ResetSystem(EfiResetCold)" : "ResetSystem(EfiResetShutdown)");
@@ -26,7 +27,8 @@ static bool plan(void *ctx, enum options_after what, const struct acpi_info *acp
 static void run(void *ctx, enum options_after what, const struct acpi_info *acpi,
 		void (*say)(void *say_ctx, const char *line), void *say_ctx, char *why, size_t wcap)
 {
-	(void)ctx, (void)acpi;
+	(void)ctx;
+	(void)acpi;
 	say(say_ctx, what == OPT_AFTER_REBOOT ? "reboot: ResetSystem(EfiResetCold)" : "poweroff: ResetSystem(EfiResetShutdown)");
 	uefi_call_wrapper(RT->ResetSystem, 4, what == OPT_AFTER_REBOOT ? EfiResetCold : EfiResetShutdown, EFI_SUCCESS,
 			  (UINTN)0, NULL);

@@ -68,11 +68,13 @@ static void layout(struct fakemem *m, const uint8_t *p, size_t n)
 		struct region *r = &m->r[m->n++];
 		r->base = le(p, 8);
 		r->len = (size_t)le(p + 8, 4);
-		p += 12, n -= 12;
+		p += 12;
+		n -= 12;
 		if (r->len > n)
 			r->len = n;
 		r->data = p;
-		p += r->len, n -= r->len;
+		p += r->len;
+		n -= r->len;
 	}
 }
 
@@ -116,7 +118,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 1)
 		return 0;
 	mode = data[0];
-	data++, size--;
+	data++;
+	size--;
 	acpi_info_init(&info);
 
 	if ((mode & 3) == 0) {

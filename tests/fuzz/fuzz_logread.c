@@ -127,7 +127,8 @@ static void walk_hist(struct hist_dec *d)
 			abort();
 		if (d->form == HIST_FORM_COMPACT && hist_bin_low(hist_bin_of(v)) != v)
 			abort();
-		last = v, any = true;
+		last = v;
+		any = true;
 	}
 	if ((got < 0) != (d->err != NULL) || hist_dec_next(d, &v, &c) != got)
 		abort();

@@ -153,12 +153,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		free(info);
 		return 0;
 	}
-	mode = data[0], repeat = data[1];
-	data += 2, size -= 2;
+	mode = data[0];
+	repeat = data[1];
+	data += 2;
+	size -= 2;
 	body = size > 44 ? size - 44 : 0;
 	len = size + body * (repeat & 0x7f);
-	if (len > MAX_TABLE)
-		len = size, body = 0;
+	if (len > MAX_TABLE) {
+		len = size;
+		body = 0;
+	}
 	/* Exactly len bytes on the heap, so ASan sees any read past the table. */
 	t = malloc(len ? len : 1);
 	memcpy(t, data, size);

@@ -29,15 +29,19 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (size < 2)
 		return 0;
 	column = (data[0] & 8) ? 1000000 : 1 + (data[0] & 7);
-	for (int i = 0; i < 5; i++)
-		if (data[1] & (1 << i))
-			stat_input_delims(delim, pick[i]), any = 1;
+	for (int i = 0; i < 5; i++) {
+		if (data[1] & (1 << i)) {
+			stat_input_delims(delim, pick[i]);
+			any = 1;
+		}
+	}
 	if (!any)
 		stat_input_delims(delim, " \t");
 	for (int i = 0; i < 3; i++)
 		if (data[1] & (0x20 << i))
 			stat_input_delims(delim, odd[i]);
-	data += 2, size -= 2;
+	data += 2;
+	size -= 2;
 
 	buf = malloc(size + 1);
 	memcpy(buf, data, size);

@@ -34,8 +34,10 @@ static uint8_t *slurp(const char *path, size_t *len)
 		return NULL;
 	if (!fseek(f, 0, SEEK_END) && (n = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET)) {
 		b = malloc((size_t)n + 1);
-		if (b && fread(b, 1, (size_t)n, f) != (size_t)n)
-			free(b), b = NULL;
+		if (b && fread(b, 1, (size_t)n, f) != (size_t)n) {
+			free(b);
+			b = NULL;
+		}
 		*len = (size_t)n;
 	}
 	fclose(f);
@@ -153,10 +155,14 @@ static uint64_t load_memmap(struct fakemem *m, const char *dir, const char *only
 				continue;
 			snprintf(path, sizeof path, "%s/memory/%s", dir, file);
 			d = slurp(path, &got);
-			if (!d || got != len)
-				bad++, check(0, "%s: %s is not %u bytes", dir, file, len);
-			if (d)
-				place_owned(m, addr, d, got), laid++;
+			if (!d || got != len) {
+				bad++;
+				check(0, "%s: %s is not %u bytes", dir, file, len);
+			}
+			if (d) {
+				place_owned(m, addr, d, got);
+				laid++;
+			}
 			if (!strcmp(sig, "RSDP"))
 				rsdp = addr;
 		}
@@ -174,13 +180,15 @@ static int csv_split(char *s, char **field, int max)
 		field[n++] = s;
 		if (*s == '"') {
 			for (s++; *s; s++) {
-				if (*s == '"' && s[1] == '"')
-					*out++ = '"', s++;
-				else if (*s == '"') {
+				if (*s == '"' && s[1] == '"') {
+					*out++ = '"';
+					s++;
+				} else if (*s == '"') {
 					s++;
 					break;
-				} else
+				} else {
 					*out++ = *s;
+				}
 			}
 		} else {
 			while (*s && *s != ',' && *s != '\n' && *s != '\r')
@@ -221,7 +229,10 @@ static void seal(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
 {
 	uint8_t s = 0;
 	memcpy(t, sig, 4);
-	t[4] = len, t[5] = len >> 8, t[6] = len >> 16, t[7] = len >> 24;
+	t[4] = len;
+	t[5] = len >> 8;
+	t[6] = len >> 16;
+	t[7] = len >> 24;
 	t[8] = rev;
 	memcpy(t + 10, "TPTEST", 6);
 	t[9] = 0;
@@ -231,7 +242,11 @@ static void seal(uint8_t *t, const char *sig, uint32_t len, uint8_t rev)
 }
 
 static void put32(uint8_t *p, uint32_t v) { for (int i = 0; i < 4; i++) p[i] = v >> (8 * i); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v), put32(p + 4, (uint32_t)(v >> 32)); }
+static void put64(uint8_t *p, uint64_t v)
+{
+	put32(p, (uint32_t)v);
+	put32(p + 4, (uint32_t)(v >> 32));
+}
 
 /* ---- tickprobe acpi ------------------------------------------------------- */
 

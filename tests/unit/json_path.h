@@ -13,8 +13,10 @@ static inline const struct lr_node *path_at(const struct lr_node *r, const char 
 
 	while (r && *path) {
 		size_t k = 0;
-		while (path[k] && path[k] != '.' && k + 1 < sizeof part)
-			part[k] = path[k], k++;
+		while (path[k] && path[k] != '.' && k + 1 < sizeof part) {
+			part[k] = path[k];
+			k++;
+		}
 		part[k] = 0;
 		r = part[0] >= '0' && part[0] <= '9' ? lr_at(r, (size_t)atoi(part)) : lr_get(r, part);
 		path += k + (path[k] == '.');

@@ -55,8 +55,10 @@ static inline const struct lr_node *capture_line(size_t k, const char *type, siz
 	unsigned crc;
 	size_t n;
 
-	for (size_t i = 0; i < k && s; i++)
-		s = memchr(s, '\n', cap.len - (size_t)(s - cap.buf)), s = s ? s + 1 : NULL;
+	for (size_t i = 0; i < k && s; i++) {
+		s = memchr(s, '\n', cap.len - (size_t)(s - cap.buf));
+		s = s ? s + 1 : NULL;
+	}
 	if (!s || !(e = memchr(s, '\n', cap.len - (size_t)(s - cap.buf))))
 		return NULL;
 	n = (size_t)(e - s);

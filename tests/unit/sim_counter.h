@@ -144,7 +144,8 @@ static inline uint64_t sim_bracket(counter_read_fn fn, const struct counter *c)
 /* k back-to-back reads: 7 cycles each plus 3 for the bracket. */
 static inline uint64_t sim_block(counter_read_fn fn, const struct counter *c, uint64_t k)
 {
-	(void)fn, (void)c;
+	(void)fn;
+	(void)c;
 	sim_block_calls++;
 	sim_block_k = k;
 	return 7 * k + 3;
@@ -166,9 +167,14 @@ static inline bool sim_smi(uint64_t *count)
 
 static inline void sim_bracket_script(const uint64_t *costs, size_t n)
 {
-	sim_br_script = costs, sim_br_n = n, sim_br_pos = 0, sim_br_calls = 0;
+	sim_br_script = costs;
+	sim_br_n = n;
+	sim_br_pos = 0;
+	sim_br_calls = 0;
 	sim_block_k = sim_block_calls = 0;
-	sim_smi_next = 41, sim_smi_calls = 0, sim_smi_fail_after = false;
+	sim_smi_next = 41;
+	sim_smi_calls = 0;
+	sim_smi_fail_after = false;
 }
 
 /* A histogram on the heap (struct hist is about 90 KB), empty. */

@@ -65,8 +65,17 @@ static void append(char **buf, size_t *len, const char *s, size_t n)
 	(*buf)[*len] = 0;
 }
 
-static void serial_out(void *ctx, const char *s, size_t n) { (void)ctx, append(&sim.log, &sim.log_len, s, n); }
-static void screen_out(void *ctx, const char *s, size_t n) { (void)ctx, append(&sim.screen, &sim.screen_len, s, n); }
+static void serial_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	append(&sim.log, &sim.log_len, s, n);
+}
+
+static void screen_out(void *ctx, const char *s, size_t n)
+{
+	(void)ctx;
+	append(&sim.screen, &sim.screen_len, s, n);
+}
 
 static void *sim_alloc(void *ctx, size_t bytes)
 {
@@ -78,7 +87,8 @@ static void *sim_alloc(void *ctx, size_t bytes)
 
 static unsigned sim_consoles(void *ctx, uint16_t port, uint32_t baud, struct console *out, unsigned max)
 {
-	(void)ctx, (void)baud;
+	(void)ctx;
+	(void)baud;
 	unsigned n = 0;
 	if (port && n < max)
 		out[n++] = (struct console){ "serial", serial_out, NULL, true, true };
@@ -90,7 +100,8 @@ static unsigned sim_consoles(void *ctx, uint16_t port, uint32_t baud, struct con
 static void sim_set_hook(void *ctx, platform_exception_fn hook, void *hook_ctx)
 {
 	(void)ctx;
-	sim.hook = hook, sim.hook_ctx = hook_ctx;
+	sim.hook = hook;
+	sim.hook_ctx = hook_ctx;
 }
 
 static void raise_exception(uint64_t vector, const char *name)
@@ -118,13 +129,32 @@ static void sim_machine(void *ctx, struct machine_facts *m)
 
 static int no_memory(void *ctx, uint64_t addr, void *buf, size_t len)
 {
-	(void)ctx, (void)addr, (void)buf, (void)len;
+	(void)ctx;
+	(void)addr;
+	(void)buf;
+	(void)len;
 	return -1;
 }
 
-static void sim_claims(void *ctx, struct tsc_claims *c) { (void)ctx, *c = sim.claims; }
-static void sim_end(void *ctx, const char *status, unsigned code) { (void)ctx, sim.end_status = status, sim.exit_code = code, sim.ends++; }
-__attribute__((noreturn)) static void sim_halt(void *ctx) { (void)ctx, longjmp(sim.out, 1); }
+static void sim_claims(void *ctx, struct tsc_claims *c)
+{
+	(void)ctx;
+	*c = sim.claims;
+}
+
+static void sim_end(void *ctx, const char *status, unsigned code)
+{
+	(void)ctx;
+	sim.end_status = status;
+	sim.exit_code = code;
+	sim.ends++;
+}
+
+__attribute__((noreturn)) static void sim_halt(void *ctx)
+{
+	(void)ctx;
+	longjmp(sim.out, 1);
+}
 
 /* The core runs at 1.25 times the 1 GHz TSC; MPERF counts the TSC. */
 static bool sim_aperf_mperf(uint64_t *aperf, uint64_t *mperf)
@@ -178,8 +208,20 @@ static uint64_t apic_read(const struct counter *c)
 		sim.apic_unready_reads++;
 	return sim_read(c);
 }
-static void apic_prepare(void *ctx) { (void)ctx, sim.prepared++, sim.apic_ready = true; }
-static void apic_settle(void *ctx) { (void)ctx, sim.settled++, sim.apic_ready = false; }
+
+static void apic_prepare(void *ctx)
+{
+	(void)ctx;
+	sim.prepared++;
+	sim.apic_ready = true;
+}
+
+static void apic_settle(void *ctx)
+{
+	(void)ctx;
+	sim.settled++;
+	sim.apic_ready = false;
+}
 
 /* What a simulated counter is: its name, width and nominal rate, the read
  * sim_reset gives it, and the run's flags, as an image driver's desc. */
@@ -278,7 +320,8 @@ static void sim_reset(void)
 	static const uint64_t cost[S_N] = { [S_TSC] = 20, [S_PM] = 700, [S_PIT] = 2000, [S_INB40] = 500,
 					    [S_PORT80] = 500, [S_APIC] = 300, [S_RTC] = 100000, [S_RTCTIME] = 100000 };
 
-	free(sim.log), free(sim.screen);
+	free(sim.log);
+	free(sim.screen);
 	memset(&sim, 0, sizeof sim);
 	sim_now = 0;
 	for (int i = 0; i < S_N; i++) {
@@ -298,7 +341,9 @@ static void sim_reset(void)
 			s->read_cost = cost[i];
 	}
 	sim.ctr[S_PIT].down = sim.ctr[S_APIC].down = true;
-	sim.a_base = 40, sim.b_base = 60, sim.n_brackets = 2;
+	sim.a_base = 40;
+	sim.b_base = 60;
+	sim.n_brackets = 2;
 }
 
 /* The platform of a machine with these drivers, A and B for its brackets

@@ -86,11 +86,14 @@ static void decode_machine(const char *m, struct acpi_info *a)
 
 static void describe(const struct acpi_info *a, char *pm, char *bits, char *hpet)
 {
-	if (a->pm_space == ACPI_SPACE_NONE)
-		strcpy(pm, "none"), bits[0] = 0;
-	else
+	if (a->pm_space == ACPI_SPACE_NONE) {
+		strcpy(pm, "none");
+		bits[0] = 0;
+	} else {
 		sprintf(pm, "%s:0x%llx", a->pm_space == ACPI_SPACE_IO ? "io" : "mmio",
-			(unsigned long long)a->pm_address), sprintf(bits, "%u", a->pm_bits);
+			(unsigned long long)a->pm_address);
+		sprintf(bits, "%u", a->pm_bits);
+	}
 	if (a->have_hpet)
 		sprintf(hpet, "mem:0x%llx", (unsigned long long)a->hpet_address);
 	else
@@ -100,7 +103,13 @@ static void describe(const struct acpi_info *a, char *pm, char *bits, char *hpet
 /* The odd machines the corpus README names: each row that shows the trait is
  * checked; a failing one gets its own FAIL line, the category one PASS line. */
 static int odd_bad[7];
-#define ODD(i, ok, ...) do { if (!(ok)) odd_bad[i]++, check(0, __VA_ARGS__); } while (0)
+#define ODD(i, ok, ...) \
+	do { \
+		if (!(ok)) { \
+			odd_bad[i]++; \
+			check(0, __VA_ARGS__); \
+		} \
+	} while (0)
 
 static void odd_cases(char **f, const struct acpi_info *a, int *seen)
 {
@@ -266,7 +275,9 @@ static void test_find_rsdp(void)
 	check(COND(acpi_find_rsdp_bios(&mem, &a) == 0xf7240) && COND(has_problem(&a, "0xe0100")),
 	      "find: RSDP at 0xf7240 in the 0xE0000 area, decoy at 0xe0100 skipped");
 
-	bda[0x0e] = 0xc0, bda[0x0f] = 0x9f; /* EBDA segment 0x9fc0 */
+	/* EBDA segment 0x9fc0 */
+	bda[0x0e] = 0xc0;
+	bda[0x0f] = 0x9f;
 	place(&m, 0x9fc00, ebda, sizeof ebda);
 	memcpy(ebda + 0x30, rsdp, 36);
 	acpi_info_init(&a);

@@ -53,10 +53,20 @@ static void make_dsdt(uint8_t *t, size_t len, size_t at, const uint8_t *aml, siz
 {
 	memset(t, 0xa3, len);
 	memcpy(t, "DSDT", 4);
-	t[4] = (uint8_t)len, t[5] = (uint8_t)(len >> 8), t[6] = (uint8_t)(len >> 16), t[7] = 0;
+	t[4] = (uint8_t)len;
+	t[5] = (uint8_t)(len >> 8);
+	t[6] = (uint8_t)(len >> 16);
+	t[7] = 0;
 	t[8] = 2;
 	memcpy(t + at, aml, n);
 	fix_checksum(t, len);
+}
+
+/* acpi_s5_scan() of a DSDT made in t: aml at offset 36, then 8 NoOps. */
+static bool scan_dsdt(uint8_t *t, const uint8_t *aml, size_t n, struct acpi_s5 *s5)
+{
+	make_dsdt(t, 36 + n + 8, 36, aml, n);
+	return acpi_s5_scan(t, 36 + n + 8, s5);
 }
 
 static void real_tables(void)
@@ -169,7 +179,7 @@ static void synthetic(void)
 	uint8_t t[64];
 	struct acpi_s5 s5 = { 0 };
 
-#define SCAN(a) (make_dsdt(t, 36 + sizeof(a) + 8, 36, a, sizeof(a)), acpi_s5_scan(t, 36 + sizeof(a) + 8, &s5))
+#define SCAN(a) scan_dsdt(t, a, sizeof(a), &s5)
 	check(COND(SCAN(qemu)) && COND(s5.slp_typ_a == 0) && COND(s5.slp_typ_b == 0),
 	      "QEMU's form Package(4){Zero,...}: 0/0");
 	check(COND(SCAN(root)) && COND(s5.slp_typ_a == 6) && COND(s5.slp_typ_b == 3),

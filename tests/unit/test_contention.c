@@ -186,7 +186,9 @@ static void test_script(void)
 	struct counter c;
 
 	setup(1, SIM_CLOCK_COUNTED, SIM_ROUND_ROBIN, 1);
-	script = values, script_n = 7, script_at = 0;
+	script = values;
+	script_n = 7;
+	script_at = 0;
 	describe(&c, "acpi-fast", script_read, 24);
 	measure(&c, 7);
 	check(COND(res.n_levels == 1) && COND(res.level[0].returned == 1) && COND(res.ordered == 6) &&
@@ -211,7 +213,9 @@ static void test_tsc_control(void)
 	      (unsigned long long)res.ordered);
 
 	setup(4, SIM_CLOCK_COUNTED, SIM_RANDOM, 8);
-	env.skew_set = true, env.skew_cpu = 1, env.skew_cycles = -1000000000;
+	env.skew_set = true;
+	env.skew_cpu = 1;
+	env.skew_cycles = -1000000000;
 	describe(&c, "tsc", tsc_read, 64);
 	desc.tsc_based = true;
 	measure(&c, 300);
@@ -312,8 +316,13 @@ static void test_record(void)
 		for (unsigned l = 1; res.n_levels < CONTENTION_MAX_LEVELS; l *= 2) {
 			struct contention_level *x = &res.level[res.n_levels++];
 			x->n = x->returned = l > n ? n : l;
-			x->p50_median = 1234567, x->p99_median = 2345678, x->p50_worst = 3456789, x->p99_worst = 4567890;
-			x->reads = 10000ull * x->n, x->wall_cycles = 98765432100ull, x->backwards = 12345;
+			x->p50_median = 1234567;
+			x->p99_median = 2345678;
+			x->p50_worst = 3456789;
+			x->p99_worst = 4567890;
+			x->reads = 10000ull * x->n;
+			x->wall_cycles = 98765432100ull;
+			x->backwards = 12345;
 			x->overlap = 0.123;
 			for (unsigned i = 0; i < x->n; i++)
 				x->cpus[i] = (uint16_t)(n - 1 - i);
@@ -322,7 +331,9 @@ static void test_record(void)
 		}
 		res.level[res.n_levels] = res.level[1];
 		res.level[res.n_levels++].siblings = true;
-		res.ordered = 1234567, res.backwards = 123456, res.max_backward = 12345678;
+		res.ordered = 1234567;
+		res.backwards = 123456;
+		res.max_backward = 12345678;
 		capture_reset();
 		record_contention(&cap.log, &res, 2.5e9);
 		capture_line(0, "contention", &bytes[1 + k]);

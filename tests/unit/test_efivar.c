@@ -45,7 +45,10 @@ static void round_trip(void)
 	check(load_option_encode(buf, sizeof buf, LOAD_OPTION_ACTIVE, "tick\xe9", &esp, "\\EFI\\x.efi", "") == 0,
 	      "encode: 0 for a text that is not printable ASCII");
 	n = load_option_encode(buf, sizeof buf, LOAD_OPTION_ACTIVE, "UiApp", &esp, "\\x.efi", "");
-	buf[n++] = 0x11, buf[n++] = 0x40, buf[n++] = 0x70; /* 3 bytes of binary data, as OVMF's GUID tag */
+	/* 3 bytes of binary data, as OVMF's GUID tag */
+	buf[n++] = 0x11;
+	buf[n++] = 0x40;
+	buf[n++] = 0x70;
 	check(COND(load_option_decode(buf, n, &o)) && COND(!o.options[0]),
 	      "decode: optional data that is not text is no options");
 }

@@ -472,7 +472,8 @@ static void check_log_lines(const struct mem *m, const char *const *types, size_
 			crc_all = crc_ref(crc_all, m->buf + pos, n + 1);
 			bytes += n + 1;
 		} else {
-			end = m->buf + pos, end_len = n;
+			end = m->buf + pos;
+			end_len = n;
 		}
 		pos += n + 1;
 	}
@@ -556,7 +557,8 @@ static void test_log(void)
 	json_str(j, "s", big);
 	check(!j->overflow, "log: a record of %zu bytes (writer cap - 1) fits", prefix + lmax + 1);
 	log_end(&l);
-	big[lmax] = 'b', big[lmax + 1] = 0;
+	big[lmax] = 'b';
+	big[lmax + 1] = 0;
 	types[nlines++] = "overflow";
 	j = log_begin(&l, "t");
 	json_str(j, "s", big);

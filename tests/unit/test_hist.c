@@ -189,7 +189,11 @@ static void test_merge_and_add_n(void)
 	check(COND(fabs(hist_sd(rep) - hist_sd(batch)) <= 1e-9 * hist_sd(rep)) &&
 		      COND(fabs(rep->welford_mean - batch->welford_mean) <= 1e-12 * rep->welford_mean),
 	      "add_n: same mean/sd as n adds (%.17g vs %.17g)", hist_sd(rep), hist_sd(batch));
-	free(a), free(b), free(all), free(rep), free(batch);
+	free(a);
+	free(b);
+	free(all);
+	free(rep);
+	free(batch);
 }
 
 static void test_bins(void)

@@ -123,6 +123,16 @@ static int round_trip(void)
 	return same(&in, &out);
 }
 
+/* in holds exactly the n (value, count) pairs given, as written. */
+static void set_pairs(size_t n, const uint64_t pairs[][2])
+{
+	in.n = n;
+	for (size_t i = 0; i < n; i++) {
+		in.v[i] = pairs[i][0];
+		in.c[i] = pairs[i][1];
+	}
+}
+
 static void add_bin(size_t bin, uint64_t count)
 {
 	in.v[in.n] = hist_bin_low(bin);
@@ -147,14 +157,14 @@ static void test_strings(void)
 	};
 	for (size_t i = 0; i < sizeof one / sizeof one[0]; i++) {
 		char *s;
-		in.n = 1, in.v[0] = one[i].v, in.c[0] = one[i].c;
+		set_pairs(1, (const uint64_t[][2]){ { one[i].v, one[i].c } });
 		s = encoded(&in);
 		check(COND(s) && COND(!strcmp(s, one[i].want)), "strings: value %llu count %llu is \"%s\" (got \"%s\")",
 		      (unsigned long long)one[i].v, (unsigned long long)one[i].c, one[i].want, s ? s : "(null)");
 		free(s);
 	}
 	/* 2^63: twelve zero groups with more, then 8 (bit 63 = 60 + 3). */
-	in.n = 1, in.v[0] = 0, in.c[0] = (uint64_t)1 << 63;
+	set_pairs(1, (const uint64_t[][2]){ { 0, (uint64_t)1 << 63 } });
 	{
 		char *s = encoded(&in);
 		check(COND(s) && COND(!strcmp(s, "A"
@@ -169,7 +179,7 @@ static void test_strings(void)
 		free(s);
 	}
 	/* Two bins: the second's skip counts the empty bins between. */
-	in.n = 2, in.v[0] = 24, in.c[0] = 3, in.v[1] = 49, in.c[1] = 5;
+	set_pairs(2, (const uint64_t[][2]){ { 24, 3 }, { 49, 5 } });
 	{
 		char *s = encoded(&in);
 		check(COND(s) && COND(!strcmp(s, "YDYF")),
@@ -189,10 +199,12 @@ static void test_edges(void)
 	in.n = 0;
 	check(COND(round_trip()) && COND(out.n == 0), "edges: empty histogram round trip");
 	for (size_t b = 0; b < HIST_CODEC_BINS; b += 7919) {
-		in.n = 0, add_bin(b, 1);
+		in.n = 0;
+		add_bin(b, 1);
 		check(round_trip(), "edges: one bin at index %zu (value %llu)", b, (unsigned long long)hist_bin_low(b));
 	}
-	in.n = 0, add_bin(HIST_CODEC_BINS - 1, 1);
+	in.n = 0;
+	add_bin(HIST_CODEC_BINS - 1, 1);
 	ok = round_trip();
 	check(COND(ok) && COND(out.v[0] == hist_bin_low(hist_bin_of(UINT64_MAX))),
 	      "edges: the top bin, value %llu (where UINT64_MAX goes)", (unsigned long long)out.v[0]);
@@ -210,12 +222,17 @@ static void test_edges(void)
 	ok = round_trip();
 	check(COND(ok) && COND(strlen(jbuf) == 11 + HIST_CODEC_BINS * 14u),
 	      "edges: every bin with counts near 2^64: 14 bytes a bin (%zu bytes)", strlen(jbuf));
-	in.n = 0, add_bin(0, (uint64_t)1 << 63), add_bin(HIST_CODEC_BINS - 1, (uint64_t)1 << 63);
+	in.n = 0;
+	add_bin(0, (uint64_t)1 << 63);
+	add_bin(HIST_CODEC_BINS - 1, (uint64_t)1 << 63);
 	check(round_trip(), "edges: counts of 2^63 at the first and the last bin");
 
 	/* Through struct hist and hist_encode, as the records write it. */
 	hist_init(&h);
-	hist_add(&h, 0), hist_add(&h, UINT64_MAX), hist_add_n(&h, 16383, 5), hist_add_n(&h, 16384, 6);
+	hist_add(&h, 0);
+	hist_add(&h, UINT64_MAX);
+	hist_add_n(&h, 16383, 5);
+	hist_add_n(&h, 16384, 6);
 	{
 		struct json j;
 		int form;
@@ -228,8 +245,10 @@ static void test_edges(void)
 		hist_encode(&j, "hist", &h);
 		json_object_end(&j);
 		good = !j.overflow && decode_doc(jbuf, &out, &form, &err) == 4;
-		while (good && hist_next(&h, &cur, &v, &c))
-			good = k < out.n && out.v[k] == v && out.c[k] == c, k++;
+		while (good && hist_next(&h, &cur, &v, &c)) {
+			good = k < out.n && out.v[k] == v && out.c[k] == c;
+			k++;
+		}
 		check(COND(good) && COND(k == 4),
 		      "edges: hist_encode of 0, 16383 x5, 16384 x6, UINT64_MAX: the bins hist_next gives");
 	}
@@ -336,16 +355,16 @@ static void test_refused(void)
 	/* The encoder refuses what it cannot write truthfully. */
 	{
 		bool of;
-		in.n = 1, in.v[0] = 16385, in.c[0] = 1;
+		set_pairs(1, (const uint64_t[][2]){ { 16385, 1 } });
 		encode_bins(&in, &of, sizeof jbuf);
 		check(of, "refused: encoder: 16385 is inside a log bucket, not its lower bound: overflow set");
-		in.n = 2, in.v[0] = 50, in.c[0] = 1, in.v[1] = 50, in.c[1] = 1;
+		set_pairs(2, (const uint64_t[][2]){ { 50, 1 }, { 50, 1 } });
 		encode_bins(&in, &of, sizeof jbuf);
 		check(of, "refused: encoder: the same value twice: overflow set");
-		in.n = 2, in.v[0] = 50, in.c[0] = 1, in.v[1] = 49, in.c[1] = 1;
+		set_pairs(2, (const uint64_t[][2]){ { 50, 1 }, { 49, 1 } });
 		encode_bins(&in, &of, sizeof jbuf);
 		check(of, "refused: encoder: values going down: overflow set");
-		in.n = 3, in.v[0] = 5, in.c[0] = 0, in.v[1] = 7, in.c[1] = 2, in.v[2] = 9, in.c[2] = 0;
+		set_pairs(3, (const uint64_t[][2]){ { 5, 0 }, { 7, 2 }, { 9, 0 } });
 		check(COND(!strcmp(encode_bins(&in, &of, sizeof jbuf), "{\"hist\":\"HC\"}")) && COND(!of),
 		      "refused: encoder: a count of 0 adds no bin");
 	}
@@ -460,8 +479,10 @@ static int vectors(const char *path)
 		}
 		if (r == 0)
 			in.n = 0;
-		if (r == 1)
-			in.n = 0, add_bin(HIST_CODEC_BINS - 1, UINT64_MAX);
+		if (r == 1) {
+			in.n = 0;
+			add_bin(HIST_CODEC_BINS - 1, UINT64_MAX);
+		}
 		s = encoded(&in);
 		fprintf(f, "{\"hist\":\"%s\",\"pairs\":[", s ? s : "");
 		for (size_t i = 0; i < in.n; i++)

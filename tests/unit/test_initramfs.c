@@ -54,8 +54,12 @@ static int parse(const unsigned char *buf, size_t n, struct member *m, int max)
 		if (bad || f[11] == 0 || f[11] > sizeof m[k].name || off + 110 + f[11] > n || h[110 + f[11] - 1])
 			return -1;
 		memcpy(m[k].name, h + 110, f[11]);
-		m[k].ino = f[0], m[k].mode = f[1], m[k].nlink = f[4], m[k].size = f[6];
-		m[k].rmajor = f[9], m[k].rminor = f[10];
+		m[k].ino = f[0];
+		m[k].mode = f[1];
+		m[k].nlink = f[4];
+		m[k].size = f[6];
+		m[k].rmajor = f[9];
+		m[k].rminor = f[10];
 		off += 110 + f[11];
 		off = (off + 3) & ~(size_t)3;
 		if (off + m[k].size > n)
@@ -119,9 +123,12 @@ static void test_archive(void)
 		size_t len2 = 0;
 		FILE *f2 = open_memstream(&mem2, &len2);
 		cpio_start(&c, f2);
-		cpio_dir(&c, "bin", 0755), cpio_chardev(&c, "dev/console", 0600, 5, 1);
-		cpio_symlink(&c, "bin/sh", "busybox"), cpio_file(&c, "init", 0755, script, sizeof script - 1);
-		cpio_copy(&c, "bin/data", 0644, host), cpio_finish(&c);
+		cpio_dir(&c, "bin", 0755);
+		cpio_chardev(&c, "dev/console", 0600, 5, 1);
+		cpio_symlink(&c, "bin/sh", "busybox");
+		cpio_file(&c, "init", 0755, script, sizeof script - 1);
+		cpio_copy(&c, "bin/data", 0644, host);
+		cpio_finish(&c);
 		fclose(f2);
 		check(COND(len2 == len) && COND(!memcmp(mem, mem2, len)), "archive: two builds give the same bytes");
 		free(mem2);
@@ -154,7 +161,8 @@ static void kernel_file(const char *path, size_t size, bool header, unsigned set
 	if (header && size >= 0x268) {
 		b[0x1f1] = (unsigned char)setup_sects;
 		memcpy(b + 0x1f4, &syssize, 4);
-		b[0x1fe] = 0x55, b[0x1ff] = 0xaa;
+		b[0x1fe] = 0x55;
+		b[0x1ff] = 0xaa;
 		memcpy(b + 0x202, "HdrS", 4);
 	}
 	fwrite(b, 1, size, f);

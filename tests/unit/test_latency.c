@@ -206,15 +206,25 @@ static void test_record(void)
 		unsigned n = k ? 256 : 8;
 		memset(&res, 0, sizeof res);
 		uint64_t edge = 3000; /* 1 us at 3 GHz */
-		res.seconds = 10, res.tsc_hz = 3e9, res.n_cpus = n, res.limit_cycles = 450000;
+		res.seconds = 10;
+		res.tsc_hz = 3e9;
+		res.n_cpus = n;
+		res.limit_cycles = 450000;
 		for (unsigned b = 0; b < LATENCY_BINS - 1; b++, edge *= 10)
 			res.edge[b] = edge;
 		for (unsigned c = 0; c < n; c++) {
 			struct latency_cpu *x = &res.cpu[c];
 			x->done = x->smi_valid = true;
-			x->bins[0] = 333333333, x->bins[1] = 12345, x->bins[2] = 123, x->bins[3] = 12;
-			x->bins[4] = 1, x->bins[5] = 1, x->bins[6] = 0;
-			x->max_gap = 29999999, x->max_gap_at = 29999999999ull, x->smi_after = 12;
+			x->bins[0] = 333333333;
+			x->bins[1] = 12345;
+			x->bins[2] = 123;
+			x->bins[3] = 12;
+			x->bins[4] = 1;
+			x->bins[5] = 1;
+			x->bins[6] = 0;
+			x->max_gap = 29999999;
+			x->max_gap_at = 29999999999ull;
+			x->smi_after = 12;
 		}
 		capture_reset();
 		record_latency(&cap.log, &res);

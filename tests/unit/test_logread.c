@@ -190,8 +190,10 @@ static void test_noise(void)
 	      "noise: CRLF, ANSI escapes, BdsDxe and GRUB text: still a clean run");
 	check(COND(f.runs[0].nrecs == g.runs[0].nrecs) && COND(all_good_are_original(&f, &b)),
 	      "noise: every record, unchanged");
-	logfile_free(&f), logfile_free(&g);
-	free(b.p), free(o.p);
+	logfile_free(&f);
+	logfile_free(&g);
+	free(b.p);
+	free(o.p);
 }
 
 static void test_bitflips(const struct runspec *spec)
@@ -292,7 +294,8 @@ static void test_dup_reorder(void)
 		      COND(!f.runs[0].info.end_ok),
 	      "lost line: seq gap and end count say so");
 	logfile_free(&f);
-	free(b.p), free(o.p);
+	free(b.p);
+	free(o.p);
 }
 
 static void test_runs(void)
@@ -331,7 +334,9 @@ static void test_runs(void)
 	logfile_free(&f);
 	check(COND(load(&f, "hello\r\nGRUB\n", 12) == EXIT_UNREADABLE) && COND(f.nruns == 0), "text only: unreadable");
 	logfile_free(&f);
-	free(a.p), free(b.p), free(o.p);
+	free(a.p);
+	free(b.p);
+	free(o.p);
 }
 
 static void test_garbage(void)
@@ -375,7 +380,9 @@ static void test_garbage(void)
 	check(COND(load(&f, o.p, o.n) == EXIT_DAMAGED) && COND(has_problem(&f, "limit")),
 	      "2 MB record line: rejected with the limit");
 	logfile_free(&f);
-	free(big), free(b.p), free(o.p);
+	free(big);
+	free(b.p);
+	free(o.p);
 }
 
 /* ---- both schemas --------------------------------------------------------------- */
@@ -398,7 +405,8 @@ static int same_rounds(const struct lr_node *a, const struct lr_node *b, const c
 	double *x, *y;
 	size_t n = timer_rounds(a, metric, &x), m = timer_rounds(b, metric, &y);
 	int same = n == m && n && !memcmp(x, y, n * sizeof *x);
-	free(x), free(y);
+	free(x);
+	free(y);
 	return same;
 }
 
@@ -435,8 +443,10 @@ static void test_schemas_agree(void)
 	      "schemas: %d timers: the same bins from the compact string and the pairs, "
 	      "the same rounds from columns and objects",
 	      timers);
-	logfile_free(&f2), logfile_free(&f1);
-	free(b2.p), free(b1.p);
+	logfile_free(&f2);
+	logfile_free(&f1);
+	free(b2.p);
+	free(b1.p);
 }
 
 /* Real schema-1 logs (tests/data/logs/schema1): every histogram decodes, in
@@ -481,7 +491,8 @@ static void test_real_schema1(void)
 			bad += form != HIST_FORM_PAIRS || n < 1 || (size_t)n != h->len;
 			for (p = h->child; n > 0 && p && j < (size_t)n; p = p->next, j++) {
 				uint64_t pv = 0, pc = 0;
-				lr_uint(lr_at(p, 0), &pv), lr_uint(lr_at(p, 1), &pc);
+				lr_uint(lr_at(p, 0), &pv);
+				lr_uint(lr_at(p, 1), &pc);
 				bad += pv != v[j] || pc != c[j];
 				sum += c[j];
 			}
@@ -564,7 +575,10 @@ static int fixtures(const char *dir)
 	save_values(dir, "a_hpet.txt", r_hpet_a, 8);
 	save_values(dir, "b_hpet.txt", r_hpet_b, 8);
 	save_values(dir, "os_tsc.txt", r_os_tsc, 8);
-	free(a.p), free(b.p), free(o.p), free(s.p);
+	free(a.p);
+	free(b.p);
+	free(o.p);
+	free(s.p);
 	return 0;
 }
 

@@ -54,7 +54,10 @@ static void conform_record(void *ctx, const struct lr_run *run, uint32_t line, c
 	const struct ld_shape *s = ld_record(type);
 	struct ld_report rep = { 0 };
 
-	(void)run, (void)line, (void)text, (void)len;
+	(void)run;
+	(void)line;
+	(void)text;
+	(void)len;
 	if (type && !strcmp(type, "begin") && !c->by)
 		c->by = tp_streq(lr_str(lr_get(root, "boot")), "linux") ? LD_OS : LD_IMAGE;
 	c->records++;
@@ -76,7 +79,9 @@ static void conform_record(void *ctx, const struct lr_run *run, uint32_t line, c
 static void no_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
 {
 	struct conformance *c = ctx;
-	(void)run, (void)line, (void)sev;
+	(void)run;
+	(void)line;
+	(void)sev;
 	c->problems++;
 	if (!c->first[0])
 		snprintf(c->first, sizeof c->first, "the reader: %s", msg);
@@ -414,7 +419,10 @@ static void schema1_record(void *ctx, const struct lr_run *run, uint32_t line, c
 	struct ld_report rep = { 0 };
 	void *out;
 
-	(void)run, (void)line, (void)text, (void)len;
+	(void)run;
+	(void)line;
+	(void)text;
+	(void)len;
 	c->records++;
 	if (!s || !(out = malloc(s->size)))
 		return;

@@ -209,96 +209,152 @@ static void begin(uint8_t rev)
 	tlen = 44;
 }
 
-static void raw(const uint8_t *e, size_t n) { memcpy(tb + tlen, e, n), tlen += n; }
-static void lapic(uint8_t id, uint8_t uid, uint32_t flags)
+/* One entry of a hand-made MADT: its bytes, well formed or not. */
+struct entry {
+	uint8_t b[16];
+	size_t n;
+};
+
+static void append(struct entry e)
 {
-	uint8_t e[8] = { 0, 8, uid, id };
-	put32(e + 4, flags), raw(e, 8);
+	memcpy(tb + tlen, e.b, e.n);
+	tlen += e.n;
 }
-static void x2apic(uint32_t id, uint32_t uid, uint32_t flags)
+
+static void end(void)
 {
-	uint8_t e[16] = { 9, 16 };
-	put32(e + 4, id), put32(e + 8, flags), put32(e + 12, uid), raw(e, 16);
+	seal(tb, "APIC", (uint32_t)tlen, tb[8]);
 }
-static void ioapic(uint8_t id, uint32_t addr, uint32_t gsi)
+
+/* The whole table in tb: begin()'s header, the entries in order, sealed.
+ * MADT(rev, entry, ...) writes the entries out in place. */
+static void build(uint8_t rev, const struct entry *e, size_t n)
 {
-	uint8_t e[12] = { 1, 12, id };
-	put32(e + 4, addr), put32(e + 8, gsi), raw(e, 12);
+	begin(rev);
+	for (size_t i = 0; i < n; i++)
+		append(e[i]);
+	end();
 }
-static void override(uint64_t addr)
+
+#define MADT(rev, ...) \
+	build(rev, (const struct entry[]){ __VA_ARGS__ }, \
+	      sizeof((const struct entry[]){ __VA_ARGS__ }) / sizeof(struct entry))
+
+static struct entry raw(const uint8_t *b, size_t n)
 {
-	uint8_t e[12] = { 5, 12 };
-	put64(e + 4, addr), raw(e, 12);
+	struct entry e = { .n = n };
+	if (n > sizeof e.b)
+		abort(); /* a longer entry needs a larger struct entry */
+	memcpy(e.b, b, n);
+	return e;
 }
-static void end(void) { seal(tb, "APIC", (uint32_t)tlen, tb[8]); }
+
+static struct entry lapic(uint8_t id, uint8_t uid, uint32_t flags)
+{
+	struct entry e = { { 0, 8, uid, id }, 8 };
+	put32(e.b + 4, flags);
+	return e;
+}
+
+static struct entry x2apic(uint32_t id, uint32_t uid, uint32_t flags)
+{
+	struct entry e = { { 9, 16 }, 16 };
+	put32(e.b + 4, id);
+	put32(e.b + 8, flags);
+	put32(e.b + 12, uid);
+	return e;
+}
+
+static struct entry ioapic(uint8_t id, uint32_t addr, uint32_t gsi)
+{
+	struct entry e = { { 1, 12, id }, 12 };
+	put32(e.b + 4, addr);
+	put32(e.b + 8, gsi);
+	return e;
+}
+
+static struct entry override(uint64_t addr)
+{
+	struct entry e = { { 5, 12 }, 12 };
+	put64(e.b + 4, addr);
+	return e;
+}
 
 static struct acpi_info a;
-#define DECODE(n) (acpi_info_init(&a), acpi_decode_madt(tb, n, &a))
 #define NOTED(s) has_problem(&a, s)
+
+/* The table in tb, its first n bytes, decoded afresh into a. */
+static int decode(size_t n)
+{
+	acpi_info_init(&a);
+	return acpi_decode_madt(tb, n, &a);
+}
 
 static void test_hostile(void)
 {
 	static const uint8_t iso[10] = { 2, 10, 0, 0, 2 }, nmi[6] = { 4, 6, 0xff, 5, 0, 1 };
 	static const uint8_t x2nmi[12] = { 10, 12, 5 }, oem[5] = { 0x80, 5, 1, 2, 3 };
 
-	begin(3), lapic(0, 0, 1), lapic(1, 1, 1), ioapic(2, 0xfec00000, 0), raw(iso, 10), raw(nmi, 6),
-		raw(x2nmi, 12), raw(oem, 5), lapic(2, 2, 1), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 3) && COND(a.madt.count[2] == 1) &&
+	MADT(3, lapic(0, 0, 1), lapic(1, 1, 1), ioapic(2, 0xfec00000, 0), raw(iso, 10), raw(nmi, 6), raw(x2nmi, 12),
+	     raw(oem, 5), lapic(2, 2, 1));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.enabled == 3) && COND(a.madt.count[2] == 1) &&
 		      COND(a.madt.count[4] == 1) && COND(a.madt.count[10] == 1) && COND(a.madt.undefined == 1) &&
 		      COND(a.madt.undefined_type[0] == 0x80) && COND(a.madt.cpus[2].apic_id == 2) && COND(!a.nproblems),
 	      "hostile: types 2, 4, 10 counted, an OEM type 0x80 skipped by its length, the CPU after it read");
 
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 0, 6, 1, 1, 1, 0 }, 6), lapic(2, 2, 1), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.ncpus == 2) && COND(a.madt.count[0] == 3) &&
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 0, 6, 1, 1, 1, 0 }, 6), lapic(2, 2, 1));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.ncpus == 2) && COND(a.madt.count[0] == 3) &&
 		      COND(a.madt.problems == 1) &&
 		      COND(NOTED("entry 1 (type 0) at offset 52: length 6, not the spec's 8; skipped")),
 	      "hostile: a 6-byte type 0 entry is counted, reported and not used; the walk goes on");
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 9, 12, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0 }, 12), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(NOTED("length 12, not the spec's 16")),
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 9, 12, 0, 0, 7, 0, 0, 0, 1, 0, 0, 0 }, 12));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(NOTED("length 12, not the spec's 16")),
 	      "hostile: a 12-byte x2APIC entry is refused");
 
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, 8), lapic(1, 1, 1), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(a.madt.entries == 1) &&
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 0, 0, 0, 0, 0, 0, 0, 0 }, 8), lapic(1, 1, 1));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(a.madt.entries == 1) &&
 		      COND(NOTED("entry 1 (type 0) at offset 52: length 0 below 2; walk stopped")),
 	      "hostile: a zero-length entry stops the walk (no endless loop), reported");
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 1, 1 }, 2), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(NOTED("length 1 below 2")),
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 1, 1 }, 2));
+	check(COND(decode(tlen) == ACPI_USED) && COND(NOTED("length 1 below 2")),
 	      "hostile: a one-byte entry stops the walk");
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 9, 16, 0, 0, 1 }, 5), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(a.madt.count[9] == 0) &&
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 9, 16, 0, 0, 1 }, 5));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.ncpus == 1) && COND(a.madt.count[9] == 0) &&
 		      COND(NOTED("entry 1 (type 9) at offset 52: length 16 runs past the table end; walk stopped")),
 	      "hostile: an entry running past the table end is not read");
-	begin(3), lapic(0, 0, 1), raw((const uint8_t[]){ 0 }, 1), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(NOTED("1 trailing byte after the last entry")),
+	MADT(3, lapic(0, 0, 1), raw((const uint8_t[]){ 0 }, 1));
+	check(COND(decode(tlen) == ACPI_USED) && COND(NOTED("1 trailing byte after the last entry")),
 	      "hostile: a trailing byte noted");
-	begin(3), lapic(0, 0, 1), end();
-	check(COND(DECODE(tlen + 12) == ACPI_USED) && COND(NOTED("12 bytes past its Length 52; ignored")) &&
+	MADT(3, lapic(0, 0, 1));
+	check(COND(decode(tlen + 12) == ACPI_USED) && COND(NOTED("12 bytes past its Length 52; ignored")) &&
 		      COND(a.madt.ncpus == 1),
 	      "hostile: a file 12 bytes longer than the Length: noted, the extra bytes not walked");
-	check(COND(DECODE(tlen - 1) == ACPI_BAD) && COND(!a.madt.present) &&
+	check(COND(decode(tlen - 1) == ACPI_BAD) && COND(!a.madt.present) &&
 		      COND(!strcmp(a.madt.none, "table damaged")) && COND(NOTED("Length beyond the bytes present")),
 	      "hostile: a file shorter than the Length is refused");
 	tb[20] ^= 0x40;
-	check(COND(DECODE(tlen) == ACPI_BAD) && COND(!a.madt.present) && COND(a.bad_tables == 1) &&
+	check(COND(decode(tlen) == ACPI_BAD) && COND(!a.madt.present) && COND(a.bad_tables == 1) &&
 		      COND(a.madt.tables == 1) && COND(NOTED("MADT: bad checksum, ignored")) &&
 		      COND(strstr(json_of(&a), "\"madt\":null")),
 	      "hostile: a bad checksum -> refused, madt null in the record");
-	begin(3), end();
+	begin(3);
+	end();
 	seal(tb, "APIC", 40, 3);
-	check(COND(DECODE(40) == ACPI_BAD) && COND(NOTED("Length 40 too short")), "hostile: a 40-byte MADT is refused");
-	begin(3), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.entries == 0) && COND(NOTED("no enabled CPU")),
+	check(COND(decode(40) == ACPI_BAD) && COND(NOTED("Length 40 too short")), "hostile: a 40-byte MADT is refused");
+	begin(3);
+	end();
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.entries == 0) && COND(NOTED("no enabled CPU")),
 	      "hostile: a MADT with no entries: used, 'no enabled CPU' noted");
 
-	begin(4), lapic(0, 0, 1), override(0x1fee00000ull), override(0x2fee00000ull), override(0), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.lapic_override) &&
+	MADT(4, lapic(0, 0, 1), override(0x1fee00000ull), override(0x2fee00000ull), override(0));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.lapic_override) &&
 		      COND(a.madt.lapic_address == 0x1fee00000ull) && COND(a.madt.lapic_address32 == 0xfee00000) &&
 		      COND(NOTED("a second Local APIC Address Override (0x2fee00000)")) &&
 		      COND(NOTED("Override of 0")) && COND(strstr(json_of(&a), "\"lapic_address\":8571060224,")),
 	      "hostile: a type 5 override replaces the 32-bit address; a second one and a zero one noted");
 
-	begin(5), lapic(0, 0, 1), lapic(1, 1, 2), x2apic(300, 7, 2), lapic(2, 2, 0), lapic(3, 3, 3), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 2) && COND(a.madt.online_capable == 2) &&
+	MADT(5, lapic(0, 0, 1), lapic(1, 1, 2), x2apic(300, 7, 2), lapic(2, 2, 0), lapic(3, 3, 3));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.enabled == 2) && COND(a.madt.online_capable == 2) &&
 		      COND(a.madt.disabled == 1) && COND(a.madt.ncpus == 4) && COND(!a.nproblems),
 	      "hostile: online-capable entries listed as such, disabled ones not");
 	check(COND(a.madt.cpus[1].online_capable) && COND(!a.madt.cpus[1].enabled) && COND(a.madt.cpus[3].enabled) &&
@@ -309,9 +365,9 @@ static void test_hostile(void)
 	check(strstr(json_of(&a), "\"cpus\":2,\"online_capable\":2,\"disabled\":1,") != NULL,
 	      "hostile: the JSON counts the enabled, online-capable and disabled entries");
 
-	begin(3), lapic(1, 0, 1), lapic(1, 1, 0), lapic(1, 2, 1), x2apic(1, 3, 1), x2apic(500, 4, 1),
-		x2apic(500, 5, 1), lapic(0xff, 6, 1), end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 6) && COND(a.madt.duplicates == 3) &&
+	MADT(3, lapic(1, 0, 1), lapic(1, 1, 0), lapic(1, 2, 1), x2apic(1, 3, 1), x2apic(500, 4, 1), x2apic(500, 5, 1),
+	     lapic(0xff, 6, 1));
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.enabled == 6) && COND(a.madt.duplicates == 3) &&
 		      COND(a.madt.broadcast == 1) && COND(a.madt.ncpus == 2) && COND(a.madt.cpus[0].apic_id == 1) &&
 		      COND(a.madt.cpus[1].apic_id == 500),
 	      "hostile: duplicate enabled IDs and ID 0xFF counted, not listed");
@@ -326,17 +382,17 @@ static void test_hostile_many_cpus(void)
 {
 	begin(4);
 	for (uint32_t i = 0; i < 300; i++)
-		x2apic(0x100 + i, i, 1);
+		append(x2apic(0x100 + i, i, 1));
 	end();
-	check(COND(DECODE(tlen) == ACPI_USED) && COND(a.madt.enabled == 300) && COND(a.madt.ncpus == MADT_MAX_CPUS) &&
+	check(COND(decode(tlen) == ACPI_USED) && COND(a.madt.enabled == 300) && COND(a.madt.ncpus == MADT_MAX_CPUS) &&
 		      COND(a.madt.cpus_dropped == 44) && COND(a.madt.cpus[255].apic_id == 0x1ff) &&
 		      COND(a.madt.x2apic_enabled == 300) && COND(NOTED("44 usable CPU entries past the 256 listed")),
 	      "hostile: 300 enabled CPUs -> 256 listed in order, 44 counted as not kept, noted");
 	begin(5);
 	for (uint32_t i = 0; i < 300; i++)
-		x2apic(i, i, i < 100 ? 2 : 1);
+		append(x2apic(i, i, i < 100 ? 2 : 1));
 	end();
-	int rc = DECODE(tlen);
+	int rc = decode(tlen);
 	bool order = true;
 	for (unsigned i = 0; i < 56; i++)
 		order &= a.madt.cpus[i].apic_id == i && a.madt.cpus[i].online_capable;
@@ -371,14 +427,14 @@ static void test_hostile_many_cpus(void)
 /* Two MADTs: the second is compared by CPUs and local APIC address. */
 static void test_hostile_two_madts(void)
 {
-	begin(3), lapic(0, 0, 1), lapic(1, 1, 1), ioapic(1, 0xfec00000, 0), end();
+	MADT(3, lapic(0, 0, 1), lapic(1, 1, 1), ioapic(1, 0xfec00000, 0));
 	acpi_info_init(&a);
 	acpi_decode_madt(tb, tlen, &a);
-	begin(1), lapic(0, 0, 1), lapic(1, 1, 1), lapic(2, 2, 0), ioapic(2, 0xfec00000, 0), end();
+	MADT(1, lapic(0, 0, 1), lapic(1, 1, 1), lapic(2, 2, 0), ioapic(2, 0xfec00000, 0));
 	check(COND(acpi_decode_madt(tb, tlen, &a) == ACPI_USED) && COND(a.madt.tables == 2) &&
 		      COND(a.madt.revision == 3) && COND(!a.nproblems),
 	      "hostile: a second MADT with the same CPUs: counted, not noted, the first kept");
-	begin(1), lapic(0, 0, 1), lapic(2, 1, 1), end();
+	MADT(1, lapic(0, 0, 1), lapic(2, 1, 1));
 	check(COND(acpi_decode_madt(tb, tlen, &a) == ACPI_USED) && COND(a.madt.tables == 3) &&
 		      COND(NOTED("MADT: a second MADT with other CPUs")) && COND(a.madt.ncpus == 2) &&
 		      COND(a.madt.cpus[1].apic_id == 1),
@@ -387,9 +443,8 @@ static void test_hostile_two_madts(void)
 	acpi_summary(&a, text, sizeof text);
 	check(strstr(text, "MADT: 2 CPUs, 1 I/O APIC, local APIC 0xfee00000, first of 3 MADTs\n") != NULL,
 	      "hostile: summary line: %s", strstr(text, "MADT") ? strstr(text, "MADT") : text);
-	begin(5), x2apic(0, 0, 1), x2apic(1, 1, 2), x2apic(2, 2, 2), ioapic(1, 0xfec00000, 0), ioapic(2, 0xfec01000, 24),
-		end();
-	DECODE(tlen);
+	MADT(5, x2apic(0, 0, 1), x2apic(1, 1, 2), x2apic(2, 2, 2), ioapic(1, 0xfec00000, 0), ioapic(2, 0xfec01000, 24));
+	decode(tlen);
 	acpi_summary(&a, text, sizeof text);
 	check(strstr(text, "MADT: 1 CPU (1 x2APIC) + 2 online-capable, 2 I/O APICs, local APIC 0xfee00000\n") != NULL,
 	      "hostile: summary line: %s", strstr(text, "MADT") ? strstr(text, "MADT") : text);

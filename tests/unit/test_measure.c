@@ -16,6 +16,45 @@
 
 /* ---- counter_check ------------------------------------------------------- */
 
+/* Stuck: bounded by loops, by cycles, and by loops when the TSC stands still. */
+static void test_check_stuck(void)
+{
+	static struct sim_counter s;
+	struct probe_clock pc;
+	bool ok;
+
+	sim_clock(&pc);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 0x123456;
+	s.st.healthy = true;
+	pc.max_wait_loops = 1000;
+	ok = counter_check(&s.c, &s.st, &pc);
+	check(COND(!ok) && COND(!s.st.healthy) && COND(strstr(s.st.reason, "does not count")) &&
+		      COND(strstr(s.st.reason, "0x123456")) && COND(s.reads <= 16 + 2 + pc.max_wait_loops),
+	      "check: a stuck counter fails after %llu reads (bound %llu loops): %s", (unsigned long long)s.reads,
+	      (unsigned long long)pc.max_wait_loops, s.st.reason);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 7;
+	s.read_cost = 100;
+	pc.max_wait_loops = ~0ull;
+	pc.max_wait_cycles = 100000;
+	ok = counter_check(&s.c, &s.st, &pc);
+	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) &&
+		      COND(s.reads <= 16 + 2 + 100000 / (100 + 10) + 2),
+	      "check: the cycle bound (100000) stops the wait after %llu reads", (unsigned long long)s.reads);
+	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
+	s.value = 7;
+	s.read_cost = 0;
+	sim_tsc_step = 0;
+	pc.max_wait_loops = 500;
+	pc.max_wait_cycles = 1000;
+	ok = counter_check(&s.c, &s.st, &pc);
+	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) && COND(s.reads <= 16 + 2 + 500),
+	      "check: with the TSC standing still the loop bound (500) stops the wait after %llu reads",
+	      (unsigned long long)s.reads);
+	sim_clock(&pc); /* the TSC runs again for the checks after these */
+}
+
 static void test_check(void)
 {
 	static struct sim_counter s;
@@ -36,7 +75,8 @@ static void test_check(void)
 	      "check: a 24-bit counter wrapping during the monotonic reads is healthy (%llu wraps, first at read %llu)",
 	      (unsigned long long)s.wraps_seen, (unsigned long long)s.first_wrap_read);
 	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.down = true, s.read_cost = 3000;
+	s.down = true;
+	s.read_cost = 3000;
 	ok = counter_check(&s.c, &s.st, &pc);
 	check(COND(ok) && COND(s.wraps_seen >= 1),
 	      "check: a 16-bit down-counter read negated wraps %llu times and is healthy (%s)",
@@ -46,37 +86,15 @@ static void test_check(void)
 		static uint64_t down[MONOTONIC_READS + 100];
 		for (size_t i = 0; i < sizeof down / sizeof down[0]; i++)
 			down[i] = (0x8000 - 3 * i) & 0xffff;
-		s.script = down, s.n_script = sizeof down / sizeof down[0], s.reads = 0;
+		s.script = down;
+		s.n_script = sizeof down / sizeof down[0];
+		s.reads = 0;
 		ok = counter_check(&s.c, &s.st, &pc);
 		check(COND(!ok) && COND(strstr(s.st.reason, "went backwards")),
 		      "check: a down-counter not negated goes backwards: %s", s.st.reason);
 	}
 
-	/* Stuck: bounded by loops, by cycles, and by loops when the TSC stands still. */
-	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
-	s.value = 0x123456;
-	s.st.healthy = true;
-	pc.max_wait_loops = 1000;
-	ok = counter_check(&s.c, &s.st, &pc);
-	check(COND(!ok) && COND(!s.st.healthy) && COND(strstr(s.st.reason, "does not count")) &&
-		      COND(strstr(s.st.reason, "0x123456")) && COND(s.reads <= 16 + 2 + pc.max_wait_loops),
-	      "check: a stuck counter fails after %llu reads (bound %llu loops): %s", (unsigned long long)s.reads,
-	      (unsigned long long)pc.max_wait_loops, s.st.reason);
-	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
-	s.value = 7, s.read_cost = 100;
-	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 100000;
-	ok = counter_check(&s.c, &s.st, &pc);
-	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) &&
-		      COND(s.reads <= 16 + 2 + 100000 / (100 + 10) + 2),
-	      "check: the cycle bound (100000) stops the wait after %llu reads", (unsigned long long)s.reads);
-	sim_counter_init(&s, "hpet", SIM_CONST, 32, 14318180);
-	s.value = 7, s.read_cost = 0;
-	sim_tsc_step = 0, pc.max_wait_loops = 500, pc.max_wait_cycles = 1000;
-	ok = counter_check(&s.c, &s.st, &pc);
-	check(COND(!ok) && COND(strstr(s.st.reason, "does not count")) && COND(s.reads <= 16 + 2 + 500),
-	      "check: with the TSC standing still the loop bound (500) stops the wait after %llu reads",
-	      (unsigned long long)s.reads);
-	sim_clock(&pc);
+	test_check_stuck();
 
 	sim_counter_init(&s, "acpi-fast", SIM_CONST, 24, 3579545);
 	s.value = 0xffffffff; /* a 24-bit counter on a bus that floats high */
@@ -91,7 +109,8 @@ static void test_check(void)
 
 	/* Going backwards: every 997th read comes back 50 ticks early. */
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
-	s.glitch_every = 997, s.glitch_by = 50;
+	s.glitch_every = 997;
+	s.glitch_by = 50;
 	ok = counter_check(&s.c, &s.st, &pc);
 	{
 		uint64_t want = 0;
@@ -105,7 +124,8 @@ static void test_check(void)
 	}
 
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
-	s.st.present = false, s.st.healthy = true;
+	s.st.present = false;
+	s.st.healthy = true;
 	ok = counter_check(&s.c, &s.st, &pc);
 	check(COND(!ok) && COND(!s.st.healthy) && COND(s.reads == 0),
 	      "check: an absent counter is not healthy and is never read");
@@ -156,7 +176,8 @@ static void test_rate(void)
 	rate_case("PM timer wrapping in the window", &s, 1000000, 100);
 	check(s.wraps_seen >= 1, "rate: the 24-bit window above did wrap (%llu)", (unsigned long long)s.wraps_seen);
 	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.down = true, s.read_cost = 3000;
+	s.down = true;
+	s.read_cost = 3000;
 	rate_case("i8254 down-counter, 4 wraps", &s, 4 * 65536 + 100, 100);
 
 	/* A read held off past a 16-bit counter's wrap, in the last endpoint's
@@ -182,20 +203,24 @@ static void test_rate(void)
 	 * window: the first endpoint is exact, the second 25000 cycles (2500 ppm)
 	 * off, and the claimed error must still cover it. */
 	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
-	s.read_cost = 10, s.slow_cost = 50000, s.slow_from = sim_now + 5000000;
+	s.read_cost = 10;
+	s.slow_cost = 50000;
+	s.slow_from = sim_now + 5000000;
 	rate_case("PM timer, brackets 20 cycles then 50 us", &s, 35795, 3000);
 
 	/* A 1 kHz counter over 10 ticks: quantisation (up to one tick in 10)
 	 * dominates the claimed error, brackets (110 cycles in 1e7) do not. */
 	sim_counter_init(&s, "slow", SIM_RATE, 32, 1000);
-	s.read_cost = 100, s.offset = 12345;
+	s.read_cost = 100;
+	s.offset = 12345;
 	rate_case("1 kHz counter, 10 ticks", &s, 10, 200000);
 
 	/* One read in 20000 comes back 50 ticks early: a glitch costs those 50
 	 * ticks (the step back is dropped, the step after counts), never 2^32. */
 	sim_clock(&pc);
 	sim_counter_init(&s, "hpet", SIM_RATE, 32, 14318180);
-	s.glitch_every = 20000, s.glitch_by = 50;
+	s.glitch_every = 20000;
+	s.glitch_by = 50;
 	ok = counter_rate(&s.c, &pc, 1431818, &r, why, sizeof why);
 	check(COND(ok) && COND(s.n_glitch >= 2) &&
 		      COND(fabs(r.ticks_per_cycle / 0.01431818 - 1) * 1e6 <
@@ -214,7 +239,8 @@ static void test_rate(void)
 	      "rate: a counter stopping after 1 ms fails after %llu reads: %s", (unsigned long long)s.reads, why);
 	sim_counter_init(&s, "acpi-fast", SIM_RATE, 24, 3579545);
 	s.stop_at = sim_now + 1000000;
-	pc.max_wait_loops = ~0ull, pc.max_wait_cycles = 50000000;
+	pc.max_wait_loops = ~0ull;
+	pc.max_wait_cycles = 50000000;
 	ok = counter_rate(&s.c, &pc, 357954, &r, why, sizeof why);
 	check(COND(!ok) && COND(strstr(why, "wait bound")) && COND(s.reads <= 8 + 50000000 / 1010 + 2),
 	      "rate: the cycle bound stops it too, after %llu reads", (unsigned long long)s.reads);
@@ -297,8 +323,10 @@ static void test_measure_counter(void)
 	for (int i = 0; i < ROUNDS; i++) {
 		const uint64_t *c = costs + i * PER;
 		uint64_t mn = ~0ull, rs = 0;
-		for (int k = 0; k < PER; k++)
-			mn = c[k] < mn ? c[k] : mn, rs += c[k];
+		for (int k = 0; k < PER; k++) {
+			mn = c[k] < mn ? c[k] : mn;
+			rs += c[k];
+		}
 		ok &= r.round_min[i] == mn && r.round_p50[i] == median_of(c, PER) &&
 		      fabs(r.round_mean[i] - (double)rs / PER) < 1e-9 * ((double)rs / PER + 1);
 	}
@@ -332,7 +360,8 @@ static void test_measure_counter(void)
 	check(COND(r.smi_valid) && COND(r.smi_before == 41) && COND(r.smi_after == 42),
 	      "measure: SMI count read before and after");
 
-	free(cost), free(round);
+	free(cost);
+	free(round);
 }
 
 /* The outliers at the boundary, and the bounds on rounds, the throughput
@@ -350,7 +379,9 @@ static void test_measure_bounds(void)
 	static uint64_t few[16 + 100];
 	for (int i = 0; i < 16 + 100; i++)
 		few[i] = i < 16 + 50 ? 10 : 12;
-	few[16 + 97] = 100, few[16 + 98] = 101, few[16 + 99] = 5000;
+	few[16 + 97] = 100;
+	few[16 + 98] = 101;
+	few[16 + 99] = 5000;
 	sim_bracket_script(few, 16 + 100);
 	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
 	check(COND(r.round_p50[0] == 10) && COND(timer_over_10x_p50(cost) == 2) && COND(r.n_largest == 5) &&
@@ -378,7 +409,8 @@ static void test_measure_bounds(void)
 	sim_smi_fail_after = true;
 	measure_counter(&s.c, &pc, 0, 100, 1, cost, round, NULL, 0, &r);
 	check(!r.smi_valid, "measure: an SMI count that fails afterwards is not valid");
-	free(cost), free(round);
+	free(cost);
+	free(round);
 }
 
 /* ---- measure_deltas ----------------------------------------------------- */
@@ -396,7 +428,8 @@ static void test_deltas(void)
 	uint64_t back = 0, wraps = 0, cnt[16] = { 0 }, gran = 0, mode = 0, mn = ~0ull, mx = 0;
 
 	sim_counter_init(&s, "acpi-fast", SIM_SCRIPT, 24, 3579545);
-	s.script = seq, s.n_script = NSEQ;
+	s.script = seq;
+	s.n_script = NSEQ;
 	measure_deltas(&s.c, values, NSEQ, scratch, &d);
 	check(!memcmp(values, seq, sizeof seq), "deltas: the values are the reads, in order");
 	check(COND(d.samples == 12) && COND(d.backwards == 1) && COND(d.wraps == 1) && COND(d.granularity == 3) &&
@@ -426,7 +459,8 @@ static void test_deltas(void)
 	for (int k = 1; k < 10; k++)
 		mode = cnt[k] > cnt[mode] ? (uint64_t)k : mode;
 	sim_counter_init(&s, "i8254", SIM_SCRIPT, 16, 1193182);
-	s.script = walk, s.n_script = NR;
+	s.script = walk;
+	s.n_script = NR;
 	measure_deltas(&s.c, values, NR, scratch, &d);
 	check(COND(d.samples == NR - 1 - back) && COND(d.backwards == back) && COND(d.wraps == wraps) &&
 		      COND(wraps > 0) && COND(d.granularity == gran) && COND(d.mode == mode) &&

@@ -38,8 +38,19 @@ static uint64_t sim_read(int which)
 	sim.local[sim_self] += cost_of(which, sim_self);
 	return sim.local[sim_self];
 }
-static uint64_t sim_read_tsc(const struct counter *c) { return (void)c, sim_read(0); }
-static uint64_t sim_read_rdtscp(const struct counter *c) { return (void)c, sim_read(1); }
+
+static uint64_t sim_read_tsc(const struct counter *c)
+{
+	(void)c;
+	return sim_read(0);
+}
+
+static uint64_t sim_read_rdtscp(const struct counter *c)
+{
+	(void)c;
+	return sim_read(1);
+}
+
 /* Worth reading only between its prepare and settle on the same CPU, as the
  * APIC timer's current count counts only once that CPU's timer runs. */
 static uint64_t sim_read_apic(const struct counter *c)
@@ -232,8 +243,12 @@ static void test_record(void)
 	for (int k = 0; k < 2; k++) {
 		unsigned n = k ? 256 : 8;
 		memset(&res, 0, sizeof res);
-		res.n_cpus = n, res.samples = 10000, res.n = 3;
-		res.counter[0] = &tsc, res.counter[1] = &rdtscp, res.counter[2] = &apic;
+		res.n_cpus = n;
+		res.samples = 10000;
+		res.n = 3;
+		res.counter[0] = &tsc;
+		res.counter[1] = &rdtscp;
+		res.counter[2] = &apic;
 		for (unsigned c = 0; c < n; c++) {
 			res.cost[0][c] = (struct percpu_cost){ true, 123, 118 };
 			res.cost[1][c] = (struct percpu_cost){ true, 1234, 1180 };

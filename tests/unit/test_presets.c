@@ -11,7 +11,11 @@
 
 static struct presets p;
 
-static void parse(const char *text) { presets_init(&p), presets_parse(&p, text, strlen(text)); }
+static void parse(const char *text)
+{
+	presets_init(&p);
+	presets_parse(&p, text, strlen(text));
+}
 
 /* The one problem there is, on that line, with that in its text. */
 static int one_problem(int line, const char *has)

@@ -110,7 +110,8 @@ static void os_side(void)
 	d->nrounds = 1;
 	d->round_p50_ns[0] = (double)hist_quantile(d->h, 500000);
 	d->round_mean_ns[0] = hist_mean(d->h);
-	d->tp_reads = 100, d->tp_cycles = 703;
+	d->tp_reads = 100;
+	d->tp_cycles = 703;
 	rec.d = d;
 	log_init(lg, cap_sink, &os_cap);
 	os_write_timer(lg, &rec);

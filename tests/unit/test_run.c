@@ -36,7 +36,9 @@ static int ring;
 static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const char *text, size_t len,
 		      const struct lr_node *root)
 {
-	(void)ctx, (void)run, (void)line;
+	(void)ctx;
+	(void)run;
+	(void)line;
 	if (got.n == MAX_RECS)
 		return;
 	got.line[got.n] = strndup(text, len);
@@ -46,11 +48,19 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 }
 static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
 {
-	(void)ctx, (void)run, (void)line, (void)sev;
+	(void)ctx;
+	(void)run;
+	(void)line;
+	(void)sev;
 	printf("log problem: %s\n", msg);
 	got.problems++;
 }
-static void on_end(void *ctx, const struct lr_run *run) { (void)ctx, got.end_ok = run->end_ok, got.damaged = run->damaged; }
+static void on_end(void *ctx, const struct lr_run *run)
+{
+	(void)ctx;
+	got.end_ok = run->end_ok;
+	got.damaged = run->damaged;
+}
 
 /* The record of this type (and name, when given); NULL if none. */
 static const struct lr_node *rec(const char *type, const char *name)
@@ -204,7 +214,8 @@ static void test_absent_and_stuck(void)
 
 	sim_reset();
 	sim.absent[S_HPET] = sim.absent[S_HPET64] = true;
-	sim.ctr[S_PM].kind = SIM_CONST, sim.ctr[S_PM].value = 0x1234;
+	sim.ctr[S_PM].kind = SIM_CONST;
+	sim.ctr[S_PM].value = 0x1234;
 	run(OPTS);
 	t = rec("timer", "hpet");
 	check(COND(t) && COND(!truth(t, "present")) && COND(!truth(t, "healthy")) &&
@@ -294,7 +305,8 @@ static void test_plan(void)
 	bool ok = true;
 
 	sim_reset();
-	sim.ctr[S_HPET].read_cost = 100000, sim.ctr[S_PM].read_cost = 50000; /* 100 us and 50 us a read */
+	sim.ctr[S_HPET].read_cost = 100000; /* 100 us a read */
+	sim.ctr[S_PM].read_cost = 50000;    /* 50 us a read */
 	run(OPTS "counters=hpet,acpi-fast");
 	p = rec("plan", NULL);
 	hz = num(rec("tsc", NULL), "hz");
@@ -399,7 +411,8 @@ static void test_net(void)
 	sim_reset();
 	run(OPTS "counters=tsc");
 	b = rec("begin", NULL);
-	n = path_at(b, "net"), w = path_at(b, "net_problem");
+	n = path_at(b, "net");
+	w = path_at(b, "net_problem");
 	check(COND(n) && COND(n->kind == LR_NULL) && COND(w) && COND(w->kind == LR_NULL) &&
 		      COND(!strstr(sim.screen, "network")),
 	      "net: no network console: begin has net null and net_problem null, the screen says nothing");
@@ -412,7 +425,8 @@ static void test_net(void)
 		      COND(strstr(sim.screen, "tickprobe: the records are also sent to http://10.0.2.2:8514/log\n")),
 	      "net: a URL: begin.net is it, net_problem null, and the screen says where the records go");
 	sim_reset();
-	net_in.url = NULL, net_in.problem = why;
+	net_in.url = NULL;
+	net_in.problem = why;
 	run(OPTS "counters=tsc");
 	b = rec("begin", NULL);
 	n = path_at(b, "net");
@@ -438,7 +452,9 @@ int main(void)
 	test_net();
 	for (int i = 0; i < got.n; i++)
 		free(got.line[i]);
-	free(sim.log), free(sim.screen);
-	free(nodes), free(strs);
+	free(sim.log);
+	free(sim.screen);
+	free(nodes);
+	free(strs);
 	return check_done();
 }

@@ -24,7 +24,8 @@ static struct {
 static bool fake_plan(void *ctx, enum options_after what, const struct acpi_info *acpi, char *via, size_t vcap,
 		      char *why, size_t wcap)
 {
-	(void)ctx, (void)acpi;
+	(void)ctx;
+	(void)acpi;
 	fake.plans++;
 	if (what == OPT_AFTER_POWEROFF && !fake.can_poweroff) {
 		snprintf(why, wcap, "no \\_S5 package in the DSDT");
@@ -37,7 +38,8 @@ static bool fake_plan(void *ctx, enum options_after what, const struct acpi_info
 static void fake_run(void *ctx, enum options_after what, const struct acpi_info *acpi,
 		     void (*say)(void *say_ctx, const char *line), void *say_ctx, char *why, size_t wcap)
 {
-	(void)ctx, (void)acpi;
+	(void)ctx;
+	(void)acpi;
 	fake.runs++;
 	fake.ran = what;
 	say(say_ctx, "sim: trying");

@@ -44,7 +44,9 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 {
 	const char *name = lr_str(lr_get(root, "name"));
 
-	(void)ctx, (void)run, (void)line;
+	(void)ctx;
+	(void)run;
+	(void)line;
 	if (got.n == MAX_RECS)
 		return;
 	snprintf(got.type[got.n], sizeof got.type[0], "%s", lr_str(lr_get(root, "type")));
@@ -53,10 +55,18 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 }
 static void on_problem(void *ctx, const struct lr_run *run, uint32_t line, int sev, const char *msg)
 {
-	(void)ctx, (void)run, (void)line, (void)sev;
+	(void)ctx;
+	(void)run;
+	(void)line;
+	(void)sev;
 	printf("log problem: %s\n", msg);
 }
-static void on_end(void *ctx, const struct lr_run *run) { (void)ctx, got.end_ok = run->end_ok && !run->damaged; }
+
+static void on_end(void *ctx, const struct lr_run *run)
+{
+	(void)ctx;
+	got.end_ok = run->end_ok && !run->damaged;
+}
 
 /* The timer record of this name, or the first record of this type. */
 static const struct lr_node *rec(const char *type, const char *name)
@@ -99,7 +109,8 @@ static void run(const char *cmdline, bool core)
 	memset(&got, 0, sizeof got);
 	sim.has_aperf_mperf = core;
 	sim_platform(&p, cmdline, machine, sizeof machine / sizeof machine[0]);
-	p.brackets = sim_flat_bracket, p.n_brackets = 1;
+	p.brackets = sim_flat_bracket;
+	p.n_brackets = 1;
 	p.clock.core_clock_none = core ? NULL : "none: simulated CPU without APERF/MPERF";
 	sim_boot(&p);
 	lr_init(&lr, buf, sizeof buf, rnodes, 100000, rstrs, 1u << 20, &sink);
@@ -138,7 +149,8 @@ static void test_rates_and_absent(void)
 	      "clocks: on screen it is one name in the 'absent by design' line, not a row or a 'skipped' line");
 
 	t = rec("timer", "apic");
-	hz = num(t, "freq.measured_hz"), err = num(t, "freq.err_ppm");
+	hz = num(t, "freq.measured_hz");
+	err = num(t, "freq.err_ppm");
 	check(COND(is_null(t, "freq.nominal_hz")) && COND(is_null(t, "freq.ppm")) &&
 		      COND(fabs(hz / 25e6 - 1) * 1e6 <= err + 1),
 	      "clocks: a rated counter with no nominal rate: measured %.1f Hz (+/- %.2f ppm) against the TSC, nominal and ppm null",
@@ -148,7 +160,8 @@ static void test_rates_and_absent(void)
 	      sim.prepared, sim.settled, (unsigned long long)sim.apic_unready_reads);
 
 	t = rec("timer", "rtc");
-	hz = num(t, "freq.measured_hz"), err = num(t, "freq.err_ppm");
+	hz = num(t, "freq.measured_hz");
+	err = num(t, "freq.err_ppm");
 	/* Each edge is known to within two polls of 100 us: 200 ppm a second. */
 	check(COND(num(t, "samples") > 0) && COND(!lr_path(t, "healthy")) && COND(num(t, "freq.nominal_hz") == 1) &&
 		      COND(fabs(num(t, "freq.ppm")) <= err + 1) && COND(err > 150) && COND(err < 250),

@@ -143,8 +143,10 @@ static size_t random_input(char *s, int lines, int columns, int invalid, int rep
 		}
 		if (next() % 40 == 0)
 			s[kk++] = "  \r\t"[next() % 4];
-		if (next() % 200 == 0)
-			s[kk++] = '\0', s[kk++] = '5';
+		if (next() % 200 == 0) {
+			s[kk++] = '\0';
+			s[kk++] = '5';
+		}
 		if (invalid && next() % 300 == 0)
 			kk += sprintf(s + kk, "x");
 		s[kk++] = '\n';
@@ -177,7 +179,8 @@ static int same_values(struct got *got, struct got *ref, int cached)
 			zi++;
 		if (zi == got->in_order || signbit(got->v[zi]) != signbit(ref->v[i]))
 			return 0;
-		zi++, zr++;
+		zi++;
+		zr++;
 	}
 	if (!ref->n)
 		return 1;
@@ -198,7 +201,8 @@ static int feed_chunked(struct stat_input *in, const char *data, size_t len)
 		if (take > len - off)
 			take = len - off;
 		memcpy(buf + have, data + off, take);
-		have += take, off += take;
+		have += take;
+		off += take;
 		rc = stat_input_feed(in, buf, have, take == 0, &used);
 		if (rc != STAT_INPUT_OK || take == 0)
 			break;
@@ -280,7 +284,11 @@ static int one_case(int lines, int columns, int invalid, int repeats, int way, i
 		       delim, column, rrc, arc, brc, rbad, abad, in.line, ref.n, vals.n, b.n);
 	*cached_lines += (int)in.hits;
 	free(in.seen);
-	free(vals.v), free(ref.v), free(b.v), free(buf), free(s);
+	free(vals.v);
+	free(ref.v);
+	free(b.v);
+	free(buf);
+	free(s);
 	return ok;
 }
 
@@ -328,7 +336,9 @@ static void test_big(void)
 		      COND(!memcmp(&in.sum, &rsum, sizeof rsum)) && COND(same_values(&b, &ref, 1)) &&
 		      COND(in.hits > 190000),
 	      "reader: a 700 KB line, then 200000 short lines (%zu from the cache)", in.hits);
-	free(ref.v), free(b.v), free(s);
+	free(ref.v);
+	free(b.v);
+	free(s);
 }
 
 int main(void)

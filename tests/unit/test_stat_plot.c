@@ -214,8 +214,11 @@ static char *render(int how, const struct set *sets, size_t nsets, int width, in
 
 	for (size_t i = 0; i < nsets; i++) {
 		ms[i] = (struct ms_sorted){ "set", sets[i].v, NULL, sets[i].n, &sets[i].st };
-		if (how == 2)
-			ms[i].v = sets[i].runs, ms[i].count = sets[i].count, ms[i].nv = sets[i].nruns;
+		if (how == 2) {
+			ms[i].v = sets[i].runs;
+			ms[i].count = sets[i].count;
+			ms[i].nv = sets[i].nruns;
+		}
 	}
 	if (how == 0)
 		grid_plot(f, ms, nsets, width, separate);
@@ -248,9 +251,14 @@ int main(void)
 			bad++;
 		}
 		tall += strlen(grid) > 100 * ((size_t)width + 3);
-		free(grid), free(one), free(runs);
-		for (size_t s = 0; s < nsets; s++)
-			free(sets[s].v), free(sets[s].runs), free(sets[s].count);
+		free(grid);
+		free(one);
+		free(runs);
+		for (size_t s = 0; s < nsets; s++) {
+			free(sets[s].v);
+			free(sets[s].runs);
+			free(sets[s].count);
+		}
 	}
 	check(bad == 0, "plot: %d random plots as ministat's grid draws them (%d differ)", cases, bad);
 	check(tall > 50, "plot: %d of them over 100 rows high", tall);

@@ -59,7 +59,9 @@ static void test_keys(void)
 			keysort(k, n, scratch);
 			qsort(r, n, sizeof *r, cmp_u64);
 			bad += n && memcmp(k, r, n * sizeof *k) != 0;
-			free(k), free(r), free(scratch);
+			free(k);
+			free(r);
+			free(scratch);
 		}
 	}
 	check(bad == 0, "keysort: sorts as qsort, 0 to 300000 keys, wide and narrow");
@@ -144,7 +146,9 @@ static int one_set(size_t n, int kind, int *array_mode)
 		got.min = want.min = got.max = want.max = got.median = want.median = 0;
 	bad += memcmp(&got, &want, sizeof got) != 0;
 	tally_free(&t);
-	free(v), free(s), free(tmp);
+	free(v);
+	free(s);
+	free(tmp);
 	return bad == 0;
 }
 

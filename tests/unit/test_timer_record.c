@@ -137,7 +137,8 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 	int ok;
 
 	/* Nothing known: null, never 0 or a made-up number. */
-	r->delta_valid = false, r->smi_valid = false;
+	r->delta_valid = false;
+	r->smi_valid = false;
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, r, cost, NULL, hz, 10000);
 	root = line(0, "timer");
@@ -173,7 +174,10 @@ static void check_record_unknowns(struct sim_counter *sc, struct measure_result 
 	check(COND(root) && COND(!lr_get(root, "cost_cycles")) && COND(!lr_get(root, "hist")) &&
 		      COND(!lr_get(root, "method")) && COND(!lr_get(root, "width")) && COND(!lr_get(root, "insns")),
 	      "records: an unhealthy counter: no cost, hist, method, width or insns");
-	sc->st.present = false, sc->st.reason[0] = 0, sc->c.mask = 0, sc->c.hw = 0;
+	sc->st.present = false;
+	sc->st.reason[0] = 0;
+	sc->c.mask = 0;
+	sc->c.hw = 0;
 	capture_reset();
 	record_timer(&cap.log, &sc->c, &sc->st, NULL, NULL, NULL, hz, 0);
 	root = line(0, "timer");
@@ -270,7 +274,8 @@ static void test_record_timer(void)
 	check(COND(num(root, "smi.before") == 41) && COND(num(root, "smi.after") == 42), "records: smi before, after");
 
 	check_record_unknowns(&s, &r, cost, hz);
-	free(cost), free(scratch);
+	free(cost);
+	free(scratch);
 }
 
 static void test_record_overhead_samples(void)
@@ -378,6 +383,8 @@ int main(void)
 	test_record_timer();
 	test_record_overhead_samples();
 	test_record_too_big();
-	free(cap.buf), free(cap.nodes), free(cap.strs);
+	free(cap.buf);
+	free(cap.nodes);
+	free(cap.strs);
 	return check_done();
 }

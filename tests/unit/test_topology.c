@@ -160,7 +160,9 @@ static void test_qemu(void)
 	struct topology t = read_as(&v, 7);
 	check(COND(t.source == TOPO_LEAF_1F) && COND(t.package_shift == 3) && COND(SAME(t, 0, 3, 1)),
 	      "qemu skylake: with leaf 0xB disagreeing, 0x1F's levels are used (die folded into core 3)");
-	v.recs = recs, v.n = load("qemu72-tcg-max-smp8-s2c2t2.txt", recs), v.leaf_b_shift_add = 0;
+	v.recs = recs;
+	v.n = load("qemu72-tcg-max-smp8-s2c2t2.txt", recs);
+	v.leaf_b_shift_add = 0;
 	t = read_as(&v, 6);
 	char type[16];
 	check(COND(t.apic_id == 6) && COND(SAME(t, 1, 1, 0)) && COND(t.smt_bits == 1) && COND(t.package_shift == 2) &&
@@ -198,7 +200,8 @@ static void test_hybrid(void)
 	/* P-cores: APIC IDs 0,1 8,9 ... 56,57 (8 IDs per core); E-cores 72,74,76,78. */
 	for (unsigned c = 0; c < 8; c++)
 		for (unsigned th = 0; th < 2; th++) {
-			v.smt_ebx = 0, v.leaf1a_eax = 0;
+			v.smt_ebx = 0;
+			v.leaf1a_eax = 0;
 			struct topology t = read_as(&v, 8 * c + th);
 			const char *type = topology_core_type(&t, buf);
 			p_ok += t.source == TOPO_LEAF_1F && SAME(t, 0, 4 * c, th) && t.hybrid && type &&
@@ -206,7 +209,8 @@ static void test_hybrid(void)
 			dup += seen[t.core * 2 + t.thread]++ > 0;
 		}
 	for (unsigned e = 0; e < 4; e++) {
-		v.smt_ebx = 1, v.leaf1a_eax = 0x20000001;
+		v.smt_ebx = 1;
+		v.leaf1a_eax = 0x20000001;
 		struct topology t = read_as(&v, 72 + 2 * e);
 		const char *type = topology_core_type(&t, buf);
 		e_ok += SAME(t, 0, 36 + e, 0) && type && !strcmp(type, "E-core") && t.threads_per_core == 1;
@@ -214,7 +218,8 @@ static void test_hybrid(void)
 	}
 	check(COND(p_ok == 16) && COND(e_ok == 4) && COND(dup == 0) && COND(!v.past_max),
 	      "hybrid ADL-S: 16 P-core threads (cores 0,4..28, SMT 0/1) and 4 E-cores (cores 36..39), all distinct");
-	v.smt_ebx = 1, v.leaf1a_eax = 0x20000001;
+	v.smt_ebx = 1;
+	v.leaf1a_eax = 0x20000001;
 	struct topology t = read_as(&v, 0x4c);
 	check(COND(t.apic_id == 0x4c) && COND(SAME(t, 0, 38, 0)) && COND(t.package_shift == 7) && COND(t.smt_bits == 1),
 	      "hybrid ADL-S: the posted E-core (x2APIC 0x4C) is core 38, thread 0, package shift 7");
@@ -268,7 +273,8 @@ static void test_amd(void)
 	memcpy(naples, zen1, sizeof zen1);
 	naples[6].ecx = 0x0000603f;
 	naples[7].ecx = 0x00000305;
-	v.recs = naples, v.amd_core = 13;
+	v.recs = naples;
+	v.amd_core = 13;
 	struct topology t = read_as(&v, 0x5b);
 	check(COND(SAME(t, 1, 13, 1)) && COND(t.node == 5) && COND(t.package_shift == 6),
 	      "amd naples: APIC 0x5B -> package 1, core 13, "

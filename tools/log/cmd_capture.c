@@ -70,7 +70,10 @@ static void on_record(void *ctx, const struct lr_run *run, uint32_t line, const 
 	struct progress *p = ctx;
 	const char *type = ld_record_type(root);
 	struct ld_timer t;
-	(void)run, (void)line, (void)text, (void)len;
+	(void)run;
+	(void)line;
+	(void)text;
+	(void)len;
 	p->records++;
 	if (!type || strcmp(type, "timer"))
 		return;

@@ -116,7 +116,9 @@ static bool newest_vmlinuz(const char *dir, char *path, size_t cap)
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *ftw)
 {
-	(void)st, (void)flag, (void)ftw;
+	(void)st;
+	(void)flag;
+	(void)ftw;
 	remove(p);
 	return 0;
 }
