@@ -11,10 +11,15 @@
 #                     clang-tidy on the files changed since upstream only;
 #                     the comma operators fail the step too, unless
 #                     COMMA_LINT=warn, which only lists them (tests/lint/lint.sh)
+#   make lint-comma   tests/lint/comma.sh: the comma operators of the C
+#                     that lint-c does not read (the unit tests, the fuzz
+#                     harnesses, the benchmarks, image/'s build tools), by
+#                     the compiler's -Wcomma alone; COMMA_LINT as for lint-c
 #   make lint-shape   tests/lint/shape.py: paths named in comments exist, no
 #                     function over 100 lines, no include circle, every script
 #                     test sources tests/lib/check.sh first, commit subjects,
-#                     a unit check joining conditions names each in COND()
+#                     a unit check joining conditions names each in COND(),
+#                     no statement behind a (void) cast and a comma
 #   make lint-tree    tests/lint/tree.sh: nothing reaches outside the tree,
 #                     every source file names its licence
 #   make lint-format  tests/lint/format.sh: clang-format (.clang-format) on the
@@ -37,12 +42,13 @@ LINT_JOBS ?= $(shell nproc 2>/dev/null || echo 2)
 # LINT_CHANGED=1: clang-tidy on the files changed since upstream only
 # (tests/lint/changed.sh); cppcheck, cheap, on every file still.
 LINT_TIDY_SRC = $(if $(LINT_CHANGED),$(shell sh tests/lint/changed.sh $(LINT_SRC)),$(LINT_SRC))
-LINT_STEPS := lint-c lint-shape lint-tree lint-format lint-sh $(if $(wildcard man/man.mk),man-lint)
+LINT_COMMA_SRC := $(wildcard image/*.c tests/unit/*.c tests/fuzz/*.c tests/bench/*.c)
+LINT_STEPS := lint-c lint-comma lint-shape lint-tree lint-format lint-sh $(if $(wildcard man/man.mk),man-lint)
 
 # -DTICKPROBE_VERSION carries shell quotes; tests/lint/compdb.sh adds it back.
 lint_flags = $(filter-out -DTICKPROBE_VERSION=%,$(1))
 
-.PHONY: lint lint-c lint-shape lint-tree lint-format lint-sh
+.PHONY: lint lint-c lint-comma lint-shape lint-tree lint-format lint-sh
 lint: deps
 	@failed=""; \
 	for step in $(LINT_STEPS); do \
@@ -59,6 +65,10 @@ lint-c:
 		"$(call lint_flags,$(KERNEL_CFLAGS))" "$(call lint_flags,$(EFI_CFLAGS))" \
 		"$(call lint_flags,$(HOST_CFLAGS))" -- $(LINT_SRC)
 	@sh tests/lint/lint.sh $(LINT_DIR) $(LINT_JOBS) $(LINT_TIDY_SRC)
+
+lint-comma:
+	@sh tests/lint/comma.sh $(FUZZ_CC) $(LINT_JOBS) "$(filter-out -Werror,$(call lint_flags,$(HOST_CFLAGS)))" \
+		$(LINT_COMMA_SRC)
 
 lint-shape:
 	@python3 tests/lint/shape.py all .

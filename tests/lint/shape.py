@@ -17,6 +17,11 @@
   shape.py conditions ROOT  every check() of tests/unit/ that joins conditions
                             with && has each in COND(), so that its failure
                             names the false one
+  shape.py casts ROOT       no statement of a C file starts with a (void) cast
+                            followed by a comma: `(void)ctx, x = 1;` is two
+                            statements on one line, and the compiler's
+                            -Wcomma (lint-c, lint-comma) takes the cast as
+                            the comma being meant
   shape.py all ROOT         each of the above (subjects after SUBJECT_BASE,
                             when ROOT's history has it), then one line,
                             "lint: shape: N finding(s)": `make lint`'s step
@@ -448,6 +453,24 @@ def check_conditions(root):
     return found
 
 
+# A statement (after ; { } or a label's or case's colon, or `return`) that
+# starts with a cast to void and goes on after a comma.
+VOID_COMMA = re.compile(r"(?:[;{}:]|\breturn\b)\s*\(\s*void\s*\)\s*[\w.\->\[\]]+\s*,")
+
+
+def check_casts(root):
+    """Each statement of a C file that starts `(void)x,`."""
+    found = 0
+    for name in tracked(root):
+        if not name.endswith(C_EXT):
+            continue
+        code = c_code(open(os.path.join(root, name), encoding="utf-8", errors="replace").read())
+        for m in VOID_COMMA.finditer(code):
+            print("%s:%d: a (void) cast, then a comma: one statement a line" % (name, code.count("\n", 0, m.end()) + 1))
+            found += 1
+    return found
+
+
 def has_commit(root, rev):
     return subprocess.run(["git", "-C", root, "rev-parse", "-q", "--verify", rev + "^{commit}"],
                           capture_output=True, check=False).returncode == 0
@@ -459,6 +482,7 @@ def check_all(root):
     checks = [("paths", check_paths), ("functions", check_functions),
               ("includes", check_includes), ("helpers", check_helpers)]
     checks.append(("conditions", check_conditions))
+    checks.append(("casts", check_casts))
     if has_commit(root, SUBJECT_BASE):
         checks.append(("subjects", lambda r: check_subjects(r, SUBJECT_BASE)))
     else:
@@ -475,7 +499,7 @@ def check_all(root):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers", "conditions", "all") \
+    if len(argv) < 3 or argv[1] not in ("paths", "functions", "includes", "subjects", "helpers", "conditions", "casts", "all") \
             or (argv[1] == "subjects") != (len(argv) == 4):
         print(__doc__, file=sys.stderr)
         return 2
@@ -492,6 +516,8 @@ def main(argv):
         n = check_helpers(root)
     elif argv[1] == "conditions":
         n = check_conditions(root)
+    elif argv[1] == "casts":
+        n = check_casts(root)
     else:
         n = check_subjects(root, argv[3])
     return 2 if n < 0 else (1 if n else 0)

@@ -162,6 +162,31 @@ fi
 		fail "lint.sh canary: without COMMA_LINT exited $rc" "$out"
 	fi
 )
+# tests/lint/comma.sh, as `make lint-comma` runs it on the tests' own C: the
+# same 2 comma operators, none in a clean file, and a file that does not
+# compile is a failure of its own.
+printf 'int clean(int n)\n{\n\treturn n + 1;\n}\n' >"$dir/clean.c"
+printf 'int broken(void)\n{\n\treturn nowhere;\n}\n' >"$dir/broken.c"
+comma_sh() { # FILE...: comma.sh's output in $out, its status in $rc
+	out=$(sh "$HERE/comma.sh" "${FUZZ_CC:-clang}" 2 "-std=gnu11" "$@" 2>&1)
+	rc=$?
+}
+comma_sh "$dir/comma.c" "$dir/clean.c"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: comma (tests): 2 comma operator(s) on 2 line(s) in 1 file(s), 2 read' &&
+	[ "$(printf '%s\n' "$out" | grep -c 'comma.c:\(9\|10\):.*\[-Wcomma\]$')" -eq 2 ]; then
+	pass "comma.sh canary: lines 9 and 10 of comma.c, nothing of clean.c, and it fails"
+else
+	fail "comma.sh canary: exit $rc" "$out"
+fi
+COMMA_LINT=warn comma_sh "$dir/comma.c"
+ok "comma.sh canary: COMMA_LINT=warn lists them and passes" "$rc" "$out"
+comma_sh "$dir/clean.c" "$dir/broken.c"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: comma (tests): 1 file(s) did not compile' &&
+	printf '%s\n' "$out" | grep -q "broken.c:3:.*nowhere"; then
+	pass "comma.sh canary: a file that does not compile fails, with the compiler's words"
+else
+	fail "comma.sh canary: broken.c: exit $rc" "$out"
+fi
 COMMA_LINT=warn lint_sh "$dir/canary.c"
 if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q '^lint: clang-tidy: [1-9][0-9]* finding(s) in 1 file(s), 1 checked$' &&
 	printf '%s\n' "$out" | grep -q '^lint: cppcheck: [1-9][0-9]* finding(s)$'; then

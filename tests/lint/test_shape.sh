@@ -6,8 +6,9 @@
 # includes only tools/lib/ of the host's folders and tools/lib/ no command,
 # every script test sources the one PASS/FAIL helper first, only the boot
 # helper defines boot() and now_ms(), a unit check that joins conditions
-# names the false one (COND), and commit subjects are at most 72
-# characters.  Each check runs on a planted tree
+# names the false one (COND), no statement hides behind a (void) cast and a
+# comma, and commit subjects are at most 72 characters.  Each check runs on a
+# planted tree
 # here and must find exactly the planted faults, so that a check that
 # stopped seeing fails here.
 . tests/lib/check.sh
@@ -58,6 +59,19 @@ int main(void)
 	return check_done();
 }
 EOF
+# Casts to void: one a line, and in a call's arguments, are fine; a statement
+# after one behind a comma, also after return, is a fault.
+cat >"$tree/lib/casts.c" <<'EOF'
+static int f(void *ctx, int a)
+{
+	(void)ctx;
+	g((void *)a, (void)0, a);
+	(void)ctx, (void)a;
+	if (a)
+		return (void)ctx, a;
+	return 0;
+}
+EOF
 if git -C "$tree" init -q 2>/dev/null; then
 	git -C "$tree" add . && git -C "$tree" -c user.name=t -c user.email=t@t commit -qm "base" &&
 		git -C "$tree" -c user.name=t -c user.email=t@t commit -q --allow-empty -m "short subject" &&
@@ -87,6 +101,8 @@ canary helpers "tests/x/test_late.sh: its first command is not" 1
 canary helpers "tests/x/lib.sh:[25]: defines [a-z_]*(): the one boot helper is" 2
 canary conditions "tests/unit/test_c.c:5: check() joins 2 conditions, 2 of them not in COND()" 1
 canary conditions "tests/unit/test_c.c:6: check() joins 2 conditions, 1 of them not in COND()" 1
+canary casts "lib/casts.c:5: a (void) cast, then a comma" 1
+canary casts "lib/casts.c:7: a (void) cast, then a comma" 1
 if [ -d "$tree/.git" ]; then
 	canary subjects "subject is 77 characters" 1 "HEAD~2"
 else
@@ -108,8 +124,8 @@ check "shape canary: a check of one condition, or of conditions each in COND(), 
 # all: every check, and one summary line that counts their findings.
 out=$(python3 "$HERE/shape.py" all "$tree" 2>&1)
 rc=$?
-if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 13 finding(s) (paths, functions, includes, helpers, conditions)'; then
-	pass "shape canary: all runs each check and counts the 13 planted faults"
+if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -qx 'lint: shape: 15 finding(s) (paths, functions, includes, helpers, conditions, casts)'; then
+	pass "shape canary: all runs each check and counts the 15 planted faults"
 else
 	fail "shape canary: all exited $rc with" "$out"
 fi
