@@ -160,7 +160,9 @@ no_file cd "*CD boot image*read-only*" "read-only"
 # --- a network boot: no file system at all --------------------------------------
 # OVMF's own PXE client (romfile= keeps QEMU's iPXE ROM out) fetches the app
 # over QEMU's TFTP: its device is the network card, which has no file system.
+# The options come from tickprobe.cfg beside it, over TFTP too.
 mkdir -p "$OUT/tftp" && cp "$BUILD/BOOTX64.EFI" "$OUT/tftp/"
+echo "preset=quick slow_rates=off" >"$OUT/tftp/tickprobe.cfg"
 qboot netboot ended -netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile=
 no_file netboot "*no file system*no other writable volume*" "no file system"
 
