@@ -107,42 +107,8 @@ client garbage "$R" "$D/A" 52-54-00-00-00-04
 client big "$R" "$D/A" "$A"
 client many "$R" "$D/A" 200 256 >"$D/many.txt"
 grep -v '^records:' "$D/many.txt"
-wait $SLOW
-cat "$D/slow.txt"
-
-# A second collector on A's port.
-port=$(sed 's/^http=127\.0\.0\.1:\([0-9]*\) .*/\1/' "$R")
-"$T" collect --http "127.0.0.1:$port" --dir "$D/B" >"$D/inuse.out" 2>"$D/inuse.err"
-rc=$?
-check "a port in use: exit 2 and why" "[ $rc = 2 ] && grep -q 'cannot listen on 127.0.0.1:$port (TCP): Address already in use' '$D/inuse.err'" \
-	"exit $rc: $(cat "$D/inuse.err")"
-
-client part "$R" "$D/A" 52-54-00-00-00-06 7
-# Every complete log's line is out (the main thread imports within 0.1 s of its end).
-i=0
-while [ "$(grep -c ': complete, ' "$D/A.out")" -lt 204 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-stop "$A"
-ok "collector A: SIGTERM, exit 0" "$rc" "exit $rc: $(tail -n 3 "$D/A.err")"
-n=$(grep -c ': complete, [0-9]* records, imported$' "$D/A.out")
-check "collector A: 204 logs complete and imported, one line each" "[ $n = 204 ]" "$n: $(grep -v imported "$D/A.out" | head -n 5)"
-check "collector A: the line of the first sender" \
-	"grep -qx '52-54-00-00-00-01 0000.log: complete, 18 records, imported' '$D/A.out'"
-check "collector A: the boot cut short is named at the stop, its 7 records kept" \
-	"grep -qx '52-54-00-00-00-06 0000.log: in progress when the collector stopped, 7 records kept' '$D/A.out'"
-check "collector A: the summary" \
-	"grep -qx 'tickprobe collect: machines: 204 complete, 1 in progress, 0 incomplete (no end after 10 min)' '$D/A.out'" \
-	"$(grep machines: "$D/A.out")"
-check "collector A: the garbage counted (6 bad HTTP bodies, 2 too large, 4 bad datagrams)" \
-	"grep -q 'http: [0-9]* requests: 6 bad (400), 0 refused (403), 2 too large (413), 0 busy (503)' '$D/A.out' &&
-	 grep -q 'syslog: [0-9]* datagrams: 4 bad, 0 refused' '$D/A.out'" "$(grep -E 'http:|syslog:' "$D/A.out")"
-check "collector A: the slow senders counted as cut" "grep -qE 'busy \(503\); [3-9][0-9]* connections cut' '$D/A.out'" \
-	"$(grep http: "$D/A.out")"
-check "collector A: the store has the 204 complete runs" "[ \"\$(runs '$D/A.db')\" = 204 ]" "$(runs "$D/A.db")"
-check "collector A: the first sender's run in the store under its machine" \
-	"[ \"\$(sqlite3 '$D/A.db' \"SELECT r.records FROM runs r JOIN machines m ON m.id = r.machine_id WHERE m.name = '52-54-00-00-00-01'\")\" = 18 ]"
-"$T" db import "$D/A.db" "$D/A" --machine-from-dir -q >"$D/reimport.out" 2>&1
-check "collector A: tickprobe db import --machine-from-dir of its logs adds only the cut-short one" \
-	"grep -q '205 runs: 1 imported, 204 already in the store' '$D/reimport.out'" "$(cat "$D/reimport.out")"
+# The slow senders are cut COLLECT_REQUEST_S (10 s) after they connect:
+# collectors B to E run meanwhile, and collector A is finished after them.
 
 # --- collector B: a token, and a short silence --------------------------------------
 start B --token s3cret.T0ken --incomplete-after 2
@@ -211,9 +177,47 @@ check "collector E: the 20 MB log complete and imported" \
 	"grep -qE '^52-54-00-00-03-01 0000.log: complete, [0-9]+ records, imported$' '$D/E.out'" "$(cat "$D/E.out")"
 check "collector E: its records in the store" \
 	"[ \"\$(sqlite3 '$D/E.db' 'SELECT records FROM runs')\" -gt 60000 ]" "$(sqlite3 "$D/E.db" 'SELECT records FROM runs')"
-# tickprobe db import reads a long log as the collector does, in two
-# streamed passes, in its turn among the short ones it loads ahead: its
-# memory does not grow with the log either, and it stores the same.
+# --- collector A, once its slow senders are cut ----------------------------------
+wait $SLOW
+cat "$D/slow.txt"
+
+# A second collector on A's port.
+port=$(sed 's/^http=127\.0\.0\.1:\([0-9]*\) .*/\1/' "$R")
+"$T" collect --http "127.0.0.1:$port" --dir "$D/inuse" >"$D/inuse.out" 2>"$D/inuse.err"
+rc=$?
+check "a port in use: exit 2 and why" "[ $rc = 2 ] && grep -q 'cannot listen on 127.0.0.1:$port (TCP): Address already in use' '$D/inuse.err'" \
+	"exit $rc: $(cat "$D/inuse.err")"
+
+client part "$R" "$D/A" 52-54-00-00-00-06 7
+# Every complete log's line is out (the main thread imports within 0.1 s of its end).
+i=0
+while [ "$(grep -c ': complete, ' "$D/A.out")" -lt 204 ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+stop "$A"
+ok "collector A: SIGTERM, exit 0" "$rc" "exit $rc: $(tail -n 3 "$D/A.err")"
+n=$(grep -c ': complete, [0-9]* records, imported$' "$D/A.out")
+check "collector A: 204 logs complete and imported, one line each" "[ $n = 204 ]" "$n: $(grep -v imported "$D/A.out" | head -n 5)"
+check "collector A: the line of the first sender" \
+	"grep -qx '52-54-00-00-00-01 0000.log: complete, 18 records, imported' '$D/A.out'"
+check "collector A: the boot cut short is named at the stop, its 7 records kept" \
+	"grep -qx '52-54-00-00-00-06 0000.log: in progress when the collector stopped, 7 records kept' '$D/A.out'"
+check "collector A: the summary" \
+	"grep -qx 'tickprobe collect: machines: 204 complete, 1 in progress, 0 incomplete (no end after 10 min)' '$D/A.out'" \
+	"$(grep machines: "$D/A.out")"
+check "collector A: the garbage counted (6 bad HTTP bodies, 2 too large, 4 bad datagrams)" \
+	"grep -q 'http: [0-9]* requests: 6 bad (400), 0 refused (403), 2 too large (413), 0 busy (503)' '$D/A.out' &&
+	 grep -q 'syslog: [0-9]* datagrams: 4 bad, 0 refused' '$D/A.out'" "$(grep -E 'http:|syslog:' "$D/A.out")"
+check "collector A: the slow senders counted as cut" "grep -qE 'busy \(503\); [3-9][0-9]* connections cut' '$D/A.out'" \
+	"$(grep http: "$D/A.out")"
+check "collector A: the store has the 204 complete runs" "[ \"\$(runs '$D/A.db')\" = 204 ]" "$(runs "$D/A.db")"
+check "collector A: the first sender's run in the store under its machine" \
+	"[ \"\$(sqlite3 '$D/A.db' \"SELECT r.records FROM runs r JOIN machines m ON m.id = r.machine_id WHERE m.name = '52-54-00-00-00-01'\")\" = 18 ]"
+"$T" db import "$D/A.db" "$D/A" --machine-from-dir -q >"$D/reimport.out" 2>&1
+check "collector A: tickprobe db import --machine-from-dir of its logs adds only the cut-short one" \
+	"grep -q '205 runs: 1 imported, 204 already in the store' '$D/reimport.out'" "$(cat "$D/reimport.out")"
+
+# With A's logs whole: tickprobe db import reads a long log as the collector
+# does, in two streamed passes, in its turn among the short ones it loads
+# ahead: its memory does not grow with the log either, and it stores the same.
 "$PYTHON3" -c 'import resource, subprocess, sys
 out = subprocess.run(sys.argv[1:], stdout=subprocess.PIPE, text=True)
 print(out.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, out.stdout.strip())' \
