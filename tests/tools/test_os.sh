@@ -75,12 +75,14 @@ else
 	# Every signal that ends a process by default restores (signal(7)'s
 	# Term and Core; the unit test test_cs_run sends the real-time ones
 	# too), removes the restore record, and the process still dies of it.
-	# QUIT's core file is not wanted here.
+	# QUIT's core file is not wanted here.  --clocksource hpet, here and in
+	# the SIGKILL cases below: the switch comes first, not after a whole
+	# measurement of tsc, and the signal lands while hpet is measured.
 	# shellcheck disable=SC3045 # dash, Debian's sh, has ulimit -c
 	ulimit -c 0
 	for sig in INT TERM HUP QUIT USR1 USR2 ALRM XCPU VTALRM PROF; do
 		fake "sig$sig" "tsc hpet acpi_pm" tsc
-		run_bg "$T/sig$sig.log" "$T/sig$sig.err" --switch --sysfs-root "$T/sig$sig"
+		run_bg "$T/sig$sig.log" "$T/sig$sig.err" --switch --clocksource hpet --sysfs-root "$T/sig$sig"
 		if wait_switch "sig$sig"; then
 			kill -$sig $PID
 			wait $PID
@@ -160,7 +162,7 @@ else
 	# second --restore has nothing to do; a run without --switch notes a
 	# record it finds.
 	fake kill "tsc hpet acpi_pm" tsc
-	run_bg "$T/kill.log" "$T/kill.err" --switch --sysfs-root "$T/kill"
+	run_bg "$T/kill.log" "$T/kill.err" --switch --clocksource hpet --sysfs-root "$T/kill"
 	if wait_switch kill; then
 		kill -KILL $PID
 		{ wait $PID; } 2>/dev/null
@@ -191,7 +193,7 @@ else
 
 	# A stale record found by the next --switch: restored first, said, and the
 	# run measures from the true original.
-	run_bg "$T/kill2.log" "$T/kill2.err" --switch --sysfs-root "$T/kill"
+	run_bg "$T/kill2.log" "$T/kill2.err" --switch --clocksource hpet --sysfs-root "$T/kill"
 	if wait_switch kill; then
 		kill -KILL $PID
 		{ wait $PID; } 2>/dev/null
@@ -250,7 +252,7 @@ else
 
 	# The doctor finds a stale record too, and says it put the original back.
 	fake dockill "tsc hpet" tsc
-	run_bg "$T/dockill.log" "$T/dockill.err" --switch --sysfs-root "$T/dockill"
+	run_bg "$T/dockill.log" "$T/dockill.err" --switch --clocksource hpet --sysfs-root "$T/dockill"
 	if wait_switch dockill; then
 		kill -KILL $PID
 		{ wait $PID; } 2>/dev/null
