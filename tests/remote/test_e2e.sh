@@ -15,6 +15,10 @@
 BUILD=${BUILD:-build}
 OUT=$BUILD/test-remote/e2e
 rm -rf "$OUT" && mkdir -p "$OUT"
+# The kernel's cache: the build's, which the tests of tests/linux/ fill and
+# read too, not the user's ~/.cache.
+export XDG_CACHE_HOME
+XDG_CACHE_HOME=$(cd "$BUILD" && pwd)/cache
 . tests/remote/lib.sh
 T0=$(NOW_MS)
 for t in qemu-system-x86_64 python3 cpio sfdisk mkfs.fat mcopy grub-mkimage apt-get dpkg-deb gzip; do
