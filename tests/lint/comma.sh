@@ -36,7 +36,7 @@ n=0
 for f in "$@"; do
 	n=$((n + 1))
 	printf '%s\n%s\n' "$f" "$dir/$n.log"
-done | xargs -P "$jobs" -n 2 sh "$0" --one "$cc" "$flags"
+done | xargs -r -P "$jobs" -n 2 sh "$0" --one "$cc" "$flags"
 
 failed=0
 for rc in "$dir"/*.rc; do
@@ -46,7 +46,7 @@ for rc in "$dir"/*.rc; do
 	cat "${rc%.rc}"
 done
 # A warning in a header shows once per file including it: each once.
-cat /dev/null "$dir"/*.log | grep -E '^[^ ].*:[0-9]+:[0-9]+: warning: .*\[-Wcomma\]$' | sed 's|^\./||' |
+cat /dev/null "$dir"/*.log 2>/dev/null | grep -E '^[^ ].*:[0-9]+:[0-9]+: warning: .*\[-Wcomma\]$' | sed 's|^\./||' |
 	sort -u >"$dir/found"
 found=$(grep -c . "$dir/found")
 lines=$(cut -d: -f1,2 "$dir/found" | sort -u | grep -c .)
