@@ -19,7 +19,7 @@ struct buf {
 	size_t n, cap;
 };
 
-static void put(struct buf *b, const void *s, size_t n)
+static inline void put(struct buf *b, const void *s, size_t n)
 {
 	if (b->n + n > b->cap) {
 		b->cap = (b->n + n) * 2 + 4096;
@@ -29,8 +29,15 @@ static void put(struct buf *b, const void *s, size_t n)
 	b->n += n;
 }
 
-static void puts_(struct buf *b, const char *s) { put(b, s, strlen(s)); }
-static void sink(void *ctx, const char *s, size_t n) { put(ctx, s, n); }
+static inline void puts_(struct buf *b, const char *s)
+{
+	put(b, s, strlen(s));
+}
+
+static inline void sink(void *ctx, const char *s, size_t n)
+{
+	put(ctx, s, n);
+}
 
 /* ---- realistic runs --------------------------------------------------------- */
 

@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: BSD-2-Clause */
 /* The log reader (tools/lib/logread.c) and the host loader (tools/lib/logset.c)
- * against logs written by the real writer (probe/log.c), clean and damaged.
+ * against whole logs written by the real writer (probe/log.c), clean and
+ * damaged.  tests/unit/test_logread_json.c tests the reader's JSON parser and
+ * line cleaning, tests/unit/test_logread_schemas.c the two schemas side by
+ * side.
  *
  *   test_logread                    run the checks
  *   test_logread --fixtures DIR     write the fixture logs the tool tests use
@@ -14,13 +17,11 @@
 #include <sys/stat.h>
 #include "tests/unit/check.h"
 #include "probe/log.h"
-#include "lib/json.h"
 #include "tools/lib/logread.h"
 #include "lib/crc32.h"
 #include "tools/lib/logset.h"
 #include "tools/commands.h"
 #include "tests/unit/log_runs.h"
-#include "tools/lib/hist_decode.h"
 
 /* ---- helpers ---------------------------------------------------------------- */
 
@@ -63,70 +64,6 @@ static int has_problem(const struct logfile *f, const char *word)
 	return 0;
 }
 
-
-/* ---- JSON and line cleaning ---------------------------------------------------- */
-
-static void test_json(void)
-{
-	static struct lr_node nodes[256];
-	static char strs[1024];
-	struct lr_doc d;
-	const struct lr_node *r;
-	static const char *const bad[] = {
-		"{\"a\":1,}", "{\"a\":01}", "{\"a\":\"x}", "{\"a\":\"\x01\"}", "{\"a\":\"\\q\"}", "[tru]",
-		"{} x", "{\"a\" 1}", "[1,,2]", "{\"a\":\"\\ud800\"}", "{\"a\":-}", "{\"a\":1.}", "",
-		"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]",
-	};
-	const char *ok = "{\"u\":18446744073709551615,\"i\":-9223372036854775808,\"f\":12.125,"
-			 "\"e\":1.5e3,\"s\":\"a\\u00e9\\n\\\"\\ud83d\\ude00\",\"n\":null,\"t\":true,"
-			 "\"a\":[1,[2,3],{}],\"z\":0}";
-	uint64_t u;
-	double v;
-
-	lr_doc_init(&d, nodes, 256, strs, sizeof strs);
-	r = lr_parse(&d, ok, strlen(ok));
-	check(COND(r) && COND(r->kind == LR_OBJ) && COND(r->len == 9), "json: a record-like object parses (%s)",
-	      d.err ? d.err : "ok");
-	check(COND(lr_uint(lr_get(r, "u"), &u)) && COND(u == UINT64_MAX), "json: uint64 max kept exact");
-	check(COND(lr_get(r, "i")) && COND(lr_get(r, "i")->is_int) && COND(lr_get(r, "i")->i == INT64_MIN),
-	      "json: int64 min kept exact");
-	check(COND(lr_num(lr_get(r, "f"), &v)) && COND(v == 12.125) && COND(!lr_get(r, "f")->is_int),
-	      "json: 12.125 as a double");
-	check(COND(lr_num(lr_get(r, "e"), &v)) && COND(v == 1500), "json: 1.5e3");
-	check(COND(lr_str(lr_get(r, "s"))) && COND(!memcmp(lr_str(lr_get(r, "s")), "a\xe9\n\"\xf0\x9f\x98\x80", 9)),
-	      "json: escapes: \\u00e9 is the byte 0xe9, a surrogate pair is UTF-8");
-	check(COND(lr_get(r, "n")->kind == LR_NULL) && COND(lr_true(lr_get(r, "t"))), "json: null, true");
-	check(COND(lr_at(lr_at(lr_get(r, "a"), 1), 1)->u == 3) && COND(lr_at(lr_get(r, "a"), 2)->kind == LR_OBJ),
-	      "json: nesting");
-	check(COND(!lr_get(r, "missing")) && COND(lr_path(r, "a") == lr_get(r, "a")), "json: lookups");
-	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-		r = lr_parse(&d, bad[i], strlen(bad[i]));
-		check(COND(!r) && COND(d.err), "json: rejects '%.20s' (%s)", bad[i], d.err ? d.err : "accepted");
-	}
-	lr_doc_init(&d, nodes, 3, strs, sizeof strs);
-	check(COND(!lr_parse(&d, "[1,2,3,4]", 9)) && COND(d.err),
-	      "json: node pool exhaustion is an error, not a crash");
-}
-
-static void test_clean(void)
-{
-	static const struct { const char *in, *out; } c[] = {
-		{ "\x1b[2J\x1b[01;01H\x1b[=3h{\"a\":1}\r", "{\"a\":1}" },
-		{ "\x1b=3h{x}\r\r", "{x}" },
-		{ "\x1b(Bok\x1b", "ok" },
-		{ "\x1b]0;title\x07{y}", "{y}" },
-		{ "\x1b{z}", "{z}" },
-		{ "BdsDxe: loading\r", "BdsDxe: loading" },
-	};
-	for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
-		char b[64];
-		size_t n = strlen(c[i].in);
-		memcpy(b, c[i].in, n);
-		n = lr_clean_line(b, n);
-		check(COND(n == strlen(c[i].out)) && COND(!memcmp(b, c[i].out, n)), "clean: case %zu gives '%s'", i,
-		      c[i].out);
-	}
-}
 
 /* ---- whole logs ---------------------------------------------------------------- */
 
@@ -385,131 +322,6 @@ static void test_garbage(void)
 	free(o.p);
 }
 
-/* ---- both schemas --------------------------------------------------------------- */
-
-/* A histogram as (value, count) pairs through the decoder; the count, or -1
- * when it is malformed. */
-static long decode_all(const struct lr_node *hist, uint64_t *v, uint64_t *c, size_t max, int *form)
-{
-	struct hist_dec d;
-	size_t n = 0;
-	int got;
-	*form = hist_dec_init(&d, hist);
-	while (n < max && (got = hist_dec_next(&d, &v[n], &c[n])) == 1)
-		n++;
-	return d.err ? -1 : (long)n;
-}
-
-static int same_rounds(const struct lr_node *a, const struct lr_node *b, const char *metric)
-{
-	double *x, *y;
-	size_t n = timer_rounds(a, metric, &x), m = timer_rounds(b, metric, &y);
-	int same = n == m && n && !memcmp(x, y, n * sizeof *x);
-	free(x);
-	free(y);
-	return same;
-}
-
-/* One run written in schema 2 and in schema 1 reads the same. */
-static void test_schemas_agree(void)
-{
-	struct buf b2 = { 0 }, b1 = { 0 };
-	struct logfile f2, f1;
-	int bad = 0, timers = 0;
-
-	write_run(&b2, &spec_a);
-	write_run(&b1, &spec_a1);
-	check(COND(load(&f2, b2.p, b2.n) == EXIT_CLEAN) && COND(load(&f1, b1.p, b1.n) == EXIT_CLEAN) &&
-		      COND(f2.runs[0].info.schema == 2) && COND(f1.runs[0].info.schema == 1) &&
-		      COND(f2.runs[0].nrecs == f1.runs[0].nrecs),
-	      "schemas: the same run in schema 2 and 1: both clean, as many records");
-	check(b2.n < b1.n, "schemas: schema 2 is the shorter (%zu bytes, schema 1 %zu)", b2.n, b1.n);
-	for (size_t k = 0; k < 4; k++) {
-		const struct lr_node *t2 = lrun_timer_at(&f2.runs[0], k), *t1 = lrun_timer_at(&f1.runs[0], k);
-		uint64_t v2[8], c2[8], v1[8], c1[8];
-		int form2, form1;
-		long n2 = decode_all(lr_get(t2, "hist"), v2, c2, 8, &form2);
-		long n1 = decode_all(lr_get(t1, "hist"), v1, c1, 8, &form1);
-		if (!lr_true(lr_get(t2, "healthy"))) {
-			bad += form2 != HIST_FORM_NONE || form1 != HIST_FORM_NONE || n2 || n1;
-			continue;
-		}
-		timers++;
-		bad += form2 != HIST_FORM_COMPACT || form1 != HIST_FORM_PAIRS || n2 != 3 || n1 != 3 ||
-		       memcmp(v2, v1, sizeof v2[0] * 3) || memcmp(c2, c1, sizeof c2[0] * 3);
-		bad += !same_rounds(t2, t1, "p50") || !same_rounds(t2, t1, "mean");
-	}
-	check(COND(!bad) && COND(timers == 3),
-	      "schemas: %d timers: the same bins from the compact string and the pairs, "
-	      "the same rounds from columns and objects",
-	      timers);
-	logfile_free(&f2);
-	logfile_free(&f1);
-	free(b2.p);
-	free(b1.p);
-}
-
-/* Real schema-1 logs (tests/data/logs/schema1): every histogram decodes, in
- * the order and with the numbers written, and holds every sample. */
-static void test_real_schema1(void)
-{
-	static const char *const logs[] = { "q35-bios-default.log", "q35-uefi-default.log", "os-quick.log" };
-	static uint64_t v[HIST_CODEC_BINS], c[HIST_CODEC_BINS];
-
-	for (size_t i = 0; i < sizeof logs / sizeof logs[0]; i++) {
-		char path[256];
-		struct logfile f;
-		const struct lr_node *rec;
-		size_t hists = 0, bad = 0, rounds = 0, want_rounds = 0;
-		uint64_t u;
-		snprintf(path, sizeof path, "tests/data/logs/schema1/%s", logs[i]);
-		if (logfile_load(&f, path) != EXIT_CLEAN || f.nruns != 1 || f.runs[0].info.schema != 1) {
-			check(0, "real schema 1: %s loads clean, schema 1 (%s)", path, f.why);
-			logfile_free(&f);
-			continue;
-		}
-		lr_uint(lr_path(lrun_first(&f.runs[0], "begin"), "options.rounds"), &u);
-		for (size_t k = 0; k < f.runs[0].nrecs; k++) {
-			const struct lr_node *h, *p;
-			uint64_t samples = 0, sum = 0;
-			int form;
-			long n;
-			size_t j = 0;
-			rec = f.runs[0].recs[k].root;
-			if ((h = lr_get(rec, "rounds")) && lr_get(rec, "hist")) {
-				double *x;
-				size_t got = timer_rounds(rec, "p50", &x);
-				free(x);
-				want_rounds++;
-				rounds += got == u && lr_rounds_count(h, "mean") == u;
-			}
-			if (!(h = lr_get(rec, "hist")))
-				continue;
-			hists++;
-			n = decode_all(h, v, c, HIST_CODEC_BINS, &form);
-			lr_uint(lr_get(rec, "samples"), &samples);
-			bad += form != HIST_FORM_PAIRS || n < 1 || (size_t)n != h->len;
-			for (p = h->child; n > 0 && p && j < (size_t)n; p = p->next, j++) {
-				uint64_t pv = 0, pc = 0;
-				lr_uint(lr_at(p, 0), &pv);
-				lr_uint(lr_at(p, 1), &pc);
-				bad += pv != v[j] || pc != c[j];
-				sum += c[j];
-			}
-			bad += sum != samples;
-		}
-		check(COND(hists >= 9) && COND(!bad),
-		      "real schema 1: %s: %zu histograms decode as the pairs written, each "
-		      "holding its samples",
-		      logs[i], hists);
-		check(COND(want_rounds >= 9) && COND(rounds == want_rounds),
-		      "real schema 1: %s: %zu of %zu timers give %llu "
-		      "rounds of p50 and of mean",
-		      logs[i], rounds, want_rounds, (unsigned long long)u);
-		logfile_free(&f);
-	}
-}
-
 /* ---- fixtures for tests/tools ------------------------------------------------- */
 
 static void save(const char *dir, const char *name, const struct buf *b)
@@ -586,16 +398,12 @@ int main(int argc, char **argv)
 {
 	if (argc == 3 && !strcmp(argv[1], "--fixtures"))
 		return fixtures(argv[2]);
-	test_json();
-	test_clean();
 	test_clean_log();
 	test_noise();
 	test_bitflips(&spec_small);
 	test_bitflips(&spec_small1);
 	test_truncation(&spec_small);
 	test_truncation(&spec_small1);
-	test_schemas_agree();
-	test_real_schema1();
 	test_dup_reorder();
 	test_runs();
 	test_garbage();
