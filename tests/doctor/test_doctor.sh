@@ -110,7 +110,7 @@ doctor k612-skew-pm k612-skew pm
 # A bare log whose watch saw the HPET run 7,900 ppm slow (fault=drift:), and a
 # live one (`tickprobe os --watch-fake`): the doctor takes the watch's verdict
 # over the calibration's.
-timeout 300 "$TP" qemu --kernel --icount --preset quick --timeout 240 \
+timeout 300 "$TP" qemu --kernel --icount=2 --preset quick --timeout 240 \
 	--options "counters=tsc,hpet,acpi-fast,i8254 slow_rates=off watch=3 fault=drift:hpet:-7900" \
 	-o "$OUT/watch-qemu.log" >"$OUT/watch-qemu.out" 2>&1 ||
 	{ fail "setup" "tickprobe qemu (watch): $(tail -2 "$OUT/watch-qemu.out" | tr '\n' ' ')"; exit 1; }

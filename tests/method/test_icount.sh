@@ -3,7 +3,8 @@
 # Exact tests of the measurement method under qemu -icount shift=0,sleep=off:
 # the guest is deterministic and every instruction costs one TSC cycle (1 ns),
 # so the TSC runs at exactly 1 GHz and an overhead-subtracted read costs
-# exactly the instructions the read executes.  The RTC runs on the virtual
+# exactly the instructions the read executes; under shift=2 (--icount=2),
+# exactly 4 cycles each.  The RTC runs on the virtual
 # clock from a fixed date (-rtc clock=vm): on the host's clock (QEMU's
 # default) it would tick at host seconds, some 3 a virtual second under
 # -icount, and differ from boot to boot.  Two boots must give the same log,
@@ -20,6 +21,8 @@ mkdir -p "$OUT"
 boot first 0 --kernel="$KERNEL" --preset quick --icount --timeout 120
 boot second 0 --kernel="$KERNEL" --preset quick --icount --timeout 120
 boot q35 0 --kernel="$KERNEL" --preset quick --icount --timeout 120 --machine q35
+# --icount=2: 4 ns an instruction, the TSC still at 1 GHz.
+boot shift2 0 --kernel="$KERNEL" --preset quick --icount=2 --timeout 120
 checklog first --expect-status ok
 if [ -s "$OUT/first.log" ] && cmp -s "$OUT/first.log" "$OUT/second.log"; then
 	pass "icount: two boots under -icount give identical logs"

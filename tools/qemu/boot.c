@@ -69,8 +69,9 @@ void qemu_args_machine(const struct qemu_run *r, struct qemu_argv *a)
 void qemu_args_tail(const struct qemu_run *r, struct qemu_argv *a, bool exit_device)
 {
 	if (r->icount) {
+		snprintf(a->icount, sizeof a->icount, "shift=%d,sleep=off", r->icount_shift);
 		qemu_arg(a, "-icount");
-		qemu_arg(a, "shift=0,sleep=off");
+		qemu_arg(a, a->icount);
 		/* The CMOS clock on the virtual clock from a fixed date: on the
 		 * host's clock it ticks about 3 times a guest second under icount,
 		 * and two boots would not be the same. */

@@ -22,6 +22,9 @@
 #define QEMU_RC_MISSING 2
 #define QEMU_RC_REGRESSED 14 /* --baseline: the run ended ok, and the gate failed */
 
+/* QEMU's own bound on -icount shift= */
+#define QEMU_ICOUNT_SHIFT_MAX 10
+
 #define QEMU_MAX_EXTRA 96 /* QEMU arguments after "--" */
 #define QEMU_MAX_ARGS (QEMU_MAX_EXTRA + 64)
 
@@ -29,6 +32,7 @@ struct qemu_run {
 	const char *firmware, *machine, *preset, *options, *out, *image, *kernel, *ovmf, *qemu, *cpu;
 	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose, quiet;
 	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
+	int icount_shift;              /* --icount=SHIFT: 2^SHIFT ns an instruction */
 	double timeout;
 	char **extra;
 	int nextra;
@@ -71,7 +75,7 @@ int qemu_linux(const struct qemu_run *r);
 struct qemu_argv {
 	char *v[QEMU_MAX_ARGS];
 	int n;
-	char mem[16], smp[16];
+	char mem[16], smp[16], icount[32];
 };
 
 void qemu_arg(struct qemu_argv *a, const char *word);
