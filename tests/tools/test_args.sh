@@ -156,6 +156,7 @@ bad "ambiguous option" qemu "ambiguous option '--c' (--cpu, --cdrom)" --c
 bad "missing value" qemu "option '--timeout' needs a value" --kernel=x --timeout
 bad "bad number" qemu "--memory wants a whole number from 1 to 1000000, not '1G'" --memory 1G
 bad "fraction for a whole number" qemu "--menu-timeout wants a whole number from 0 to 1000000, not '1.5'" --menu-timeout 1.5
+bad "icount shift out of range" qemu "--icount wants a whole number from 0 to 10, not '11'" --kernel=x --icount=11
 bad "negative timeout" qemu "--timeout wants a number from 0 to 1e+06, not '-5'" --timeout -5
 bad "bad word" qemu "--firmware wants bios or uefi, not 'efi'" --firmware efi
 bad "options that exclude each other" qemu "--kernel boots a multiboot ELF32" --kernel=x --firmware uefi -n
