@@ -83,42 +83,55 @@ struct endpoint {
 	uint64_t width; /* that bracket's width in cycles */
 };
 
-/* The tightest of ENDPOINT_TRIES bracketed reads: its midpoint is the time of
- * the value within half the bracket. */
-/* The widest gap between two reads of a window, and the ticks counted
- * across it. */
+/* The gaps between the reads of a window, by size: bucket k holds the gaps
+ * of 2^k to 2^(k+1) - 1 TSC cycles and the ticks counted across them. */
+#define GAP_BUCKETS 64
+
 struct gaps {
-	uint64_t first, last; /* TSC after the first and the last read */
-	uint64_t widest, widest_ticks;
+	bool started;
+	uint64_t last; /* TSC after the last read */
+	uint64_t widest;
+	uint64_t ticks[GAP_BUCKETS], cycles[GAP_BUCKETS];
 };
 
 static void gap_note(struct gaps *g, uint64_t now, uint64_t step)
 {
-	if (!g->first)
-		g->first = now;
-	else if (now - g->last > g->widest) {
-		g->widest = now - g->last;
-		g->widest_ticks = step;
+	uint64_t gap = now - g->last;
+
+	if (g->started && gap) {
+		int k = 63 - __builtin_clzll(gap);
+		g->ticks[k] += step;
+		g->cycles[k] += gap;
+		if (gap > g->widest)
+			g->widest = gap;
 	}
+	g->started = true;
 	g->last = now;
 }
 
-/* Whether the widest gap may have hidden whole wraps: at the rate the rest
- * of the window shows, the counter moved half its range or more in it.  A
- * 16-bit PIT wraps every 55 ms, and a vCPU descheduled that long on a busy
- * host (seen under TCG: the PIT measured at 183,864 Hz, and at 378,838 Hz,
- * for its 1,193,182) loses whole wraps with no sign in the values.  Judged
- * once the window is over, so that a gap in either endpoint counts too. */
-static bool held_off(const struct counter *c, const struct gaps *g, uint64_t ticks)
+/* Whether the widest gap may have hidden whole wraps: at the rate the short
+ * gaps show (under a sixteenth of the widest), the counter moved half its
+ * range or more in it.  A 16-bit PIT wraps every 55 ms, and a vCPU
+ * descheduled that long on a busy host loses whole wraps with no sign in the
+ * values (seen under TCG: the PIT measured at 183,864, 318,522 and 378,838
+ * Hz, for its 1,193,182).  A vCPU held off again and again slows every long
+ * gap alike, so the rate is not taken over them.  Judged once the window is
+ * over, so that a gap in either endpoint counts too. */
+static bool held_off(const struct counter *c, const struct gaps *g)
 {
-	uint64_t rest_ticks = ticks - g->widest_ticks;
-	uint64_t rest_cycles = g->last - g->first - g->widest;
+	uint64_t ticks = 0, cycles = 0;
 
-	if (rest_ticks < 16 || !rest_cycles)
+	for (int k = 0; k < GAP_BUCKETS - 1 && (2ull << k) <= g->widest / 16; k++) {
+		ticks += g->ticks[k];
+		cycles += g->cycles[k];
+	}
+	if (ticks < 16 || !cycles)
 		return false;
-	return (double)g->widest * (double)rest_ticks / (double)rest_cycles >= (double)c->mask / 2;
+	return (double)g->widest * (double)ticks / (double)cycles >= (double)c->mask / 2;
 }
 
+/* The tightest of ENDPOINT_TRIES bracketed reads: its midpoint is the time of
+ * the value within half the bracket. */
 static void endpoint(const struct counter *c, const struct probe_clock *pc, struct endpoint *e, uint64_t *ticks,
 		     struct gaps *g)
 {
@@ -150,11 +163,12 @@ static bool rate_once(const struct counter *c, const struct probe_clock *pc, uin
 		      struct rate *r, char *why, unsigned why_len, bool *lost)
 {
 	struct endpoint a, b;
-	struct gaps g = { 0 };
+	struct gaps g;
 	uint64_t ticks = 0, start, loops;
 
 	*lost = false;
 	tp_memset(r, 0, sizeof *r);
+	tp_memset(&g, 0, sizeof g);
 	a.prev = c->read(c) & c->mask;
 	gap_note(&g, pc->tsc(), 0);
 	endpoint(c, pc, &a, &ticks, &g);
@@ -176,7 +190,7 @@ static bool rate_once(const struct counter *c, const struct probe_clock *pc, uin
 		}
 	}
 	endpoint(c, pc, &b, &ticks, &g);
-	if (held_off(c, &g, ticks)) {
+	if (held_off(c, &g)) {
 		*lost = true;
 		tp_snprintf(why, why_len, "%s: a read held off past half the counter's range: wraps lost",
 			    c->desc->name);

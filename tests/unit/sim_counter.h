@@ -49,8 +49,9 @@ struct sim_counter {
 	uint64_t stop_at;    /* SIM_RATE: frozen from this TSC on (0: never) */
 	uint64_t slow_from;  /* from this TSC on (0: never), a read takes slow_cost */
 	uint64_t slow_cost;
-	uint64_t stall_read; /* this read (counted from 1; 0: none) is held off... */
-	uint64_t stall_cost; /* ...this many cycles more, once */
+	uint64_t stall_read;  /* this read (counted from 1; 0: none) is held off... */
+	uint64_t stall_cost;  /* ...this many cycles more... */
+	uint64_t stall_every; /* ...and so is every this many reads after it (0: once) */
 	bool down;           /* counts down; the read negates it, as drivers/i8254.c does */
 	uint64_t value;
 	const uint64_t *script;
@@ -69,7 +70,8 @@ static inline uint64_t sim_read(const struct counter *cc)
 	uint64_t v = 0, idx = s->reads++;
 
 	sim_now += s->slow_from && sim_now >= s->slow_from ? s->slow_cost : s->read_cost;
-	if (s->reads == s->stall_read)
+	if (s->stall_read && s->reads >= s->stall_read &&
+	    (s->reads == s->stall_read || (s->stall_every && (s->reads - s->stall_read) % s->stall_every == 0)))
 		sim_now += s->stall_cost;
 	if (s->jitter) {
 		sim_now += xorshift64(&s->rng) % s->jitter;
