@@ -64,14 +64,21 @@ struct sim_counter {
 	size_t n_glitch;
 };
 
+/* Whether the read now being made is one of those held off. */
+static inline bool sim_stalled(const struct sim_counter *s)
+{
+	if (!s->stall_read || s->reads < s->stall_read)
+		return false;
+	return s->reads == s->stall_read || (s->stall_every && (s->reads - s->stall_read) % s->stall_every == 0);
+}
+
 static inline uint64_t sim_read(const struct counter *cc)
 {
 	struct sim_counter *s = (struct sim_counter *)(uintptr_t)cc;
 	uint64_t v = 0, idx = s->reads++;
 
 	sim_now += s->slow_from && sim_now >= s->slow_from ? s->slow_cost : s->read_cost;
-	if (s->stall_read && s->reads >= s->stall_read &&
-	    (s->reads == s->stall_read || (s->stall_every && (s->reads - s->stall_read) % s->stall_every == 0)))
+	if (sim_stalled(s))
 		sim_now += s->stall_cost;
 	if (s->jitter) {
 		sim_now += xorshift64(&s->rng) % s->jitter;
