@@ -116,7 +116,7 @@ sock=$OUT/mon.sock
 timeout 30 qemu-system-x86_64 -cpu pentium3 -kernel "$ELF" -serial none -no-reboot -nic none \
 	-monitor "unix:$sock,server,nowait" -display none >"$OUT/screen.err" 2>&1 &
 qpid=$!
-timeout 25 python3 tests/fault/vgascreen.py "$sock" "$OUT/screen.txt" --until "Power off or reset" --timeout 20 --quit
+timeout 25 "$PYTHON3" tests/fault/vgascreen.py "$sock" "$OUT/screen.txt" --until "Power off or reset" --timeout 20 --quit
 seen=$?
 wait $qpid
 if [ $seen -eq 0 ] && grep -q "^$HEAD 64-bit long mode, SSE2\.$" "$OUT/screen.txt" &&

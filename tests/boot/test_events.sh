@@ -7,7 +7,7 @@
 #   - --dry-run shows the first QEMU's command and a migration
 #     destination's, with their sockets, COM2 after COM1, -incoming and the
 #     log appended to;
-#   - the probe's own run (--icount, 2 CPUs, a 6 s watch): the run ends ok,
+#   - the probe's own run (--icount=2, 2 CPUs, a 10 s watch): the run ends ok,
 #     its log whole, the events' lines; the guest's watch_event records: the
 #     pause's clocks stood still, nothing moved (vm_events_check.py), as
 #     show says; a TSC step of CPU 1 during a migration found at its size;
@@ -144,8 +144,11 @@ check "dry run: the destination has its own sockets, appends to the log, restore
 check "dry run: no destination without a migration" \
 	"[ \$(\"$TP\" qemu \"$K\" --preset quick --options watch=6 --event pause=1s@1 -n | wc -l) = 1 ]"
 
-# ---- the probe's own run: --icount, 2 CPUs, a 6 s watch -------------------------
-"$TP" qemu "$K" --icount --smp 2 --preset quick --options "slow_rates=off watch=6" --event pause=1s@1s \
+# ---- the probe's own run: --icount=2, 2 CPUs, a 10 s watch ----------------------
+# The host times the events from the watch's start on its own clock, and at
+# 4 ns an instruction the guest's clocks run ahead of it: 10 s of watch leave
+# the migration time to be done before the watch ends on a faster host too.
+"$TP" qemu "$K" --icount=2 --smp 2 --preset quick --options "slow_rates=off watch=10" --event pause=1s@1s \
 	--event migrate@3s --timeout 300 -q -v -o "$OUT/real.log" >"$OUT/real.out" 2>"$OUT/real.err"
 ok "probe: the run ends ok" $? "$(tail -n 3 "$OUT/real.err")"
 log_whole "$OUT/real.log" "probe"
@@ -173,7 +176,7 @@ check "probe: show says where the host's line was listened on, 2 events, no bad 
 
 # A known answer: CPU 1's TSC stepped back 50000 cycles while a migration
 # goes on must be found on that CPU at that size, and no clock blamed.
-"$TP" qemu "$K" --icount --smp 2 --preset quick --options "slow_rates=off watch=6 fault=tsc_step:1:-50000@event" \
+"$TP" qemu "$K" --icount=2 --smp 2 --preset quick --options "slow_rates=off watch=10 fault=tsc_step:1:-50000@event" \
 	--event migrate@1s --timeout 300 -q -o "$OUT/stepped.log" >"$OUT/stepped.out" 2>&1
 ok "stepped: the run ends ok" $? "$(tail -n 3 "$OUT/stepped.out")"
 "$PYTHON3" tests/method/vm_events_check.py "$OUT/stepped.log" 1 migrate 0 any 1 1 -50000

@@ -20,13 +20,13 @@ cr=$(printf '\r')
 # rate check is not what this tests: slow_rates=off.
 LONG="--options samples=400000 --options slow_rates=off"
 
-timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG \
+timeout 300 "$PYTHON3" tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG \
 	-o "$work/tty.log" >"$work/tty.json"
 python3 tests/tools/progress_check.py tty "$work/tty.json"
 timeout 300 "$TP" qemu --kernel --icount --preset quick $LONG -o "$work/pipe.log" 2>"$work/pipe.err" | cat >"$work/pipe.out"
 check "pipe: stderr is the one summary line, no carriage return" \
 	'test "$(wc -l <"$work/pipe.err")" -eq 1 && ! grep -q "$cr" "$work/pipe.err"'
-timeout 300 python3 tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG --quiet \
+timeout 300 "$PYTHON3" tests/tools/progress_pty.py 240 "$TP" qemu --kernel --icount --preset quick $LONG --quiet \
 	-o "$work/quiet.log" >"$work/quiet.json"
 python3 tests/tools/progress_check.py quiet "$work/quiet.json"
 ok "--quiet on a terminal: only the summary line" $?
@@ -35,12 +35,12 @@ check "the log is byte for byte the same with and without the progress line" \
 	'cmp -s "$work/tty.log" "$work/pipe.log" && cmp -s "$work/pipe.log" "$work/quiet.log"'
 
 # tickprobe os and db import: the same line, n of N, and none on a pipe.
-timeout 120 python3 tests/tools/progress_pty.py 100 "$TP" os --quick -o "$work/os.log" >"$work/os.json"
+timeout 120 "$PYTHON3" tests/tools/progress_pty.py 100 "$TP" os --quick -o "$work/os.log" >"$work/os.json"
 python3 tests/tools/progress_check.py os "$work/os.json"
 ok "os on a terminal: the call being measured, 1 of N" $?
 timeout 120 "$TP" os --quick -o "$work/os2.log" 2>"$work/os2.err"
 check "os on a pipe: no carriage return" '! grep -q "$cr" "$work/os2.err"'
-timeout 120 python3 tests/tools/progress_pty.py 100 "$TP" db import "$work/p.db" "$work/tty.log" "$work/os.log" \
+timeout 120 "$PYTHON3" tests/tools/progress_pty.py 100 "$TP" db import "$work/p.db" "$work/tty.log" "$work/os.log" \
 	>"$work/db.json"
 python3 tests/tools/progress_check.py db "$work/db.json"
 ok "db import on a terminal: logs n of N, wiped at the end" $?
