@@ -113,9 +113,8 @@ static void gap_note(struct gaps *g, uint64_t now, uint64_t step)
  * gaps show (under a sixteenth of the widest), the counter moved half its
  * range or more in it.  A 16-bit PIT wraps every 55 ms, and a vCPU
  * descheduled that long on a busy host loses whole wraps with no sign in the
- * values (under TCG the PIT has been measured at a sixth to a third of its
- * rate).  A vCPU held off again and again slows every long gap alike, so the
- * rate is not taken over them.  Judged once the window is over, so that a gap
+ * values.  A vCPU held off again and again slows every long gap alike, so
+ * the rate is not taken over them.  Judged once the window is over, so that a gap
  * in either endpoint counts too. */
 static bool held_off(const struct counter *c, const struct gaps *g)
 {

@@ -6,9 +6,9 @@
 # to run a set number of ppm off (fault=drift:) must be found at that rate,
 # within its uncertainty, and named; a TSC step on one CPU (fault=tsc_step:)
 # must be found on that CPU, half-way, at its size.  A second of watch is a
-# billion instructions at shift=0 (about 2 s of a host CPU), a quarter of
-# that at shift=2, 4 ns an instruction, which still finds each fault at its
-# size: the watches here are short, and at shift=2.
+# billion instructions at shift=0, a quarter of that at shift=2 (4 ns an
+# instruction), which still finds each fault at its size: the watches here
+# are short, and at shift=2.
 . tests/lib/check.sh
 . tests/lib/boot.sh
 OUT=$BUILD/test-watch

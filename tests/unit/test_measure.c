@@ -157,6 +157,18 @@ static void rate_case(const char *what, struct sim_counter *s, uint64_t window, 
 	      (unsigned long long)r.ticks, (unsigned long long)r.cycles, err, r.err_ppm, why);
 }
 
+/* A simulated i8254, 3000 cycles a read, whose read number FIRST (0: none)
+ * is held off COST cycles more, and so is every EVERY-th read after it
+ * (0: only that one). */
+static void pit_held_off(struct sim_counter *s, uint64_t first, uint64_t every, uint64_t cost)
+{
+	sim_counter_init(s, "i8254", SIM_RATE, 16, 1193182);
+	s->read_cost = 3000;
+	s->stall_read = first;
+	s->stall_every = every;
+	s->stall_cost = cost;
+}
+
 /* Reads held off past the i8254's wrap, once or again and again, as a
  * descheduled vCPU is. */
 static void test_rate_held_off(void)
@@ -172,30 +184,19 @@ static void test_rate_held_off(void)
 	 * first read, where no rate so far is there to judge the gap: the window
 	 * is measured again, not used with the wrap lost.  The read number comes
 	 * from a first run with no stall (the simulation is exact). */
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.read_cost = 3000;
+	pit_held_off(&s, 0, 0, 0);
 	rate_case("i8254, no stall (counting its reads)", &s, 20000, 1000);
 	reads = s.reads;
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.read_cost = 3000;
-	s.stall_read = reads - 8 + 1;
-	s.stall_cost = SIM_TSC_HZ / 10;
+	pit_held_off(&s, reads - 8 + 1, 0, SIM_TSC_HZ / 10);
 	rate_case("i8254, one read held off 100 ms as the window ends", &s, 20000, 1000);
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.read_cost = 3000;
-	s.stall_read = reads / 2;
-	s.stall_cost = SIM_TSC_HZ / 10;
+	pit_held_off(&s, reads / 2, 0, SIM_TSC_HZ / 10);
 	rate_case("i8254, one read held off 100 ms mid-window", &s, 20000, 1000);
 
 	/* Held off 60 ms again and again, after every 12 ms of reads: each gap
 	 * hides a wrap, and the window taken over the long gaps too shows a
 	 * rate (about 280 kHz) at which the widest looks harmless.  Every try
 	 * is spoilt alike: the rate says so rather than give a wrong one. */
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.read_cost = 3000;
-	s.stall_read = 1000;
-	s.stall_every = 4000;
-	s.stall_cost = SIM_TSC_HZ * 6 / 100;
+	pit_held_off(&s, 1000, 4000, SIM_TSC_HZ * 6 / 100);
 	sim_clock(&pc);
 	why[0] = 0;
 	ok = counter_rate(&s.c, &pc, 200000, &r, why, sizeof why);
@@ -206,11 +207,7 @@ static void test_rate_held_off(void)
 	check(COND(!ok) && COND(strstr(why, "wraps lost") != NULL), "rate: i8254 held off 60 ms every 4000 reads: %s",
 	      said);
 	/* Held off 10 ms as often: under a wrap each time, every tick counted. */
-	sim_counter_init(&s, "i8254", SIM_RATE, 16, 1193182);
-	s.read_cost = 3000;
-	s.stall_read = 1000;
-	s.stall_every = 4000;
-	s.stall_cost = SIM_TSC_HZ / 100;
+	pit_held_off(&s, 1000, 4000, SIM_TSC_HZ / 100);
 	rate_case("i8254, held off 10 ms every 4000 reads", &s, 200000, 1000);
 }
 
