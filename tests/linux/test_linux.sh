@@ -27,7 +27,7 @@ done
 
 # --- the guest and the probe, compared ---------------------------------------
 t0=$(now)
-timeout 600 "$TP" qemu --linux --machine q35 --smp 2 --preset quick --timeout 300 \
+timeout 600 "$TP" qemu --linux --machine q35 --smp 2 --preset quick --options slow_rates=off --timeout 300 \
 	--os-options "--switch --raw-io --quick --threads 2" --keep "$OUT/run" >"$OUT/run.out" 2>"$OUT/run.err"
 rc=$?
 secs=$(( $(now) - t0 ))

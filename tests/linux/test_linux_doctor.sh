@@ -30,7 +30,7 @@ guest() {
 	name=$1
 	shift
 	t0=$(date +%s)
-	timeout 400 "$TP" qemu --linux --machine q35 --smp 2 --preset quick --timeout 240 \
+	timeout 400 "$TP" qemu --linux --machine q35 --smp 2 --preset quick --options slow_rates=off --timeout 240 \
 		--os-options "--quick --switch" --keep "$OUT/$name" "$@" >"$OUT/$name.out" 2>"$OUT/$name.err"
 	rc=$?
 	echo "guest $name: exit $rc in $(( $(date +%s) - t0 )) s"

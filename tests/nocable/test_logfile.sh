@@ -72,7 +72,7 @@ ok "fault: 0002.log ends with the exception record and the end record, status fa
 show_exit "$OUT/0002.log" 0 fault
 
 # --- killed in the middle: truncated, the complete records kept --------------
-$NC set-env "$S" default 0 "calib_ms=20"
+$NC set-env "$S" default 0 "calib_ms=20 slow_rates=off"
 t0=$(now_ms)
 # shellcheck disable=SC2086
 $QEMU -bios "$OVMF" -serial file:"$OUT/kill.log" $(stick "$S") >"$OUT/kill.err" 2>&1 &

@@ -44,7 +44,7 @@ fi
 mtype -i "$OUT/test.img@@$ESP" ::EFI/BOOT/BOOTX64.EFI >"$OUT/in-image.efi" 2>/dev/null
 cmp -s "$OUT/in-image.efi" "$OUT/test.efi"
 ok "test.img carries the signed binary as \\EFI\\BOOT\\BOOTX64.EFI" $?
-$NC set-env "$OUT/test.img" quick 0 ""
+$NC set-env "$OUT/test.img" quick 0 slow_rates=off # the RTC's rate: not what this tests
 qboot signed ended $(stick "$OUT/test.img")
 checklog signed --expect-boot uefi --expect begin.secure_boot=false
 ended signed
@@ -53,7 +53,7 @@ ended signed
 openssl rsa -in "$SO_KEY" -passin pass:snakeoil -out "$OUT/snakeoil.key" >/dev/null 2>&1 &&
 	sign snakeoil "$OUT/snakeoil.key" "$SO_CERT"
 ok "make sign with the snakeoil key" $? "$(tail -n 3 "$OUT/snakeoil.make" | tr '\n' ' ')"
-$NC set-env "$OUT/snakeoil.img" quick 0 ""
+$NC set-env "$OUT/snakeoil.img" quick 0 slow_rates=off
 cp "$SO_VARS" "$OUT/vars.fd"
 # shellcheck disable=SC2086
 qboot secureboot ended $SB_QEMU -drive format=raw,file="$OUT/snakeoil.img"
