@@ -21,7 +21,7 @@
 OUT=$BUILD/test-net/lab
 rm -rf "$OUT" && mkdir -p "$OUT"
 TOKEN=lab-7.token
-for f in "$BUILD/tickprobe" "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$CODE" "$VARS"; do
+for f in "$BUILD/tickprobe" "$BUILD/BOOTX64.EFI" "$BUILD/tickprobe.elf32" "$BUILD/mkgrubcfg" "$OVMF"; do
 	[ -f "$f" ] || { fail "setup: $f missing (make all, make deps)"; exit 1; }
 done
 sh image/mknetboot.sh "$BUILD" "$OUT/tree" >"$OUT/mknetboot.out" 2>&1
