@@ -44,24 +44,28 @@ TOOLS_HOST_OBJ := $(TOOLS_SRC:%.c=$(BUILD)/host/%.o)
 TEST_BINS      := $(TEST_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 # --- the image side: one 64-bit core, two entries ---------------------------
-# The core (arch/x86, platform, drivers, lib, acpi, probe) is compiled twice:
-# position-dependent for the multiboot kernel, position-independent for the
-# GNU-EFI application.
-KERNEL_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -ffreestanding \
+# The core (arch/x86, platform, drivers, lib, acpi, probe) is compiled once,
+# position-independent as the GNU-EFI application must be, and linked into
+# both entries: the multiboot kernel, a static link at 1 MiB, takes the same
+# objects (the linker resolves their few GOT slots), so both boot paths run
+# the same machine code for every read they time.  Each entry's own boot code
+# is compiled for it alone.
+IMAGE_COMMON := -std=gnu11 -O2 -g -Wall -Wextra -Werror -I. -I$(abspath $(BUILD))/gen -ffreestanding \
 	-fno-stack-protector -fno-builtin -fno-math-errno -mno-red-zone \
 	-fno-asynchronous-unwind-tables -DTICKPROBE_VERSION='"$(VERSION)"' $(EXTRA_CFLAGS)
-KERNEL_CFLAGS := $(KERNEL_COMMON) -fno-pic -fno-pie -mcmodel=small
-EFI_CFLAGS    := $(KERNEL_COMMON) -fpic -fshort-wchar -DTICKPROBE_EFI \
-	-I/usr/include/efi -I/usr/include/efi/x86_64
+CORE_CFLAGS   := $(IMAGE_COMMON) -fpic
+KERNEL_CFLAGS := $(IMAGE_COMMON) -fno-pic -fno-pie -mcmodel=small
+EFI_CFLAGS    := $(IMAGE_COMMON) -fpic -fshort-wchar -I/usr/include/efi -I/usr/include/efi/x86_64
 
 # A folder says where its code runs: these are the image's, whole.
-SHARED_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) $(wildcard platform/*.c) \
+CORE_IMAGE_SRC := $(wildcard arch/x86/*.c) $(wildcard arch/x86/*.S) $(wildcard platform/*.c) \
 	$(wildcard drivers/*.c) $(CORE_SRC)
-KERNEL_SRC := boot/multiboot.S boot/cpu_check.S $(wildcard boot/bios*.c) $(SHARED_SRC)
-EFI_SRC    := $(wildcard boot/efi*.c) $(SHARED_SRC)
+KERNEL_SRC := boot/multiboot.S boot/cpu_check.S $(wildcard boot/bios*.c)
+EFI_SRC    := $(wildcard boot/efi*.c)
 
-KERNEL_OBJ := $(patsubst %,$(BUILD)/kernel/%.o,$(basename $(KERNEL_SRC)))
-EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC)))
+CORE_IMAGE_OBJ := $(patsubst %,$(BUILD)/core/%.o,$(basename $(CORE_IMAGE_SRC)))
+KERNEL_OBJ := $(patsubst %,$(BUILD)/kernel/%.o,$(basename $(KERNEL_SRC))) $(CORE_IMAGE_OBJ)
+EFI_OBJ    := $(patsubst %,$(BUILD)/efi/%.o,$(basename $(EFI_SRC))) $(CORE_IMAGE_OBJ)
 
 EFI_LDS  := /usr/lib/elf_x86_64_efi.lds
 EFI_CRT0 := /usr/lib/crt0-efi-x86_64.o
@@ -106,7 +110,15 @@ $(BUILD)/tests/%: tests/unit/%.c tests/unit/check.h $(BUILD)/host/libtools.a $(B
 	@mkdir -p $(dir $@)
 	$(CC) $(HOST_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/host/libtools.a $(BUILD)/host/libcore.a $(HOST_LDLIBS)
 
-# --- multiboot kernel --------------------------------------------------------
+# --- the image's core, and the multiboot kernel -----------------------------
+$(BUILD)/core/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/core/%.o: %.S
+	@mkdir -p $(dir $@)
+	$(CC) $(CORE_CFLAGS) -MMD -MP -c $< -o $@
+
 $(BUILD)/kernel/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(KERNEL_CFLAGS) -MMD -MP -c $< -o $@
@@ -126,10 +138,6 @@ $(BUILD)/tickprobe.elf32: $(BUILD)/tickprobe.elf
 
 # --- GNU-EFI application -----------------------------------------------------
 $(BUILD)/efi/%.o: %.c
-	@mkdir -p $(dir $@)
-	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
-
-$(BUILD)/efi/%.o: %.S
 	@mkdir -p $(dir $@)
 	$(CC) $(EFI_CFLAGS) -MMD -MP -c $< -o $@
 
@@ -165,7 +173,7 @@ $(PRESETS_TABLE): image/presets.cfg $(BUILD)/mkgrubcfg
 	@mkdir -p $(dir $@)
 	$(BUILD)/mkgrubcfg --table image/presets.cfg >$@.tmp && mv $@.tmp $@
 
-$(BUILD)/host/probe/options.o $(BUILD)/kernel/probe/options.o $(BUILD)/efi/probe/options.o lint-c: $(PRESETS_TABLE)
+$(BUILD)/host/probe/options.o $(BUILD)/core/probe/options.o lint-c: $(PRESETS_TABLE)
 
 # --- the log's schema: probe/log_schema.def -------------------------------------
 # build/mkschema (image/mkschema.c, on the schema's host decoder) prints the

@@ -4,15 +4,16 @@
 # with the flags the Makefile really builds it with, so clang-tidy and cppcheck
 # see -ffreestanding, the EFI include paths and the defines of each side.
 #
-#   compdb.sh OUT VERSION "KERNEL_FLAGS" "EFI_FLAGS" "HOST_FLAGS" -- FILES...
+#   compdb.sh OUT VERSION "KERNEL_FLAGS" "EFI_FLAGS" "CORE_FLAGS" "HOST_FLAGS" -- FILES...
 #
 # The flags arrive without -DTICKPROBE_VERSION (its shell quoting does not
-# survive the trip); it is added back here.  A file in probe/ or drivers/ is
-# built both ways; the image flags are the stricter ones (no libc headers,
-# -fno-builtin), so those are the ones checked.
+# survive the trip); it is added back here.  KERNEL_FLAGS and EFI_FLAGS are
+# each entry's own boot code's, CORE_FLAGS the image's core's.  A file in
+# probe/, acpi/ or lib/ is built for the host too; the image's flags are the
+# stricter ones (no libc headers, -fno-builtin), so those are the ones checked.
 set -eu
-out=$1 version=$2 kflags=$3 eflags=$4 hflags=$5
-shift 5
+out=$1 version=$2 kflags=$3 eflags=$4 cflags=$5 hflags=$6
+shift 6
 [ "$1" = "--" ] && shift
 dir=$(pwd)
 {
@@ -21,7 +22,8 @@ dir=$(pwd)
 	for f in "$@"; do
 		case $f in
 		boot/efi*.c) flags=$eflags ;;
-		boot/* | arch/* | platform/* | drivers/* | lib/* | acpi/* | probe/*) flags=$kflags ;;
+		boot/*) flags=$kflags ;;
+		arch/* | platform/* | drivers/* | lib/* | acpi/* | probe/*) flags=$cflags ;;
 		*) flags=$hflags ;;
 		esac
 		# -I. as an absolute path: cppcheck 2.10 resolves a relative one

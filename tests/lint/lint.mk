@@ -33,8 +33,9 @@
 # tests/lint/test_lint.sh and test_shape.sh, which `make check` runs.
 #
 # Each C file is checked with the flags it is built with: the compile
-# database is written from KERNEL_CFLAGS, EFI_CFLAGS and HOST_CFLAGS on every
-# run, so a new file or flag is picked up without touching this file.
+# database is written from KERNEL_CFLAGS, EFI_CFLAGS, CORE_CFLAGS and
+# HOST_CFLAGS on every run, so a new file or flag is picked up without
+# touching this file.
 
 LINT_DIR  := $(BUILD)/lint
 LINT_SRC  := $(wildcard boot/*.c arch/x86/*.c platform/*.c drivers/*.c lib/*.c acpi/*.c probe/*.c tools/*.c tools/*/*.c)
@@ -62,7 +63,7 @@ lint: deps
 lint-c:
 	@mkdir -p $(LINT_DIR)
 	@sh tests/lint/compdb.sh $(LINT_DIR)/compile_commands.json $(VERSION) \
-		"$(call lint_flags,$(KERNEL_CFLAGS))" "$(call lint_flags,$(EFI_CFLAGS))" \
+		"$(call lint_flags,$(KERNEL_CFLAGS))" "$(call lint_flags,$(EFI_CFLAGS))" "$(call lint_flags,$(CORE_CFLAGS))" \
 		"$(call lint_flags,$(HOST_CFLAGS))" -- $(LINT_SRC)
 	@sh tests/lint/lint.sh $(LINT_DIR) $(LINT_JOBS) $(LINT_TIDY_SRC)
 

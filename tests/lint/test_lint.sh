@@ -135,7 +135,7 @@ fi
 db=$dir/db
 mkdir -p "$db"
 lint_sh() { # DB-FILE... (after COMMA_LINT=...): lint.sh's output in $out, its status in $rc
-	sh "$HERE/compdb.sh" "$db/compile_commands.json" 0 "-std=gnu11" "-std=gnu11" "-std=gnu11" -- "$@" &&
+	sh "$HERE/compdb.sh" "$db/compile_commands.json" 0 "-std=gnu11" "-std=gnu11" "-std=gnu11" "-std=gnu11" -- "$@" &&
 		out=$(sh "$HERE/lint.sh" "$db" 1 "$@" 2>&1)
 	rc=$?
 }
