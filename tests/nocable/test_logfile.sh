@@ -6,8 +6,8 @@
 # byte; boots number their files 0000, 0001, ... without touching the older
 # ones; an exception ends the file with "failed"; a run killed in the middle
 # leaves a file the readers call truncated, its complete records kept.  A
-# read-only stick, a CD and a network boot say why there is no file, and the
-# run goes on.
+# read-only stick and a CD say why there is no file, and the run goes on (a
+# network boot: tests/net/test_uefi_net.sh).
 # shellcheck disable=SC2046 # stick prints QEMU's options for a disk, split on purpose
 . tests/lib/check.sh
 . tests/nocable/lib.sh
@@ -156,15 +156,6 @@ no_file readonly "*read-only*" "read-only"
 
 qboot cd ended -cdrom "$OUT/ro.img"
 no_file cd "*CD boot image*read-only*" "read-only"
-
-# --- a network boot: no file system at all --------------------------------------
-# OVMF's own PXE client (romfile= keeps QEMU's iPXE ROM out) fetches the app
-# over QEMU's TFTP: its device is the network card, which has no file system.
-# The options come from tickprobe.cfg beside it, over TFTP too.
-mkdir -p "$OUT/tftp" && cp "$BUILD/BOOTX64.EFI" "$OUT/tftp/"
-echo "preset=quick slow_rates=off" >"$OUT/tftp/tickprobe.cfg"
-qboot netboot ended -netdev user,id=n0,tftp="$OUT/tftp",bootfile=BOOTX64.EFI -device virtio-net-pci,netdev=n0,romfile=
-no_file netboot "*no file system*no other writable volume*" "no file system"
 
 # --- a full boot volume: the log goes to the next volume holding \EFI ----------
 # The stick keeps 100 KiB free (boot/efi_log.c wants 128 KiB); a second stick
