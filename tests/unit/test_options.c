@@ -202,7 +202,8 @@ static void test_menu_cmdline(void)
 	p = shipped.preset[q];
 	check(COND(options_menu_cmdline(&p, "bogus=1", out, sizeof out)) && COND(!strcmp(out, "preset=quick bogus=1")),
 	      "options: tp_options follow the preset: \"%s\"", out);
-	snprintf(p.options, sizeof p.options, " %s \t", shipped.preset[q].options);
+	int n = snprintf(p.options, sizeof p.options, " %s \t", shipped.preset[q].options);
+	check(COND(n > 0) && COND((size_t)n < sizeof p.options), "options: quick's words fit with blanks around them");
 	for (char *c = p.options; *c; c++)
 		if (*c == ' ')
 			*c = '\t';
