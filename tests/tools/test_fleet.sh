@@ -49,7 +49,7 @@ check "a machine page is the ordinary report of its two runs" \
 
 # --- in Chromium ------------------------------------------------------------------
 U="file://$D/fleet.html"
-chrome "$U" --dump-dom >"$D/dom.html" 2>/dev/null
+chrome "$U" --dump-dom --screenshot="$D/fleet.png" --window-size=1280,1600 >"$D/dom.html" 2>/dev/null
 check "Chromium renders the page" "grep -q '</html>' '$D/dom.html'" "$(head -c 200 "$D/dom.html")"
 boxes=$(grep -o 'class="boxrow"' "$D/dom.html" | wc -l)
 check "a box plot per counter" "[ $boxes -ge 15 ]" "$boxes boxes"
@@ -57,7 +57,6 @@ check "the paired comparison of hpet and acpi-fast, one dot per machine" \
 	"grep -q 'data-a=\"hpet\" data-machines=\"500\"' '$D/dom.html'" ""
 chrome "$U#sort=hpet" --dump-dom >"$D/sorted.html" 2>/dev/null
 python3 tests/tools/fleet_sort.py "$D/dom.html" "$D/sorted.html"
-chrome "$U" --screenshot="$D/fleet.png" --window-size=1280,1600 >/dev/null 2>&1
 sz=$(wc -c <"$D/fleet.png" 2>/dev/null || echo 0)
 check "Chromium screenshot of the fleet page" "[ $sz -gt 50000 ]" "$sz bytes"
 [ -n "$KEEP" ] && cp "$D/fleet.png" "$KEEP"
