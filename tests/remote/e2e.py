@@ -3,10 +3,15 @@
 every reset, and tells its boots apart on the serial line, each line
 stamped with the host's clock as it arrives.
 
-  python3 tests/remote/e2e.py flow OUT   the three boots of the remote flow
-  python3 tests/remote/e2e.py kill OUT   boot 2 reset part-way (the QEMU
-                                          monitor's system_reset, as a
-                                          watchdog or a BMC would)
+  python3 tests/remote/e2e.py flow OUT   the three boots of the remote flow;
+                                          at boot 1's reset QEMU is paused
+                                          while its disk and variables are
+                                          copied to OUT/disk.boot2 and
+                                          OUT/vars.boot2
+  python3 tests/remote/e2e.py kill OUT   from those copies: the probe's boot
+                                          reset part-way (the QEMU monitor's
+                                          system_reset, as a watchdog or a
+                                          BMC would)
 
 Writes OUT/serial-CASE.txt (each line "seconds-since-start text") and prints
 "e2e: ..." lines for the test to check: one per boot, with its wall time,
@@ -14,6 +19,7 @@ then the whole run's."""
 import os
 import re
 import select
+import shutil
 import socket
 import subprocess
 import sys
@@ -23,14 +29,14 @@ LIMIT_S = 600  # about 110 s on a quiet 2-core host; a loaded one (load 27) took
 ANSI = re.compile(r'\x1b\[[0-9;=?]*[A-Za-z]')
 
 
-def qemu_argv(out, monitor):
+def qemu_argv(out, monitor_path):
     return ['qemu-system-x86_64', '-machine', 'q35', '-m', '512', '-smp', '1', '-display', 'none',
             '-no-user-config', '-nodefaults', '-net', 'none',
             '-drive', 'if=pflash,format=raw,unit=0,readonly=on,file=/usr/share/OVMF/OVMF_CODE_4M.fd',
             '-drive', 'if=pflash,format=raw,unit=1,file=' + os.path.join(out, 'vars.fd'),
             '-drive', 'file=' + os.path.join(out, 'disk.img') + ',if=none,id=d0,format=raw',
             '-device', 'nvme,drive=d0,serial=tp0', '-serial', 'stdio',
-            '-monitor', 'unix:' + monitor + ',server,nowait']
+            '-monitor', 'unix:' + monitor_path + ',server,nowait']
 
 
 class Boots:
@@ -46,6 +52,34 @@ class Boots:
     def end(self, t):
         if self.list and self.list[-1][2] is None:
             self.list[-1][2] = t
+
+
+def monitor(path, command):
+    """One command to QEMU's human monitor; returns once QEMU has done it
+    (its next prompt)."""
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(30)
+    s.connect(path)
+    seen = b''
+    for cmd in (None, command):
+        if cmd:
+            s.sendall(cmd.encode() + b'\n')
+            seen = b''
+        while not seen.endswith(b'(qemu) '):
+            data = s.recv(4096)
+            if not data:
+                break
+            seen += data
+    s.close()
+
+
+def keep_boot2(out, monitor_path):
+    """Boot 1 has reset: the disk and the variables as it left them, BootNext
+    set, copied while QEMU is paused, before the firmware reads them."""
+    monitor(monitor_path, 'stop')
+    shutil.copyfile(os.path.join(out, 'disk.img'), os.path.join(out, 'disk.boot2'))
+    shutil.copyfile(os.path.join(out, 'vars.fd'), os.path.join(out, 'vars.boot2'))
+    monitor(monitor_path, 'cont')
 
 
 def classify(line, boots, t, state):
@@ -65,12 +99,12 @@ def classify(line, boots, t, state):
 
 
 def run(case, out):
-    monitor = os.path.join(out, 'monitor-%s.sock' % case)
-    if os.path.exists(monitor):
-        os.unlink(monitor)
+    monitor_path = os.path.join(out, 'monitor-%s.sock' % case)
+    if os.path.exists(monitor_path):
+        os.unlink(monitor_path)
     boots = Boots()
     state = {}
-    p = subprocess.Popen(qemu_argv(out, monitor), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    p = subprocess.Popen(qemu_argv(out, monitor_path), stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     log = open(os.path.join(out, 'serial-%s.txt' % case), 'w')
     buf = b''
     reset_done = False
@@ -92,11 +126,11 @@ def run(case, out):
             classify(line, boots, t, state)
             # kill: the probe is reset at its first record (its begin); the
             # serial line lags, so on a quiet host the run may be further on
+            if case == 'flow' and len(boots.list) == 1 and 'reboot: Restarting system' in line:
+                keep_boot2(out, monitor_path)
+                print('e2e: boot 1 reset at %.1f s: its disk and variables kept for the kill case' % t)
             if case == 'kill' and not reset_done and state.get('records', 0) >= 1:
-                s = socket.socket(socket.AF_UNIX)
-                s.connect(monitor)
-                s.sendall(b'system_reset\n')
-                s.close()
+                monitor(monitor_path, 'system_reset')
                 reset_done = True
                 boots.end(t)
                 print('e2e: system_reset at %.1f s, %d records into the probe' % (t, state['records']))
