@@ -57,19 +57,20 @@ class Boots:
 def monitor(path, command):
     """One command to QEMU's human monitor; returns once QEMU has done it
     (its next prompt)."""
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(30)
-    s.connect(path)
-    seen = b''
-    for cmd in (None, command):
-        if cmd:
-            s.sendall(cmd.encode() + b'\n')
-            seen = b''
+    def prompt(s):
+        seen = b''
         while not seen.endswith(b'(qemu) '):
             data = s.recv(4096)
             if not data:
-                break
+                return
             seen += data
+
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(30)
+    s.connect(path)
+    prompt(s)  # the greeting
+    s.sendall(command.encode() + b'\n')
+    prompt(s)
     s.close()
 
 
