@@ -54,15 +54,22 @@ run_bg() { # log err args...
 still() {
 	read -r now_cs <"$T/$1/$CSDIR/current_clocksource" && [ "$now_cs" = "$2" ]
 }
-# wait_switch NAME: until the fake current_clocksource is no longer tsc (10 s
-# at most; the run measures seconds after its switch, so 50 ms is soon enough).
+# switched NAME: the fake current_clocksource names a clocksource other than
+# tsc.  An empty read is not a switch: the fake is a plain file, which the
+# run truncates before it writes the name, and a kill in that gap would leave
+# a state no kernel's sysfs can be in.
+switched() {
+	read -r now_cs <"$T/$1/$CSDIR/current_clocksource" && [ -n "$now_cs" ] && [ "$now_cs" != tsc ]
+}
+# wait_switch NAME: until switched (10 s at most; the run measures seconds
+# after its switch, so 50 ms is soon enough).
 wait_switch() {
 	i=0
-	while still "$1" tsc && [ $i -lt 200 ]; do
+	while ! switched "$1" && [ $i -lt 200 ]; do
 		sleep 0.05
 		i=$((i + 1))
 	done
-	! still "$1" tsc
+	switched "$1"
 }
 
 if [ "$(id -u)" -ne 0 ]; then
