@@ -170,6 +170,19 @@ rc=$?
 rc=$?
 [ "$rc" = 0 ] && grep -q -- "-append preset=quick slow_rates=off smp=off cpus=2 " "$D/out" &&
 	pass "qemu: each --options adds its words after the earlier ones" || fail "qemu --options twice" "exit $rc: $(cat "$D/out" "$D/err")"
+# --tcg=single|multi: QEMU's thread= of the accelerator; the last of --tcg and --kvm wins.
+bad "bad TCG threading" qemu "--tcg wants single or multi, not 'one'" --kernel=x --tcg=one
+bad "--icount on many threads" qemu "--icount runs every CPU on one thread: not with --tcg=multi" --kernel=x -n --icount --tcg=multi
+for case in "--tcg=single:tcg,thread=single" "--tcg=multi:tcg,thread=multi" "--tcg=single --kvm --tcg:tcg" \
+	"--tcg=single --icount:tcg,thread=single"; do
+	opts=${case%%:*}
+	want=${case#*:}
+	# shellcheck disable=SC2086 # the options of the case, split on purpose
+	"$T" qemu --kernel="$D/elf32" -n $opts >"$D/out" 2>"$D/err"
+	rc=$?
+	[ "$rc" = 0 ] && grep -q -- " -accel $want -cpu max " "$D/out" && pass "qemu $opts: -accel $want" ||
+		fail "qemu $opts" "exit $rc: $(cat "$D/out" "$D/err")"
+done
 long=$(printf 'samples=100%.0s ' $(seq 1 60))
 bad "--options over 1 KiB in all" qemu "--options: the probe's words are over 1023 bytes in all" --kernel=x -n \
 	--options "$long" --options "$long"

@@ -50,8 +50,14 @@ void qemu_args_machine(const struct qemu_run *r, struct qemu_argv *a)
 	qemu_arg(a, r->qemu);
 	qemu_arg(a, "-machine");
 	qemu_arg(a, r->machine);
+	if (r->kvm)
+		snprintf(a->accel, sizeof a->accel, "kvm");
+	else if (r->tcg_thread)
+		snprintf(a->accel, sizeof a->accel, "tcg,thread=%s", r->tcg_thread);
+	else
+		snprintf(a->accel, sizeof a->accel, "tcg");
 	qemu_arg(a, "-accel");
-	qemu_arg(a, r->kvm ? "kvm" : "tcg");
+	qemu_arg(a, a->accel);
 	/* qemu64, QEMU's default model, has no RDTSCP; "max" is every feature
 	 * TCG emulates. */
 	qemu_arg(a, "-cpu");

@@ -31,7 +31,7 @@ enum {
 static const struct option qemu_options[] = {
 	{ "firmware", required_argument, NULL, OPT_FIRMWARE },
 	{ "machine", required_argument, NULL, OPT_MACHINE },
-	{ "tcg", no_argument, NULL, OPT_TCG },
+	{ "tcg", optional_argument, NULL, OPT_TCG },
 	{ "kvm", no_argument, NULL, OPT_KVM },
 	{ "cpu", required_argument, NULL, OPT_CPU },
 	{ "image", required_argument, NULL, OPT_IMAGE },
@@ -72,7 +72,11 @@ static const struct args_spec qemu_spec = {
 		"  --firmware bios|uefi  SeaBIOS (default) or OVMF\n"
 		"  --machine pc|q35|microvm[,k=v]  QEMU machine type (default pc), e.g. pc,hpet=off;\n"
 		"                        microvm[,pit=off,rtc=off,pic=off,acpi=off] with --kernel\n"
-		"  --tcg | --kvm         accelerator (default tcg; --kvm checks /dev/kvm first)\n"
+		"  --tcg[=single|multi] | --kvm\n"
+		"                        accelerator (default tcg; --kvm checks /dev/kvm first);\n"
+		"                        single: one host thread runs every CPU in turn, far less\n"
+		"                        host time with --smp, but no two CPUs run at once;\n"
+		"                        multi: a thread a CPU (QEMU's default)\n"
 		"  --cpu MODEL           QEMU CPU model (default: max under TCG, host under KVM)\n"
 		"  --smp N               CPUs (default 1)\n"
 		"  --image PATH          the hybrid image (default: tickprobe.img beside this\n"
@@ -134,6 +138,7 @@ static const struct args_spec qemu_spec = {
 };
 
 static const char *const qemu_firmwares[] = { "bios", "uefi", NULL };
+static const char *const qemu_tcg_threads[] = { "single", "multi", NULL };
 
 /* --linux takes its KERNEL as --linux=PATH or as the next word: getopt
  * leaves an optional value's next word alone, so it is taken here when it
@@ -207,8 +212,16 @@ static int parse_args(struct args *a, struct qemu_run *r, int argc, char **argv)
 	while ((c = args_next(a)) > 0) {
 		char *v = a->value;
 		switch (c) {
-		case OPT_KVM: r->kvm = true; break;
-		case OPT_TCG: r->kvm = false; break;
+		case OPT_KVM:
+			r->kvm = true;
+			r->tcg_thread = NULL;
+			break;
+		case OPT_TCG:
+			r->kvm = false;
+			if (v && args_choice(a, qemu_tcg_threads, NULL))
+				return EXIT_USAGE;
+			r->tcg_thread = v;
+			break;
 		case OPT_CDROM: r->cdrom = true; break;
 		case OPT_DISPLAY: r->display = true; break;
 		case OPT_MENU: r->menu = true; break;
@@ -299,6 +312,9 @@ static int check_run(const struct args *a, const struct qemu_run *r)
 		return args_fail(a, "more than %d extra QEMU arguments", QEMU_MAX_EXTRA);
 	if (r->kvm && r->icount)
 		return args_fail(a, "--icount works under TCG only");
+	/* QEMU counts instructions on one thread only. */
+	if (r->icount && r->tcg_thread && !strcmp(r->tcg_thread, "multi"))
+		return args_fail(a, "--icount runs every CPU on one thread: not with --tcg=multi");
 	if (!r->linux_guest && (r->kernel_cmdline || r->os_options || r->keep))
 		return args_fail(a, "--kernel-cmdline, --os-options and --keep go with --linux");
 	if (r->linux_guest && (r->out || r->menu || r->display))

@@ -33,6 +33,7 @@ struct qemu_run {
 	bool kvm, icount, use_kernel, cdrom, display, menu, dry_run, verbose, quiet;
 	int memory, menu_timeout, smp; /* smp 0: QEMU's default (1) */
 	int icount_shift;              /* --icount=SHIFT: 2^SHIFT ns an instruction */
+	const char *tcg_thread;        /* --tcg=single|multi; NULL: QEMU's default */
 	double timeout;
 	char **extra;
 	int nextra;
@@ -70,12 +71,12 @@ int qemu_boot_probe(const struct qemu_run *r);
  * 0 when both logs are complete, else 2 or 3 as the log readers do. */
 int qemu_linux(const struct qemu_run *r);
 
-/* A QEMU command line being built, NULL-terminated at every step; mem and
- * smp hold the numbers it points at. */
+/* A QEMU command line being built, NULL-terminated at every step; mem,
+ * smp, icount and accel hold the words it points at. */
 struct qemu_argv {
 	char *v[QEMU_MAX_ARGS];
 	int n;
-	char mem[16], smp[16], icount[32];
+	char mem[16], smp[16], icount[32], accel[32];
 };
 
 void qemu_arg(struct qemu_argv *a, const char *word);
