@@ -11,6 +11,9 @@
 #  - -smp 64 ends within the boot's timeout with all 64 CPUs started and at
 #    most 32 KB of records.
 # Timing is never asserted (a loaded host moves every figure); structure is.
+# The boots run their CPUs in turn on one host thread (--tcg=single), which
+# costs the host less; the contention levels' boot (idle-2x2x2) gives each
+# CPU a thread (--tcg=multi), since its readers must run at once.
 # shellcheck disable=SC2086 # $K and $HLT: option lists, split on purpose
 . tests/lib/check.sh
 . tests/boot/lib.sh
@@ -21,7 +24,7 @@ need_tool
 # Only the counters the contention levels read: the boots stay short, and the
 # LAPIC timer, whose calibration a loaded host can push past its wait bound,
 # is not what these boots test.
-K="--kernel=$BUILD/tickprobe.elf32 --preset quick"
+K="--kernel=$BUILD/tickprobe.elf32 --preset quick --tcg=single"
 ONLY="counters=tsc,hpet,acpi-fast"
 SMP="python3 tests/boot/smpcheck.py"
 HLT="--cpu max,-monitor"
@@ -50,7 +53,7 @@ smp idle-deaf --count 3 --started 3 --team --dropped 1 --unwoken 1 --idle hlt
 # QEMU numbers the vCPUs thread first: APIC IDs 0-7 are (package, core,
 # thread) = (0,0,0) (0,0,1) (0,1,0) (0,1,1) (1,0,0) ...; so one a package is
 # 0,4, one a core 0,4,2,6, and the siblings' level 0,1.
-boot idle-2x2x2 0 $K --machine pc $HLT --options "$ONLY" -- -smp 8,sockets=2,cores=2,threads=2
+boot idle-2x2x2 0 $K --tcg=multi --machine pc $HLT --options "$ONLY" -- -smp 8,sockets=2,cores=2,threads=2
 checklog idle-2x2x2 --expect-status ok --expect cpus.list.1.thread=1 --expect cpus.list.4.package=1
 smp idle-2x2x2 --count 8 --started 8 --team --idle hlt --contention \
 	--levels "0|0,4|0,4,2,6|0,4,2,6,1,5,3,7|s0,1"

@@ -36,11 +36,13 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 # serial log in $OUT/NAME.log.  CPU and MEM (env) override -cpu max, -m 256;
 # TMO the timeout.  Sets $rc and $ms.  slow_rates=off: the RTC's rate check,
 # 1-2.5 s a boot, only where the RTC is the fault (slow_rates=on there).
+# thread=single: the CPUs (smp4's) take turns on one host thread; the faults
+# are the subject, not CPUs at once.
 kboot() {
 	name=$1 machine=$2 opts=$3
 	shift 3
 	t0=$(now_ms)
-	timeout "${TMO:-30}" "$QEMU" -machine "$machine" -accel tcg -cpu "${CPU:-max}" -m "${MEM:-256}" \
+	timeout "${TMO:-30}" "$QEMU" -machine "$machine" -accel tcg,thread=single -cpu "${CPU:-max}" -m "${MEM:-256}" \
 		-kernel "$ELF" -append "preset=quick slow_rates=off${opts:+ $opts}" \
 		-chardev "file,id=ser0,path=$OUT/$name.log" -serial chardev:ser0 \
 		-device "$QEMU_EXIT_DEVICE" -no-reboot -nic none \

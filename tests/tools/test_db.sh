@@ -54,7 +54,7 @@ check "OS calls stored" "[ \"\$(sq '$DB' 'SELECT COUNT(DISTINCT run_id) FROM os_
 # store must hold the rows they stand for.  A copy has its last TSC pair
 # moved into a tsc_sync_pairs record, as the probe writes pairs past the
 # 512th, and sealed again (tests/tools/mkfleet.py's writer).
-timeout 120 "$T" qemu --kernel --smp 4 --preset quick --options slow_rates=off -o "$D/smp4.log" >/dev/null 2>&1
+timeout 120 "$T" qemu --kernel --smp 4 --tcg=single --preset quick --options slow_rates=off -o "$D/smp4.log" >/dev/null 2>&1
 check "real 4-CPU capture" "grep -q '\"type\":\"contention\"' '$D/smp4.log' && grep -q '\"type\":\"tsc_sync\"' '$D/smp4.log'" \
 	"no contention or tsc_sync record: $(tail -c 300 "$D/smp4.log")"
 mkdir -p "$D/smp"
