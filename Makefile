@@ -243,7 +243,7 @@ unit-build: $(BUILD)/tickprobe $(TEST_BINS)
 unit: unit-build
 	@sh tests/run.sh $(BUILD) unit
 
-# check: every test, the script tests JOBS at a time (default: the CPUs),
+# check: every test, the script tests JOBS at a time (default: the CPUs + 1),
 # longest first (tests/run.sh); TEST_GROUPS="GROUP ...": only those groups'
 # tests, and only their packages checked (tests/deps.sh).  check-fast: the
 # unit tests, tests/lint/ (the lint steps' canaries) and the quick -kernel

@@ -19,9 +19,10 @@
 # (tests/deps.sh names each group's packages).
 #
 # The script tests, and the unit tests as one more job, run JOBS at a time
-# (default: the number of CPUs), longest first so that the long ones do not
-# end the run alone: each worker takes the next job nobody has claimed (mkdir
-# is the atomic claim).  The order comes
+# (default: one more than the CPUs, as many tests spend part of their time
+# waiting: on a guest's timers, a network, a child), longest first so that
+# the long ones do not end the run alone: each worker takes the next job
+# nobody has claimed (mkdir is the atomic claim).  The order comes
 # from BUILD/test-logs/seconds, the times of the last run, or else from
 # tests/lib/seconds, times measured on a 2-core machine; a test in neither
 # goes first.  Tests run at the same time keep to their own directories.
@@ -41,7 +42,7 @@ for g in ${TEST_GROUPS:-}; do
 		exit 2
 	fi
 done
-JOBS=${JOBS:-$(nproc 2>/dev/null || echo 2)}
+JOBS=${JOBS:-$(($(nproc 2>/dev/null || echo 2) + 1))}
 LOGDIR=$BUILD/test-logs
 STATE=$LOGDIR/run.$$
 mkdir -p "$STATE/claimed"
