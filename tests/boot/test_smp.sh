@@ -6,9 +6,9 @@
 # (checklog.py) and its `cpus` record consistent (smpcheck.py); the start-up
 # time of every AP is printed.  The matrix is kept small: the OVMF boots are
 # the slowest.  Most boots run their CPUs in turn on one host thread
-# (--tcg=single): the same records, at a fraction of the host's time, since a
-# thread a CPU has every waiting AP spin on a core of its own.  The boots whose
-# subject is CPUs running at the same moment keep a thread each
+# (--tcg=single): the same records, at a fraction of the host's time, since
+# with a thread a CPU every waiting AP spins at once with the others.  The
+# boots whose subject is CPUs running at the same moment keep a thread each
 # (--tcg=multi): both boot paths (k-pc-2, uefi-pc-2), every CPU spinning on
 # the TSC (k-latency), and the skew found across vCPU threads (k-skew); the
 # contention levels with their readers at once are tests/boot/test_idle.sh's.
