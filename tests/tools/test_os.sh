@@ -48,18 +48,22 @@ run_bg() { # log err args...
 	PID=$!
 }
 
-# still NAME VALUE: the fake current_clocksource still reads VALUE.  The
-# shell's own read, not $(current): the waits below poll it, and a fork per
-# poll was much of this test's CPU time.
+# read_cs NAME: the fake current_clocksource into now_cs.  The shell's own
+# read, not $(current): the waits below poll it, and a fork per poll was
+# much of this test's CPU time.
+read_cs() {
+	read -r now_cs <"$T/$1/$CSDIR/current_clocksource"
+}
+# still NAME VALUE: the fake current_clocksource still reads VALUE.
 still() {
-	read -r now_cs <"$T/$1/$CSDIR/current_clocksource" && [ "$now_cs" = "$2" ]
+	read_cs "$1" && [ "$now_cs" = "$2" ]
 }
 # switched NAME: the fake current_clocksource names a clocksource other than
 # tsc.  An empty read is not a switch: the fake is a plain file, which the
 # run truncates before it writes the name, and a kill in that gap would leave
 # a state no kernel's sysfs can be in.
 switched() {
-	read -r now_cs <"$T/$1/$CSDIR/current_clocksource" && [ -n "$now_cs" ] && [ "$now_cs" != tsc ]
+	read_cs "$1" && [ -n "$now_cs" ] && [ "$now_cs" != tsc ]
 }
 # wait_switch NAME: until switched (10 s at most; the run measures seconds
 # after its switch, so 50 ms is soon enough).
